@@ -302,16 +302,20 @@ export interface ValidationIssue {
   message: string;
 }
 
-/** A request parameter is wrong. Nothing was sent. */
+/** A parameter is wrong: of a request (then nothing was sent), of the client's options, or of a money helper. */
 export class ValidationError extends WalletError {
   override readonly name: WalletErrorName = 'ValidationError';
   static override readonly kind: WalletErrorName = 'ValidationError';
   /** Every problem found, by field. */
   readonly issues: readonly ValidationIssue[];
-  /** @param context - what was being validated. @param issues - the problems. */
-  constructor(context: string, issues: readonly ValidationIssue[]) {
+  /**
+   * @param context - what was being validated, for example `dispatch parameters`.
+   * @param issues - the problems.
+   * @param note - a closing sentence, for example that nothing was sent.
+   */
+  constructor(context: string, issues: readonly ValidationIssue[], note = '') {
     const list = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
-    super(`Invalid ${context}: ${list}. Nothing was sent.`, 'invalid_request');
+    super(`Invalid ${context}: ${list}.${note && ` ${note}`}`, 'invalid_request');
     this.issues = issues;
   }
 }

@@ -3,6 +3,17 @@
  *
  * @packageDocumentation
  */
+export { Wallet } from './client.js';
+export { APIPromise } from './core/api-promise.js';
+export type { ResponseMeta, WithResponse } from './core/api-promise.js';
+export type { ClientOptions, AppInfo } from './core/config.js';
+export type { LogLevel, LogSink } from './core/logger.js';
+export type { RequestOptions } from './core/transport.js';
+export { Charges } from './resources/charges.js';
+export { Refunds } from './resources/refunds.js';
+export { toKobo, toNaira, formatNaira, estimateFee } from './money.js';
+export type { FormatNairaOptions } from './money.js';
+export { VERSION } from './version.js';
 export {
   WalletError,
   ApiError,

@@ -1,0 +1,74 @@
+/** What a successful call reports besides its data. */
+export interface ResponseMeta {
+  /** HTTP status code. */
+  status: number;
+  /** Response headers, lowercase names. */
+  headers: Readonly<Record<string, string>>;
+  /** The envelope's human-readable `message`; the verify endpoint sends none. */
+  message: string | undefined;
+  /** The `X-Idempotency-Key` the call sent (POST only): keep it to prove what was asked. */
+  idempotencyKey: string | undefined;
+  /** How many attempts it took: 1 when no retry was needed. */
+  attempts: number;
+}
+
+/** A call's data together with its {@link ResponseMeta}. */
+export interface WithResponse<T> {
+  /** The envelope's `data`, checked and typed. */
+  data: T;
+  /** Status, headers, message, idempotency key and attempts. */
+  response: ResponseMeta;
+}
+
+/**
+ * The promise every API method returns. Await it for the data; call `.withResponse()` for the
+ * data together with the status, headers, envelope message, idempotency key and attempt count.
+ *
+ * @example
+ * ```ts
+ * const { data, response } = await wallet.refunds.create({ reference: 'order_1042' }).withResponse();
+ * console.log(data.refundReference, response.idempotencyKey, response.attempts);
+ * ```
+ */
+export class APIPromise<T> implements Promise<T> {
+  readonly #result: Promise<WithResponse<T>>;
+  #data: Promise<T> | undefined;
+
+  /** @param result - the call under way. */
+  constructor(result: Promise<WithResponse<T>>) {
+    this.#result = result;
+  }
+
+  // Derived lazily: a caller who only uses withResponse() must not get a second, unhandled rejection.
+  #dataPromise(): Promise<T> {
+    return (this.#data ??= this.#result.then((r) => r.data));
+  }
+
+  /** The data together with the response's status, headers, message, idempotency key and attempts. */
+  withResponse(): Promise<WithResponse<T>> {
+    return this.#result;
+  }
+
+  /** See `Promise.prototype.then`. */
+  then<A = T, B = never>(
+    onfulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+    onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    return this.#dataPromise().then(onfulfilled, onrejected);
+  }
+
+  /** See `Promise.prototype.catch`. */
+  catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<T | B> {
+    return this.#dataPromise().catch(onrejected);
+  }
+
+  /** See `Promise.prototype.finally`. */
+  finally(onfinally?: (() => void) | null): Promise<T> {
+    return this.#dataPromise().finally(onfinally);
+  }
+
+  /** Tags it for `Object.prototype.toString`. */
+  get [Symbol.toStringTag](): string {
+    return 'APIPromise';
+  }
+}

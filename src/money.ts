@@ -1,0 +1,129 @@
+/**
+ * Money helpers. The service counts in Kobo, integer (100 Kobo = 1 Naira). Conversion from Naira
+ * is done on the decimal digits, never by multiplying floats, so `19.99` is exactly `1999`.
+ */
+
+const KOBO_PER_NAIRA = 100;
+const FEE_CAP_KOBO = 200_000;
+// Optional sign, digits with optional `,` grouping in threes, and up to two decimals.
+const NAIRA_PATTERN = /^(-?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
+
+import { ValidationError } from './errors.js';
+
+function fail(value: unknown, why: string): never {
+  const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  throw new ValidationError(`toKobo(${shown})`, [{ path: '', message: why }]);
+}
+
+/**
+ * Converts Naira to Kobo exactly.
+ *
+ * Accepts a number or a string; strings may use `,` grouping and a leading `₦`. More than two
+ * decimals, non-numbers and results outside the safe integer range throw a `ValidationError` instead of
+ * rounding, because a silently rounded charge is a wrong charge.
+ *
+ * @throws {@link ValidationError} when the input is not an exact amount of Naira.
+ *
+ * @example
+ * ```ts
+ * toKobo('19.99');      // 1999
+ * toKobo(19.99);        // 1999
+ * toKobo('₦1,250,000'); // 125000000
+ * toKobo(1.005);        // throws ValidationError: more than two decimals
+ * ```
+ */
+export function toKobo(naira: number | string): number {
+  let text: string;
+  if (typeof naira === 'number') {
+    if (!Number.isFinite(naira)) fail(naira, 'not a finite number');
+    // The shortest round-trip decimal of a double: 19.99 prints as "19.99", so its digits are exact.
+    text = String(naira);
+    if (/e/i.test(text)) fail(naira, 'outside the range of whole Kobo');
+  } else if (typeof naira === 'string') {
+    text = naira.trim().replace(/^(-?)\s*₦\s*/, '$1');
+  } else {
+    fail(naira, 'expected a number or a string of Naira');
+  }
+  const match = NAIRA_PATTERN.exec(text);
+  if (!match) {
+    if (/^-?[\d,]*\.\d{3,}$/.test(text)) fail(naira, 'more than two decimals; Kobo is the smallest unit');
+    fail(naira, 'not an amount of Naira');
+  }
+  const [, sign = '', whole = '0', fraction = ''] = match;
+  const kobo = BigInt(whole.replaceAll(',', '')) * 100n + BigInt(fraction.padEnd(2, '0'));
+  const result = Number(sign === '-' ? -kobo : kobo);
+  if (!Number.isSafeInteger(result)) fail(naira, 'outside the safe integer range of Kobo');
+  return Object.is(result, -0) ? 0 : result;
+}
+
+function assertKobo(kobo: number, fn: string): void {
+  if (!Number.isSafeInteger(kobo)) {
+    throw new ValidationError(`${fn}(${String(kobo)})`, [
+      { path: '', message: 'expected a whole number of Kobo' },
+    ]);
+  }
+}
+
+/**
+ * Converts Kobo to a number of Naira.
+ *
+ * @example
+ * ```ts
+ * toNaira(1999); // 19.99
+ * ```
+ */
+export function toNaira(kobo: number): number {
+  assertKobo(kobo, 'toNaira');
+  return kobo / KOBO_PER_NAIRA;
+}
+
+/** Options of {@link formatNaira}. */
+export interface FormatNairaOptions {
+  /**
+   * BCP 47 locale for grouping and symbol placement.
+   * @default 'en-NG'
+   */
+  locale?: string;
+}
+
+const formatters = new Map<string, Intl.NumberFormat>();
+
+/**
+ * Formats Kobo as Naira for people to read.
+ *
+ * @example
+ * ```ts
+ * formatNaira(123456); // '₦1,234.56'
+ * ```
+ */
+export function formatNaira(kobo: number, options: FormatNairaOptions = {}): string {
+  assertKobo(kobo, 'formatNaira');
+  const locale = options.locale ?? 'en-NG';
+  let format = formatters.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency: 'NGN' });
+    formatters.set(locale, format);
+  }
+  return format.format(kobo / KOBO_PER_NAIRA);
+}
+
+/**
+ * Estimates the gateway fee on an amount: 2%, rounded half up to a whole Kobo, capped at
+ * ₦2,000 (200 000 Kobo). An estimate for display; the `fee` in the verify response is authoritative.
+ *
+ * @example
+ * ```ts
+ * estimateFee(500_000);    // 10000 (₦100 on ₦5,000)
+ * estimateFee(50_000_000); // 200000 (the cap)
+ * ```
+ */
+export function estimateFee(amount: number): number {
+  assertKobo(amount, 'estimateFee');
+  if (amount < 0) {
+    throw new ValidationError(`estimateFee(${amount})`, [
+      { path: '', message: 'expected a positive amount' },
+    ]);
+  }
+  // Integer arithmetic: 2% is amount/50, and half up is floor((2 * amount + 50) / 100).
+  return Math.min(Math.floor((amount * 2 + 50) / 100), FEE_CAP_KOBO);
+}

@@ -1,0 +1,34 @@
+import type { APIPromise } from '../core/api-promise.js';
+import type { RequestFn, RequestOptions } from '../core/transport.js';
+import type { Refund, RefundParams } from '../types.js';
+
+/** Refunds of successful payments, to the customer's bank account. */
+export class Refunds {
+  readonly #request: RequestFn;
+
+  /** @param request - the transport's request function. @internal */
+  constructor(request: RequestFn) {
+    this.#request = request;
+  }
+
+  /**
+   * Refunds a successful payment, in part (`amount` in Kobo) or in full (no `amount`).
+   *
+   * @example
+   * ```ts
+   * await wallet.refunds.create({ reference: 'order_1042', amount: 100_000, reason: 'One item out of stock' });
+   * await wallet.refunds.create({ reference: 'order_1043' }); // the whole amount
+   * ```
+   */
+  create(params: RefundParams, options?: RequestOptions): APIPromise<Refund> {
+    return this.#request<Refund>({
+      method: 'POST',
+      what: 'refund parameters',
+      params,
+      paramsSchema: (s) => s.refundParams,
+      path: () => '/v1/refunds',
+      dataSchema: (s) => s.refund,
+      options,
+    });
+  }
+}

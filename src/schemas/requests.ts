@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { describe } from './describe.js';
+
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+function koboProblem(value: unknown): string | undefined {
+  if (value === undefined) return 'is required';
+  if (typeof value !== 'number' || Number.isNaN(value))
+    return `must be a number of Kobo, not ${describe(value)}`;
+  if (!Number.isInteger(value)) {
+    return `must be a whole number of Kobo, not ${value} (amounts are in Kobo; toKobo() converts Naira)`;
+  }
+  if (value <= 0) return `must be greater than 0, not ${value}`;
+  if (!Number.isSafeInteger(value)) return `must be at most ${SAFE} Kobo`;
+  return undefined;
+}
+
+/** A positive safe integer of Kobo; the messages say exactly what is wrong with anything else. */
+const kobo: z.ZodType<number> = z.custom<number>().superRefine((value, ctx) => {
+  const problem = koboProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+const string = z.string({
+  error: (issue) =>
+    issue.input === undefined ? 'is required' : `must be a string, not ${describe(issue.input)}`,
+});
+
+function text(extra?: (value: string) => string | undefined): z.ZodType<string> {
+  return string.superRefine((value, ctx) => {
+    const problem = value.trim() === '' ? 'must not be empty' : extra?.(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+}
+
+// `.` and `..` are dot segments: as a path segment they would move the verify URL to another endpoint.
+const reference = text((value) => (value === '.' || value === '..' ? `must not be "${value}"` : undefined));
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/** Walks a value as JSON would, reporting the first thing JSON cannot hold faithfully. */
+interface Problem {
+  path: string[];
+  message: string;
+}
+
+function jsonProblems(value: unknown, path: string[], seen: Set<object>, out: Problem[]): void {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) out.push({ path, message: `must be JSON; ${value} is not` });
+    return;
+  }
+  if (typeof value !== 'object') {
+    out.push({ path, message: `must be a JSON value, not ${describe(value)}` });
+    return;
+  }
+  if (seen.has(value)) {
+    out.push({ path, message: 'refers back to itself (a cycle cannot be sent as JSON)' });
+    return;
+  }
+  if (!Array.isArray(value) && !isPlainObject(value)) {
+    out.push({ path, message: `must be a plain JSON value, not ${describe(value)}` });
+    return;
+  }
+  seen.add(value);
+  for (const [key, item] of Object.entries(value)) jsonProblems(item, [...path, key], seen, out);
+  seen.delete(value);
+}
+
+const metadata: z.ZodType<Record<string, unknown>> = z
+  .custom<Record<string, unknown>>()
+  .superRefine((value, ctx) => {
+    if (!isPlainObject(value)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be a plain object of JSON values, not ${describe(value)}`,
+      });
+      return;
+    }
+    const problems: Problem[] = [];
+    jsonProblems(value, [], new Set(), problems);
+    for (const { path, message } of problems) ctx.addIssue({ code: 'custom', path, message });
+  });
+
+const authChannel = z.enum(['wallet_push', 'wallet_qr'], {
+  error: (issue) => `must be 'wallet_push' or 'wallet_qr', not ${describe(issue.input)}`,
+});
+
+const params = { error: (issue: { input?: unknown }) => `must be an object, not ${describe(issue.input)}` };
+
+/** Parameters of `charges.resolveHandle`. */
+export const resolveHandleParams: z.ZodType = z.strictObject(
+  { handle: text(), amount: kobo, reference },
+  params,
+);
+
+/** Parameters of `charges.dispatch`. */
+export const dispatchParams: z.ZodType = z.strictObject(
+  { reference, bankId: text(), authChannel, description: string.optional(), metadata: metadata.optional() },
+  params,
+);
+
+/** The reference of `charges.verify`. */
+export const verifyParams: z.ZodType = z.strictObject({ reference }, params);
+
+/** Parameters of `refunds.create`. */
+export const refundParams: z.ZodType = z
+  .strictObject({ reference, amount: kobo.optional(), reason: string.optional() }, params)
+  .superRefine((value, ctx) => {
+    // An amount that is present but undefined is most likely a bug upstream; read as "refund everything"
+    // it would send money back that was never meant to go.
+    if ('amount' in value && value.amount === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['amount'],
+        message: 'is undefined; omit the key entirely for a full refund',
+      });
+    }
+  });
