@@ -64,12 +64,15 @@ describe('new Wallet(options)', () => {
     expect(constructionError({ apiKey: KEY, baseUrl }).issues[0]?.message).toMatch(message);
   });
 
-  it.each(['http://localhost:4010', 'http://127.0.0.1:8080', 'http://127.1.2.3', 'http://[::1]:9000', 'https://api.example.ng'])(
-    'accepts baseUrl %s',
-    (baseUrl) => {
-      expect(new Wallet({ apiKey: KEY, baseUrl }).baseUrl).toBe(baseUrl);
-    },
-  );
+  it.each([
+    'http://localhost:4010',
+    'http://127.0.0.1:8080',
+    'http://127.1.2.3',
+    'http://[::1]:9000',
+    'https://api.example.ng',
+  ])('accepts baseUrl %s', (baseUrl) => {
+    expect(new Wallet({ apiKey: KEY, baseUrl }).baseUrl).toBe(baseUrl);
+  });
 
   it('refuses an unknown option by name, so a typo cannot fall back to the environment', () => {
     const error = constructionError({ apikey: KEY, apiKey: KEY, baseUrl: BASE_URL } as never);
@@ -86,7 +89,9 @@ describe('new Wallet(options)', () => {
     [{ dispatcher: {} }, 'dispatcher'],
     [{ appInfo: { name: '' } }, 'appInfo.name'],
   ])('refuses %j', (extra, path) => {
-    expect(constructionError({ apiKey: KEY, baseUrl: BASE_URL, ...(extra as object) }).issues[0]?.path).toBe(path);
+    expect(constructionError({ apiKey: KEY, baseUrl: BASE_URL, ...(extra as object) }).issues[0]?.path).toBe(
+      path,
+    );
   });
 
   it('reads the log level from WALLET_LOG', async () => {

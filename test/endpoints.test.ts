@@ -24,15 +24,21 @@ describe('the mock harness', () => {
 
   it('fails a call that no handler answers instead of reaching the network', async () => {
     const mock = mockService();
-    await expect(mock.wallet().charges.verify('order_1042')).rejects.toMatchObject({ name: 'ConnectionError' });
+    await expect(mock.wallet().charges.verify('order_1042')).rejects.toMatchObject({
+      name: 'ConnectionError',
+    });
     expect(mock.unhandled).toEqual([`GET ${BASE_URL}/v1/charges/verify/order_1042`]);
   });
 });
 
 describe('charges.resolveHandle', () => {
   it('POSTs the handle, amount and reference as JSON with auth, idempotency and SDK headers', async () => {
-    const mock = mockService(http.post(`${BASE_URL}/v1/charges/resolve-handle`, () => ok(resolved, 'Customer found')));
-    const data = await mock.wallet().charges.resolveHandle({ handle: '@ada', amount: 500_000, reference: 'order_1042' });
+    const mock = mockService(
+      http.post(`${BASE_URL}/v1/charges/resolve-handle`, () => ok(resolved, 'Customer found')),
+    );
+    const data = await mock
+      .wallet()
+      .charges.resolveHandle({ handle: '@ada', amount: 500_000, reference: 'order_1042' });
 
     const [request] = mock.seen;
     expect(request!.method).toBe('POST');
@@ -54,7 +60,9 @@ describe('charges.resolveHandle', () => {
 
 describe('charges.dispatch', () => {
   it('POSTs reference, bankId, channel, description and metadata', async () => {
-    const mock = mockService(http.post(`${BASE_URL}/v1/charges/dispatch`, () => ok(dispatched, 'Prompt sent')));
+    const mock = mockService(
+      http.post(`${BASE_URL}/v1/charges/dispatch`, () => ok(dispatched, 'Prompt sent')),
+    );
     const params = {
       reference: 'order_1042',
       bankId: 'bnk_01',
@@ -68,9 +76,16 @@ describe('charges.dispatch', () => {
   });
 
   it('returns the QR code URL of a wallet_qr dispatch', async () => {
-    const qr = { ...dispatched, status: 'PENDING_SCAN', authChannel: 'wallet_qr', qrCodeUrl: 'https://qr.wallet.test/x.png' };
+    const qr = {
+      ...dispatched,
+      status: 'PENDING_SCAN',
+      authChannel: 'wallet_qr',
+      qrCodeUrl: 'https://qr.wallet.test/x.png',
+    };
     const mock = mockService(http.post(`${BASE_URL}/v1/charges/dispatch`, () => ok(qr)));
-    const data = await mock.wallet().charges.dispatch({ reference: 'r', bankId: 'b', authChannel: 'wallet_qr' });
+    const data = await mock
+      .wallet()
+      .charges.dispatch({ reference: 'r', bankId: 'b', authChannel: 'wallet_qr' });
     expect(data.qrCodeUrl).toBe('https://qr.wallet.test/x.png');
     expect(data.status).toBe('PENDING_SCAN');
   });
@@ -94,8 +109,14 @@ describe('charges.verify', () => {
 describe('refunds.create', () => {
   it('POSTs a partial refund with its amount and reason', async () => {
     const mock = mockService(http.post(`${BASE_URL}/v1/refunds`, () => ok(refunded, 'Refund processed')));
-    const data = await mock.wallet().refunds.create({ reference: 'order_1042', amount: 100_000, reason: 'Out of stock' });
-    expect(JSON.parse(mock.seen[0]!.body)).toEqual({ reference: 'order_1042', amount: 100_000, reason: 'Out of stock' });
+    const data = await mock
+      .wallet()
+      .refunds.create({ reference: 'order_1042', amount: 100_000, reason: 'Out of stock' });
+    expect(JSON.parse(mock.seen[0]!.body)).toEqual({
+      reference: 'order_1042',
+      amount: 100_000,
+      reason: 'Out of stock',
+    });
     expect(data).toEqual(refunded);
   });
 
@@ -109,7 +130,9 @@ describe('refunds.create', () => {
 describe('withResponse', () => {
   it('reports the envelope message, status, headers, idempotency key and attempts of a success', async () => {
     const mock = mockService(
-      http.post(`${BASE_URL}/v1/refunds`, () => ok(refunded, 'Refund processed', { headers: { 'x-request-id': 'req_9' } })),
+      http.post(`${BASE_URL}/v1/refunds`, () =>
+        ok(refunded, 'Refund processed', { headers: { 'x-request-id': 'req_9' } }),
+      ),
     );
     const { data, response } = await mock
       .wallet()
@@ -137,13 +160,18 @@ describe('withResponse', () => {
 describe('headers', () => {
   it('adds default, per-request and appInfo headers without letting them replace the SDK’s own', async () => {
     const mock = mockService(http.get(`${BASE_URL}/v1/charges/verify/r`, () => ok(paid, null)));
-    const wallet = mock.wallet({ defaultHeaders: { 'x-shop': 'lekki' }, appInfo: { name: 'LekkiMart', version: '2.1.0' } });
+    const wallet = mock.wallet({
+      defaultHeaders: { 'x-shop': 'lekki' },
+      appInfo: { name: 'LekkiMart', version: '2.1.0' },
+    });
     await wallet.charges.verify('r', { headers: { 'x-trace': 't1' } });
     const headers = mock.seen[0]!.headers;
     expect(headers.get('x-shop')).toBe('lekki');
     expect(headers.get('x-trace')).toBe('t1');
     expect(headers.get('user-agent')).toMatch(/^wallet-node\/\S+ node\/\S+ LekkiMart\/2\.1\.0$/);
-    await expect(wallet.charges.verify('r', { headers: { Authorization: 'Bearer other' } })).rejects.toMatchObject({
+    await expect(
+      wallet.charges.verify('r', { headers: { Authorization: 'Bearer other' } }),
+    ).rejects.toMatchObject({
       name: 'ValidationError',
     });
     expect(mock.seen).toHaveLength(1);
@@ -151,7 +179,11 @@ describe('headers', () => {
 
   it('mounts a base URL with a path prefix in front of /v1', async () => {
     const mock = mockService(http.get(`${BASE_URL}/gateway/v1/charges/verify/r`, () => ok(paid, null)));
-    const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: `${BASE_URL}/gateway/`, dispatcher: mock.dispatcher });
+    const wallet = new Wallet({
+      apiKey: TEST_KEY,
+      baseUrl: `${BASE_URL}/gateway/`,
+      dispatcher: mock.dispatcher,
+    });
     await wallet.charges.verify('r');
     expect(mock.seen[0]!.url.pathname).toBe('/gateway/v1/charges/verify/r');
   });

@@ -14,11 +14,24 @@ import {
   UnprocessableEntityError,
   WalletError,
 } from '@wallet/node';
-import { BASE_URL, fail, http, HttpResponse, mockService, ok, paid, refunded } from './helpers/mock-service.js';
+import {
+  BASE_URL,
+  fail,
+  http,
+  HttpResponse,
+  mockService,
+  ok,
+  paid,
+  refunded,
+} from './helpers/mock-service.js';
 
 const refundOnce = (answer: () => Response) => {
   const mock = mockService(http.post(`${BASE_URL}/v1/refunds`, answer));
-  return { mock, call: () => mock.wallet().refunds.create({ reference: 'order_1042', amount: 100 }, { idempotencyKey: 'k-1' }) };
+  return {
+    mock,
+    call: () =>
+      mock.wallet().refunds.create({ reference: 'order_1042', amount: 100 }, { idempotencyKey: 'k-1' }),
+  };
 };
 
 describe('error responses', () => {
@@ -33,24 +46,29 @@ describe('error responses', () => {
     [500, InternalServerError, 'internal_server_error'],
     [503, InternalServerError, 'internal_server_error'],
     [418, ApiError, 'api_error'],
-  ] as const)('maps HTTP %i to %o with the server message, body, headers and idempotency key', async (status, Class, code) => {
-    const { call } = refundOnce(() => fail(status, 'Refund exceeds the amount left', { headers: { 'x-request-id': 'req_1' } }));
-    const error = await call().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(Class);
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toBeInstanceOf(WalletError);
-    expect(error).toBeInstanceOf(Error);
-    expect(error).toMatchObject({
-      name: Class.name,
-      code,
-      status,
-      message: 'Refund exceeds the amount left',
-      body: { status: 'error', message: 'Refund exceeds the amount left' },
-      idempotencyKey: 'k-1',
-      endpoint: 'POST /v1/refunds',
-    });
-    expect((error as ApiError).headers['x-request-id']).toBe('req_1');
-  });
+  ] as const)(
+    'maps HTTP %i to %o with the server message, body, headers and idempotency key',
+    async (status, Class, code) => {
+      const { call } = refundOnce(() =>
+        fail(status, 'Refund exceeds the amount left', { headers: { 'x-request-id': 'req_1' } }),
+      );
+      const error = await call().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Class);
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toBeInstanceOf(WalletError);
+      expect(error).toBeInstanceOf(Error);
+      expect(error).toMatchObject({
+        name: Class.name,
+        code,
+        status,
+        message: 'Refund exceeds the amount left',
+        body: { status: 'error', message: 'Refund exceeds the amount left' },
+        idempotencyKey: 'k-1',
+        endpoint: 'POST /v1/refunds',
+      });
+      expect((error as ApiError).headers['x-request-id']).toBe('req_1');
+    },
+  );
 
   it('gives RateLimitError the Retry-After the service asked for', async () => {
     const { call } = refundOnce(() => fail(429, 'Slow down', { headers: { 'retry-after': '120' } }));
@@ -60,7 +78,9 @@ describe('error responses', () => {
   it('carries an excerpt of an HTML error page as text, not a JSON parse failure', async () => {
     const page = `<html><head><title>502 Bad Gateway</title><style>body{color:red}</style></head>
       <body><h1>502 Bad Gateway</h1><p>nginx</p></body></html>`;
-    const { call } = refundOnce(() => new HttpResponse(page, { status: 502, headers: { 'content-type': 'text/html' } }));
+    const { call } = refundOnce(
+      () => new HttpResponse(page, { status: 502, headers: { 'content-type': 'text/html' } }),
+    );
     const error = (await call().catch((e: unknown) => e)) as InternalServerError;
     expect(error).toBeInstanceOf(InternalServerError);
     expect(error.body).toBe('502 Bad Gateway 502 Bad Gateway nginx');
@@ -69,22 +89,38 @@ describe('error responses', () => {
 
   it('describes the status when the error body is empty', async () => {
     const { call } = refundOnce(() => new HttpResponse(null, { status: 404 }));
-    await expect(call()).rejects.toMatchObject({ name: 'NotFoundError', message: 'HTTP 404 Not Found', body: '' });
+    await expect(call()).rejects.toMatchObject({
+      name: 'NotFoundError',
+      message: 'HTTP 404 Not Found',
+      body: '',
+    });
   });
 
   it('treats a 2xx whose envelope status is "error" as an ApiError', async () => {
     const mock = mockService(
-      http.get(`${BASE_URL}/v1/charges/verify/order_9`, () => HttpResponse.json({ status: 'error', message: 'Transaction not found' })),
+      http.get(`${BASE_URL}/v1/charges/verify/order_9`, () =>
+        HttpResponse.json({ status: 'error', message: 'Transaction not found' }),
+      ),
     );
-    const error = await mock.wallet().charges.verify('order_9').catch((e: unknown) => e);
+    const error = await mock
+      .wallet()
+      .charges.verify('order_9')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ name: 'ApiError', status: 200, message: 'Transaction not found', code: 'api_error' });
+    expect(error).toMatchObject({
+      name: 'ApiError',
+      status: 200,
+      message: 'Transaction not found',
+      code: 'api_error',
+    });
   });
 });
 
 describe('response validation', () => {
   const verifyAnswering = (body: unknown) =>
-    mockService(http.get(`${BASE_URL}/v1/charges/verify/order_1042`, () => HttpResponse.json(body))).wallet().charges.verify('order_1042');
+    mockService(http.get(`${BASE_URL}/v1/charges/verify/order_1042`, () => HttpResponse.json(body)))
+      .wallet()
+      .charges.verify('order_1042');
 
   it('keeps fields the service adds and passes unknown statuses through as strings', async () => {
     const tx = await verifyAnswering({
@@ -97,7 +133,10 @@ describe('response validation', () => {
 
   it('accepts absent or null paid-only fields on a charge that is not SUCCESS', async () => {
     const { fee: _f, netAmount: _n, settlement: _s, paidAt: _p, ...unpaid } = paid;
-    const pending = await verifyAnswering({ status: 'success', data: { ...unpaid, status: 'PENDING_AUTHORIZATION' } });
+    const pending = await verifyAnswering({
+      status: 'success',
+      data: { ...unpaid, status: 'PENDING_AUTHORIZATION' },
+    });
     expect(pending.fee).toBeUndefined();
     const failed = await verifyAnswering({
       status: 'success',
@@ -127,7 +166,12 @@ describe('response validation', () => {
   it('refuses a QR dispatch that has no QR code URL', async () => {
     const mock = mockService(
       http.post(`${BASE_URL}/v1/charges/dispatch`, () =>
-        ok({ reference: 'r', status: 'PENDING_SCAN', authChannel: 'wallet_qr', expiresAt: '2026-11-21T10:00:00Z' }),
+        ok({
+          reference: 'r',
+          status: 'PENDING_SCAN',
+          authChannel: 'wallet_qr',
+          expiresAt: '2026-11-21T10:00:00Z',
+        }),
       ),
     );
     await expect(
@@ -144,10 +188,17 @@ describe('response validation', () => {
 
 describe('error identity', () => {
   it('recognises errors from another copy of the package by name, for guards and instanceof', async () => {
-    const esm = (await import('../dist/index.js')) as typeof import('@wallet/node');
+    const esm = (await import('../dist/index.js')) as typeof Sdk;
     const { createRequire } = await import('node:module');
-    const cjs = createRequire(import.meta.url)('../dist/index.cjs') as typeof import('@wallet/node');
-    const init = { status: 404, message: 'No such reference', body: {}, headers: {}, idempotencyKey: undefined, endpoint: 'GET /x' };
+    const cjs = createRequire(import.meta.url)('../dist/index.cjs') as typeof Sdk;
+    const init = {
+      status: 404,
+      message: 'No such reference',
+      body: {},
+      headers: {},
+      idempotencyKey: undefined,
+      endpoint: 'GET /x',
+    };
     const foreign = new cjs.NotFoundError(init);
     expect(esm.NotFoundError).not.toBe(cjs.NotFoundError);
     expect(foreign).toBeInstanceOf(esm.NotFoundError);

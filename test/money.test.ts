@@ -60,7 +60,10 @@ describe('toNaira and formatNaira', () => {
   });
 
   it('round-trips small, everyday amounts densely', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 100_000_000 }), (kobo) => toKobo(toNaira(kobo)) === kobo), { numRuns: 5_000 });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100_000_000 }), (kobo) => toKobo(toNaira(kobo)) === kobo),
+      { numRuns: 5_000 },
+    );
   });
 });
 

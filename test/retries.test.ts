@@ -15,7 +15,9 @@ const dispatch = { reference: 'order_1042', bankId: 'bnk_01', authChannel: 'wall
 describe('automatic retries', () => {
   it('retries a 5xx and succeeds, sending one idempotency key on every attempt', async () => {
     server = await loopback((_req, res, n) =>
-      n < 3 ? json(res, 503, { status: 'error', message: 'Try again' }, { 'retry-after': '0' }) : json(res, 200, success(dispatched)),
+      n < 3
+        ? json(res, 503, { status: 'error', message: 'Try again' }, { 'retry-after': '0' })
+        : json(res, 200, success(dispatched)),
     );
     const { data, response } = await server.wallet().charges.dispatch(dispatch).withResponse();
     expect(data.reference).toBe('order_1042');
@@ -28,8 +30,13 @@ describe('automatic retries', () => {
   });
 
   it('retries after the connection is reset, then succeeds with the same key', async () => {
-    server = await loopback((req, res, n) => (n === 1 ? req.socket.destroy() : json(res, 200, success(refunded))));
-    const { response } = await server.wallet().refunds.create({ reference: 'order_1042' }, { idempotencyKey: 'rf-1' }).withResponse();
+    server = await loopback((req, res, n) =>
+      n === 1 ? req.socket.destroy() : json(res, 200, success(refunded)),
+    );
+    const { response } = await server
+      .wallet()
+      .refunds.create({ reference: 'order_1042' }, { idempotencyKey: 'rf-1' })
+      .withResponse();
     expect(response.attempts).toBe(2);
     expect(server.received.map((r) => r.headers['x-idempotency-key'])).toEqual(['rf-1', 'rf-1']);
   });
@@ -61,7 +68,13 @@ describe('automatic retries', () => {
 
   it('waits the Retry-After of a 429, given as an HTTP date', async () => {
     server = await loopback((_req, res, n) => {
-      if (n === 1) json(res, 429, { status: 'error', message: 'Slow down' }, { 'retry-after': new Date(Date.now() - 1000).toUTCString() });
+      if (n === 1)
+        json(
+          res,
+          429,
+          { status: 'error', message: 'Slow down' },
+          { 'retry-after': new Date(Date.now() - 1000).toUTCString() },
+        );
       else json(res, 200, success(paid));
     });
     const { response } = await server.wallet().charges.verify('order_1042').withResponse();
@@ -69,9 +82,14 @@ describe('automatic retries', () => {
   });
 
   it('does not retry when the service asks to wait more than 60 s, and says how long', async () => {
-    server = await loopback((_req, res) => json(res, 429, { status: 'error', message: 'Quota' }, { 'retry-after': '120' }));
+    server = await loopback((_req, res) =>
+      json(res, 429, { status: 'error', message: 'Quota' }, { 'retry-after': '120' }),
+    );
     const wallet = server.wallet({ logLevel: 'off' });
-    await expect(wallet.charges.verify('order_1042')).rejects.toMatchObject({ name: 'RateLimitError', retryAfter: 120 });
+    await expect(wallet.charges.verify('order_1042')).rejects.toMatchObject({
+      name: 'RateLimitError',
+      retryAfter: 120,
+    });
     expect(server.received).toHaveLength(1);
   });
 
@@ -83,7 +101,9 @@ describe('automatic retries', () => {
 
   it('retries a 408', async () => {
     server = await loopback((_req, res, n) =>
-      json(res, n === 1 ? 408 : 200, n === 1 ? { status: 'error', message: 'Timeout' } : success(paid), { 'retry-after': '0' }),
+      json(res, n === 1 ? 408 : 200, n === 1 ? { status: 'error', message: 'Timeout' } : success(paid), {
+        'retry-after': '0',
+      }),
     );
     await expect(server.wallet().charges.verify('order_1042')).resolves.toMatchObject({ status: 'SUCCESS' });
     expect(server.received).toHaveLength(2);
@@ -91,15 +111,24 @@ describe('automatic retries', () => {
 
   it('makes exactly one attempt with maxRetries: 0, per client or per call', async () => {
     server = await loopback((_req, res) => json(res, 503, { status: 'error', message: 'Down' }));
-    await expect(server.wallet({ maxRetries: 0 }).charges.verify('r')).rejects.toBeInstanceOf(InternalServerError);
+    await expect(server.wallet({ maxRetries: 0 }).charges.verify('r')).rejects.toBeInstanceOf(
+      InternalServerError,
+    );
     expect(server.received).toHaveLength(1);
-    await expect(server.wallet().charges.verify('r', { maxRetries: 0 })).rejects.toBeInstanceOf(InternalServerError);
+    await expect(server.wallet().charges.verify('r', { maxRetries: 0 })).rejects.toBeInstanceOf(
+      InternalServerError,
+    );
     expect(server.received).toHaveLength(2);
   });
 
   it('gives up after maxRetries with the last error', async () => {
-    server = await loopback((_req, res) => json(res, 429, { status: 'error', message: 'Busy' }, { 'retry-after': '0' }));
-    const error = await server.wallet({ maxRetries: 3 }).charges.verify('r').catch((e: unknown) => e);
+    server = await loopback((_req, res) =>
+      json(res, 429, { status: 'error', message: 'Busy' }, { 'retry-after': '0' }),
+    );
+    const error = await server
+      .wallet({ maxRetries: 3 })
+      .charges.verify('r')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(server.received).toHaveLength(4);
   });
@@ -108,9 +137,17 @@ describe('automatic retries', () => {
 describe('connection failures', () => {
   it('on a POST, says the outcome is unknown and carries the idempotency key to retry with', async () => {
     server = await loopback((req) => req.socket.destroy());
-    const error = (await server.wallet({ maxRetries: 1 }).charges.dispatch(dispatch, { idempotencyKey: 'dsp-1' }).catch((e: unknown) => e)) as ConnectionError;
+    const error = (await server
+      .wallet({ maxRetries: 1 })
+      .charges.dispatch(dispatch, { idempotencyKey: 'dsp-1' })
+      .catch((e: unknown) => e)) as ConnectionError;
     expect(error).toBeInstanceOf(ConnectionError);
-    expect(error).toMatchObject({ code: 'connection_error', idempotencyKey: 'dsp-1', outcomeUnknown: true, attempts: 2 });
+    expect(error).toMatchObject({
+      code: 'connection_error',
+      idempotencyKey: 'dsp-1',
+      outcomeUnknown: true,
+      attempts: 2,
+    });
     expect(error.message).toContain('outcome of POST /v1/charges/dispatch is unknown');
     expect(error.message).toContain("idempotencyKey 'dsp-1'");
     expect(error.cause).toBeInstanceOf(Error);
@@ -119,8 +156,15 @@ describe('connection failures', () => {
 
   it('on a GET, has no idempotency key and no unknown outcome', async () => {
     server = await loopback((req) => req.socket.destroy());
-    const error = (await server.wallet({ maxRetries: 0 }).charges.verify('r').catch((e: unknown) => e)) as ConnectionError;
-    expect(error).toMatchObject({ name: 'ConnectionError', idempotencyKey: undefined, outcomeUnknown: false });
+    const error = (await server
+      .wallet({ maxRetries: 0 })
+      .charges.verify('r')
+      .catch((e: unknown) => e)) as ConnectionError;
+    expect(error).toMatchObject({
+      name: 'ConnectionError',
+      idempotencyKey: undefined,
+      outcomeUnknown: false,
+    });
   });
 
   it('reports a refused connection as a ConnectionError after its retries', async () => {

@@ -2,7 +2,16 @@ import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Wallet } from '@wallet/node';
 import { json, loopback } from './helpers/loopback.js';
-import { BASE_URL, http, HttpResponse, mockService, ok, paid, resolved, TEST_KEY } from './helpers/mock-service.js';
+import {
+  BASE_URL,
+  http,
+  HttpResponse,
+  mockService,
+  ok,
+  paid,
+  resolved,
+  TEST_KEY,
+} from './helpers/mock-service.js';
 
 const secretParts = [TEST_KEY, TEST_KEY.slice(8)];
 function expectNoKey(text: string) {
@@ -11,7 +20,8 @@ function expectNoKey(text: string) {
 
 function recorder() {
   const lines: string[] = [];
-  const write = (message: string, details?: unknown) => lines.push(`${message} ${details ? inspect(details, { depth: 9 }) : ''}`);
+  const write = (message: string, details?: unknown) =>
+    lines.push(`${message} ${details ? inspect(details, { depth: 9 }) : ''}`);
   return { lines, logger: { debug: write, info: write, warn: write, error: write } };
 }
 
@@ -40,7 +50,10 @@ describe('the secret key never shows', () => {
         ),
       ),
     );
-    const error = await mock.wallet().refunds.create({ reference: 'r' }).catch((e: unknown) => e);
+    const error = await mock
+      .wallet()
+      .refunds.create({ reference: 'r' })
+      .catch((e: unknown) => e);
     expect((error as Error).message).toBe('Bad token Bearer [redacted]');
     expectNoKey(inspect(error, { depth: 9, showHidden: true }));
     expectNoKey(JSON.stringify(error));
@@ -48,7 +61,10 @@ describe('the secret key never shows', () => {
 
   it('in connection errors and their causes', async () => {
     server = await loopback((req) => req.socket.destroy());
-    const error = await server.wallet({ maxRetries: 0 }).charges.verify('r').catch((e: unknown) => e);
+    const error = await server
+      .wallet({ maxRetries: 0 })
+      .charges.verify('r')
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'ConnectionError' });
     expectNoKey(inspect(error, { depth: 9, showHidden: true }));
     expectNoKey(JSON.stringify(error));
@@ -56,10 +72,17 @@ describe('the secret key never shows', () => {
 
   it('in debug logs, which show method, path, status, attempt and timing', async () => {
     server = await loopback((_req, res, n) =>
-      json(res, n === 1 ? 503 : 200, n === 1 ? { status: 'error', message: 'x' } : { status: 'success', data: resolved }, { 'retry-after': '0' }),
+      json(
+        res,
+        n === 1 ? 503 : 200,
+        n === 1 ? { status: 'error', message: 'x' } : { status: 'success', data: resolved },
+        { 'retry-after': '0' },
+      ),
     );
     const { lines, logger } = recorder();
-    await server.wallet({ logger, logLevel: 'debug' }).charges.resolveHandle({ handle: '@ada', amount: 5, reference: 'r' });
+    await server
+      .wallet({ logger, logLevel: 'debug' })
+      .charges.resolveHandle({ handle: '@ada', amount: 5, reference: 'r' });
     const all = lines.join('\n');
     expectNoKey(all);
     expect(all).toMatch(/POST \/v1\/charges\/resolve-handle → HTTP 503 in \d+ ms \(attempt 1\/3\)/);
@@ -72,7 +95,9 @@ describe('debug logs mask personal data', () => {
   it('masks a phone number given as the handle', async () => {
     const mock = mockService(http.post(`${BASE_URL}/v1/charges/resolve-handle`, () => ok(resolved)));
     const { lines, logger } = recorder();
-    await mock.wallet({ logger, logLevel: 'debug' }).charges.resolveHandle({ handle: '+2348031234567', amount: 5, reference: 'r' });
+    await mock
+      .wallet({ logger, logLevel: 'debug' })
+      .charges.resolveHandle({ handle: '+2348031234567', amount: 5, reference: 'r' });
     const all = lines.join('\n');
     expect(all).not.toContain('2348031234567');
     expect(all).toContain('+**********567');

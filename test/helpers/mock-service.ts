@@ -37,7 +37,10 @@ export function mockService(...handlers: RequestHandler[]) {
 }
 
 export const ok = (data: unknown, message: string | null = 'OK', init?: ResponseInit) =>
-  HttpResponse.json(message === null ? { status: 'success', data } : { status: 'success', message, data }, init);
+  HttpResponse.json(
+    message === null ? { status: 'success', data } : { status: 'success', message, data },
+    init,
+  );
 
 export const fail = (status: number, message: string, init?: ResponseInit) =>
   HttpResponse.json({ status: 'error', message }, { status, ...init });

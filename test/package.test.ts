@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { VERSION } from '@wallet/node';
+import { modulesLoadedBy, packagesIn, requireBuild, root } from './helpers/loaded-modules.js';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+  exports: Record<string, unknown>;
+  dependencies: Record<string, string>;
+};
+
+const firstCall = `
+  const http = await import('node:http');
+  const server = http.createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ status: 'success', data: { reference: 'r', amount: 1, currency: 'NGN', status: 'FAILED',
+      channel: 'wallet_push', customer: { handle: '@ada', phone: '+234', name: 'Ada' } } }));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const wallet = new Wallet({ apiKey: 'sk_test_x', baseUrl: 'http://127.0.0.1:' + server.address().port });
+  console.log((await wallet.charges.verify('r')).status);
+  await wallet.close();
+  server.close();`;
+
+describe('importing @wallet/node', () => {
+  it('loads neither undici nor zod until the first request (ESM)', () => {
+    const { modules } = modulesLoadedBy('esm', `await import('@wallet/node');`);
+    expect(modules.some((m) => m.includes('/dist/index.js'))).toBe(true);
+    expect(packagesIn(modules)).toEqual([]);
+  });
+
+  it('loads neither undici nor zod until the first request (CommonJS)', () => {
+    const { modules } = modulesLoadedBy('cjs', `require('@wallet/node');`);
+    expect(modules.some((m) => m.endsWith('/dist/index.cjs'))).toBe(true);
+    expect(packagesIn(modules)).toEqual([]);
+  });
+
+  it('loads them on the first request, which then works (ESM)', () => {
+    const { modules, stdout } = modulesLoadedBy(
+      'esm',
+      `const { Wallet } = await import('@wallet/node');${firstCall}`,
+    );
+    expect(stdout.trim()).toBe('FAILED');
+    expect(packagesIn(modules)).toEqual(['undici', 'zod']);
+  });
+
+  it('works from CommonJS on the first request too', () => {
+    const { stdout } = modulesLoadedBy(
+      'cjs',
+      `(async () => { const { Wallet } = require('@wallet/node');${firstCall} })();`,
+    );
+    expect(stdout.trim()).toBe('FAILED');
+  });
+});
+
+describe('the package surface', () => {
+  it('offers the same named exports from ESM and CommonJS', async () => {
+    requireBuild();
+    const require = createRequire(import.meta.url);
+    for (const entry of ['', '/webhooks', '/testing']) {
+      const esm = Object.keys(
+        (await import(`../dist/${entry ? entry.slice(1) : 'index'}.js`)) as object,
+      ).sort();
+      const cjs = Object.keys(require(`../dist/${entry ? entry.slice(1) : 'index'}.cjs`) as object)
+        .filter((k) => k !== '__esModule')
+        .sort();
+      expect(cjs).toEqual(esm);
+    }
+  });
+
+  it('closes internals: only the three entries and package.json are importable', () => {
+    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './package.json', './testing', './webhooks']);
+    const probe = (spec: string) =>
+      modulesLoadedBy(
+        'cjs',
+        `try { require(${JSON.stringify(spec)}); console.log('open') } catch (e) { console.log(e.code) }`,
+      ).stdout.trim();
+    expect(probe('@wallet/node/dist/client.js')).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
+    expect(probe('@wallet/node/src/core/transport')).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
+    expect(probe('@wallet/node/webhooks')).toBe('open');
+  });
+
+  it('ships type declarations for import and require of each entry', () => {
+    for (const [entry, target] of Object.entries(pkg.exports)) {
+      if (entry === './package.json') continue;
+      const { import: esm, require: cjs } = target as Record<string, { types: string; default: string }>;
+      for (const file of [esm!.types, esm!.default, cjs!.types, cjs!.default]) {
+        expect(() => readFileSync(new URL(file, `file://${root}/`))).not.toThrow();
+      }
+    }
+  });
+
+  it('has only undici and zod as runtime dependencies', () => {
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(['undici', 'zod']);
+  });
+
+  it('reports the package version in VERSION and the User-Agent', () => {
+    expect(VERSION).toBe(pkg.version);
+  });
+});
