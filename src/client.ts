@@ -74,7 +74,7 @@ export class Wallet {
   }
 
   /** What `JSON.stringify` shows: mode and address, never the key. */
-  toJSON(): { mode: 'live' | 'test'; baseUrl: string } {
+  toJSON(): Pick<Wallet, 'mode' | 'baseUrl'> {
     return { mode: this.mode, baseUrl: this.baseUrl };
   }
 }

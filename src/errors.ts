@@ -117,6 +117,7 @@ export interface ApiErrorInit {
  */
 export class ApiError extends WalletError {
   override readonly name: WalletErrorName = 'ApiError';
+  /** @internal */
   static override readonly kind: WalletErrorName = 'ApiError';
   /** HTTP status code (200 for an error envelope inside a 2xx). */
   readonly status: number;
@@ -143,6 +144,7 @@ export class ApiError extends WalletError {
 /** HTTP 400: the service refused the request as malformed. */
 export class BadRequestError extends ApiError {
   override readonly name: WalletErrorName = 'BadRequestError';
+  /** @internal */
   static override readonly kind: WalletErrorName = 'BadRequestError';
   /** @param init - see {@link ApiErrorInit}. */
   constructor(init: ApiErrorInit) {
@@ -153,6 +155,7 @@ export class BadRequestError extends ApiError {
 /** HTTP 401: the secret key is missing, wrong or revoked. */
 export class AuthenticationError extends ApiError {
   override readonly name: WalletErrorName = 'AuthenticationError';
+  /** @internal */
   static override readonly kind: WalletErrorName = 'AuthenticationError';
   /** @param init - see {@link ApiErrorInit}. */
   constructor(init: ApiErrorInit) {
@@ -163,6 +166,7 @@ export class AuthenticationError extends ApiError {
 /** HTTP 403: the key is locked to an IP allow list that does not include this server. */
 export class PermissionDeniedError extends ApiError {
   override readonly name: WalletErrorName = 'PermissionDeniedError';
+  /** @internal */
   static override readonly kind: WalletErrorName = 'PermissionDeniedError';
   /** @param init - see {@link ApiErrorInit}. */
   constructor(init: ApiErrorInit) {
@@ -173,6 +177,7 @@ export class PermissionDeniedError extends ApiError {
 /** HTTP 404: an unknown handle or reference. */
 export class NotFoundError extends ApiError {
   override readonly name: WalletErrorName = 'NotFoundError';
+  /** @internal */
   static override readonly kind: WalletErrorName = 'NotFoundError';
   /** @param init - see {@link ApiErrorInit}. */
   constructor(init: ApiErrorInit) {
@@ -183,6 +188,7 @@ export class NotFoundError extends ApiError {
 /** HTTP 409: a duplicate reference, or a charge already paid. */
 export class ConflictError extends ApiError {
   override readonly name: WalletErrorName = 'ConflictError';
+  /** @internal */
   static override readonly kind: WalletErrorName = 'ConflictError';
   /** @param init - see {@link ApiErrorInit}. */
   constructor(init: ApiErrorInit) {
@@ -193,6 +199,7 @@ export class ConflictError extends ApiError {
 /** HTTP 422: well-formed but refused, for example a refund larger than what is left. */
 export class UnprocessableEntityError extends ApiError {
   override readonly name: WalletErrorName = 'UnprocessableEntityError';
+  /** @internal */
   static override readonly kind: WalletErrorName = 'UnprocessableEntityError';
   /** @param init - see {@link ApiErrorInit}. */
   constructor(init: ApiErrorInit) {
@@ -203,6 +210,7 @@ export class UnprocessableEntityError extends ApiError {
 /** HTTP 429: too many requests; `retryAfter` says how long the service asked to wait. */
 export class RateLimitError extends ApiError {
   override readonly name: WalletErrorName = 'RateLimitError';
+  /** @internal */
   static override readonly kind: WalletErrorName = 'RateLimitError';
   /** Seconds the service asked to wait (from `Retry-After`), when it said. */
   readonly retryAfter: number | undefined;
@@ -216,6 +224,7 @@ export class RateLimitError extends ApiError {
 /** HTTP 5xx: the service failed. The SDK has already retried it `maxRetries` times. */
 export class InternalServerError extends ApiError {
   override readonly name: WalletErrorName = 'InternalServerError';
+  /** @internal */
   static override readonly kind: WalletErrorName = 'InternalServerError';
   /** @param init - see {@link ApiErrorInit}. */
   constructor(init: ApiErrorInit) {
@@ -249,6 +258,7 @@ function unknownOutcome(init: ConnectionErrorInit): string {
  */
 export class ConnectionError extends WalletError {
   override readonly name: WalletErrorName = 'ConnectionError';
+  /** @internal */
   static override readonly kind: WalletErrorName = 'ConnectionError';
   /** Method and path of the call. */
   readonly endpoint: string;
@@ -274,6 +284,7 @@ export class ConnectionError extends WalletError {
 /** No complete response arrived within the per-attempt `timeout`. */
 export class ConnectionTimeoutError extends ConnectionError {
   override readonly name: WalletErrorName = 'ConnectionTimeoutError';
+  /** @internal */
   static override readonly kind: WalletErrorName = 'ConnectionTimeoutError';
   /** @param init - see {@link ConnectionErrorInit}. @param timeout - the per-attempt limit, ms. */
   constructor(init: ConnectionErrorInit, timeout: number) {
@@ -284,6 +295,7 @@ export class ConnectionTimeoutError extends ConnectionError {
 /** The caller's `AbortSignal` fired. Never retried. */
 export class RequestAbortedError extends WalletError {
   override readonly name: WalletErrorName = 'RequestAbortedError';
+  /** @internal */
   static override readonly kind: WalletErrorName = 'RequestAbortedError';
   /** For a POST: the key to retry with, since the service may have acted before the abort. */
   readonly idempotencyKey: string | undefined;
@@ -305,6 +317,7 @@ export interface ValidationIssue {
 /** A parameter is wrong: of a request (then nothing was sent), of the client's options, or of a money helper. */
 export class ValidationError extends WalletError {
   override readonly name: WalletErrorName = 'ValidationError';
+  /** @internal */
   static override readonly kind: WalletErrorName = 'ValidationError';
   /** Every problem found, by field. */
   readonly issues: readonly ValidationIssue[];
@@ -323,6 +336,7 @@ export class ValidationError extends WalletError {
 /** The service answered 2xx with a body that breaks a documented field. */
 export class ResponseValidationError extends WalletError {
   override readonly name: WalletErrorName = 'ResponseValidationError';
+  /** @internal */
   static override readonly kind: WalletErrorName = 'ResponseValidationError';
   /** The response body as received (parsed JSON, or text). */
   readonly body: unknown;
@@ -352,6 +366,7 @@ export type WebhookVerificationReason =
 /** A webhook delivery could not be verified; its payload must not be trusted. */
 export class WebhookVerificationError extends WalletError {
   override readonly name: WalletErrorName = 'WebhookVerificationError';
+  /** @internal */
   static override readonly kind: WalletErrorName = 'WebhookVerificationError';
   /** Why it was refused. */
   readonly reason: WebhookVerificationReason;

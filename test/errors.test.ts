@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type * as Sdk from '@wallet/node';
 import {
   ApiError,
   AuthenticationError,
@@ -118,7 +119,7 @@ describe('error responses', () => {
 
 describe('response validation', () => {
   const verifyAnswering = (body: unknown) =>
-    mockService(http.get(`${BASE_URL}/v1/charges/verify/order_1042`, () => HttpResponse.json(body)))
+    mockService(http.get(`${BASE_URL}/v1/charges/verify/order_1042`, () => HttpResponse.json(body as never)))
       .wallet()
       .charges.verify('order_1042');
 
@@ -188,7 +189,8 @@ describe('response validation', () => {
 
 describe('error identity', () => {
   it('recognises errors from another copy of the package by name, for guards and instanceof', async () => {
-    const esm = (await import('../dist/index.js')) as typeof Sdk;
+    const distEntry = '../dist/index.js';
+    const esm = (await import(distEntry)) as typeof Sdk;
     const { createRequire } = await import('node:module');
     const cjs = createRequire(import.meta.url)('../dist/index.cjs') as typeof Sdk;
     const init = {
