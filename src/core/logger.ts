@@ -26,7 +26,7 @@ const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, o
 /** Builds the client's logger from its options, recording a problem for an unknown level. */
 export function createLogger(sink: LogSink | undefined, level: unknown, issues: ValidationIssue[]): Logger {
   const out = sink ?? console;
-  if (typeof out.debug !== 'function' || typeof out.warn !== 'function') {
+  if ((['debug', 'info', 'warn', 'error'] as const).some((m) => typeof out[m] !== 'function')) {
     issues.push({ path: 'logger', message: "must have console's debug, info, warn and error methods" });
   }
   let threshold = RANK.warn;
