@@ -5,6 +5,7 @@ const config: Options = {
     index: 'src/index.ts',
     webhooks: 'src/webhooks.ts',
     testing: 'src/testing.ts',
+    'wallet-sandbox': 'src/testing/bin.ts',
   },
   format: ['esm', 'cjs'],
   dts: { entry: { index: 'src/index.ts', webhooks: 'src/webhooks.ts', testing: 'src/testing.ts' } },

@@ -5,3 +5,21 @@
  */
 export { FetchDispatcher } from './testing/fetch-dispatcher.js';
 export type { FetchHandler } from './testing/fetch-dispatcher.js';
+export { createSandbox } from './testing/sandbox.js';
+export type { Sandbox, SandboxOptions, AuthorizeResult } from './testing/sandbox-api.js';
+export { SandboxError } from './testing/http.js';
+export { defaultSandboxCustomers } from './testing/customers.js';
+export type { SandboxCustomer, SandboxCustomerInit, SandboxBankInit } from './testing/customers.js';
+export type {
+  SandboxCharge,
+  SandboxChargeStatus,
+  SandboxRefund,
+  SandboxDebit,
+  SandboxDeliveryAttempt,
+  SandboxRequestRecord,
+} from './testing/state.js';
+export type { SandboxRequestContext } from './testing/router.js';
+export type { SandboxListenOptions, SandboxServer } from './testing/server.js';
+export type { WebhookRetryOptions, WebhookOutcome } from './testing/webhook-delivery.js';
+export { signWebhook } from './webhooks/sign.js';
+export type { SignedWebhook } from './webhooks/sign.js';

@@ -1,0 +1,68 @@
+/**
+ * Idempotent replay of POSTs, after the IETF draft "The Idempotency-Key HTTP Header Field": the
+ * first answer to a key is saved and returned again, byte for byte, to every repeat of the same
+ * request; the same key with a different request is refused with 422, because replaying an answer
+ * to a request the merchant did not send would hide a bug in their retry logic.
+ */
+import type { SavedResponse } from './http.js';
+import { failure } from './http.js';
+import type { SandboxState } from './state.js';
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
+  }
+  return value;
+}
+
+/**
+ * What makes two requests "the same": method, path and body, with the body's keys in any order,
+ * since two JSON encoders of one object may order them differently. A body that is not JSON
+ * compares as text.
+ * @internal
+ */
+export function fingerprint(method: string, path: string, body: string): string {
+  let normalized = body;
+  try {
+    normalized = JSON.stringify(canonical(JSON.parse(body)));
+  } catch {
+    // Not JSON: compared as sent.
+  }
+  return `${method} ${path}\n${normalized}`;
+}
+
+/** The outcome of looking a key up. @internal */
+export type Lookup =
+  | { kind: 'new' }
+  | { kind: 'replay'; response: SavedResponse }
+  | { kind: 'mismatch'; response: SavedResponse };
+
+/** Looks up a key before a request is acted on. @internal */
+export function lookup(state: SandboxState, key: string, print: string): Lookup {
+  const entry = state.idempotency.get(key);
+  if (!entry) return { kind: 'new' };
+  if (entry.fingerprint === print) return { kind: 'replay', response: entry.response };
+  return {
+    kind: 'mismatch',
+    response: failure(
+      422,
+      'X-Idempotency-Key was already used for a different request; use a new key for a new request.',
+    ),
+  };
+}
+
+/**
+ * Saves an answer for replay. Answers that refused the request before acting on it (400 for a
+ * malformed body, 401, 403) are not saved, so a merchant can fix the request and send it again with
+ * the same key; answers of the endpoint itself, errors included (404, 409, 422), are.
+ * @internal
+ */
+export function remember(state: SandboxState, key: string, print: string, response: SavedResponse): void {
+  if (response.status === 400 || response.status === 401 || response.status === 403) return;
+  state.idempotency.set(key, { fingerprint: print, response });
+}

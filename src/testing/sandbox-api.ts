@@ -1,0 +1,157 @@
+/**
+ * The sandbox's public shape: its options, and what `createSandbox()` returns. Kept apart from the
+ * implementation so the contract a merchant codes against reads on its own.
+ */
+import type { HttpHandler } from 'msw';
+
+import type { SandboxCustomer, SandboxCustomerInit } from './customers.js';
+import type { FetchDispatcher } from './fetch-dispatcher.js';
+import type { SandboxRequestContext } from './router.js';
+import type { SandboxListenOptions, SandboxServer } from './server.js';
+import type {
+  SandboxCharge,
+  SandboxDebit,
+  SandboxDeliveryAttempt,
+  SandboxRefund,
+  SandboxRequestRecord,
+} from './state.js';
+import type { WebhookOutcome, WebhookRetryOptions } from './webhook-delivery.js';
+
+/** Options of `createSandbox()`. */
+export interface SandboxOptions {
+  /**
+   * The base URL the MSW handlers answer and the dispatcher is meant for; give the same one to the SDK.
+   * @default 'https://sandbox.wallet.test'
+   */
+  baseUrl?: string;
+  /**
+   * Where `authorize()` delivers the signed `charge.success` event. Needs `webhookSecret`.
+   * @default undefined (no delivery)
+   */
+  webhookUrl?: string;
+  /**
+   * The secret deliveries are signed with: give your webhook handler the same one.
+   * @default undefined
+   */
+  webhookSecret?: string;
+  /**
+   * Retries of a delivery to an endpoint that fails or is too slow.
+   * @default { attempts: 5, delayMs: 50, timeoutMs: 2000 }
+   */
+  webhookRetry?: WebhookRetryOptions;
+  /**
+   * More customers, added to `defaultSandboxCustomers`; one with the same handle replaces the default.
+   * @default []
+   */
+  customers?: readonly SandboxCustomerInit[];
+  /**
+   * The IP allow list: requests from any other address answer 403. Unset, every address is allowed.
+   * @default undefined
+   */
+  allowedIps?: readonly string[];
+  /**
+   * The caller's IP for requests served in process (MSW, `dispatcher`, `fetch` without a context),
+   * where no socket tells it. `listen()` uses the socket's address instead.
+   * @default '127.0.0.1'
+   */
+  clientIp?: string;
+  /**
+   * How long a dispatched prompt lives before the charge expires, ms.
+   * @default 600000 (10 minutes)
+   */
+  promptTtlMs?: number;
+  /**
+   * The sandbox's clock, for tests of expiry and timestamps.
+   * @default () => new Date()
+   */
+  now?: () => Date;
+}
+
+/** What `authorize()` did. */
+export interface AuthorizeResult {
+  /** The charge, now `SUCCESS`. */
+  readonly charge: SandboxCharge;
+  /** How the `charge.success` delivery went, or `null` without a `webhookUrl`. */
+  readonly webhook: WebhookOutcome | null;
+}
+
+/** The sandbox: serve it, play the customer, and inspect what happened. */
+export interface Sandbox {
+  /** The base URL of the MSW handlers (the `baseUrl` option). */
+  readonly baseUrl: string;
+  /**
+   * Answers one request as the service would: the whole sandbox as a Fetch-style handler, for
+   * Hono, Next.js route handlers or your own server. Bound, so it can be passed around alone.
+   *
+   * @example
+   * ```ts
+   * const response = await sandbox.fetch(new Request(`${sandbox.baseUrl}/v1/charges/verify/order_1`, {
+   *   headers: { authorization: 'Bearer sk_test_123' },
+   * }));
+   * ```
+   */
+  readonly fetch: (request: Request, context?: SandboxRequestContext) => Promise<Response>;
+  /**
+   * MSW request handlers for `baseUrl`. Loads msw on first access; throws a clear error if it is not installed.
+   *
+   * @example
+   * ```ts
+   * const server = setupServer(...sandbox.handlers);
+   * ```
+   */
+  readonly handlers: HttpHandler[];
+  /**
+   * An undici `Dispatcher` that answers in process, with no sockets; pass it to the SDK.
+   *
+   * @example
+   * ```ts
+   * const wallet = new Wallet({ apiKey: 'sk_test_x', baseUrl: sandbox.baseUrl, dispatcher: sandbox.dispatcher });
+   * ```
+   */
+  readonly dispatcher: FetchDispatcher;
+  /**
+   * Serves the sandbox over HTTP on loopback.
+   *
+   * @example
+   * ```ts
+   * const { url, close } = await sandbox.listen();
+   * const wallet = new Wallet({ apiKey: 'sk_test_x', baseUrl: url });
+   * // ...
+   * await close();
+   * ```
+   */
+  listen(options?: SandboxListenOptions): Promise<SandboxServer>;
+  /**
+   * Plays the customer authorizing a pending charge: it becomes `SUCCESS` with fee, `netAmount`,
+   * settlement and `paidAt`; the customer is debited once; and the signed `charge.success` is
+   * delivered to `webhookUrl` (with retries) before this resolves.
+   * Rejects with a `SandboxError`: 404 for an unknown reference, 409 if the charge is not pending.
+   */
+  authorize(reference: string): Promise<AuthorizeResult>;
+  /** Plays the customer declining a pending charge: it becomes `FAILED`. Rejects like `authorize`. */
+  decline(reference: string): Promise<SandboxCharge>;
+  /** Ends a pending charge's prompt now; verify then reports `FAILED`, and it may be dispatched again. */
+  expire(reference: string): Promise<SandboxCharge>;
+  /** Adds a customer, or replaces one with the same handle. */
+  addCustomer(customer: SandboxCustomerInit): SandboxCustomer;
+  /** Sets the IP allow list; `undefined` allows every address. */
+  setAllowedIps(ips: readonly string[] | undefined): void;
+  /** The charge with this reference, or `undefined`. */
+  charge(reference: string): SandboxCharge | undefined;
+  /** Every customer, with all banks. A frozen snapshot. */
+  readonly customers: readonly SandboxCustomer[];
+  /** Every charge, oldest first. A frozen snapshot. */
+  readonly charges: readonly SandboxCharge[];
+  /** Every refund, in order. A frozen snapshot. */
+  readonly refunds: readonly SandboxRefund[];
+  /** Every debit of a customer: one per authorized charge. A frozen snapshot. */
+  readonly debits: readonly SandboxDebit[];
+  /** Every webhook delivery attempt, in order. A frozen snapshot. */
+  readonly deliveries: readonly SandboxDeliveryAttempt[];
+  /** Every API request answered (not the `/_sandbox/` controls). A frozen snapshot. */
+  readonly requests: readonly SandboxRequestRecord[];
+  /** Forgets charges, refunds, debits, deliveries, requests and idempotency keys; restores customers and the allow list. */
+  reset(): void;
+  /** Stops every server `listen()` started and closes the dispatcher. */
+  close(): Promise<void>;
+}

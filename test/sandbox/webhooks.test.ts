@@ -1,0 +1,119 @@
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { createSandbox } from '@wallet/node/testing';
+import { verifyWebhook } from '@wallet/node/webhooks';
+
+import { resolveAndDispatch } from './http-helpers.js';
+import { WEBHOOK_SECRET, startReceiver } from './receiver.js';
+import type { Receiver } from './receiver.js';
+
+let receiver: Receiver | undefined;
+afterEach(async () => {
+  await receiver?.close();
+  receiver = undefined;
+});
+
+const fast = { attempts: 5, delayMs: 10, timeoutMs: 1000 };
+
+describe('webhook delivery', () => {
+  it('delivers a charge.success that the SDK verifies, before authorize resolves', async () => {
+    receiver = await startReceiver();
+    const sandbox = createSandbox({
+      webhookUrl: receiver.url,
+      webhookSecret: WEBHOOK_SECRET,
+      webhookRetry: fast,
+    });
+    await resolveAndDispatch(sandbox, 'order_1', 500_000);
+    const { webhook } = await sandbox.authorize('order_1');
+
+    expect(webhook?.delivered).toBe(true);
+    expect(receiver.handled).toEqual([
+      {
+        event: 'charge.success',
+        data: { reference: 'order_1', amount: 500_000, customer: { handle: '@ada' } },
+      },
+    ]);
+    const [attempt] = sandbox.deliveries;
+    expect(sandbox.deliveries).toHaveLength(1);
+    expect(attempt).toMatchObject({
+      attempt: 1,
+      ok: true,
+      status: 200,
+      event: 'charge.success',
+      reference: 'order_1',
+    });
+    expect(verifyWebhook(attempt!.body, attempt!.signature, WEBHOOK_SECRET)).toEqual(receiver.handled[0]);
+  });
+
+  it('retries an endpoint that fails twice: three attempts recorded, one event handled', async () => {
+    receiver = await startReceiver({ failFirst: 2 });
+    const sandbox = createSandbox({
+      webhookUrl: receiver.url,
+      webhookSecret: WEBHOOK_SECRET,
+      webhookRetry: fast,
+    });
+    await resolveAndDispatch(sandbox, 'order_1', 500_000);
+    await sandbox.authorize('order_1');
+
+    expect(sandbox.deliveries.map((d) => [d.attempt, d.status, d.ok])).toEqual([
+      [1, 500, false],
+      [2, 500, false],
+      [3, 200, true],
+    ]);
+    expect(receiver.handled).toHaveLength(1);
+    expect(new Set(sandbox.deliveries.map((d) => d.body)).size).toBe(1);
+  });
+
+  it('gives up on an endpoint that answers too slowly, and retries it', async () => {
+    receiver = await startReceiver({ hangFirst: 1 });
+    const sandbox = createSandbox({
+      webhookUrl: receiver.url,
+      webhookSecret: WEBHOOK_SECRET,
+      webhookRetry: { attempts: 3, delayMs: 10, timeoutMs: 200 },
+    });
+    await resolveAndDispatch(sandbox, 'order_1', 500_000);
+    await sandbox.authorize('order_1');
+    expect(sandbox.deliveries.map((d) => [d.status, d.error])).toEqual([
+      [null, 'timed out after 200 ms'],
+      [200, null],
+    ]);
+    expect(receiver.handled).toHaveLength(1);
+  });
+
+  it('stops after the last attempt when the endpoint never accepts, and the charge stays paid', async () => {
+    receiver = await startReceiver({ secret: 'whsec_another_secret' });
+    const sandbox = createSandbox({
+      webhookUrl: receiver.url,
+      webhookSecret: WEBHOOK_SECRET,
+      webhookRetry: { attempts: 3, delayMs: 5, timeoutMs: 1000 },
+    });
+    await resolveAndDispatch(sandbox, 'order_1', 500_000);
+    const { charge, webhook } = await sandbox.authorize('order_1');
+    expect(webhook?.delivered).toBe(false);
+    expect(sandbox.deliveries.map((d) => d.status)).toEqual([400, 400, 400]);
+    expect(receiver.handled).toEqual([]);
+    expect(charge.status).toBe('SUCCESS');
+  });
+
+  it('records a refused connection as a failed attempt', async () => {
+    receiver = await startReceiver();
+    const url = receiver.url;
+    await receiver.close();
+    receiver = undefined;
+    const sandbox = createSandbox({
+      webhookUrl: url,
+      webhookSecret: WEBHOOK_SECRET,
+      webhookRetry: { attempts: 2, delayMs: 5, timeoutMs: 1000 },
+    });
+    await resolveAndDispatch(sandbox, 'order_1', 500_000);
+    await sandbox.authorize('order_1');
+    expect(sandbox.deliveries).toEqual([
+      expect.objectContaining({ attempt: 1, ok: false, status: null, error: 'ECONNREFUSED' }),
+      expect.objectContaining({ attempt: 2, ok: false, status: null, error: 'ECONNREFUSED' }),
+    ]);
+  });
+
+  it('refuses a webhookUrl without the secret to sign with', () => {
+    expect(() => createSandbox({ webhookUrl: 'http://127.0.0.1:1/hook' })).toThrow(/webhookSecret/);
+  });
+});
