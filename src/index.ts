@@ -15,6 +15,30 @@ export { toKobo, toNaira, formatNaira, estimateFee } from './money.js';
 export type { FormatNairaOptions } from './money.js';
 export { VERSION } from './version.js';
 export {
+  verifyWebhook,
+  verifyWebhookAsync,
+  signWebhook,
+  createWebhookHandler,
+  createNodeWebhookHandler,
+  WEBHOOK_SIGNATURE_HEADER,
+} from './webhooks.js';
+export type {
+  SignedWebhook,
+  FetchWebhookHandler,
+  NodeWebhookHandler,
+  WebhookHandlerOptions,
+  WebhookErrorContext,
+  KnownWebhookEventKind,
+  ChargeSuccessData,
+  ChargeSuccessEvent,
+  UnknownWebhookEventKind,
+  UnknownWebhookEvent,
+  WebhookEvent,
+  WebhookSecret,
+  WebhookSignatureHeader,
+  RawWebhookBody,
+} from './webhooks.js';
+export {
   WalletError,
   ApiError,
   BadRequestError,

@@ -1,0 +1,154 @@
+/**
+ * The handler for `node:http` and Express. It reads the raw body itself, or takes the Buffer that
+ * `express.raw()` left, and explains the fix when `express.json()` parsed the body first.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import type { HandlerAnswer, WebhookHandlerOptions } from './handler-common.js';
+import {
+  BAD_REQUEST,
+  CALLBACK_FAILED,
+  METHOD_NOT_ALLOWED,
+  RECEIVED,
+  TOO_LARGE,
+  resolveHandlerOptions,
+  tooLargeError,
+  verificationFailure,
+} from './handler-common.js';
+import { WEBHOOK_SIGNATURE_HEADER, isByteArray, parsedBodyError } from './signature.js';
+import { verifyWebhook } from './verify.js';
+
+/**
+ * A `node:http` request listener that is also an Express handler. `body` is what a body parser left
+ * on the request, if any. The promise never rejects: every outcome is answered.
+ */
+export type NodeWebhookHandler = (
+  req: IncomingMessage & { body?: unknown },
+  res: ServerResponse,
+) => Promise<void>;
+
+function respond(res: ServerResponse, answer: HandlerAnswer): void {
+  if (res.headersSent) return;
+  res.statusCode = answer.status;
+  res.setHeader('content-type', 'application/json');
+  for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+  res.end(JSON.stringify(answer.body));
+}
+
+/** The body's bytes, or undefined once it passes `max` (the rest is discarded unread). */
+function readBody(req: IncomingMessage, max: number): Promise<Uint8Array | undefined> {
+  if (Number(req.headers['content-length'] ?? Number.NaN) > max) {
+    req.resume();
+    return Promise.resolve(undefined);
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (): void => {
+      req.off('data', onData).off('end', onEnd).off('error', onFailure).off('close', onClose);
+    };
+    const onData = (chunk: Buffer | string): void => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += bytes.length;
+      if (size > max) {
+        done();
+        req.resume();
+        resolve(undefined);
+      } else chunks.push(bytes);
+    };
+    const onEnd = (): void => {
+      done();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onFailure = (error: unknown): void => {
+      done();
+      reject(error instanceof Error ? error : new Error(String(error)));
+    };
+    const onClose = (): void => onFailure(new Error('The request closed before its body was complete.'));
+    req.on('data', onData).on('end', onEnd).on('error', onFailure).on('close', onClose);
+  });
+}
+
+/**
+ * Creates a webhook endpoint for `node:http` and Express. It takes the raw body from `req.body` when
+ * `express.raw()` (or `express.text()`) left a Buffer or string there, and otherwise reads it from the
+ * request itself. It answers 200 `{"received":true}` once `onEvent` resolved; 400 with no detail for a
+ * bad signature or body; 500 when `onEvent` throws, so the service delivers again; 405 for a method
+ * other than POST; 413 over `maxBodyBytes`.
+ *
+ * When `express.json()` (or any parser) already turned the body into an object, the signed bytes are
+ * gone: it answers 500 with reason `raw_body_required` and passes a `WebhookVerificationError` saying
+ * how to fix it to `onError` (which logs it by default). A 500, not a 400: it is a setup mistake, not a
+ * forgery, and the service delivers again once it is fixed.
+ *
+ * @param options - see {@link WebhookHandlerOptions}.
+ * @returns `(req, res) => Promise<void>`, a request listener and an Express handler; it never rejects.
+ * @throws WebhookVerificationError with reason `missing_secret` at creation when the secret is empty.
+ *
+ * @example
+ * ```ts
+ * import express from 'express';
+ * import { createNodeWebhookHandler } from '@wallet/node/webhooks';
+ *
+ * const app = express();
+ * // Before express.json(), so this route gets the raw bytes that were signed.
+ * app.post(
+ *   '/webhooks/wallet',
+ *   express.raw({ type: 'application/json' }),
+ *   createNodeWebhookHandler({
+ *     secret: process.env.WALLET_WEBHOOK_SECRET!,
+ *     async onEvent(event) {
+ *       if (event.event === 'charge.success') await markPaid(event.data.reference, event.data.amount);
+ *     },
+ *   }),
+ * );
+ * app.use(express.json());
+ * ```
+ *
+ * With `node:http`: `http.createServer((req, res) => void handler(req, res))`.
+ */
+export function createNodeWebhookHandler(options: WebhookHandlerOptions): NodeWebhookHandler {
+  const { secret, onEvent, onError, maxBodyBytes } = resolveHandlerOptions(
+    options,
+    'createNodeWebhookHandler',
+  );
+  const answer = (res: ServerResponse, reply: HandlerAnswer, error?: unknown): void => {
+    if (error !== undefined) onError(error, { status: reply.status });
+    respond(res, reply);
+  };
+  return async (req, res): Promise<void> => {
+    if (req.method !== 'POST') {
+      const error = new Error(`Method ${String(req.method)} is not allowed; deliveries are POST.`);
+      return answer(res, METHOD_NOT_ALLOWED, error);
+    }
+    let body: unknown = req.body;
+    if (body === undefined) {
+      // Consumed by something that left no body behind: waiting for data would hang forever.
+      if (req.readableEnded) body = null;
+      else {
+        try {
+          body = await readBody(req, maxBodyBytes);
+        } catch (error) {
+          return answer(res, BAD_REQUEST, error);
+        }
+        if (body === undefined) return answer(res, TOO_LARGE, tooLargeError(maxBodyBytes));
+      }
+    }
+    if (typeof body !== 'string' && !isByteArray(body)) {
+      const error = parsedBodyError('createNodeWebhookHandler');
+      return answer(res, verificationFailure(error), error);
+    }
+    let event;
+    try {
+      event = verifyWebhook(body, req.headers[WEBHOOK_SIGNATURE_HEADER], secret);
+    } catch (error) {
+      return answer(res, verificationFailure(error), error);
+    }
+    try {
+      await onEvent(event);
+    } catch (error) {
+      return answer(res, CALLBACK_FAILED, error);
+    }
+    answer(res, RECEIVED);
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Signing deliveries the way the service does, so merchants' tests and the sandbox can produce
+ * bodies that the verifiers in this entry accept.
+ */
+import { WebhookVerificationError } from '../errors.js';
+import { nodeCrypto } from './node-crypto.js';
+import { isByteArray } from './signature.js';
+
+/** A signed delivery: send `body` as is, with `signature` in the `X-Wallet-Signature` header. */
+export interface SignedWebhook {
+  /** The exact body to send; the signature covers these bytes (UTF-8). */
+  body: string;
+  /** Lowercase hex of HMAC-SHA512 over `body`, 128 characters. */
+  signature: string;
+}
+
+// Fatal, because a body that is not UTF-8 cannot travel as the returned string without changing bytes,
+// and a signature over bytes the receiver never sees would only mislead a test.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function toBody(payload: unknown): string {
+  if (typeof payload === 'string') return payload;
+  if (isByteArray(payload)) {
+    try {
+      return utf8.decode(payload);
+    } catch (cause) {
+      throw new TypeError('signWebhook: a byte payload must be valid UTF-8.', { cause });
+    }
+  }
+  const body: unknown = JSON.stringify(payload);
+  if (typeof body !== 'string') {
+    throw new TypeError('signWebhook: the payload must be an object, a string or bytes (got no JSON).');
+  }
+  return body;
+}
+
+/**
+ * Signs a payload as the service signs a delivery: HMAC-SHA512 over the exact body, in hex.
+ * For tests and local tools; a production server only verifies.
+ *
+ * @param payload - an event object (serialized with `JSON.stringify`), or a string or bytes sent
+ *   as they are (use this to test bodies with your own spacing).
+ * @param secret - the webhook secret; must not be empty.
+ * @returns the body to send and its `X-Wallet-Signature` value.
+ * @throws WebhookVerificationError with reason `missing_secret` when `secret` is empty.
+ * @throws TypeError when the payload cannot be serialized, or bytes are not UTF-8.
+ *
+ * @example
+ * ```ts
+ * import { signWebhook } from '@wallet/node/webhooks';
+ *
+ * const { body, signature } = signWebhook(
+ *   { event: 'charge.success', data: { reference: 'order_1042', amount: 500_000, customer: { handle: '@ada' } } },
+ *   process.env.WALLET_WEBHOOK_SECRET!,
+ * );
+ * await fetch('http://127.0.0.1:3000/webhooks/wallet', {
+ *   method: 'POST',
+ *   headers: { 'content-type': 'application/json', 'x-wallet-signature': signature },
+ *   body,
+ * });
+ * ```
+ */
+export function signWebhook(payload: unknown, secret: string): SignedWebhook {
+  if (typeof secret !== 'string' || secret.length === 0) {
+    throw new WebhookVerificationError('missing_secret', 'signWebhook: the webhook secret is empty.');
+  }
+  const body = toBody(payload);
+  const signature = nodeCrypto('signWebhook').createHmac('sha512', secret).update(body, 'utf8').digest('hex');
+  return { body, signature };
+}

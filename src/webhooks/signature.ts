@@ -1,0 +1,121 @@
+/**
+ * Input checks shared by the sync and async verifiers, so the two refuse exactly the same inputs
+ * with the same reason. Runtime-neutral: no `node:` module and no `Buffer`, for edge runtimes.
+ */
+import { WebhookVerificationError } from '../errors.js';
+import type { RawWebhookBody, WebhookSecret, WebhookSignatureHeader } from './types.js';
+
+/** The header that carries the signature, lowercase as Node and Fetch `Headers` expose it. */
+export const WEBHOOK_SIGNATURE_HEADER = 'x-wallet-signature';
+
+/** Hex digits in an HMAC-SHA512 signature. */
+const SIGNATURE_HEX_LENGTH = 128;
+const SIGNATURE_FORM = /^[0-9a-fA-F]{128}$/;
+
+const RAW_BODY_HELP =
+  'Pass the raw request body (a string, Buffer or Uint8Array, exactly as received). In Express, mount ' +
+  "express.raw({ type: 'application/json' }) on the webhook route before express.json(); in Next.js App " +
+  'Router, Hono, Bun or Deno, pass await request.text(). A re-serialized object never matches the signature.';
+
+/** The secrets to try, in order. Refuses a missing or empty one: an empty HMAC key is forgeable. */
+export function checkSecrets(secret: WebhookSecret | undefined): readonly string[] {
+  const list: readonly unknown[] =
+    typeof secret === 'string' ? [secret] : Array.isArray(secret) ? secret : [];
+  if (list.length === 0 || !list.every((s): s is string => typeof s === 'string' && s.length > 0)) {
+    throw new WebhookVerificationError(
+      'missing_secret',
+      'The webhook secret is missing or empty (is WALLET_WEBHOOK_SECRET set?). Pass a non-empty string, ' +
+        'or a non-empty array of non-empty strings during a rotation.',
+    );
+  }
+  return list;
+}
+
+const encoder = new TextEncoder();
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an already parsed object';
+  return typeof value;
+}
+
+// By tag rather than instanceof: test runners and bundlers can hand over a Buffer or ArrayBuffer
+// from another realm, and refusing those as "parsed" would send the merchant the wrong way.
+const tagOf = (value: unknown): string => Object.prototype.toString.call(value);
+
+/** True for a `Buffer` or other `Uint8Array`, from any realm. */
+export function isByteArray(value: unknown): value is Uint8Array {
+  return ArrayBuffer.isView(value) && tagOf(value) === '[object Uint8Array]';
+}
+
+/** The body's bytes, which is what the signature covers. */
+export function bodyBytes(rawBody: RawWebhookBody): Uint8Array {
+  if (typeof rawBody === 'string') return encoder.encode(rawBody);
+  if (isByteArray(rawBody)) {
+    // Web Crypto refuses views of shared memory; a copy keeps the two verifiers in agreement.
+    return tagOf(rawBody.buffer) === '[object ArrayBuffer]' ? rawBody : new Uint8Array(rawBody);
+  }
+  if (tagOf(rawBody) === '[object ArrayBuffer]') return new Uint8Array(rawBody);
+  throw new WebhookVerificationError(
+    'raw_body_required',
+    `The webhook body is ${describe(rawBody)}, not the raw body. ${RAW_BODY_HELP}`,
+  );
+}
+
+/** The error for a body that a JSON parser consumed before the webhook handler ran. */
+export function parsedBodyError(where: string): WebhookVerificationError {
+  return new WebhookVerificationError(
+    'raw_body_required',
+    `${where} found the request body already parsed or read, so the exact bytes that were signed are gone. ${RAW_BODY_HELP}`,
+  );
+}
+
+function decodeHex(hex: string): Uint8Array {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return bytes;
+}
+
+/**
+ * The signature's 64 bytes. Its exact form is checked before any comparison, so a valid signature
+ * with characters added, or two different header values, is refused rather than partly matched.
+ */
+export function signatureBytes(header: WebhookSignatureHeader): Uint8Array {
+  let value: unknown = header;
+  if (Array.isArray(header)) {
+    const distinct = [...new Set(header.map((v: unknown) => (typeof v === 'string' ? v.trim() : v)))];
+    if (distinct.length > 1) {
+      throw new WebhookVerificationError(
+        'malformed_signature',
+        `The ${WEBHOOK_SIGNATURE_HEADER} header came ${header.length} times with different values.`,
+      );
+    }
+    value = distinct[0];
+  }
+  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
+    throw new WebhookVerificationError(
+      'missing_signature',
+      `The ${WEBHOOK_SIGNATURE_HEADER} header is missing or empty.`,
+    );
+  }
+  const hex = typeof value === 'string' ? value.trim() : '';
+  if (!SIGNATURE_FORM.test(hex)) {
+    throw new WebhookVerificationError(
+      'malformed_signature',
+      `The ${WEBHOOK_SIGNATURE_HEADER} header is not ${SIGNATURE_HEX_LENGTH} hex digits (HMAC-SHA512).`,
+    );
+  }
+  return decodeHex(hex);
+}
+
+/** The error for a well-formed signature that no secret produced. */
+export function mismatchError(secretCount: number): WebhookVerificationError {
+  return new WebhookVerificationError(
+    'signature_mismatch',
+    `The ${WEBHOOK_SIGNATURE_HEADER} signature does not match the body with ` +
+      (secretCount === 1 ? 'the secret' : `any of the ${secretCount} secrets`) +
+      '. Either the body was changed (re-serialized JSON never matches), the secret is wrong, or the ' +
+      'delivery is forged.',
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * The shapes of webhook events and of what the verifiers take. Types only: nothing here exists at
+ * run time.
+ */
+
+/** Event kinds this version of the SDK knows and types. */
+export type KnownWebhookEventKind = 'charge.success';
+
+/** The `data` of a `charge.success` event: a charge was paid. */
+export interface ChargeSuccessData {
+  /** Your order reference, as given to `charges.resolveHandle`. */
+  reference: string;
+  /** The amount paid, in Kobo (a safe integer). */
+  amount: number;
+  /** Who paid. */
+  customer: {
+    /** The customer's handle, with a leading `@`. */
+    handle: string;
+  };
+}
+
+/**
+ * A charge was paid. Confirm it with `wallet.charges.verify(data.reference)` before giving value,
+ * and deduplicate on `event` + `data.reference`: the service may deliver the same event again.
+ */
+export interface ChargeSuccessEvent {
+  /** The event kind. */
+  event: 'charge.success';
+  /** The paid charge. */
+  data: ChargeSuccessData;
+}
+
+// Declared, never defined: the brand exists only in types, so nothing is emitted for it.
+declare const unknownKind: unique symbol;
+
+/**
+ * The `event` of a kind this SDK version does not type yet. At run time it is a plain string.
+ *
+ * Why a brand and not `string`: with `string` here, TypeScript keeps this member in the union after
+ * `event.event === 'charge.success'` and the data stays `unknown`. Any type built on `string` (even
+ * `string & {}`) has the same problem; a template literal over a branded string does not, because no
+ * string literal is comparable to it. The cost: compare it to a kind the SDK does not know yet as a
+ * string, `(event.event as string) === 'refund.success'`.
+ */
+export type UnknownWebhookEventKind = `${string & { readonly [unknownKind]: true }}`;
+
+/**
+ * An event of a kind this SDK version does not know yet. It is delivered, not refused, so a kind the
+ * service adds never breaks a webhook route; its `data` is an object you must check yourself.
+ */
+export interface UnknownWebhookEvent {
+  /** The event kind, a string; see {@link UnknownWebhookEventKind}. */
+  event: UnknownWebhookEventKind;
+  /** The event's payload: a JSON object, otherwise unchecked. */
+  data: unknown;
+}
+
+/**
+ * A verified webhook event. Checking `event` tells TypeScript the type of `data`.
+ *
+ * @example
+ * ```ts
+ * function handle(event: WebhookEvent): void {
+ *   if (event.event === 'charge.success') {
+ *     console.log(event.data.reference, event.data.amount); // typed
+ *   } else {
+ *     console.log('ignored event kind', event.event);       // a string; data is unknown
+ *   }
+ * }
+ * ```
+ */
+export type WebhookEvent = ChargeSuccessEvent | UnknownWebhookEvent;
+
+/** The webhook secret, or several during a rotation: a delivery signed with any of them is accepted. */
+export type WebhookSecret = string | readonly string[];
+
+/**
+ * The `X-Wallet-Signature` header as a framework gives it: a string, an array (Node's
+ * `headersDistinct`) holding one value (or the same value repeated), or nothing.
+ */
+export type WebhookSignatureHeader = string | readonly string[] | null | undefined;
+
+/**
+ * The request body exactly as received: a string, a `Buffer` or any `Uint8Array`, or an
+ * `ArrayBuffer` (`await request.arrayBuffer()`). Never a parsed object.
+ */
+export type RawWebhookBody = string | Uint8Array | ArrayBuffer;

@@ -1,0 +1,75 @@
+/**
+ * Verification with Web Crypto, for runtimes without `node:crypto` (edge functions, workers). It
+ * shares every check with {@link verifyWebhook}, so the two accept and refuse the same inputs.
+ */
+import type { webcrypto } from 'node:crypto';
+
+import { WalletError } from '../errors.js';
+import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
+import { parseEvent } from './payload.js';
+import { bodyBytes, checkSecrets, mismatchError, signatureBytes } from './signature.js';
+
+const encoder = new TextEncoder();
+
+function subtleCrypto(): webcrypto.SubtleCrypto {
+  const subtle = (globalThis as { crypto?: { subtle?: webcrypto.SubtleCrypto } }).crypto?.subtle;
+  if (!subtle) {
+    throw new WalletError(
+      'verifyWebhookAsync needs Web Crypto (globalThis.crypto.subtle), which this runtime does not provide. ' +
+        'On Node, use verifyWebhook.',
+      'web_crypto_unavailable',
+    );
+  }
+  return subtle;
+}
+
+/**
+ * Verifies a webhook delivery with Web Crypto and resolves to its event. Same inputs, checks,
+ * results and errors as {@link verifyWebhook}, for edge runtimes (Next.js edge routes, Cloudflare
+ * Workers, Deno, Bun) where `node:crypto` may be missing.
+ *
+ * @param rawBody - the body exactly as received, for example `await request.text()`.
+ * @param signature - the `X-Wallet-Signature` header, for example `request.headers.get('x-wallet-signature')`.
+ * @param secret - your webhook secret, or several during a rotation (any may match).
+ * @returns the event; checking `event.event` narrows `event.data`.
+ * @throws WebhookVerificationError (as a rejection) with the same `reason` as {@link verifyWebhook}.
+ *
+ * @example
+ * ```ts
+ * import { verifyWebhookAsync } from '@wallet/node/webhooks';
+ *
+ * export default {
+ *   async fetch(request: Request, env: { WALLET_WEBHOOK_SECRET: string }): Promise<Response> {
+ *     const body = await request.text();
+ *     const event = await verifyWebhookAsync(body, request.headers.get('x-wallet-signature'), env.WALLET_WEBHOOK_SECRET);
+ *     if (event.event === 'charge.success') console.log('paid', event.data.reference);
+ *     return Response.json({ received: true });
+ *   },
+ * };
+ * ```
+ */
+export async function verifyWebhookAsync(
+  rawBody: RawWebhookBody,
+  signature: WebhookSignatureHeader,
+  secret: WebhookSecret,
+): Promise<WebhookEvent> {
+  const secrets = checkSecrets(secret);
+  const body = bodyBytes(rawBody);
+  const given = signatureBytes(signature);
+  const subtle = subtleCrypto();
+  // subtle.verify compares in constant time; every secret is tried so timing does not tell which matched.
+  const results = await Promise.all(
+    secrets.map(async (key) => {
+      const hmacKey = await subtle.importKey(
+        'raw',
+        encoder.encode(key),
+        { name: 'HMAC', hash: 'SHA-512' },
+        false,
+        ['verify'],
+      );
+      return subtle.verify('HMAC', hmacKey, given, body);
+    }),
+  );
+  if (!results.includes(true)) throw mismatchError(secrets.length);
+  return parseEvent(body);
+}

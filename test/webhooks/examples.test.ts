@@ -1,0 +1,115 @@
+import { spawn } from 'node:child_process';
+import type { Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
+
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+
+import { createApp } from '../../examples/express-webhook.js';
+import type { ChargeSuccessData } from '../../src/webhooks.js';
+import {
+  BODY,
+  CHARGE_SUCCESS,
+  OTHER_SECRET,
+  SECRET,
+  SIGNATURE,
+  close,
+  deliver,
+  hmacHex,
+  listen,
+} from './helpers.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const servers: Server[] = [];
+beforeEach(() => {
+  // The examples log what a merchant would see; keep the test output readable.
+  for (const level of ['log', 'warn', 'error'] as const)
+    vi.spyOn(console, level).mockImplementation(() => undefined);
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await Promise.all(servers.splice(0).map(close));
+});
+
+describe('examples/express-webhook.ts', () => {
+  async function start(fulfil: (data: ChargeSuccessData) => void | Promise<void>) {
+    const { url, server } = await listen(createApp([OTHER_SECRET, SECRET], { fulfil }));
+    servers.push(server);
+    return { url: `${url}/webhooks/wallet`, base: url };
+  }
+
+  test('fulfils a signed charge.success once, even when delivered twice', async () => {
+    const paid: ChargeSuccessData[] = [];
+    const { url } = await start((data) => {
+      paid.push(data);
+    });
+    expect(await deliver(url, BODY, SIGNATURE)).toEqual({ status: 200, json: { received: true } });
+    expect(await deliver(url, BODY, SIGNATURE)).toEqual({ status: 200, json: { received: true } });
+    expect(paid).toEqual([CHARGE_SUCCESS.data]);
+  });
+
+  test('refuses a forged delivery, acknowledges an unknown kind, and retries a failed fulfilment', async () => {
+    const paid: string[] = [];
+    let failNext = true;
+    const { url, base } = await start((data) => {
+      if (failNext) {
+        failNext = false;
+        throw new Error('warehouse down');
+      }
+      paid.push(data.reference);
+    });
+    const forged = BODY.replace('500000', '5');
+    expect((await deliver(url, forged, SIGNATURE)).status).toBe(400);
+    const other = '{"event":"refund.processed","data":{}}';
+    expect((await deliver(url, other, hmacHex(other, SECRET))).status).toBe(200);
+    expect((await deliver(url, BODY, SIGNATURE)).status).toBe(500);
+    expect((await deliver(url, BODY, SIGNATURE)).status).toBe(200);
+    expect(paid).toEqual(['order_1042']);
+    // The other routes still get parsed JSON.
+    expect(await (await fetch(`${base}/health`)).json()).toEqual({ ok: true });
+  });
+
+  test('runs as written: listens on HOST/PORT with WALLET_WEBHOOK_SECRET from the environment', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/express-webhook.ts'], {
+      cwd: root,
+      env: { ...process.env, WALLET_WEBHOOK_SECRET: SECRET, HOST: '127.0.0.1', PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let output = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          output += chunk;
+          const found = /http:\/\/127\.0\.0\.1:\d+\/webhooks\/wallet/.exec(output);
+          if (found) resolve(found[0]);
+        });
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+        child.once('exit', (code) => reject(new Error(`exited ${String(code)}: ${output}`)));
+      });
+      expect(await deliver(url, BODY, SIGNATURE)).toEqual({ status: 200, json: { received: true } });
+      await expect.poll(() => output).toContain('paid: order_1042, 500000 Kobo, @ada');
+    } finally {
+      child.kill();
+    }
+  });
+});
+
+describe('examples/next-app-router/route.ts', () => {
+  test('POST verifies a real Request and acknowledges it', async () => {
+    process.env['WALLET_WEBHOOK_SECRET'] = SECRET;
+    try {
+      const { POST } = await import('../../examples/next-app-router/route.js');
+      const request = (body: string, signature: string) =>
+        new Request('https://shop.example/api/webhooks/wallet', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-wallet-signature': signature },
+          body,
+        });
+      const ok = await POST(request(BODY, SIGNATURE));
+      expect([ok.status, await ok.json()]).toEqual([200, { received: true }]);
+      const forged = await POST(request(BODY, hmacHex(BODY, OTHER_SECRET)));
+      expect([forged.status, await forged.json()]).toEqual([400, { received: false }]);
+    } finally {
+      delete process.env['WALLET_WEBHOOK_SECRET'];
+    }
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, test } from 'vitest';
+
+import { signWebhook, verifyWebhook, WebhookVerificationError } from '../../src/webhooks.js';
+import { BODY, CHARGE_SUCCESS, SECRET, SIGNATURE, hmacHex } from './helpers.js';
+
+describe('signWebhook', () => {
+  test('serializes an object with JSON.stringify and signs those bytes', () => {
+    const signed = signWebhook(CHARGE_SUCCESS, SECRET);
+    expect(signed).toEqual({ body: BODY, signature: SIGNATURE });
+    expect(verifyWebhook(signed.body, signed.signature, SECRET)).toEqual(CHARGE_SUCCESS);
+  });
+
+  test('sends a string as is, so tests can choose their own spacing', () => {
+    const body = `{ "event": "charge.success",\n  "data": ${JSON.stringify(CHARGE_SUCCESS.data)} }`;
+    expect(signWebhook(body, SECRET)).toEqual({ body, signature: hmacHex(body, SECRET) });
+  });
+
+  test('signs bytes as they are and returns them as the UTF-8 body', () => {
+    const bytes = new TextEncoder().encode('{"event":"x","data":{"name":"Ọ̀ṣun"}}');
+    const signed = signWebhook(bytes, SECRET);
+    expect(signed.signature).toBe(hmacHex(bytes, SECRET));
+    expect(new TextEncoder().encode(signed.body)).toEqual(bytes);
+  });
+
+  test('refuses bytes that are not UTF-8, which the returned string could not carry', () => {
+    expect(() => signWebhook(new Uint8Array([0xff, 0xfe]), SECRET)).toThrow(TypeError);
+  });
+
+  test('refuses a payload that JSON cannot represent', () => {
+    expect(() => signWebhook(undefined, SECRET)).toThrow(TypeError);
+    expect(() => signWebhook(() => 1, SECRET)).toThrow(TypeError);
+    expect(() => signWebhook({ amount: 1n }, SECRET)).toThrow(TypeError);
+  });
+
+  test('refuses an empty secret with missing_secret', () => {
+    const error = (() => {
+      try {
+        signWebhook(CHARGE_SUCCESS, '');
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(WebhookVerificationError);
+    expect((error as WebhookVerificationError).reason).toBe('missing_secret');
+  });
+});
