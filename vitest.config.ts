@@ -1,4 +1,21 @@
+import type { Reporter } from 'vitest/node';
 import { defineConfig, type ViteUserConfig as UserConfig } from 'vitest/config';
+
+// A plain closing line ("vitest: N passed, N failed") that CI reads as the run's test count.
+const summary: Reporter = {
+  onTestRunEnd(modules) {
+    const counts = { passed: 0, failed: 0, skipped: 0 };
+    for (const module of modules) {
+      for (const test of module.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') counts.passed++;
+        else if (state === 'failed') counts.failed++;
+        else counts.skipped++;
+      }
+    }
+    console.log(`\nvitest: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  },
+};
 
 const config: UserConfig = defineConfig({
   resolve: {
@@ -15,6 +32,7 @@ const config: UserConfig = defineConfig({
     ],
   },
   test: {
+    reporters: ['default', summary],
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
