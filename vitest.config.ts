@@ -3,15 +3,18 @@ import { defineConfig, type ViteUserConfig as UserConfig } from 'vitest/config';
 
 // A plain closing line ("vitest: N passed, N failed") that CI reads as the run's test count.
 const summary: Reporter = {
-  onTestRunEnd(modules) {
-    const counts = { passed: 0, failed: 0, skipped: 0 };
+  onTestRunEnd(modules, unhandledErrors) {
+    const counts = { passed: 0, failed: unhandledErrors.length, skipped: 0 };
     for (const module of modules) {
+      let failedHere = 0;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') counts.passed++;
-        else if (state === 'failed') counts.failed++;
+        else if (state === 'failed') failedHere++;
         else counts.skipped++;
       }
+      // A file whose hooks or imports failed counts once even when no single test did.
+      counts.failed += failedHere || (module.state() === 'failed' ? 1 : 0);
     }
     console.log(`\nvitest: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
   },

@@ -5,11 +5,10 @@
 import type { HandlerAnswer, WebhookHandlerOptions } from './handler-common.js';
 import {
   BAD_REQUEST,
-  CALLBACK_FAILED,
   METHOD_NOT_ALLOWED,
-  RECEIVED,
   TOO_LARGE,
   resolveHandlerOptions,
+  settleDelivery,
   tooLargeError,
   verificationFailure,
 } from './handler-common.js';
@@ -78,7 +77,8 @@ async function readBody(request: Request, max: number): Promise<Uint8Array | und
  * ```
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): FetchWebhookHandler {
-  const { secret, onEvent, onError, maxBodyBytes } = resolveHandlerOptions(options, 'createWebhookHandler');
+  const resolved = resolveHandlerOptions(options, 'createWebhookHandler');
+  const { onError, maxBodyBytes } = resolved;
   const fail = (error: unknown): Response => {
     const answer = verificationFailure(error);
     onError(error, { status: answer.status });
@@ -102,18 +102,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): FetchWebho
       onError(tooLargeError(maxBodyBytes), { status: TOO_LARGE.status });
       return respond(TOO_LARGE);
     }
-    let event;
-    try {
-      event = await verifyWebhookAsync(body, request.headers.get(WEBHOOK_SIGNATURE_HEADER), secret);
-    } catch (error) {
-      return fail(error);
-    }
-    try {
-      await onEvent(event);
-    } catch (error) {
-      onError(error, { status: CALLBACK_FAILED.status });
-      return respond(CALLBACK_FAILED);
-    }
-    return respond(RECEIVED);
+    const signature = request.headers.get(WEBHOOK_SIGNATURE_HEADER);
+    return respond(
+      await settleDelivery(resolved, () => verifyWebhookAsync(body, signature, resolved.secret)),
+    );
   };
 }

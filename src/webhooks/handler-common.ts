@@ -139,3 +139,28 @@ export function verificationFailure(error: unknown): HandlerAnswer {
 
 /** The answer when `onEvent` threw: no detail, since the message is the merchant's own. */
 export const CALLBACK_FAILED: HandlerAnswer = { status: 500, body: { received: false } };
+
+/**
+ * The tail both handlers share once they hold the raw body: verify, hand the event to `onEvent`,
+ * and pick the answer, telling `onError` about every delivery not acknowledged.
+ */
+export async function settleDelivery(
+  options: ResolvedHandlerOptions,
+  verify: () => WebhookEvent | Promise<WebhookEvent>,
+): Promise<HandlerAnswer> {
+  let event: WebhookEvent;
+  try {
+    event = await verify();
+  } catch (error) {
+    const answer = verificationFailure(error);
+    options.onError(error, { status: answer.status });
+    return answer;
+  }
+  try {
+    await options.onEvent(event);
+  } catch (error) {
+    options.onError(error, { status: CALLBACK_FAILED.status });
+    return CALLBACK_FAILED;
+  }
+  return RECEIVED;
+}

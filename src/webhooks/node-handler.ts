@@ -7,11 +7,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HandlerAnswer, WebhookHandlerOptions } from './handler-common.js';
 import {
   BAD_REQUEST,
-  CALLBACK_FAILED,
   METHOD_NOT_ALLOWED,
-  RECEIVED,
   TOO_LARGE,
   resolveHandlerOptions,
+  settleDelivery,
   tooLargeError,
   verificationFailure,
 } from './handler-common.js';
@@ -108,10 +107,8 @@ function readBody(req: IncomingMessage, max: number): Promise<Uint8Array | undef
  * With `node:http`: `http.createServer((req, res) => void handler(req, res))`.
  */
 export function createNodeWebhookHandler(options: WebhookHandlerOptions): NodeWebhookHandler {
-  const { secret, onEvent, onError, maxBodyBytes } = resolveHandlerOptions(
-    options,
-    'createNodeWebhookHandler',
-  );
+  const resolved = resolveHandlerOptions(options, 'createNodeWebhookHandler');
+  const { onError, maxBodyBytes } = resolved;
   const answer = (res: ServerResponse, reply: HandlerAnswer, error?: unknown): void => {
     if (error !== undefined) onError(error, { status: reply.status });
     respond(res, reply);
@@ -138,17 +135,12 @@ export function createNodeWebhookHandler(options: WebhookHandlerOptions): NodeWe
       const error = parsedBodyError('createNodeWebhookHandler');
       return answer(res, verificationFailure(error), error);
     }
-    let event;
-    try {
-      event = verifyWebhook(body, req.headers[WEBHOOK_SIGNATURE_HEADER], secret);
-    } catch (error) {
-      return answer(res, verificationFailure(error), error);
-    }
-    try {
-      await onEvent(event);
-    } catch (error) {
-      return answer(res, CALLBACK_FAILED, error);
-    }
-    answer(res, RECEIVED);
+    const raw = body;
+    respond(
+      res,
+      await settleDelivery(resolved, () =>
+        verifyWebhook(raw, req.headers[WEBHOOK_SIGNATURE_HEADER], resolved.secret),
+      ),
+    );
   };
 }
