@@ -1,0 +1,73 @@
+/** Something failed a check: the caller's parameters, the service's response, or a webhook. */
+import { WalletError, type WalletErrorName } from './base.js';
+
+/** One problem with a request parameter. */
+export interface ValidationIssue {
+  /** Dotted path of the field, for example `amount` or `metadata.items.0`. Empty for the whole input. */
+  path: string;
+  /** What is wrong with it. */
+  message: string;
+}
+
+/** A parameter is wrong: of a request (then nothing was sent), of the client's options, or of a money helper. */
+export class ValidationError extends WalletError {
+  override readonly name: WalletErrorName = 'ValidationError';
+  /** @internal */
+  static override readonly kind: WalletErrorName = 'ValidationError';
+  /** Every problem found, by field. */
+  readonly issues: readonly ValidationIssue[];
+  /**
+   * @param context - what was being validated, for example `dispatch parameters`.
+   * @param issues - the problems.
+   * @param note - a closing sentence, for example that nothing was sent.
+   */
+  constructor(context: string, issues: readonly ValidationIssue[], note = '') {
+    const list = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
+    super(`Invalid ${context}: ${list}.${note && ` ${note}`}`, 'invalid_request');
+    this.issues = issues;
+  }
+}
+
+/** The service answered 2xx with a body that breaks a documented field. */
+export class ResponseValidationError extends WalletError {
+  override readonly name: WalletErrorName = 'ResponseValidationError';
+  /** @internal */
+  static override readonly kind: WalletErrorName = 'ResponseValidationError';
+  /** The response body as received (parsed JSON, or text). */
+  readonly body: unknown;
+  /** The broken fields. */
+  readonly issues: readonly ValidationIssue[];
+  /** HTTP status of the response. */
+  readonly status: number;
+  /** @param endpoint - method and path. */
+  constructor(endpoint: string, status: number, body: unknown, issues: readonly ValidationIssue[]) {
+    const list = issues.map((i) => `${i.path || '(body)'}: ${i.message}`).join('; ');
+    super(`Unexpected response from ${endpoint}: ${list}`, 'invalid_response');
+    this.body = body;
+    this.issues = issues;
+    this.status = status;
+  }
+}
+
+/** Why a webhook was refused. */
+export type WebhookVerificationReason =
+  | 'missing_secret'
+  | 'missing_signature'
+  | 'malformed_signature'
+  | 'signature_mismatch'
+  | 'raw_body_required'
+  | 'invalid_payload';
+
+/** A webhook delivery could not be verified; its payload must not be trusted. */
+export class WebhookVerificationError extends WalletError {
+  override readonly name: WalletErrorName = 'WebhookVerificationError';
+  /** @internal */
+  static override readonly kind: WalletErrorName = 'WebhookVerificationError';
+  /** Why it was refused. */
+  readonly reason: WebhookVerificationReason;
+  /** @param reason - see {@link WebhookVerificationReason}. @param message - for a person. */
+  constructor(reason: WebhookVerificationReason, message: string) {
+    super(message, `webhook_${reason}`);
+    this.reason = reason;
+  }
+}
