@@ -42,7 +42,10 @@ declare const unknownKind: unique symbol;
  * string literal is comparable to it. The cost: compare it to a kind the SDK does not know yet as a
  * string, `(event.event as string) === 'refund.success'`.
  */
-export type UnknownWebhookEventKind = `${string & { readonly [unknownKind]: true }}`;
+export type UnknownWebhookEventKind = `${string & {
+  /** A compile-time brand only; never present at run time. */
+  readonly [unknownKind]: true;
+}}`;
 
 /**
  * An event of a kind this SDK version does not know yet. It is delivered, not refused, so a kind the
