@@ -1,26 +1,12 @@
 import { describe, expect, test, vi } from 'vitest';
 
 import { createWebhookHandler, WebhookVerificationError } from '../../src/webhooks.js';
-import type { WebhookErrorContext, WebhookEvent, WebhookHandlerOptions } from '../../src/webhooks.js';
-import { BODY, CHARGE_SUCCESS, OTHER_SECRET, SECRET, SIGNATURE, hmacHex } from './helpers.js';
+import type { WebhookHandlerOptions } from '../../src/webhooks.js';
+import { BODY, CHARGE_SUCCESS, OTHER_SECRET, SECRET, SIGNATURE, hmacHex, recording } from './helpers.js';
 
 const URL = 'https://merchant.example/api/webhooks/wallet';
 
-function setup(options: Partial<WebhookHandlerOptions> = {}) {
-  const events: WebhookEvent[] = [];
-  const errors: [unknown, WebhookErrorContext][] = [];
-  const handler = createWebhookHandler({
-    secret: SECRET,
-    onEvent: (event) => {
-      events.push(event);
-    },
-    onError: (error, context) => {
-      errors.push([error, context]);
-    },
-    ...options,
-  });
-  return { handler, events, errors };
-}
+const setup = (options: Partial<WebhookHandlerOptions> = {}) => recording(createWebhookHandler, options);
 
 function post(body: string | ReadableStream<Uint8Array>, signature?: string): Request {
   const headers = new Headers({ 'content-type': 'application/json' });

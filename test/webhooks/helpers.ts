@@ -10,7 +10,12 @@ import type { RequestListener, Server } from 'node:http';
 import { expect } from 'vitest';
 
 import { WebhookVerificationError } from '../../src/webhooks.js';
-import type { WebhookVerificationReason } from '../../src/webhooks.js';
+import type {
+  WebhookErrorContext,
+  WebhookEvent,
+  WebhookHandlerOptions,
+  WebhookVerificationReason,
+} from '../../src/webhooks.js';
 
 export const SECRET = 'whsec_test_3f9a1c0b7d2e4f6a';
 export const OTHER_SECRET = 'whsec_test_other_8b1d';
@@ -80,4 +85,27 @@ export async function deliver(
   });
   const text = await response.text();
   return { status: response.status, json: text ? JSON.parse(text) : undefined };
+}
+
+/**
+ * Builds a handler with `create` whose `onEvent` and `onError` record what they were given, so a
+ * test can assert on the events handled and the errors reported.
+ */
+export function recording<H>(
+  create: (options: WebhookHandlerOptions) => H,
+  options: Partial<WebhookHandlerOptions> = {},
+) {
+  const events: WebhookEvent[] = [];
+  const errors: [unknown, WebhookErrorContext][] = [];
+  const handler = create({
+    secret: SECRET,
+    onEvent: (event) => {
+      events.push(event);
+    },
+    onError: (error, context) => {
+      errors.push([error, context]);
+    },
+    ...options,
+  });
+  return { handler, events, errors };
 }

@@ -5,7 +5,7 @@ import express from 'express';
 import { afterEach, describe, expect, test } from 'vitest';
 
 import { createNodeWebhookHandler, verifyWebhook, WebhookVerificationError } from '../../src/webhooks.js';
-import type { WebhookErrorContext, WebhookEvent, WebhookHandlerOptions } from '../../src/webhooks.js';
+import type { WebhookHandlerOptions } from '../../src/webhooks.js';
 import {
   BODY,
   CHARGE_SUCCESS,
@@ -16,6 +16,7 @@ import {
   deliver,
   hmacHex,
   listen,
+  recording,
 } from './helpers.js';
 
 const servers: Server[] = [];
@@ -23,21 +24,8 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map(close));
 });
 
-function recorder(options: Partial<WebhookHandlerOptions> = {}) {
-  const events: WebhookEvent[] = [];
-  const errors: [unknown, WebhookErrorContext][] = [];
-  const handler = createNodeWebhookHandler({
-    secret: SECRET,
-    onEvent: (event) => {
-      events.push(event);
-    },
-    onError: (error, context) => {
-      errors.push([error, context]);
-    },
-    ...options,
-  });
-  return { handler, events, errors };
-}
+const recorder = (options: Partial<WebhookHandlerOptions> = {}) =>
+  recording(createNodeWebhookHandler, options);
 
 async function serve(app: express.Express): Promise<string> {
   const { url, server } = await listen(app);
