@@ -104,6 +104,8 @@ export function apiErrorFor(raw: RawResponse, context: ResponseContext): ApiErro
 
 /** The envelope of a 2xx response: its `data`, still unchecked, and `message`. */
 export interface Envelope {
+  /** The whole parsed body, for errors that carry it. */
+  body: unknown;
   data: unknown;
   message: string | undefined;
 }
@@ -135,6 +137,7 @@ export function openEnvelope(raw: RawResponse, context: ResponseContext): Envelo
   }
   if (envelope.status !== 'success') throw invalid('expected status "success" or "error"');
   return {
+    body: envelope,
     data: envelope.data,
     message: typeof envelope.message === 'string' ? envelope.message : undefined,
   };

@@ -187,22 +187,18 @@ export function createTransport(config: Config, getDispatcher: () => Promise<Dis
     outcome: AttemptOutcome,
     ctx: ResponseContext & { attempts: number; timeout: number; s: Schemas; dataSchema: z.ZodType },
   ): WithResponse<T> {
+    if (outcome.kind === 'response') return readSuccess<T>(scrub(outcome.response), ctx);
+    if (outcome.kind === 'aborted')
+      throw new RequestAbortedError(ctx.endpoint, ctx.idempotencyKey, outcome.cause);
     const failure = {
       endpoint: ctx.endpoint,
       idempotencyKey: ctx.idempotencyKey,
       attempts: ctx.attempts,
-      cause: undefined as unknown,
+      cause: outcome.cause,
     };
-    switch (outcome.kind) {
-      case 'aborted':
-        throw new RequestAbortedError(ctx.endpoint, ctx.idempotencyKey, outcome.cause);
-      case 'timeout':
-        throw new ConnectionTimeoutError({ ...failure, cause: outcome.cause }, ctx.timeout);
-      case 'network':
-        throw new ConnectionError({ ...failure, cause: outcome.cause });
-      case 'response':
-        return readSuccess<T>(scrub(outcome.response), ctx);
-    }
+    throw outcome.kind === 'timeout'
+      ? new ConnectionTimeoutError(failure, ctx.timeout)
+      : new ConnectionError(failure);
   }
 
   function readSuccess<T>(
@@ -213,7 +209,7 @@ export function createTransport(config: Config, getDispatcher: () => Promise<Dis
     const envelope = openEnvelope(raw, ctx);
     const checked = ctx.s.check(ctx.dataSchema, envelope.data, 'data');
     if (!checked.ok)
-      throw new ResponseValidationError(ctx.endpoint, raw.status, JSON.parse(raw.text), checked.issues);
+      throw new ResponseValidationError(ctx.endpoint, raw.status, envelope.body, checked.issues);
     return {
       data: checked.value as T,
       response: {

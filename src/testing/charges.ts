@@ -16,7 +16,6 @@ import { optionalObject, optionalString, requireAmount, requireOneOf, requireStr
 const FEE_CAP = 200_000;
 // At or above this amount 2% is at least the cap, so the fee is the cap without multiplying an amount
 // that could leave the safe integer range.
-const CAP_REACHED_AT = 10_000_000;
 const AUTH_CHANNELS: readonly AuthChannel[] = ['wallet_push', 'wallet_qr'];
 
 type Charge = { -readonly [K in keyof SandboxCharge]: SandboxCharge[K] };
@@ -27,7 +26,6 @@ type Charge = { -readonly [K in keyof SandboxCharge]: SandboxCharge[K] };
  * @internal
  */
 export function sandboxFee(amount: number): number {
-  if (amount >= CAP_REACHED_AT) return FEE_CAP;
   return Math.min(Math.floor((amount * 2 + 50) / 100), FEE_CAP);
 }
 

@@ -21,7 +21,8 @@ export function requireBuild(): void {
 
 /**
  * Runs `code` in a fresh Node process inside the package, so `@wallet/node` resolves to the built
- * package through its exports map, and returns every module file it loaded and what it printed.
+ * package through its exports map, and returns every module it loaded (`node:` builtins included)
+ * and what it printed.
  */
 export function modulesLoadedBy(format: 'esm' | 'cjs', code: string): { modules: string[]; stdout: string } {
   requireBuild();
@@ -40,8 +41,7 @@ export function modulesLoadedBy(format: 'esm' | 'cjs', code: string): { modules:
   const modules = run.stderr
     .split('\n')
     .filter((line) => line.startsWith('LOADED '))
-    .map((line) => line.slice('LOADED '.length))
-    .filter((url) => !url.startsWith('node:'));
+    .map((line) => line.slice('LOADED '.length));
   return { modules, stdout: run.stdout };
 }
 

@@ -4,64 +4,34 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 
 import { beforeAll, describe, expect, test } from 'vitest';
 
+import { modulesLoadedBy, packagesIn, root } from '../helpers/loaded-modules.js';
 import { BODY, CHARGE_SUCCESS, SECRET, SIGNATURE } from './helpers.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const ESM = `${root}dist/webhooks.js`;
 const CJS = `${root}dist/webhooks.cjs`;
-
-// Runs in the loader thread: reports every specifier and the file it resolved to.
-const HOOK = `export async function resolve(specifier, context, next) {
-  const result = await next(specifier, context);
-  process.stderr.write('RESOLVED ' + JSON.stringify([specifier, result.url]) + '\\n');
-  return result;
-}`;
-const REGISTER = `import { register } from 'node:module';
-register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOK)}`)});`;
 
 interface Run {
   loaded: string[];
   result: unknown;
 }
 
-function run(args: string[]): Run {
-  const child = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', timeout: 20_000 });
-  if (child.status !== 0) throw new Error(`child exited ${String(child.status)}: ${child.stderr}`);
-  const loaded = child.stderr
-    .split('\n')
-    .filter((line) => line.startsWith('RESOLVED ') || line.startsWith('REQUIRED '))
-    .flatMap((line) =>
-      line.startsWith('RESOLVED ') ? (JSON.parse(line.slice(9)) as string[]) : [line.slice(9)],
-    );
-  return { loaded, result: JSON.parse(child.stdout) as unknown };
-}
-
 /** Imports `file` in a fresh ESM process, then runs `body` (which sees `mod`) and prints its value. */
 function esm(file: string, body: string, before = ''): Run {
   const code = `${before}\nconst mod = await import(${JSON.stringify(file)});\n${body}`;
-  return run([
-    '--import',
-    `data:text/javascript,${encodeURIComponent(REGISTER)}`,
-    '--input-type=module',
-    '-e',
-    code,
-  ]);
+  const { modules, stdout } = modulesLoadedBy('esm', code);
+  return { loaded: modules, result: JSON.parse(stdout) as unknown };
 }
 
-/** Requires `file` in a fresh CommonJS process, then lists every module in require.cache. */
+/** Requires `file` in a fresh CommonJS process, then runs `body`; lists every module it required. */
 function cjs(file: string, body: string): Run {
-  const code = `const mod = require(${JSON.stringify(file)});
-${body}
-process.on('exit', () => { for (const f of Object.keys(require.cache)) process.stderr.write('REQUIRED ' + f + '\\n'); });`;
-  return run(['-e', code]);
-}
-
-function packages(loaded: string[]): string[] {
-  return [...new Set(loaded.flatMap((m) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(m)?.[1] ?? []))];
+  const { modules, stdout } = modulesLoadedBy(
+    'cjs',
+    `const mod = require(${JSON.stringify(file)});\n${body}`,
+  );
+  return { loaded: modules, result: JSON.parse(stdout) as unknown };
 }
 
 const forbidden = (loaded: string[]): string[] =>
@@ -112,7 +82,7 @@ describe('built @wallet/node/webhooks', () => {
     // The hook saw the entry itself, so an empty list of forbidden modules means something.
     expect(loaded.some((m) => m.endsWith('/dist/webhooks.js'))).toBe(true);
     expect(forbidden(loaded)).toEqual([]);
-    expect(packages(loaded)).toEqual([]);
+    expect(packagesIn(loaded)).toEqual([]);
     expect(result).toEqual({
       exports: EXPORTS,
       event: CHARGE_SUCCESS,
@@ -126,7 +96,7 @@ describe('built @wallet/node/webhooks', () => {
     const { loaded, result } = cjs(CJS, `(async () => {${USE}})();`);
     expect(loaded.some((m) => m.endsWith('/dist/webhooks.cjs'))).toBe(true);
     expect(forbidden(loaded)).toEqual([]);
-    expect(packages(loaded)).toEqual([]);
+    expect(packagesIn(loaded)).toEqual([]);
     expect(result).toMatchObject({ exports: EXPORTS, event: CHARGE_SUCCESS, asyncEvent: CHARGE_SUCCESS });
   });
 
@@ -166,6 +136,6 @@ describe('built @wallet/node/webhooks', () => {
     const { loaded } = esm('zod', 'console.log("{}");');
     expect(forbidden(loaded)).not.toEqual([]);
     const required = cjs('zod', 'console.log("{}");');
-    expect(packages(required.loaded)).toContain('zod');
+    expect(packagesIn(required.loaded)).toContain('zod');
   });
 });
