@@ -19,6 +19,7 @@ export type {
   SandboxRequestRecord,
 } from './testing/state.js';
 export type { SandboxRequestContext } from './testing/router.js';
+export type { SandboxMswHandler } from './testing/msw.js';
 export type { SandboxListenOptions, SandboxServer } from './testing/server.js';
 export type { WebhookRetryOptions, WebhookOutcome } from './testing/webhook-delivery.js';
 export { signWebhook } from './webhooks/sign.js';

@@ -3,13 +3,12 @@
  * machine answers everything; MSW, the in-process dispatcher and the loopback server only carry
  * requests to it.
  */
-import type { HttpHandler } from 'msw';
-
 import { authorizeCharge, declineCharge, expireCharge } from './charges.js';
 import { customerKey, defaultSandboxCustomers, toSandboxCustomer } from './customers.js';
 import type { SandboxCustomer, SandboxCustomerInit } from './customers.js';
 import { FetchDispatcher } from './fetch-dispatcher.js';
 import { mswHandlers } from './msw.js';
+import type { SandboxMswHandler } from './msw.js';
 import { createRouter, normalizeIp } from './router.js';
 import type { SandboxRequestContext } from './router.js';
 import type { AuthorizeResult, Sandbox, SandboxOptions } from './sandbox-api.js';
@@ -49,7 +48,7 @@ class SandboxImpl implements Sandbox {
   readonly #retry: Required<WebhookRetryOptions>;
   readonly #servers = new Set<SandboxServer>();
   readonly #handle: (request: Request, context?: SandboxRequestContext) => Promise<Response>;
-  #handlers: HttpHandler[] | undefined;
+  #handlers: readonly unknown[] | undefined;
 
   constructor(options: SandboxOptions) {
     checkWebhookOptions(options);
@@ -81,9 +80,10 @@ class SandboxImpl implements Sandbox {
     this.reset();
   }
 
-  get handlers(): HttpHandler[] {
+  get handlers(): SandboxMswHandler[] {
     this.#handlers ??= mswHandlers(this.baseUrl, (request) => this.#handle(request));
-    return [...this.#handlers];
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- any by design: see SandboxMswHandler.
+    return [...this.#handlers] as SandboxMswHandler[];
   }
 
   async listen(options?: SandboxListenOptions): Promise<SandboxServer> {
