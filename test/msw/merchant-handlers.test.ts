@@ -29,7 +29,7 @@ const server = setupServer(
       status: 'success',
       message: 'Customer resolved',
       data: {
-        customer: { handle: '@ada', name: 'Ada Obi', avatarUrl: null },
+        customer: { handle: '@ada', name: 'Ada Obi', avatarUrl: 'https://cdn.example/ada.png' },
         availableAuthChannels: [{ id: 'wallet_push', name: 'Wallet push', isRecommended: true }],
         linkedBanks: [
           {
@@ -96,5 +96,5 @@ it('sends the key, the JSON body and the SDK headers MSW handlers can assert on'
   expect(push.url).toBe(`${base}/v1/charges/dispatch`);
   expect(push.headers.get('authorization')).toBe('Bearer sk_test_checkout');
   expect(push.headers.get('content-type')).toBe('application/json');
-  expect(push.headers.get('user-agent')).toMatch(/^@wallet\/node\//);
+  expect(push.headers.get('user-agent')).toMatch(/^wallet-node\/\d/);
 });
