@@ -150,6 +150,7 @@ export function expectWebhooks(
     error: { name: 'WebhookVerificationError', reason: 'signature_mismatch' },
   });
   expect(hooks.forgedHandlerStatus).toBe(400);
+  expect(hooks.refusals).toEqual(['signature_mismatch']);
   if (sync === 'works') expect(hooks.sync).toEqual({ ok: true, value: event });
   else expect(hooks.sync).toMatchObject({ ok: false, error: { code: 'node_crypto_unavailable' } });
 }

@@ -42,6 +42,8 @@ export interface WebhookReport {
   readonly handler: { readonly status: number; readonly body: string; readonly events: unknown[] };
   readonly forgedAsync: Outcome<unknown>;
   readonly forgedHandlerStatus: number;
+  /** The reasons the handler's `onError` was given. */
+  readonly refusals: unknown[];
 }
 
 export interface ScenarioReport {

@@ -4,13 +4,18 @@
  */
 import { createWebhookHandler, verifyWebhook, verifyWebhookAsync } from '@wallet/node/webhooks';
 
-import { outcome, type ScenarioInput, type WebhookReport } from './report.js';
+import { outcome, seen, type ScenarioInput, type WebhookReport } from './report.js';
 
 /** A delivery signed by the test: every verifier the runtime has, on it and on a forgery. */
 export async function webhookChecks(input: ScenarioInput): Promise<WebhookReport> {
   const { body, signature, secret } = input.webhook;
   const events: unknown[] = [];
-  const handle = createWebhookHandler({ secret, onEvent: (event) => void events.push(event) });
+  const refusals: unknown[] = [];
+  const handle = createWebhookHandler({
+    secret,
+    onEvent: (event) => void events.push(event),
+    onError: (error) => void refusals.push(seen(error).reason),
+  });
   const delivery = (payload: string): Request =>
     new Request('https://merchant.example/webhooks/wallet', {
       method: 'POST',
@@ -26,5 +31,6 @@ export async function webhookChecks(input: ScenarioInput): Promise<WebhookReport
     handler: { status: answered.status, body: await answered.text(), events },
     forgedAsync: await outcome(() => verifyWebhookAsync(forged, signature, secret)),
     forgedHandlerStatus: (await handle(delivery(forged))).status,
+    refusals,
   };
 }
