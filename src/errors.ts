@@ -27,3 +27,5 @@ export { ConnectionError, ConnectionTimeoutError, RequestAbortedError } from './
 export type { ConnectionErrorInit } from './errors/connection.js';
 export { ValidationError, ResponseValidationError, WebhookVerificationError } from './errors/validation.js';
 export type { ValidationIssue, WebhookVerificationReason } from './errors/validation.js';
+export { WaitTimeoutError } from './errors/wait.js';
+export type { WaitTimeoutInit } from './errors/wait.js';

@@ -55,6 +55,7 @@ export {
   ValidationError,
   ResponseValidationError,
   WebhookVerificationError,
+  WaitTimeoutError,
   isWalletError,
   isApiError,
   isConnectionError,
@@ -68,6 +69,7 @@ export type {
   ConnectionErrorInit,
   ValidationIssue,
   WebhookVerificationReason,
+  WaitTimeoutInit,
 } from './errors.js';
 export type {
   OpenString,

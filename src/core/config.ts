@@ -93,7 +93,7 @@ const OPTION_NAMES: ReadonlySet<string> = new Set([
 ]);
 const KEY_PATTERN = /^sk_(live|test)_[\x21-\x7e]+$/;
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-const MAX_TIMER_MS = 2_147_483_647;
+export const MAX_TIMER_MS = 2_147_483_647;
 
 /** Checks a timeout: a positive number of milliseconds that a timer can hold. */
 export function timeoutProblem(value: unknown): string | undefined {
