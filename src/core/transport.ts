@@ -16,6 +16,7 @@ import { maxRetriesProblem, timeoutProblem, type Config } from './config.js';
 import { checkHeaders } from './headers.js';
 import { maskPersonalData } from './logger.js';
 import { apiErrorFor, openEnvelope, type ResponseContext } from './response.js';
+import { traceCall, type CallTrace } from './trace.js';
 import { backoffDelay, isRetryableStatus, MAX_RETRY_AFTER_MS, parseRetryAfter, sleep } from './retry.js';
 
 type Schemas = typeof SchemaModule;
@@ -57,6 +58,8 @@ export interface ApiCall {
   what: string;
   params: unknown;
   paramsSchema: (schemas: Schemas) => z.ZodType;
+  /** The path with its parameters as `{names}`, for tracing: `/v1/charges/verify/{reference}`. */
+  template: string;
   /** The path after the base URL, built from the checked parameters. */
   path: (params: Record<string, unknown>) => string;
   dataSchema: (schemas: Schemas) => z.ZodType;
@@ -116,7 +119,7 @@ function checkOptions(options: RequestOptions | undefined): ValidationIssue[] {
 export function createTransport(config: Config, getDispatcher: () => Promise<Dispatcher>): RequestFn {
   const { logger } = config;
 
-  async function execute<T>(call: ApiCall): Promise<WithResponse<T>> {
+  async function execute<T>(call: ApiCall, trace: CallTrace | undefined): Promise<WithResponse<T>> {
     const options = call.options ?? {};
     const optionIssues = checkOptions(call.options);
     if (optionIssues.length > 0)
@@ -163,6 +166,7 @@ export function createTransport(config: Config, getDispatcher: () => Promise<Dis
       logAttempt(outcome, endpoint, n, maxAttempts, elapsed);
       const wait = n < maxAttempts ? retryDelay(outcome, n) : undefined;
       if (wait !== undefined) {
+        trace?.retry(n + 1, wait, outcome, idempotencyKey);
         logger.log(
           'info',
           `${endpoint}: retrying in ${wait} ms (${describeOutcome(outcome)}), attempt ${n + 1}/${maxAttempts}`,
@@ -244,7 +248,8 @@ export function createTransport(config: Config, getDispatcher: () => Promise<Dis
     return undefined;
   }
 
-  return <T>(call: ApiCall): APIPromise<T> => new APIPromise<T>(execute<T>(call));
+  return <T>(call: ApiCall): APIPromise<T> =>
+    new APIPromise<T>(traceCall(call.method, call.template, (trace) => execute<T>(call, trace)));
 }
 
 function describeOutcome(outcome: AttemptOutcome): string {

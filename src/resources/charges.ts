@@ -39,6 +39,7 @@ export class Charges {
       what: 'resolveHandle parameters',
       params,
       paramsSchema: (s) => s.resolveHandleParams,
+      template: '/v1/charges/resolve-handle',
       path: () => '/v1/charges/resolve-handle',
       dataSchema: (s) => s.resolvedCustomer,
       options,
@@ -66,6 +67,7 @@ export class Charges {
       what: 'dispatch parameters',
       params,
       paramsSchema: (s) => s.dispatchParams,
+      template: '/v1/charges/dispatch',
       path: () => '/v1/charges/dispatch',
       dataSchema: (s) => s.chargeDispatch,
       options,
@@ -96,6 +98,7 @@ export class Charges {
       what: 'verify reference',
       params: { reference },
       paramsSchema: (s) => s.verifyParams,
+      template: '/v1/charges/verify/{reference}',
       // One encoded segment: `/`, `?`, `#`, `%` and spaces in a reference cannot reach another endpoint.
       path: (p) => `/v1/charges/verify/${encodeURIComponent(p.reference as string)}`,
       dataSchema: (s) => s.transaction,

@@ -26,6 +26,7 @@ export class Refunds {
       what: 'refund parameters',
       params,
       paramsSchema: (s) => s.refundParams,
+      template: '/v1/refunds',
       path: () => '/v1/refunds',
       dataSchema: (s) => s.refund,
       options,
