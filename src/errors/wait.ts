@@ -27,7 +27,7 @@ export interface WaitTimeoutInit {
  * ```ts
  * try {
  *   const tx = await wallet.charges.waitForOutcome('order_1042', { timeout: 60_000 });
- *   if (tx.status === 'SUCCESS') await fulfil(tx.reference);
+ *   if (tx.status === 'SUCCESS') await fulfil(tx.reference, tx.amount);
  * } catch (error) {
  *   if (error instanceof WaitTimeoutError) console.log('still', error.transaction?.status);
  *   else throw error;

@@ -118,6 +118,7 @@ export class Charges {
    * @throws {@link RequestAbortedError} as soon as `options.signal` fires.
    * @example
    * ```ts
+   * const bankId = linkedBanks[0]!.bankId;
    * await wallet.charges.dispatch({ reference: 'order_1042', bankId, authChannel: 'wallet_push' });
    * const tx = await wallet.charges.waitForOutcome('order_1042');
    * if (tx.status === 'SUCCESS') await fulfil(tx.reference, tx.amount);
