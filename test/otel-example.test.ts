@@ -1,0 +1,144 @@
+import { trace } from '@opentelemetry/api';
+import {
+  AggregationTemporality,
+  DataPointType,
+  InMemoryMetricExporter,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
+import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Wallet } from '@wallet/node';
+import { createSandbox, FetchDispatcher } from '@wallet/node/testing';
+import { startTelemetry } from '../examples/otel/telemetry.js';
+import { TEST_KEY } from './helpers/mock-service.js';
+
+const stops: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+});
+
+/** The sandbox, except that the first attempt of the first dispatch answers 503: one retry to see. */
+function flakySandbox() {
+  const sandbox = createSandbox();
+  let failedOnce = false;
+  const dispatcher = new FetchDispatcher(async (request) => {
+    if (!failedOnce && request.url.endsWith('/v1/charges/dispatch')) {
+      failedOnce = true;
+      return Response.json(
+        { status: 'error', message: 'Busy' },
+        { status: 503, headers: { 'retry-after': '0' } },
+      );
+    }
+    return sandbox.fetch(request);
+  });
+  return { sandbox, wallet: new Wallet({ apiKey: TEST_KEY, baseUrl: sandbox.baseUrl, dispatcher }) };
+}
+
+const shown = (span: ReadableSpan) => ({
+  name: span.name,
+  attributes: span.attributes,
+  events: span.events.map((e) => ({ name: e.name, attributes: e.attributes })),
+  status: span.status,
+});
+
+describe('examples/otel: the documented OpenTelemetry set-up', () => {
+  it('turns a checkout against the sandbox into one span per call under the caller’s span, and counts retries', async () => {
+    const spans = new InMemorySpanExporter();
+    const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+    const telemetry = startTelemetry({
+      spanProcessor: new SimpleSpanProcessor(spans),
+      metricReader: new PeriodicExportingMetricReader({
+        exporter: metricExporter,
+        exportIntervalMillis: 60_000,
+      }),
+    });
+    stops.push(() => telemetry.shutdown());
+    const { sandbox, wallet } = flakySandbox();
+
+    const tracer = trace.getTracer('merchant-app');
+    const checkoutId = await tracer.startActiveSpan('POST /checkout', async (checkout) => {
+      const { linkedBanks } = await wallet.charges.resolveHandle({
+        handle: '@ada',
+        amount: 500_000,
+        reference: 'order_otel',
+      });
+      await wallet.charges.dispatch({
+        reference: 'order_otel',
+        bankId: linkedBanks[0]!.bankId,
+        authChannel: 'wallet_push',
+      });
+      setTimeout(() => void sandbox.authorize('order_otel'), 150);
+      await wallet.charges.waitForOutcome('order_otel', { pollInterval: 100 });
+      await wallet.refunds.create({
+        reference: 'order_otel',
+        amount: 100_000,
+        reason: 'Ada changed her mind',
+      });
+      await wallet.charges.verify('order_missing').catch(() => undefined);
+      checkout.end();
+      return checkout.spanContext().spanId;
+    });
+    await telemetry.meterProvider.forceFlush();
+
+    const finished = spans.getFinishedSpans().filter((s) => s.name !== 'POST /checkout');
+    const names = finished.map((s) => s.name);
+    expect(names.slice(0, 2)).toEqual(['POST /v1/charges/resolve-handle', 'POST /v1/charges/dispatch']);
+    expect(names.filter((n) => n === 'GET /v1/charges/verify/{reference}').length).toBeGreaterThanOrEqual(2);
+    expect(names.slice(-2)).toEqual(['POST /v1/refunds', 'GET /v1/charges/verify/{reference}']);
+    for (const span of finished) expect(span.parentSpanContext?.spanId).toBe(checkoutId);
+
+    const dispatch = finished[1]!;
+    expect(dispatch.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'url.template': '/v1/charges/dispatch',
+      'wallet.attempts': 2,
+      'http.request.resend_count': 1,
+      'http.response.status_code': 200,
+      'wallet.outcome': 'success',
+    });
+    expect(dispatch.attributes['wallet.idempotency_key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(dispatch.events.map((e) => [e.name, e.attributes?.['http.response.status_code']])).toEqual([
+      ['retry', 503],
+    ]);
+
+    const missing = finished.at(-1)!;
+    expect(missing.status.code).toBe(2); // SpanStatusCode.ERROR
+    expect(missing.attributes).toMatchObject({
+      'error.type': 'NotFoundError',
+      'http.response.status_code': 404,
+      'wallet.outcome': 'error',
+    });
+
+    const [retries] = metricExporter
+      .getMetrics()
+      .flatMap((m) => m.scopeMetrics.flatMap((s) => s.metrics))
+      .filter((m) => m.descriptor.name === 'wallet.request.retries');
+    expect(retries?.dataPointType).toBe(DataPointType.SUM);
+    expect(retries?.dataPoints.map((p) => [p.attributes, p.value])).toEqual([
+      [
+        {
+          'http.request.method': 'POST',
+          'url.template': '/v1/charges/dispatch',
+          'wallet.retry.reason': 'status',
+          'http.response.status_code': 503,
+        },
+        1,
+      ],
+    ]);
+
+    // What leaves the process through the exporter: no key, customer, reference or free text.
+    const exported = JSON.stringify(finished.map(shown));
+    for (const secret of [
+      TEST_KEY,
+      '@ada',
+      'Ada',
+      '+234',
+      'order_otel',
+      'order_missing',
+      'changed her mind',
+    ]) {
+      expect(exported).not.toContain(secret);
+    }
+    await wallet.close();
+  });
+});
