@@ -7,6 +7,7 @@ export { Wallet } from './client.js';
 export { APIPromise } from './core/api-promise.js';
 export type { ResponseMeta, WithResponse } from './core/api-promise.js';
 export type { ClientOptions, AppInfo } from './core/config.js';
+export type { FetchFunction } from './core/fetch-attempt.js';
 export type { LogLevel, LogSink } from './core/logger.js';
 export type { RequestOptions } from './core/transport.js';
 export type { RequestTraceMessage, RequestRetryMessage, TracedError } from './core/trace.js';
@@ -54,10 +55,12 @@ export {
   ConnectionError,
   ConnectionTimeoutError,
   RequestAbortedError,
+  ClientClosedError,
+  ResponseTooLargeError,
+  WaitTimeoutError,
   ValidationError,
   ResponseValidationError,
   WebhookVerificationError,
-  WaitTimeoutError,
   isWalletError,
   isApiError,
   isConnectionError,
@@ -66,12 +69,14 @@ export {
 } from './errors.js';
 export type {
   WalletErrorName,
+  WalletErrorOptions,
+  CallInfo,
+  CallErrorInit,
   ResponseHeaders,
   ApiErrorInit,
   ConnectionErrorInit,
   ValidationIssue,
   WebhookVerificationReason,
-  WaitTimeoutInit,
 } from './errors.js';
 export type {
   OpenString,

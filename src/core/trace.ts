@@ -60,7 +60,10 @@ export interface RequestRetryMessage {
 /** How an attempt that is retried ended, as the transport knows it. @internal */
 export interface FailedAttempt {
   readonly kind: string;
-  readonly response?: { readonly status: number };
+  /** The HTTP status, for an answer. */
+  readonly status?: number;
+  /** Why there was no answer, for a failure: `timeout`, `network`. */
+  readonly reason?: string;
 }
 
 /** What the transport reports while a traced call runs. @internal */
@@ -110,22 +113,20 @@ function settleFailure(message: RequestTraceMessage, error: unknown): void {
   const fields = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
   if (typeof fields.idempotencyKey === 'string') message.idempotencyKey = fields.idempotencyKey;
   if (typeof fields.status === 'number') message.status = fields.status;
-  // An answer means one more attempt than the retries counted so far, if the error does not say.
   if (typeof fields.attempts === 'number') message.attempts = fields.attempts;
-  else if (typeof fields.status === 'number') message.attempts += 1;
   message.outcomeUnknown = fields.outcomeUnknown === true;
 }
 
 function callTrace(message: RequestTraceMessage, retries: DiagnosticsChannel.Channel): CallTrace {
   return {
     retry(attempt, delay, failed, idempotencyKey) {
-      const status = failed.response?.status;
+      const status = failed.status;
       message.attempts = attempt - 1;
       message.status = status;
       message.idempotencyKey = idempotencyKey;
       if (!retries.hasSubscribers) return;
       const reason =
-        failed.kind === 'timeout' ? 'timeout' : failed.kind === 'response' ? 'status' : 'network';
+        failed.kind !== 'failure' ? 'status' : failed.reason === 'timeout' ? 'timeout' : 'network';
       const event: RequestRetryMessage = { request: message, attempt, delay, reason, status };
       retries.publish(event);
     },

@@ -1,4 +1,5 @@
 import { APIPromise } from '../core/api-promise.js';
+import { amountOn, confirmWithVerify, quoted } from '../core/words.js';
 import type { RequestFn, RequestOptions } from '../core/transport.js';
 import type {
   ChargeDispatch,
@@ -39,9 +40,10 @@ export class Charges {
       what: 'resolveHandle parameters',
       params,
       paramsSchema: (s) => s.resolveHandleParams,
-      template: '/v1/charges/resolve-handle',
+      route: '/v1/charges/resolve-handle',
       path: () => '/v1/charges/resolve-handle',
       dataSchema: (s) => s.resolvedCustomer,
+      summary: (p) => `resolve of ${amountOn(p.amount, p.reference)}`,
       options,
     });
   }
@@ -55,7 +57,7 @@ export class Charges {
    * ```ts
    * const prompt = await wallet.charges.dispatch({
    *   reference: 'order_1042',
-   *   bankId: linkedBanks[0].bankId,
+   *   bankId: linkedBanks[0]!.bankId,
    *   authChannel: 'wallet_push',
    *   description: 'Order #1042',
    * });
@@ -67,9 +69,11 @@ export class Charges {
       what: 'dispatch parameters',
       params,
       paramsSchema: (s) => s.dispatchParams,
-      template: '/v1/charges/dispatch',
+      route: '/v1/charges/dispatch',
       path: () => '/v1/charges/dispatch',
       dataSchema: (s) => s.chargeDispatch,
+      summary: (p) => `dispatch of ${quoted(p.reference)}`,
+      confirm: confirmWithVerify,
       options,
     });
     // Remembered only once the service accepted it: waitForOutcome's default deadline follows it.
@@ -98,10 +102,11 @@ export class Charges {
       what: 'verify reference',
       params: { reference },
       paramsSchema: (s) => s.verifyParams,
-      template: '/v1/charges/verify/{reference}',
+      route: '/v1/charges/verify/{reference}',
       // One encoded segment: `/`, `?`, `#`, `%` and spaces in a reference cannot reach another endpoint.
       path: (p) => `/v1/charges/verify/${encodeURIComponent(p.reference as string)}`,
       dataSchema: (s) => s.transaction,
+      summary: (p) => `verify of ${quoted(p.reference)}`,
       options,
     });
   }

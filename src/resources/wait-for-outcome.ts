@@ -5,7 +5,9 @@
  * on top, honours `Retry-After`, and keeps one deadline for the whole wait.
  */
 import type { APIPromise } from '../core/api-promise.js';
-import { MAX_TIMER_MS, timeoutProblem } from '../core/config.js';
+import { MAX_TIMER_MS } from '../core/config.js';
+import { checkOptions, type OptionRule } from '../core/options.js';
+import { RULES as REQUEST_OPTION_RULES } from '../core/request-options.js';
 import { isRetryableStatus, parseRetryAfter, sleep } from '../core/retry.js';
 import type { RequestOptions } from '../core/transport.js';
 import {
@@ -14,9 +16,7 @@ import {
   RequestAbortedError,
   ValidationError,
   WaitTimeoutError,
-  type ValidationIssue,
 } from '../errors.js';
-import { closest } from '../schemas/describe.js';
 import type { Transaction } from '../types.js';
 import type { DispatchMemory } from './dispatch-memory.js';
 
@@ -43,49 +43,25 @@ export interface WaitForOutcomeOptions {
 
 /** The statuses of a charge still waiting for its customer. */
 const PENDING: ReadonlySet<string> = new Set(['PENDING_AUTHORIZATION', 'PENDING_SCAN']);
-const OPTION_NAMES: readonly string[] = ['timeout', 'signal', 'pollInterval'];
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_POLL_INTERVAL_MS = 1_000;
 const MIN_POLL_INTERVAL_MS = 100;
 const MAX_POLL_INTERVAL_MS = 5_000;
 /** Past `expiresAt`, for the service to record the expiry and for clocks that disagree a little. */
 export const EXPIRY_GRACE_MS = 5_000;
-const ENDPOINT = 'GET /v1/charges/verify/{reference}';
 
 /** Verify, as the wait loop calls it: the resource's own method, not the client. */
 export type VerifyFn = (reference: string, options: RequestOptions) => APIPromise<Transaction>;
 
-function checkOptions(options: unknown): ValidationIssue[] {
-  if (options === undefined) return [];
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    return [{ path: 'options', message: 'must be an object' }];
-  }
-  const issues: ValidationIssue[] = [];
-  for (const name of Object.keys(options)) {
-    if (OPTION_NAMES.includes(name)) continue;
-    const guess = closest(name, OPTION_NAMES);
-    const hint = guess ? ` (did you mean '${guess}'?)` : '';
-    issues.push({ path: `options.${name}`, message: `is not an option of waitForOutcome${hint}` });
-  }
-  const { timeout, signal, pollInterval } = options as WaitForOutcomeOptions;
-  const timeoutIssue = timeout === undefined ? undefined : timeoutProblem(timeout);
-  if (timeoutIssue) issues.push({ path: 'options.timeout', message: timeoutIssue });
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    issues.push({ path: 'options.signal', message: 'must be an AbortSignal' });
-  }
-  if (
-    pollInterval !== undefined &&
-    (typeof pollInterval !== 'number' ||
-      !(pollInterval >= MIN_POLL_INTERVAL_MS) ||
-      pollInterval > MAX_TIMER_MS)
-  ) {
-    issues.push({
-      path: 'options.pollInterval',
-      message: `must be a number of milliseconds from ${MIN_POLL_INTERVAL_MS} to ${MAX_TIMER_MS}`,
-    });
-  }
-  return issues;
-}
+// The call's own rules for the options it shares with every request, so both say the same.
+const RULES: Readonly<Record<keyof WaitForOutcomeOptions, OptionRule>> = {
+  timeout: REQUEST_OPTION_RULES.timeout!,
+  signal: REQUEST_OPTION_RULES.signal!,
+  pollInterval: (v) =>
+    typeof v === 'number' && v >= MIN_POLL_INTERVAL_MS && v <= MAX_TIMER_MS
+      ? undefined
+      : `must be a number of milliseconds from ${MIN_POLL_INTERVAL_MS} to ${MAX_TIMER_MS}`,
+};
 
 /** The wait after poll number `poll` (1-based): growing by half, capped, jittered downwards. */
 function pollDelay(poll: number, first: number, random: number = Math.random()): number {
@@ -97,6 +73,16 @@ function pollDelay(poll: number, first: number, random: number = Math.random()):
 /** A failed poll worth another (the transport already retried it): a 408, 429, 5xx or no answer. */
 function isTransient(error: unknown): boolean {
   return isConnectionError(error) || (isApiError(error) && isRetryableStatus(error.status));
+}
+
+// The verify call polled, as errors name it; a reference verify would refuse is named by its template.
+function verifyEndpoint(reference: unknown): string {
+  try {
+    if (typeof reference === 'string') return `GET /v1/charges/verify/${encodeURIComponent(reference)}`;
+  } catch {
+    // A lone surrogate: verify refuses it on the first poll.
+  }
+  return 'GET /v1/charges/verify/{reference}';
 }
 
 function defaultTimeout(expiry: number | undefined): number {
@@ -116,10 +102,11 @@ export async function waitForOutcome(
   reference: string,
   options?: WaitForOutcomeOptions,
 ): Promise<Transaction> {
-  const issues = checkOptions(options);
+  const issues = checkOptions(options, RULES, 'options', 'an option of waitForOutcome');
   if (issues.length > 0) throw new ValidationError('waitForOutcome options', issues, 'Nothing was sent.');
+  const endpoint = verifyEndpoint(reference);
   const signal = options?.signal;
-  if (signal?.aborted) throw new RequestAbortedError(ENDPOINT, undefined, signal.reason);
+  if (signal?.aborted) throw new RequestAbortedError({ endpoint, attempts: 0, cause: signal.reason });
   const first = options?.pollInterval ?? DEFAULT_POLL_INTERVAL_MS;
   const expiry = typeof reference === 'string' ? dispatches.expiryOf(reference) : undefined;
   const timeout = options?.timeout ?? defaultTimeout(expiry);
@@ -138,17 +125,17 @@ export async function waitForOutcome(
   let polls = 0;
   let last: Transaction | undefined;
   let lastError: unknown;
-  const stopped = (): Error =>
-    timedOut
-      ? new WaitTimeoutError({
-          endpoint: ENDPOINT,
-          reference,
-          timeout,
-          attempts: polls,
-          transaction: last,
-          ...(lastError === undefined ? {} : { cause: lastError }),
-        })
-      : new RequestAbortedError(ENDPOINT, undefined, signal?.reason);
+  const stopped = (): Error => {
+    const call = { endpoint, attempts: polls };
+    if (!timedOut) return new RequestAbortedError({ ...call, cause: signal?.reason });
+    const seen = last ? `it was last seen ${last.status}` : 'no poll got an answer';
+    return new WaitTimeoutError(
+      `Charge '${reference}' had no outcome after ${timeout} ms (${polls} poll(s); ${seen}).` +
+        ' The customer may still answer until the prompt expires: keep your webhook, or verify it again later.',
+      last,
+      { call, cause: lastError },
+    );
+  };
 
   try {
     for (;;) {
