@@ -1,3 +1,4 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { trace } from '@opentelemetry/api';
 import {
   AggregationTemporality,
@@ -6,7 +7,7 @@ import {
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Wallet } from '@wallet/node';
 import { createSandbox, FetchDispatcher } from '@wallet/node/testing';
 import { startTelemetry } from '../examples/otel/telemetry.js';
@@ -140,5 +141,54 @@ describe('examples/otel: the documented OpenTelemetry set-up', () => {
       expect(exported).not.toContain(secret);
     }
     await wallet.close();
+  });
+
+  it('is the code docs/observability.md shows, and the doc’s quick log subscriber runs as written', async () => {
+    const doc = readFileSync(new URL('../docs/observability.md', import.meta.url), 'utf8');
+    const bridge = readFileSync(new URL('../examples/otel/instrument-wallet.ts', import.meta.url), 'utf8');
+    expect(doc).toContain(`\`\`\`ts\n${bridge}\`\`\``);
+
+    const quick = /## A quick look[^]*?```js\n([^]*?)```/.exec(doc)![1]!;
+    const scratch = new URL('./observability-quick-look.tmp.mjs', import.meta.url);
+    writeFileSync(scratch, quick);
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    // Watch what the snippet subscribes, to take it all back afterwards.
+    const diagnostics = (await import('node:diagnostics_channel')).default;
+    const tracingProto = Object.getPrototypeOf(diagnostics.tracingChannel('wallet:request')) as {
+      subscribe(handlers: object): void;
+    };
+    const tracingSubscribe = vi.spyOn(tracingProto, 'subscribe');
+    const plainSubscribe = vi.spyOn(diagnostics, 'subscribe');
+    stops.push(async () => {
+      log.mockRestore();
+      rmSync(scratch, { force: true });
+      tracingSubscribe.mock.calls.forEach(([handlers], i) =>
+        (tracingSubscribe.mock.contexts[i] as { unsubscribe(h: object): void }).unsubscribe(handlers),
+      );
+      for (const [name, fn] of plainSubscribe.mock.calls) diagnostics.unsubscribe(name, fn);
+      tracingSubscribe.mockRestore();
+      plainSubscribe.mockRestore();
+    });
+    await import(/* @vite-ignore */ `${scratch.href}?t=${Date.now()}`);
+    expect(tracingSubscribe).toHaveBeenCalledTimes(1);
+    expect(plainSubscribe).toHaveBeenCalledTimes(1);
+    const { wallet } = flakySandbox();
+    const { linkedBanks } = await wallet.charges.resolveHandle({
+      handle: '@ada',
+      amount: 5_000,
+      reference: 'o_log',
+    });
+    await wallet.charges.dispatch({
+      reference: 'o_log',
+      bankId: linkedBanks[0]!.bankId,
+      authChannel: 'wallet_push',
+    });
+    await wallet.charges.verify('o_missing').catch(() => undefined);
+    expect(log.mock.calls).toEqual([
+      ['POST', '/v1/charges/resolve-handle', 200, '1 attempt(s)', 'ok'],
+      ['retrying', '/v1/charges/dispatch', 'in', 0, 'ms because of', 'status', 503],
+      ['POST', '/v1/charges/dispatch', 200, '2 attempt(s)', 'ok'],
+      ['GET', '/v1/charges/verify/{reference}', 404, '1 attempt(s)', 'not_found'],
+    ]);
   });
 });
