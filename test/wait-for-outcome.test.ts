@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   NotFoundError,
@@ -37,12 +38,15 @@ describe('charges.waitForOutcome against the sandbox', () => {
   it('resolves to the paid transaction once the customer authorizes', async () => {
     const { sandbox, wallet } = await served();
     await dispatched(wallet, 'order_auth');
-    const waiting = wallet.charges.waitForOutcome('order_auth', { pollInterval: 100 });
+    const page = new AbortController();
+    const waiting = wallet.charges.waitForOutcome('order_auth', { pollInterval: 100, signal: page.signal });
     setTimeout(() => void sandbox.authorize('order_auth'), 300);
     const tx = await waiting;
     expect(tx).toMatchObject({ reference: 'order_auth', status: 'SUCCESS', fee: 10_000, netAmount: 490_000 });
     expect(verifies(sandbox, 'order_auth')).toBeGreaterThanOrEqual(2);
     expect(verifies(sandbox, 'order_auth')).toBeLessThan(8);
+    // A page's long-lived signal is left as it was found.
+    expect(getEventListeners(page.signal, 'abort')).toHaveLength(0);
   });
 
   it('resolves to the FAILED transaction when the customer declines, or the prompt is ended', async () => {
@@ -89,7 +93,7 @@ describe('charges.waitForOutcome against the sandbox', () => {
   it('rejects at once, without polling on, for an error retrying cannot fix', async () => {
     const { sandbox, wallet } = await served();
     await expect(
-      wallet.charges.waitForOutcome('order_unknown', { pollInterval: 100 }),
+      wallet.charges.waitForOutcome('order_unknown', { pollInterval: 100, timeout: 3_000 }),
     ).rejects.toBeInstanceOf(NotFoundError);
     expect(verifies(sandbox, 'order_unknown')).toBe(1);
   });
@@ -141,13 +145,32 @@ describe('charges.waitForOutcome against a struggling service', () => {
     expect(server.received).toHaveLength(4);
   });
 
-  it('resolves to a status the SDK does not know yet, rather than waiting on it', async () => {
-    const server = await loopback((_req, res) =>
-      json(res, 200, { status: 'success', data: { ...pending, status: 'REVERSED' } }),
+  it('waits through PENDING_SCAN too, and resolves to a status the SDK does not know yet', async () => {
+    const statuses = ['PENDING_SCAN', 'PENDING_AUTHORIZATION', 'PENDING_SCAN', 'REVERSED'];
+    const server = await loopback((_req, res, n) =>
+      json(res, 200, { status: 'success', data: { ...pending, status: statuses[n - 1] ?? 'SUCCESS' } }),
     );
     cleanup.push(() => server.close());
     const tx = await server.wallet().charges.waitForOutcome('order_1042', { pollInterval: 100 });
     expect(tx.status).toBe('REVERSED');
+    expect(server.received).toHaveLength(4);
+  });
+
+  it('ends a poll that hangs past the deadline, at the deadline, with the last transaction seen', async () => {
+    const server = await loopback((_req, res, n) => {
+      if (n === 1) json(res, 200, { status: 'success', data: pending });
+      else setTimeout(() => json(res, 200, { status: 'success', data: paid }), 5_000).unref();
+    });
+    cleanup.push(() => server.close());
+    const started = performance.now();
+    const error = await server
+      .wallet()
+      .charges.waitForOutcome('order_1042', { timeout: 600, pollInterval: 100 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect((error as WaitTimeoutError).transaction?.status).toBe('PENDING_AUTHORIZATION');
+    expect(performance.now() - started).toBeLessThan(900);
+    expect(server.received).toHaveLength(2);
   });
 
   it('stops at once when the signal fires, between polls or during a slow one', async () => {

@@ -81,16 +81,12 @@ interface Channels {
 let channels: Channels | null | undefined;
 
 function loadChannels(): Channels | null {
-  try {
-    const host = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-    const dc = host?.getBuiltinModule?.('node:diagnostics_channel') as typeof DiagnosticsChannel | undefined;
-    channels =
-      typeof dc?.tracingChannel === 'function'
-        ? { tracing: dc.tracingChannel(REQUEST_CHANNEL), retry: dc.channel(RETRY_CHANNEL) }
-        : null;
-  } catch {
-    channels = null;
-  }
+  const host = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const dc = host?.getBuiltinModule?.('node:diagnostics_channel') as typeof DiagnosticsChannel | undefined;
+  channels =
+    typeof dc?.tracingChannel === 'function'
+      ? { tracing: dc.tracingChannel(REQUEST_CHANNEL), retry: dc.channel(RETRY_CHANNEL) }
+      : null;
   return channels;
 }
 
