@@ -247,7 +247,7 @@ describe('charges.waitForOutcome options', () => {
   it('refuses a reference that is not a string as a typed error', async () => {
     const server = await loopback((_req, res) => json(res, 500, {}));
     cleanup.push(() => server.close());
-    for (const reference of [42, '', undefined]) {
+    for (const reference of [42, '', undefined, 'order_\ud800']) {
       const error = await server
         .wallet()
         .charges.waitForOutcome(reference as string)
