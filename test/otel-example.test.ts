@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Wallet } from '@wallet/node';
 import { createSandbox, FetchDispatcher } from '@wallet/node/testing';
 import { startTelemetry } from '../examples/otel/telemetry.js';
+import { resolveAndDispatch } from './helpers/charge-flow.js';
 import { TEST_KEY } from './helpers/mock-service.js';
 
 const stops: (() => Promise<void>)[] = [];
@@ -58,16 +59,7 @@ describe('examples/otel: the documented OpenTelemetry set-up', () => {
 
     const tracer = trace.getTracer('merchant-app');
     const checkoutId = await tracer.startActiveSpan('POST /checkout', async (checkout) => {
-      const { linkedBanks } = await wallet.charges.resolveHandle({
-        handle: '@ada',
-        amount: 500_000,
-        reference: 'order_otel',
-      });
-      await wallet.charges.dispatch({
-        reference: 'order_otel',
-        bankId: linkedBanks[0]!.bankId,
-        authChannel: 'wallet_push',
-      });
+      await resolveAndDispatch(wallet, 'order_otel');
       setTimeout(() => void sandbox.authorize('order_otel'), 150);
       await wallet.charges.waitForOutcome('order_otel', { pollInterval: 100 });
       await wallet.refunds.create({
@@ -173,16 +165,7 @@ describe('examples/otel: the documented OpenTelemetry set-up', () => {
     expect(tracingSubscribe).toHaveBeenCalledTimes(1);
     expect(plainSubscribe).toHaveBeenCalledTimes(1);
     const { wallet } = flakySandbox();
-    const { linkedBanks } = await wallet.charges.resolveHandle({
-      handle: '@ada',
-      amount: 5_000,
-      reference: 'o_log',
-    });
-    await wallet.charges.dispatch({
-      reference: 'o_log',
-      bankId: linkedBanks[0]!.bankId,
-      authChannel: 'wallet_push',
-    });
+    await resolveAndDispatch(wallet, 'o_log');
     await wallet.charges.verify('o_missing').catch(() => undefined);
     expect(log.mock.calls).toEqual([
       ['POST', '/v1/charges/resolve-handle', 200, '1 attempt(s)', 'ok'],

@@ -1,20 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WaitTimeoutError, Wallet } from '@wallet/node';
 import { createSandbox } from '@wallet/node/testing';
-import { TEST_KEY, dispatched, fail, http, mockService, ok, paid } from './helpers/mock-service.js';
+import { pending, resolveAndDispatch } from './helpers/charge-flow.js';
+import { TEST_KEY, dispatched, fail, http, mockService, ok } from './helpers/mock-service.js';
 
 afterEach(() => {
   vi.useRealTimers();
 });
-
-const pending = {
-  ...paid,
-  status: 'PENDING_AUTHORIZATION',
-  fee: null,
-  netAmount: null,
-  settlement: null,
-  paidAt: null,
-};
 
 /** Runs a wait to its end on the fake clock; returns what it settled with and after how long. */
 async function runOut(wait: Promise<unknown>, limitMs: number) {
@@ -34,16 +26,7 @@ describe('charges.waitForOutcome schedule (fake clock)', () => {
     const sandbox = createSandbox();
     const options = { apiKey: TEST_KEY, baseUrl: sandbox.baseUrl, dispatcher: sandbox.dispatcher };
     const other = new Wallet(options);
-    const { linkedBanks } = await other.charges.resolveHandle({
-      handle: '@ada',
-      amount: 5_000,
-      reference: 'o_slow',
-    });
-    await other.charges.dispatch({
-      reference: 'o_slow',
-      bankId: linkedBanks[0]!.bankId,
-      authChannel: 'wallet_push',
-    });
+    await resolveAndDispatch(other, 'o_slow', 5_000);
     // This client never dispatched it, so it knows no expiry: the default is two minutes.
     const wallet = new Wallet(options);
     const { outcome, after } = await runOut(wallet.charges.waitForOutcome('o_slow'), 200_000);

@@ -9,6 +9,7 @@ import {
   isWalletError,
 } from '@wallet/node';
 import { createSandbox, type Sandbox } from '@wallet/node/testing';
+import { pending, resolveAndDispatch } from './helpers/charge-flow.js';
 import { json, loopback } from './helpers/loopback.js';
 import { TEST_KEY, paid } from './helpers/mock-service.js';
 
@@ -26,18 +27,13 @@ async function served(options: Parameters<typeof createSandbox>[0] = {}) {
   return { sandbox, wallet };
 }
 
-async function dispatched(wallet: Wallet, reference: string) {
-  const { linkedBanks } = await wallet.charges.resolveHandle({ handle: '@ada', amount: 500_000, reference });
-  return wallet.charges.dispatch({ reference, bankId: linkedBanks[0]!.bankId, authChannel: 'wallet_push' });
-}
-
 const verifies = (sandbox: Sandbox, reference: string) =>
   sandbox.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/verify/${reference}`)).length;
 
 describe('charges.waitForOutcome against the sandbox', () => {
   it('resolves to the paid transaction once the customer authorizes', async () => {
     const { sandbox, wallet } = await served();
-    await dispatched(wallet, 'order_auth');
+    await resolveAndDispatch(wallet, 'order_auth');
     const page = new AbortController();
     const waiting = wallet.charges.waitForOutcome('order_auth', { pollInterval: 100, signal: page.signal });
     setTimeout(() => void sandbox.authorize('order_auth'), 300);
@@ -51,8 +47,8 @@ describe('charges.waitForOutcome against the sandbox', () => {
 
   it('resolves to the FAILED transaction when the customer declines, or the prompt is ended', async () => {
     const { sandbox, wallet } = await served();
-    await dispatched(wallet, 'order_decline');
-    await dispatched(wallet, 'order_expire');
+    await resolveAndDispatch(wallet, 'order_decline');
+    await resolveAndDispatch(wallet, 'order_expire');
     const declined = wallet.charges.waitForOutcome('order_decline', { pollInterval: 100 });
     const expired = wallet.charges.waitForOutcome('order_expire', { pollInterval: 100 });
     setTimeout(() => void sandbox.decline('order_decline'), 200);
@@ -63,7 +59,7 @@ describe('charges.waitForOutcome against the sandbox', () => {
 
   it('by default waits until the prompt this client dispatched expires', async () => {
     const { wallet } = await served({ promptTtlMs: 700 });
-    await dispatched(wallet, 'order_ttl');
+    await resolveAndDispatch(wallet, 'order_ttl');
     const started = performance.now();
     const tx = await wallet.charges.waitForOutcome('order_ttl', { pollInterval: 100 });
     expect(tx.status).toBe('FAILED');
@@ -72,7 +68,7 @@ describe('charges.waitForOutcome against the sandbox', () => {
 
   it('rejects with WaitTimeoutError carrying the last transaction when the customer never answers', async () => {
     const { sandbox, wallet } = await served();
-    await dispatched(wallet, 'order_never');
+    await resolveAndDispatch(wallet, 'order_never');
     const started = performance.now();
     const error = await wallet.charges
       .waitForOutcome('order_never', { timeout: 800, pollInterval: 100 })
@@ -83,10 +79,12 @@ describe('charges.waitForOutcome against the sandbox', () => {
     expect(timeout.code).toBe('wait_timeout');
     expect(timeout.transaction?.status).toBe('PENDING_AUTHORIZATION');
     expect(timeout.transaction?.reference).toBe('order_never');
-    expect(timeout.attempts).toBe(verifies(sandbox, 'order_never'));
+    // Every poll is counted; one cut off by the deadline may not have reached the sandbox.
+    expect(timeout.attempts - verifies(sandbox, 'order_never')).toBeGreaterThanOrEqual(0);
+    expect(timeout.attempts - verifies(sandbox, 'order_never')).toBeLessThanOrEqual(1);
     expect(timeout.message).toContain("'order_never'");
     expect(elapsed).toBeGreaterThanOrEqual(780);
-    expect(elapsed).toBeLessThan(1_500);
+    expect(elapsed).toBeLessThan(2_000);
     expect(JSON.parse(JSON.stringify({ e: timeout }))).toBeTruthy();
   });
 
@@ -100,15 +98,6 @@ describe('charges.waitForOutcome against the sandbox', () => {
 });
 
 describe('charges.waitForOutcome against a struggling service', () => {
-  const pending = {
-    ...paid,
-    status: 'PENDING_AUTHORIZATION',
-    fee: null,
-    netAmount: null,
-    settlement: null,
-    paidAt: null,
-  };
-
   it('rides out 429 with Retry-After and 5xx between polls, and honours the Retry-After', async () => {
     const answers = [
       (res: Parameters<typeof json>[0]) => json(res, 200, { status: 'success', data: pending }),
