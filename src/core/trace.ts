@@ -12,9 +12,9 @@ import type * as DiagnosticsChannel from 'node:diagnostics_channel';
 import type { ResponseMeta, WithResponse } from './api-promise.js';
 
 /** The name of the tracing channel every API call is published on. */
-export const REQUEST_CHANNEL = 'wallet:request';
+const REQUEST_CHANNEL = 'wallet:request';
 /** The name of the channel each automatic retry is published on. */
-export const RETRY_CHANNEL = 'wallet:request:retry';
+const RETRY_CHANNEL = 'wallet:request:retry';
 
 /** An error as the channel shows it: its class name and code, never the server's text. */
 export interface TracedError extends Error {

@@ -48,7 +48,7 @@ const DEFAULT_POLL_INTERVAL_MS = 1_000;
 const MIN_POLL_INTERVAL_MS = 100;
 const MAX_POLL_INTERVAL_MS = 5_000;
 /** Past `expiresAt`, for the service to record the expiry and for clocks that disagree a little. */
-export const EXPIRY_GRACE_MS = 5_000;
+const EXPIRY_GRACE_MS = 5_000;
 
 /** Verify, as the wait loop calls it: the resource's own method, not the client. */
 export type VerifyFn = (reference: string, options: RequestOptions) => APIPromise<Transaction>;
@@ -64,10 +64,10 @@ const RULES: Readonly<Record<keyof WaitForOutcomeOptions, OptionRule>> = {
 };
 
 /** The wait after poll number `poll` (1-based): growing by half, capped, jittered downwards. */
-function pollDelay(poll: number, first: number, random: number = Math.random()): number {
+function pollDelay(poll: number, first: number): number {
   const cap = Math.max(first, MAX_POLL_INTERVAL_MS);
   const full = Math.min(first * 1.5 ** (poll - 1), cap);
-  return Math.round(full * (1 - 0.2 * random));
+  return Math.round(full * (1 - 0.2 * Math.random()));
 }
 
 /** A failed poll worth another (the transport already retried it): a 408, 429, 5xx or no answer. */
