@@ -80,8 +80,8 @@ describe('charges.waitForOutcome against the sandbox', () => {
     expect(timeout.transaction?.status).toBe('PENDING_AUTHORIZATION');
     expect(timeout.transaction?.reference).toBe('order_never');
     // Every poll is counted; one cut off by the deadline may not have reached the sandbox.
-    expect(timeout.attempts - verifies(sandbox, 'order_never')).toBeGreaterThanOrEqual(0);
-    expect(timeout.attempts - verifies(sandbox, 'order_never')).toBeLessThanOrEqual(1);
+    expect(timeout.attempts! - verifies(sandbox, 'order_never')).toBeGreaterThanOrEqual(0);
+    expect(timeout.attempts! - verifies(sandbox, 'order_never')).toBeLessThanOrEqual(1);
     expect(timeout.message).toContain("'order_never'");
     expect(elapsed).toBeGreaterThanOrEqual(780);
     expect(elapsed).toBeLessThan(2_000);
