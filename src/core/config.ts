@@ -96,7 +96,7 @@ export interface Config {
 
 const KEY_PATTERN = /^sk_(live|test)_[\x21-\x7e]{1,500}$/;
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-const MAX_TIMER_MS = 2_147_483_647;
+export const MAX_TIMER_MS = 2_147_483_647;
 
 /** Checks a timeout: a positive number of milliseconds that a timer can hold. */
 export function timeoutProblem(value: unknown): string | undefined {
@@ -195,7 +195,7 @@ export function resolveConfig(options: ClientOptions, version: string): Config {
   const scrub = createScrubber(typeof apiKey === 'string' ? apiKey : '');
   const level = options.logLevel === undefined ? vars.WALLET_LOG : options.logLevel;
   const logger = createLogger(options.logger, level, issues, scrub);
-  if (issues.length > 0 || !url) throw new ValidationError('Wallet options', issues);
+  if (issues.length > 0 || !url) throw new ValidationError('Wallet options', scrub.issues(issues));
   const wantsFetch = vars.WALLET_TRANSPORT === 'fetch' && options.dispatcher === undefined;
   return {
     apiKey: apiKey as string,

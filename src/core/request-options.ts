@@ -34,7 +34,7 @@ export interface RequestOptions {
   headers?: Record<string, string> | undefined;
 }
 
-const RULES: Readonly<Record<string, OptionRule>> = {
+export const RULES: Readonly<Record<string, OptionRule>> = {
   idempotencyKey: (v) =>
     typeof v === 'string' && /^[\x21-\x7e]{1,255}$/.test(v)
       ? undefined

@@ -9,6 +9,7 @@ import { maskParams } from './logger.js';
 import { finish, mayHaveActed, retryDelay, type Finish } from './outcome.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import { sleep } from './retry.js';
+import { traceCall, type CallTrace } from './trace.js';
 
 export type { RequestOptions } from './request-options.js';
 
@@ -77,7 +78,11 @@ export function createTransport(config: Config, openAttempt: () => Promise<Attem
   const inFlight = new Set<Promise<unknown>>();
   let closed = false;
 
-  async function execute<T>(call: ApiCall, refused: boolean): Promise<WithResponse<T>> {
+  async function execute<T>(
+    call: ApiCall,
+    refused: boolean,
+    trace: CallTrace | undefined,
+  ): Promise<WithResponse<T>> {
     const s = await loadSchemas();
     const params = await validate(call, s);
     const options = call.options ?? {};
@@ -148,6 +153,7 @@ export function createTransport(config: Config, openAttempt: () => Promise<Attem
       }
       const wait = n < maxAttempts ? retryDelay(outcome, n, logger) : undefined;
       if (wait !== undefined) {
+        trace?.retry(n + 1, wait, outcome, idempotencyKey);
         logger.log(
           'info',
           `${endpoint}: retrying in ${wait} ms (${describeOutcome(outcome)}), attempt ${n + 1}/${maxAttempts}`,
@@ -162,7 +168,7 @@ export function createTransport(config: Config, openAttempt: () => Promise<Attem
   }
 
   function request<T>(call: ApiCall): APIPromise<T> {
-    const result = execute<T>(call, closed);
+    const result = traceCall(call.method, call.route, (trace) => execute<T>(call, closed, trace));
     inFlight.add(result);
     const forget = (): void => void inFlight.delete(result);
     result.then(forget, forget);

@@ -1,5 +1,5 @@
 /** How a call ended other than by an answer or a lost connection: aborted, closed, oversized, waited out. */
-import { WalletError, type CallInfo, type WalletErrorName } from './base.js';
+import { WalletError, type CallInfo, type WalletErrorName, type WalletErrorOptions } from './base.js';
 import type { Transaction } from '../types.js';
 
 /** What the errors in this file are built from: the call, and optionally a composed message. */
@@ -68,15 +68,33 @@ export class ResponseTooLargeError extends WalletError {
   }
 }
 
-/** `waitForOutcome` ran out of time while the charge was still pending. */
+/**
+ * `charges.waitForOutcome` ran out of time while the charge was still pending. The charge goes on:
+ * the customer may still authorize it until its prompt expires, so keep your webhook, or verify
+ * again before giving up on the order. `endpoint` is the verify call polled, `attempts` the polls.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   const tx = await wallet.charges.waitForOutcome('order_1042', { timeout: 60_000 });
+ *   if (tx.status === 'SUCCESS') await fulfil(tx.reference, tx.amount);
+ * } catch (error) {
+ *   if (error instanceof WaitTimeoutError) console.log('still', error.transaction?.status);
+ *   else throw error;
+ * }
+ * ```
+ */
 export class WaitTimeoutError extends WalletError {
   override readonly name: string = 'WaitTimeoutError';
   /** @internal */
   static override readonly kind: WalletErrorName = 'WaitTimeoutError';
   /** The last transaction seen, still pending; undefined when no poll succeeded. */
   readonly transaction: Transaction | undefined;
-  /** @param message - for a person. @param transaction - the last one seen. */
-  constructor(message: string, transaction: Transaction | undefined, options?: { cause?: unknown }) {
+  /**
+   * @param message - for a person. @param transaction - the last one seen.
+   * @param options - the last poll's error as `cause`; the polled call as `call`.
+   */
+  constructor(message: string, transaction: Transaction | undefined, options?: WalletErrorOptions) {
     super(message, undefined, options);
     this.transaction = transaction;
   }

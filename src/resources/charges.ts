@@ -1,4 +1,4 @@
-import type { APIPromise } from '../core/api-promise.js';
+import { APIPromise } from '../core/api-promise.js';
 import { amountOn, confirmWithVerify, quoted } from '../core/words.js';
 import type { RequestFn, RequestOptions } from '../core/transport.js';
 import type {
@@ -8,10 +8,13 @@ import type {
   ResolvedCustomer,
   Transaction,
 } from '../types.js';
+import { DispatchMemory } from './dispatch-memory.js';
+import { waitForOutcome, type WaitForOutcomeOptions } from './wait-for-outcome.js';
 
 /** Charges: find the customer, send the authorization prompt, confirm the outcome. */
 export class Charges {
   readonly #request: RequestFn;
+  readonly #dispatches = new DispatchMemory();
 
   /** @param request - the transport's request function. @internal */
   constructor(request: RequestFn) {
@@ -61,7 +64,7 @@ export class Charges {
    * ```
    */
   dispatch(params: DispatchParams, options?: RequestOptions): APIPromise<ChargeDispatch> {
-    return this.#request<ChargeDispatch>({
+    const sent = this.#request<ChargeDispatch>({
       method: 'POST',
       what: 'dispatch parameters',
       params,
@@ -73,6 +76,14 @@ export class Charges {
       confirm: confirmWithVerify,
       options,
     });
+    // Remembered only once the service accepted it: waitForOutcome's default deadline follows it.
+    return new APIPromise(
+      sent.withResponse().then((result) => {
+        const { reference, expiresAt } = result.data;
+        this.#dispatches.remember(reference, expiresAt, result.response.headers.date);
+        return result;
+      }),
+    );
   }
 
   /**
@@ -98,5 +109,28 @@ export class Charges {
       summary: (p) => `verify of ${quoted(p.reference)}`,
       options,
     });
+  }
+
+  /**
+   * Waits for the customer's answer: polls {@link Charges.verify} until the charge leaves
+   * `PENDING_AUTHORIZATION` / `PENDING_SCAN`, and resolves to that transaction whatever its status
+   * (`SUCCESS`, `FAILED`, or one the SDK does not know yet). Polls back off (to one every 5 s) and
+   * honour `Retry-After`; 429s, 5xx and lost connections are retried underneath. By default it waits
+   * until 5 s past the `expiresAt` of this client's last dispatch of the reference, else 2 minutes.
+   * For checkout pages and servers without a webhook endpoint: the webhook stays the primary signal.
+   *
+   * @throws {@link WaitTimeoutError} when time runs out, with the last transaction seen.
+   * @throws {@link RequestAbortedError} as soon as `options.signal` fires.
+   * @example
+   * ```ts
+   * const bankId = linkedBanks[0]!.bankId;
+   * await wallet.charges.dispatch({ reference: 'order_1042', bankId, authChannel: 'wallet_push' });
+   * const tx = await wallet.charges.waitForOutcome('order_1042');
+   * if (tx.status === 'SUCCESS') await fulfil(tx.reference, tx.amount);
+   * else console.log('not paid:', tx.status);
+   * ```
+   */
+  waitForOutcome(reference: string, options?: WaitForOutcomeOptions): Promise<Transaction> {
+    return waitForOutcome((ref, o) => this.verify(ref, o), this.#dispatches, reference, options);
   }
 }

@@ -1,0 +1,172 @@
+/**
+ * Every API call on Node's `diagnostics_channel`: the tracing channel `wallet:request` (start, end,
+ * asyncStart, asyncEnd, error) and `wallet:request:retry` for each retry. Subscribers (an
+ * OpenTelemetry bridge, a metrics counter, a log line) see what an operator needs and nothing a
+ * merchant must keep private: no key, no parameters, no response data, no error text from the server.
+ *
+ * The module is reached through `process.getBuiltinModule` on the first call, never imported: the
+ * root entry still loads on runtimes without it (there tracing is a no-op). With nobody
+ * subscribed, a call costs one property read and builds no message.
+ */
+import type * as DiagnosticsChannel from 'node:diagnostics_channel';
+import type { ResponseMeta, WithResponse } from './api-promise.js';
+
+/** The name of the tracing channel every API call is published on. */
+const REQUEST_CHANNEL = 'wallet:request';
+/** The name of the channel each automatic retry is published on. */
+const RETRY_CHANNEL = 'wallet:request:retry';
+
+/** An error as the channel shows it: its class name and code, never the server's text. */
+export interface TracedError extends Error {
+  /** The SDK error's stable code, for example `not_found` or `connection_timeout`. */
+  readonly code: string;
+}
+
+/**
+ * The context object of one call on `wallet:request`: the same object in its start, end,
+ * asyncStart, asyncEnd and error events, filled in as the call goes (use it as a map key).
+ */
+export interface RequestTraceMessage {
+  /** HTTP method. */
+  readonly method: 'GET' | 'POST';
+  /** The endpoint template, for example `/v1/charges/verify/{reference}`: no reference in it. */
+  readonly endpoint: string;
+  /** The POST's `X-Idempotency-Key`, once the call is prepared; `undefined` for GET. */
+  idempotencyKey: string | undefined;
+  /** Attempts made so far; final at asyncEnd. 0 when nothing was sent (a refused parameter). */
+  attempts: number;
+  /** HTTP status of the last response, `undefined` when none arrived. */
+  status: number | undefined;
+  /** True when a POST may have acted without a definitive answer (see the errors' field). */
+  outcomeUnknown: boolean;
+  /** Set for the error event: the SDK error's name and code. */
+  error?: TracedError;
+}
+
+/** The message of `wallet:request:retry`, published before the wait that precedes each retry. */
+export interface RequestRetryMessage {
+  /** The call's {@link RequestTraceMessage}, as on `wallet:request`. */
+  readonly request: RequestTraceMessage;
+  /** The attempt about to be made: 2 for the first retry. */
+  readonly attempt: number;
+  /** Milliseconds the SDK waits before it (backoff or `Retry-After`). */
+  readonly delay: number;
+  /** Why the previous attempt failed: an HTTP status that is retried, a timeout, or no connection. */
+  readonly reason: 'status' | 'timeout' | 'network';
+  /** The previous attempt's HTTP status, for `reason: 'status'`. */
+  readonly status: number | undefined;
+}
+
+/** How an attempt that is retried ended, as the transport knows it. @internal */
+export interface FailedAttempt {
+  readonly kind: string;
+  /** The HTTP status, for an answer. */
+  readonly status?: number;
+  /** Why there was no answer, for a failure: `timeout`, `network`. */
+  readonly reason?: string;
+}
+
+/** What the transport reports while a traced call runs. @internal */
+export interface CallTrace {
+  /** Before waiting out a retry; `attempt` is the one about to be made. */
+  retry(attempt: number, delay: number, failed: FailedAttempt, idempotencyKey: string | undefined): void;
+}
+
+type TracingChannel = DiagnosticsChannel.TracingChannel<object, RequestTraceMessage>;
+interface Channels {
+  readonly tracing: TracingChannel;
+  readonly retry: DiagnosticsChannel.Channel;
+}
+
+let channels: Channels | null | undefined;
+
+function loadChannels(): Channels | null {
+  const host = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const dc = host?.getBuiltinModule?.('node:diagnostics_channel') as typeof DiagnosticsChannel | undefined;
+  channels =
+    typeof dc?.tracingChannel === 'function'
+      ? { tracing: dc.tracingChannel(REQUEST_CHANNEL), retry: dc.channel(RETRY_CHANNEL) }
+      : null;
+  return channels;
+}
+
+function tracedError(error: unknown): TracedError {
+  const name = error instanceof Error ? error.name : 'Error';
+  const code =
+    typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : 'unknown';
+  return Object.assign(new Error(`${name} (${code})`), { name, code });
+}
+
+function settle(message: RequestTraceMessage, response: ResponseMeta): void {
+  message.idempotencyKey = response.idempotencyKey;
+  message.attempts = response.attempts;
+  message.status = response.status;
+  message.outcomeUnknown = false;
+}
+
+// The fields every SDK error carries about the call; read defensively, since a bug may throw anything.
+function settleFailure(message: RequestTraceMessage, error: unknown): void {
+  const fields = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
+  if (typeof fields.idempotencyKey === 'string') message.idempotencyKey = fields.idempotencyKey;
+  if (typeof fields.status === 'number') message.status = fields.status;
+  if (typeof fields.attempts === 'number') message.attempts = fields.attempts;
+  message.outcomeUnknown = fields.outcomeUnknown === true;
+}
+
+function callTrace(message: RequestTraceMessage, retries: DiagnosticsChannel.Channel): CallTrace {
+  return {
+    retry(attempt, delay, failed, idempotencyKey) {
+      const status = failed.status;
+      message.attempts = attempt - 1;
+      message.status = status;
+      message.idempotencyKey = idempotencyKey;
+      if (!retries.hasSubscribers) return;
+      const reason =
+        failed.kind !== 'failure' ? 'status' : failed.reason === 'timeout' ? 'timeout' : 'network';
+      const event: RequestRetryMessage = { request: message, attempt, delay, reason, status };
+      retries.publish(event);
+    },
+  };
+}
+
+/**
+ * Runs one API call under the `wallet:request` tracing channel. With no subscriber it only calls
+ * `run(undefined)`. The promise the channel sees resolves to nothing and rejects with a
+ * {@link TracedError}, so no response data or server text reaches a subscriber; the caller gets
+ * the real result or error.
+ * @internal
+ */
+export function traceCall<T>(
+  method: 'GET' | 'POST',
+  endpoint: string,
+  run: (trace: CallTrace | undefined) => Promise<WithResponse<T>>,
+): Promise<WithResponse<T>> {
+  const ch = channels === undefined ? loadChannels() : channels;
+  if (ch === null || (!ch.tracing.hasSubscribers && !ch.retry.hasSubscribers)) return run(undefined);
+  const message: RequestTraceMessage = {
+    method,
+    endpoint,
+    idempotencyKey: undefined,
+    attempts: 0,
+    status: undefined,
+    outcomeUnknown: false,
+  };
+  const trace = callTrace(message, ch.retry);
+  let result: WithResponse<T> | undefined;
+  let failure: unknown;
+  return ch.tracing
+    .tracePromise(async () => {
+      try {
+        result = await run(trace);
+      } catch (error) {
+        failure = error;
+        settleFailure(message, error);
+        throw tracedError(error);
+      }
+      settle(message, result.response);
+    }, message)
+    .then(
+      () => result as WithResponse<T>,
+      () => Promise.reject(failure as Error),
+    );
+}

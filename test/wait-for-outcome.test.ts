@@ -1,0 +1,248 @@
+import { getEventListeners } from 'node:events';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  NotFoundError,
+  RequestAbortedError,
+  ValidationError,
+  WaitTimeoutError,
+  Wallet,
+  isWalletError,
+} from '@wallet/node';
+import { createSandbox, type Sandbox } from '@wallet/node/testing';
+import { pending, resolveAndDispatch } from './helpers/charge-flow.js';
+import { json, loopback } from './helpers/loopback.js';
+import { TEST_KEY, paid } from './helpers/mock-service.js';
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  vi.useRealTimers();
+  await Promise.all(cleanup.splice(0).map((close) => close()));
+});
+
+async function served(options: Parameters<typeof createSandbox>[0] = {}) {
+  const sandbox = createSandbox(options);
+  const { url, close } = await sandbox.listen();
+  const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: url });
+  cleanup.push(() => wallet.close(), close);
+  return { sandbox, wallet };
+}
+
+const verifies = (sandbox: Sandbox, reference: string) =>
+  sandbox.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/verify/${reference}`)).length;
+
+describe('charges.waitForOutcome against the sandbox', () => {
+  it('resolves to the paid transaction once the customer authorizes', async () => {
+    const { sandbox, wallet } = await served();
+    await resolveAndDispatch(wallet, 'order_auth');
+    const page = new AbortController();
+    const waiting = wallet.charges.waitForOutcome('order_auth', { pollInterval: 100, signal: page.signal });
+    setTimeout(() => void sandbox.authorize('order_auth'), 300);
+    const tx = await waiting;
+    expect(tx).toMatchObject({ reference: 'order_auth', status: 'SUCCESS', fee: 10_000, netAmount: 490_000 });
+    expect(verifies(sandbox, 'order_auth')).toBeGreaterThanOrEqual(2);
+    expect(verifies(sandbox, 'order_auth')).toBeLessThan(8);
+    // A page's long-lived signal is left as it was found.
+    expect(getEventListeners(page.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('resolves to the FAILED transaction when the customer declines, or the prompt is ended', async () => {
+    const { sandbox, wallet } = await served();
+    await resolveAndDispatch(wallet, 'order_decline');
+    await resolveAndDispatch(wallet, 'order_expire');
+    const declined = wallet.charges.waitForOutcome('order_decline', { pollInterval: 100 });
+    const expired = wallet.charges.waitForOutcome('order_expire', { pollInterval: 100 });
+    setTimeout(() => void sandbox.decline('order_decline'), 200);
+    setTimeout(() => void sandbox.expire('order_expire'), 200);
+    expect((await declined).status).toBe('FAILED');
+    expect((await expired).status).toBe('FAILED');
+  });
+
+  it('by default waits until the prompt this client dispatched expires', async () => {
+    const { wallet } = await served({ promptTtlMs: 700 });
+    await resolveAndDispatch(wallet, 'order_ttl');
+    const started = performance.now();
+    const tx = await wallet.charges.waitForOutcome('order_ttl', { pollInterval: 100 });
+    expect(tx.status).toBe('FAILED');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(500);
+  });
+
+  it('rejects with WaitTimeoutError carrying the last transaction when the customer never answers', async () => {
+    const { sandbox, wallet } = await served();
+    await resolveAndDispatch(wallet, 'order_never');
+    const started = performance.now();
+    const error = await wallet.charges
+      .waitForOutcome('order_never', { timeout: 800, pollInterval: 100 })
+      .catch((e: unknown) => e);
+    const elapsed = performance.now() - started;
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    const timeout = error as WaitTimeoutError;
+    expect(timeout.code).toBe('wait_timeout');
+    expect(timeout.transaction?.status).toBe('PENDING_AUTHORIZATION');
+    expect(timeout.transaction?.reference).toBe('order_never');
+    // Every poll is counted; one cut off by the deadline may not have reached the sandbox.
+    expect(timeout.attempts! - verifies(sandbox, 'order_never')).toBeGreaterThanOrEqual(0);
+    expect(timeout.attempts! - verifies(sandbox, 'order_never')).toBeLessThanOrEqual(1);
+    expect(timeout.message).toContain("'order_never'");
+    expect(elapsed).toBeGreaterThanOrEqual(780);
+    expect(elapsed).toBeLessThan(2_000);
+    expect(JSON.parse(JSON.stringify({ e: timeout }))).toBeTruthy();
+  });
+
+  it('rejects at once, without polling on, for an error retrying cannot fix', async () => {
+    const { sandbox, wallet } = await served();
+    await expect(
+      wallet.charges.waitForOutcome('order_unknown', { pollInterval: 100, timeout: 3_000 }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    expect(verifies(sandbox, 'order_unknown')).toBe(1);
+  });
+});
+
+describe('charges.waitForOutcome against a struggling service', () => {
+  it('rides out 429 with Retry-After and 5xx between polls, and honours the Retry-After', async () => {
+    const answers = [
+      (res: Parameters<typeof json>[0]) => json(res, 200, { status: 'success', data: pending }),
+      (res: Parameters<typeof json>[0]) =>
+        json(res, 429, { status: 'error', message: 'Slow down' }, { 'retry-after': '1' }),
+      (res: Parameters<typeof json>[0]) => json(res, 503, { status: 'error', message: 'Unavailable' }),
+      (res: Parameters<typeof json>[0]) => json(res, 502, { status: 'error', message: 'Bad gateway' }),
+      (res: Parameters<typeof json>[0]) => json(res, 200, { status: 'success', data: paid }),
+    ];
+    const times: number[] = [];
+    const server = await loopback((_req, res, n) => {
+      times.push(performance.now());
+      answers[Math.min(n, answers.length) - 1]!(res);
+    });
+    cleanup.push(() => server.close());
+    // No transport retries: every failure reaches the poll loop, which must absorb it itself.
+    const wallet = server.wallet({ maxRetries: 0 });
+    const tx = await wallet.charges.waitForOutcome('order_1042', { pollInterval: 100 });
+    expect(tx.status).toBe('SUCCESS');
+    expect(server.received).toHaveLength(5);
+    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(990);
+    expect(times[3]! - times[2]!).toBeLessThan(900);
+  });
+
+  it('lets the transport retry a 5xx within one poll, with its own Retry-After rules', async () => {
+    const server = await loopback((_req, res, n) => {
+      if (n % 2 === 1) json(res, 503, { status: 'error', message: 'Unavailable' }, { 'retry-after': '0' });
+      else json(res, 200, { status: 'success', data: n < 4 ? pending : paid });
+    });
+    cleanup.push(() => server.close());
+    const wallet = server.wallet();
+    const { status } = await wallet.charges.waitForOutcome('order_1042', { pollInterval: 100 });
+    expect(status).toBe('SUCCESS');
+    expect(server.received).toHaveLength(4);
+  });
+
+  it('waits through PENDING_SCAN too, and resolves to a status the SDK does not know yet', async () => {
+    const statuses = ['PENDING_SCAN', 'PENDING_AUTHORIZATION', 'PENDING_SCAN', 'REVERSED'];
+    const server = await loopback((_req, res, n) =>
+      json(res, 200, { status: 'success', data: { ...pending, status: statuses[n - 1] ?? 'SUCCESS' } }),
+    );
+    cleanup.push(() => server.close());
+    const tx = await server.wallet().charges.waitForOutcome('order_1042', { pollInterval: 100 });
+    expect(tx.status).toBe('REVERSED');
+    expect(server.received).toHaveLength(4);
+  });
+
+  it('ends a poll that hangs past the deadline, at the deadline, with the last transaction seen', async () => {
+    const server = await loopback((_req, res, n) => {
+      if (n === 1) json(res, 200, { status: 'success', data: pending });
+      else setTimeout(() => json(res, 200, { status: 'success', data: paid }), 5_000).unref();
+    });
+    cleanup.push(() => server.close());
+    const started = performance.now();
+    const error = await server
+      .wallet()
+      .charges.waitForOutcome('order_1042', { timeout: 600, pollInterval: 100 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect((error as WaitTimeoutError).transaction?.status).toBe('PENDING_AUTHORIZATION');
+    expect(performance.now() - started).toBeLessThan(900);
+    expect(server.received).toHaveLength(2);
+  });
+
+  it('stops at once when the signal fires, between polls or during a slow one', async () => {
+    let stall = false;
+    const server = await loopback((_req, res) => {
+      if (!stall) json(res, 200, { status: 'success', data: pending });
+      else setTimeout(() => json(res, 200, { status: 'success', data: paid }), 5_000).unref();
+    });
+    cleanup.push(() => server.close());
+    const wallet = server.wallet();
+
+    const between = new AbortController();
+    const first = wallet.charges.waitForOutcome('order_1042', {
+      signal: between.signal,
+      pollInterval: 2_000,
+    });
+    await vi.waitFor(() => expect(server.received).toHaveLength(1));
+    let started = performance.now();
+    between.abort();
+    await expect(first).rejects.toBeInstanceOf(RequestAbortedError);
+    expect(performance.now() - started).toBeLessThan(50);
+
+    stall = true;
+    const during = new AbortController();
+    const second = wallet.charges.waitForOutcome('order_1042', { signal: during.signal });
+    await vi.waitFor(() => expect(server.received).toHaveLength(2));
+    started = performance.now();
+    during.abort();
+    await expect(second).rejects.toBeInstanceOf(RequestAbortedError);
+    expect(performance.now() - started).toBeLessThan(50);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(server.received).toHaveLength(2);
+
+    const already = AbortSignal.abort();
+    await expect(wallet.charges.waitForOutcome('order_1042', { signal: already })).rejects.toBeInstanceOf(
+      RequestAbortedError,
+    );
+    expect(server.received).toHaveLength(2);
+  });
+});
+
+describe('charges.waitForOutcome options', () => {
+  it('refuses bad options by name, with a suggestion, and sends nothing', async () => {
+    const server = await loopback((_req, res) => json(res, 500, {}));
+    cleanup.push(() => server.close());
+    const wallet = server.wallet();
+    const bad: unknown[] = [
+      { timout: 1000 },
+      { pollInterval: 10 },
+      { pollInterval: Number.NaN },
+      { timeout: -1 },
+      { timeout: '5000' },
+      { signal: {} },
+      'fast',
+      [],
+    ];
+    const messages: string[] = [];
+    for (const options of bad) {
+      const error = await wallet.charges
+        .waitForOutcome('order_1042', options as never)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+      messages.push((error as ValidationError).message);
+    }
+    expect(messages[0]).toContain(
+      "options.timout: is not an option of waitForOutcome (did you mean 'timeout'?)",
+    );
+    expect(messages[1]).toContain('options.pollInterval: must be a number of milliseconds from 100');
+    expect(messages[3]).toContain('options.timeout: must be a positive number');
+    expect(messages[5]).toContain('options.signal: must be an AbortSignal');
+    expect(server.received).toHaveLength(0);
+  });
+
+  it('refuses a reference that is not a string as a typed error', async () => {
+    const server = await loopback((_req, res) => json(res, 500, {}));
+    cleanup.push(() => server.close());
+    for (const reference of [42, '', undefined, 'order_\ud800']) {
+      const error = await server
+        .wallet()
+        .charges.waitForOutcome(reference as string)
+        .catch((e: unknown) => e);
+      expect(isWalletError(error)).toBe(true);
+    }
+    expect(server.received).toHaveLength(0);
+  });
+});
