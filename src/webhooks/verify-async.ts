@@ -7,7 +7,7 @@ import type { webcrypto } from 'node:crypto';
 import { WalletError } from '../errors.js';
 import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
 import { parseEvent } from './payload.js';
-import { bodyBytes, checkSecrets, mismatchError, signatureBytes } from './signature.js';
+import { bodyBytes, checkSecrets, hexBytes, mismatchError, signatureHex } from './signature.js';
 
 const encoder = new TextEncoder();
 
@@ -55,7 +55,7 @@ export async function verifyWebhookAsync(
 ): Promise<WebhookEvent> {
   const secrets = checkSecrets(secret);
   const body = bodyBytes(rawBody);
-  const given = signatureBytes(signature);
+  const given = hexBytes(signatureHex(signature));
   const subtle = subtleCrypto();
   // subtle.verify compares in constant time; every secret is tried so timing does not tell which matched.
   const results = await Promise.all(

@@ -4,7 +4,7 @@
 import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
 import { nodeCrypto } from './node-crypto.js';
 import { parseEvent } from './payload.js';
-import { bodyBytes, checkSecrets, mismatchError, signatureBytes } from './signature.js';
+import { bodyBytes, checkSecrets, mismatchError, signatureHex } from './signature.js';
 
 /**
  * Verifies a webhook delivery and returns its event. The signature is the hex HMAC-SHA512 of the
@@ -46,8 +46,9 @@ export function verifyWebhook(
 ): WebhookEvent {
   const secrets = checkSecrets(secret);
   const body = bodyBytes(rawBody);
-  const given = signatureBytes(signature);
+  const hex = signatureHex(signature);
   const { createHmac, timingSafeEqual } = nodeCrypto('verifyWebhook');
+  const given = Buffer.from(hex, 'hex');
   let matched = false;
   // Every secret is tried, without stopping at a match, so timing does not tell which one matched.
   for (const key of secrets) {

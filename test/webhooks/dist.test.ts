@@ -47,11 +47,17 @@ console.log(JSON.stringify({ exports: Object.keys(mod).sort(), event, asyncEvent
 `;
 
 const EXPORTS = [
+  'ValidationError',
   'WEBHOOK_SIGNATURE_HEADER',
+  'WalletError',
   'WebhookVerificationError',
   'createNodeWebhookHandler',
   'createWebhookHandler',
+  'isValidationError',
+  'isWalletError',
   'isWebhookVerificationError',
+  'memoryDedupeStore',
+  'redisDedupeStore',
   'signWebhook',
   'verifyWebhook',
   'verifyWebhookAsync',
