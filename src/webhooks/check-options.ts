@@ -9,6 +9,21 @@ import { closest, describe } from '../schemas/describe.js';
 /** The longest delay a timer can hold, in ms. */
 export const MAX_TIMER_MS = 2_147_483_647;
 
+/**
+ * The candidate that starts like `name` for at least half of it, for renamed words that edit
+ * distance misses (`maxBodySize` for `maxBodyBytes`).
+ */
+function sharedStem(name: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestLength = Math.max(4, Math.ceil(name.length / 2)) - 1;
+  for (const candidate of candidates) {
+    let n = 0;
+    while (n < name.length && name[n]?.toLowerCase() === candidate[n]?.toLowerCase()) n++;
+    if (n > bestLength) [best, bestLength] = [candidate, n];
+  }
+  return best;
+}
+
 /** Collects the problems of one options object, then throws them all at once. */
 export class OptionIssues {
   readonly #context: string;
@@ -47,7 +62,7 @@ export class OptionIssues {
   knownKeys(options: Record<string, unknown>, known: readonly string[]): void {
     for (const key of Object.keys(options)) {
       if (known.includes(key)) continue;
-      const guess = closest(key, known);
+      const guess = closest(key, known) ?? sharedStem(key, known);
       this.add(key, `is not an option${guess ? ` (did you mean '${guess}'?)` : ''}`);
     }
   }

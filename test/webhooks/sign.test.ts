@@ -1,11 +1,6 @@
 import { describe, expect, test } from 'vitest';
 
-import {
-  signWebhook,
-  ValidationError,
-  verifyWebhook,
-  WebhookVerificationError,
-} from '../../src/webhooks.js';
+import { signWebhook, ValidationError, verifyWebhook, WebhookVerificationError } from '../../src/webhooks.js';
 import { BODY, CHARGE_SUCCESS, SECRET, SIGNATURE, hmacHex } from './helpers.js';
 
 describe('signWebhook', () => {
