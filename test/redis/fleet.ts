@@ -52,11 +52,12 @@ export async function startFleet(
   count: number,
   ledger: Ledger,
   { claimTtl = 60_000, hang = '' }: { claimTtl?: number; hang?: string } = {},
+  // Only the first worker hangs on `hang`: the others must be able to handle it after the crash.
 ): Promise<Worker[]> {
   return Promise.all(
     Array.from({ length: count }, (_, i) => {
       const kind = i % 2 === 0 ? 'redis' : 'ioredis';
-      const child = fork(WORKER, [redisUrl, kind, String(claimTtl), hang], {
+      const child = fork(WORKER, [redisUrl, kind, String(claimTtl), i === 0 ? hang : ''], {
         execArgv: ['--import', 'tsx'],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
@@ -98,7 +99,8 @@ export function delivery(reference: string): { body: string; signature: string }
   return { body, signature: createHmac('sha512', FLEET_SECRET).update(body).digest('hex') };
 }
 
-const dispatcher = new Agent({ connections: 32, keepAliveTimeout: 10_000 });
+// A bounded wait per request, so a hung worker fails the test in seconds rather than undici's 300 s.
+const dispatcher = new Agent({ connections: 32, keepAliveTimeout: 10_000, headersTimeout: 15_000 });
 
 /** POSTs one delivery; the status, or 0 when the connection failed. */
 export async function post(url: string, reference: string): Promise<number> {

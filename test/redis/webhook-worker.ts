@@ -28,7 +28,7 @@ const client: RedisClientLike =
 
 const handler = createNodeWebhookHandler({
   secret: FLEET_SECRET,
-  dedupe: redisDedupeStore(client, { claimTtl: Number(claimTtl), prefix: 'fleet:' }),
+  dedupe: redisDedupeStore(client, { claimTtl: Number(claimTtl), prefix: 'fleet:', timeout: 500 }),
   onError: () => undefined,
   async onEvent(event) {
     if (event.event !== 'charge.success') return;
