@@ -7,15 +7,11 @@
  *
  * @packageDocumentation
  */
-export {
-  WalletError,
-  ValidationError,
-  WebhookVerificationError,
-  isWalletError,
-  isValidationError,
-  isWebhookVerificationError,
-} from './errors.js';
-export type { ValidationIssue } from './errors.js';
+// From the error files themselves, not the errors.ts barrel: the API and connection errors stay out
+// of this entry's bundle.
+export { WalletError, isWalletError, isValidationError, isWebhookVerificationError } from './errors/base.js';
+export { ValidationError, WebhookVerificationError } from './errors/validation.js';
+export type { ValidationIssue } from './errors/validation.js';
 export type { WebhookVerificationReason } from './errors.js';
 export { verifyWebhook } from './webhooks/verify.js';
 export { verifyWebhookAsync } from './webhooks/verify-async.js';

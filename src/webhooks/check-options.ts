@@ -3,7 +3,7 @@
  * collected and thrown once as a `ValidationError`, with "did you mean" for a misspelled name. Kept
  * here rather than on zod, which this entry must not load.
  */
-import { ValidationError, type ValidationIssue } from '../errors.js';
+import { ValidationError, type ValidationIssue } from '../errors/validation.js';
 import { closest, describe } from '../schemas/describe.js';
 
 /** The longest delay a timer can hold, in ms. */

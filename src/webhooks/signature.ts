@@ -2,7 +2,7 @@
  * Input checks shared by the sync and async verifiers, so the two refuse exactly the same inputs
  * with the same reason. Runtime-neutral: no `node:` module and no `Buffer`, for edge runtimes.
  */
-import { WebhookVerificationError } from '../errors.js';
+import { WebhookVerificationError } from '../errors/validation.js';
 import type { RawWebhookBody, WebhookSecret, WebhookSignatureHeader } from './types.js';
 
 /** The header that carries the signature, lowercase as Node and Fetch `Headers` expose it. */
@@ -52,6 +52,8 @@ export function isByteArray(value: unknown): value is Uint8Array {
 /** The body's bytes, which is what the signature covers. */
 export function bodyBytes(rawBody: RawWebhookBody): Uint8Array {
   if (typeof rawBody === 'string') return encoder.encode(rawBody);
+  // The common case, a Buffer from node:http or express.raw(), without the tag checks below.
+  if (rawBody instanceof Uint8Array && rawBody.buffer instanceof ArrayBuffer) return rawBody;
   if (isByteArray(rawBody)) {
     // Web Crypto refuses views of shared memory; a copy keeps the two verifiers in agreement.
     return tagOf(rawBody.buffer) === '[object ArrayBuffer]' ? rawBody : new Uint8Array(rawBody);

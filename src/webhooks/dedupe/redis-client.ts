@@ -2,7 +2,7 @@
  * One small adapter over the merchant's own Redis client, found by shape so that no Redis package
  * is imported (or even required to be installed) by this SDK.
  */
-import { ValidationError } from '../../errors.js';
+import { ValidationError } from '../../errors/validation.js';
 import { describe } from '../../schemas/describe.js';
 
 /** A `redis` (node-redis v4 and later) client: `createClient()`, connected. */

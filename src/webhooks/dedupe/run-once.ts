@@ -3,7 +3,7 @@
  * event across a fleet. Every step that cannot be completed ends in an answer that makes the
  * service deliver again, except after `onEvent` succeeded: then 200, so it is not run twice.
  */
-import { WalletError } from '../../errors.js';
+import { WalletError } from '../../errors/base.js';
 import type { WebhookErrorContext } from '../handler-options.js';
 import type { WebhookEvent } from '../types.js';
 import { eventIdentity } from './identity.js';
