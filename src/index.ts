@@ -7,6 +7,7 @@ export { Wallet } from './client.js';
 export { APIPromise } from './core/api-promise.js';
 export type { ResponseMeta, WithResponse } from './core/api-promise.js';
 export type { ClientOptions, AppInfo } from './core/config.js';
+export type { FetchFunction } from './core/fetch-attempt.js';
 export type { LogLevel, LogSink } from './core/logger.js';
 export type { RequestOptions } from './core/transport.js';
 export { Charges } from './resources/charges.js';
@@ -61,6 +62,9 @@ export {
   ConnectionError,
   ConnectionTimeoutError,
   RequestAbortedError,
+  ClientClosedError,
+  ResponseTooLargeError,
+  WaitTimeoutError,
   ValidationError,
   ResponseValidationError,
   WebhookVerificationError,
@@ -72,6 +76,9 @@ export {
 } from './errors.js';
 export type {
   WalletErrorName,
+  WalletErrorOptions,
+  CallInfo,
+  CallErrorInit,
   ResponseHeaders,
   ApiErrorInit,
   ConnectionErrorInit,
