@@ -2,7 +2,9 @@
  * The options both webhook handlers take, checked once at creation so a mistake fails at startup
  * rather than on each delivery.
  */
-import { MAX_TIMER_MS, OptionIssues } from './check-options.js';
+import { checkOptions, ofType, type OptionRule } from '../core/options.js';
+import type { ValidationIssue } from '../errors/validation.js';
+import { MAX_TIMER_MS, throwIssues, wholeNumber } from './option-rules.js';
 import type { WebhookDedupeStore } from './dedupe/types.js';
 import { checkSecrets } from './signature.js';
 import type { WebhookEvent, WebhookSecret } from './types.js';
@@ -69,7 +71,18 @@ export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 /** Default of {@link WebhookHandlerOptions.bodyTimeout}. */
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
-const OPTION_NAMES = ['secret', 'onEvent', 'onError', 'maxBodyBytes', 'bodyTimeout', 'dedupe'] as const;
+const RULES: Readonly<Record<keyof WebhookHandlerOptions, OptionRule>> = {
+  // Checked after the others by checkSecrets, which throws missing_secret as the verifiers do.
+  secret: () => undefined,
+  onEvent: ofType('function'),
+  onError: ofType('function'),
+  maxBodyBytes: wholeNumber(1, 2 ** 31 - 1),
+  bodyTimeout: wholeNumber(1, MAX_TIMER_MS),
+  dedupe: (value) =>
+    isStore(value)
+      ? undefined
+      : 'must be a store with claim, done and release (memoryDedupeStore, redisDedupeStore)',
+};
 
 /** The checked options, with defaults applied; `onError` never throws. */
 export interface ResolvedHandlerOptions {
@@ -114,21 +127,17 @@ export function resolveHandlerOptions(
   options: WebhookHandlerOptions,
   caller: string,
 ): ResolvedHandlerOptions {
-  const check = new OptionIssues(`${caller} options`);
-  const given = check.object(options, false);
-  check.knownKeys(given, OPTION_NAMES);
-  if (typeof given['onEvent'] !== 'function') check.add('onEvent', 'must be a function');
-  const onError = given['onError'] ?? defaultOnError;
-  if (typeof onError !== 'function') check.add('onError', 'must be a function');
-  const maxBodyBytes = check.positiveInteger(given, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES, 2 ** 31 - 1);
-  const bodyTimeout = check.positiveInteger(given, 'bodyTimeout', DEFAULT_BODY_TIMEOUT_MS, MAX_TIMER_MS);
-  const dedupe = given['dedupe'];
-  if (dedupe !== undefined && !isStore(dedupe)) {
-    check.add('dedupe', 'must be a store with claim, done and release (memoryDedupeStore, redisDedupeStore)');
+  const issues: ValidationIssue[] =
+    options === undefined
+      ? [{ path: '', message: 'must be an object with secret and onEvent, not undefined' }]
+      : checkOptions(options, RULES, '', `an option of ${caller}`);
+  const isObject = typeof options === 'object' && options !== null && !Array.isArray(options);
+  if (isObject && options.onEvent === undefined) {
+    issues.push({ path: 'onEvent', message: 'is required: the function that handles each verified event' });
   }
-  check.throwIfAny();
+  throwIssues(`${caller} options`, issues);
   checkSecrets(options.secret);
-  const report = onError as (error: unknown, context: WebhookErrorContext) => void;
+  const report = options.onError ?? defaultOnError;
   return {
     secret: options.secret,
     onEvent: options.onEvent,
@@ -139,8 +148,8 @@ export function resolveHandlerOptions(
         // A failing logger must not turn an answer into a crash.
       }
     },
-    maxBodyBytes,
-    bodyTimeout,
-    dedupe: dedupe as WebhookDedupeStore | undefined,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    bodyTimeout: options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT_MS,
+    dedupe: options.dedupe,
   };
 }

@@ -75,14 +75,22 @@ const spread = (xs) => {
 
 /** Each round alternates short slices of both, so load changes hit both alike; ratio of totals. */
 async function throughput(name, raw, sdk, batch) {
-  for (let i = 0; i < 5; i++) await opsPerCpuSecond(raw, 50, batch), await opsPerCpuSecond(sdk, 50, batch); // warm-up
+  for (let i = 0; i < 5; i++) (await opsPerCpuSecond(raw, 50, batch), await opsPerCpuSecond(sdk, 50, batch)); // warm-up
   const ratios = [];
   const raws = [];
   const sdks = [];
   for (let r = 0; r < rounds; r++) {
     const total = { raw: { ops: 0, cpuMicros: 0 }, sdk: { ops: 0, cpuMicros: 0 } };
     for (let slice = 0; slice < 12; slice++) {
-      for (const [k, fn] of slice % 2 ? [['raw', raw], ['sdk', sdk]] : [['sdk', sdk], ['raw', raw]]) {
+      for (const [k, fn] of slice % 2
+        ? [
+            ['raw', raw],
+            ['sdk', sdk],
+          ]
+        : [
+            ['sdk', sdk],
+            ['raw', raw],
+          ]) {
         const { ops, cpuMicros } = await opsPerCpuSecond(fn, 25, batch);
         total[k].ops += ops;
         total[k].cpuMicros += cpuMicros;
@@ -123,7 +131,12 @@ function importCost(runs) {
 }
 
 const sync = await throughput('verifyWebhook vs raw node:crypto', rawSync, sdkSync, 1);
-const asyncResult = await throughput('verifyWebhookAsync vs raw Web Crypto (key cached)', rawAsync, sdkAsync, 32);
+const asyncResult = await throughput(
+  'verifyWebhookAsync vs raw Web Crypto (key cached)',
+  rawAsync,
+  sdkAsync,
+  32,
+);
 const imports = importCost(Math.max(21, rounds * 3));
 const results = { node: process.version, rounds, sync, async: asyncResult, import: imports };
 const missed = [

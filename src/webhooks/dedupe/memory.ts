@@ -2,8 +2,7 @@
  * A dedupe store in this process's memory: for one instance, or for tests. A fleet needs a shared
  * store ({@link redisDedupeStore}).
  */
-import { OptionIssues } from '../check-options.js';
-import { claimToken, storeTtls, type MemoryDedupeStoreOptions } from './store-options.js';
+import { TTL_RULES, checkStoreOptions, claimToken, type MemoryDedupeStoreOptions } from './store-options.js';
 import type { DedupeClaim, WebhookDedupeStore } from './types.js';
 
 interface Entry {
@@ -39,11 +38,7 @@ const SWEEP_EVERY = 1024;
  * ```
  */
 export function memoryDedupeStore(options?: MemoryDedupeStoreOptions): WebhookDedupeStore {
-  const check = new OptionIssues('memoryDedupeStore options');
-  const given = check.object(options, true);
-  check.knownKeys(given, ['ttl', 'claimTtl']);
-  const { ttl, claimTtl } = storeTtls(check, given);
-  check.throwIfAny();
+  const { ttl, claimTtl } = checkStoreOptions(options, TTL_RULES, 'memoryDedupeStore');
   const entries = new Map<string, Entry>();
   let claims = 0;
 

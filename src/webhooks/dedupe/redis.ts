@@ -4,9 +4,10 @@
  * token; done overwrites it with a long-lived mark; release deletes it only while it still holds
  * the releasing token.
  */
-import { MAX_TIMER_MS, OptionIssues } from '../check-options.js';
+import { ofType, type OptionRule } from '../../core/options.js';
+import { MAX_TIMER_MS, wholeNumber } from '../option-rules.js';
 import { redisCommand, withTimeout, type RedisClientLike } from './redis-client.js';
-import { claimToken, storeTtls, type MemoryDedupeStoreOptions } from './store-options.js';
+import { TTL_RULES, checkStoreOptions, claimToken, type MemoryDedupeStoreOptions } from './store-options.js';
 import type { DedupeClaim, WebhookDedupeStore } from './types.js';
 
 /** Options of {@link redisDedupeStore}. */
@@ -25,6 +26,12 @@ export interface RedisDedupeStoreOptions extends MemoryDedupeStoreOptions {
    */
   timeout?: number;
 }
+
+const RULES: Readonly<Record<keyof RedisDedupeStoreOptions, OptionRule>> = {
+  ...TTL_RULES,
+  prefix: ofType('string'),
+  timeout: wholeNumber(1, MAX_TIMER_MS),
+};
 
 const CLAIM = 'claim:';
 const DONE = 'done';
@@ -69,16 +76,14 @@ export function redisDedupeStore(
   options?: RedisDedupeStoreOptions,
 ): WebhookDedupeStore {
   const command = redisCommand(client);
-  const check = new OptionIssues('redisDedupeStore options');
-  const given = check.object(options, true);
-  check.knownKeys(given, ['ttl', 'claimTtl', 'prefix', 'timeout']);
-  const { ttl, claimTtl } = storeTtls(check, given);
-  const timeout = check.positiveInteger(given, 'timeout', 2_000, MAX_TIMER_MS);
-  const prefix = given['prefix'] ?? 'wallet:webhook:';
-  if (typeof prefix !== 'string') check.add('prefix', 'must be a string');
-  check.throwIfAny();
+  const {
+    ttl,
+    claimTtl,
+    prefix = 'wallet:webhook:',
+    timeout = 2_000,
+  } = checkStoreOptions(options, RULES, 'redisDedupeStore');
   const send = withTimeout(command, timeout);
-  const key = (id: string): string => `${prefix as string}${id}`;
+  const key = (id: string): string => `${prefix}${id}`;
 
   return {
     async claim(id: string): Promise<DedupeClaim> {

@@ -1,7 +1,8 @@
 /**
  * The ttl options both built-in dedupe stores take, and the tokens that prove who owns a claim.
  */
-import { MAX_TIMER_MS, OptionIssues } from '../check-options.js';
+import { checkOptions, type OptionRule } from '../../core/options.js';
+import { MAX_TIMER_MS, throwIssues, wholeNumber } from '../option-rules.js';
 import { DEFAULT_CLAIM_TTL_MS, DEFAULT_DONE_TTL_MS } from './types.js';
 
 /** Options of {@link memoryDedupeStore}. */
@@ -31,13 +32,31 @@ export interface StoreTtls {
   claimTtl: number;
 }
 
-/** Checks `ttl` and `claimTtl` of `options` into `check`; the claim must expire before the done mark. */
-export function storeTtls(check: OptionIssues, options: Record<string, unknown>): StoreTtls {
+/** The rules of `ttl` and `claimTtl`, for both stores. */
+export const TTL_RULES: Readonly<Record<keyof MemoryDedupeStoreOptions, OptionRule>> = {
   // Redis takes PX up to 2^63 ms; the memory store compares timestamps. 100 years is plenty for both.
-  const ttl = check.positiveInteger(options, 'ttl', DEFAULT_DONE_TTL_MS, 100 * 365 * 24 * 3600 * 1000);
-  const claimTtl = check.positiveInteger(options, 'claimTtl', DEFAULT_CLAIM_TTL_MS, MAX_TIMER_MS);
-  if (claimTtl >= ttl) check.add('claimTtl', `must be shorter than ttl (${ttl} ms)`);
-  return { ttl, claimTtl };
+  ttl: wholeNumber(1, 100 * 365 * 24 * 3600 * 1000),
+  claimTtl: wholeNumber(1, MAX_TIMER_MS),
+};
+
+/**
+ * Checks a store's options against `rules` and throws every problem at once; the claim must
+ * expire before the done mark.
+ */
+export function checkStoreOptions<T extends MemoryDedupeStoreOptions>(
+  options: T | undefined,
+  rules: Readonly<Record<keyof T, OptionRule>>,
+  store: string,
+): T & StoreTtls {
+  const issues = checkOptions(options, rules, '', `an option of ${store}`);
+  const given = (issues.length === 0 ? (options ?? {}) : {}) as T;
+  const ttl = given.ttl ?? DEFAULT_DONE_TTL_MS;
+  const claimTtl = given.claimTtl ?? DEFAULT_CLAIM_TTL_MS;
+  if (issues.length === 0 && claimTtl >= ttl) {
+    issues.push({ path: 'claimTtl', message: `must be shorter than ttl (${ttl} ms), not ${claimTtl}` });
+  }
+  throwIssues(`${store} options`, issues);
+  return { ...given, ttl, claimTtl };
 }
 
 /** A random token that names one claim; Web Crypto, so edge runtimes have it too. */
