@@ -6,6 +6,7 @@
 // The delivery is the 105-byte charge.success body as a Buffer (what express.raw() and node:http give).
 // Usage: npm run build && node test/webhooks/bench.mjs [rounds] [--json]
 // Targets (issue 9): sync >= 0.90x, async >= 0.80x, import <= 2 ms over empty. Exits 1 when missed.
+/* global process, console, performance, URL, Buffer */
 import { spawnSync } from 'node:child_process';
 import { createHmac, timingSafeEqual, webcrypto } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -75,7 +76,10 @@ const spread = (xs) => {
 
 /** Each round alternates short slices of both, so load changes hit both alike; ratio of totals. */
 async function throughput(name, raw, sdk, batch) {
-  for (let i = 0; i < 5; i++) (await opsPerCpuSecond(raw, 50, batch), await opsPerCpuSecond(sdk, 50, batch)); // warm-up
+  for (let i = 0; i < 5; i++) {
+    await opsPerCpuSecond(raw, 50, batch); // warm-up
+    await opsPerCpuSecond(sdk, 50, batch);
+  }
   const ratios = [];
   const raws = [];
   const sdks = [];

@@ -81,7 +81,7 @@ describe('createWebhookHandler (Fetch) under a slow drip', () => {
       headers: { 'x-wallet-signature': SIGNATURE },
       body: drip.stream,
       duplex: 'half',
-    } as RequestInit);
+    });
     const started = performance.now();
     const response = await handler(request);
     const elapsed = performance.now() - started;

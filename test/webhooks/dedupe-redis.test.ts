@@ -11,12 +11,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createWebhookHandler, redisDedupeStore } from '../../src/webhooks.js';
 import type { RedisClientLike, WebhookEvent, WebhookDedupeStore } from '../../src/webhooks.js';
 import { FLEET_SECRET } from '../redis/fleet-protocol.js';
-import { Ledger, deliverAll, delivery, post, sendersOf, startFleet, stopFleet } from '../redis/fleet.js';
+import { Ledger, deliverAll, delivery, post, startFleet, stopFleet } from '../redis/fleet.js';
 import type { Sender } from '../redis/fleet.js';
 import { startRedis, type RedisServer } from '../redis/server.js';
 
 let server: RedisServer;
-const clients: { close(): Promise<unknown> | void }[] = [];
+const clients: { close(): Promise<unknown> }[] = [];
 
 /** A connected client of each package. */
 async function connect(kind: 'redis' | 'ioredis', url = server.url): Promise<RedisClientLike> {
@@ -24,13 +24,13 @@ async function connect(kind: 'redis' | 'ioredis', url = server.url): Promise<Red
     const client = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
     client.on('error', () => undefined); // reconnect noise once a test stops the server
     await client.connect();
-    clients.push({ close: () => void client.disconnect() });
+    clients.push({ close: async () => client.disconnect() });
     return client;
   }
   const client = await createClient({ url })
     .on('error', () => undefined)
     .connect();
-  clients.push({ close: () => client.destroy() });
+  clients.push({ close: async () => client.destroy() });
   return client;
 }
 

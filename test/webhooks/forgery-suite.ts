@@ -78,7 +78,7 @@ export function forgerySuite({ count, http, seed }: { count: number; http: numbe
           method: 'POST',
           body: dripStream(10).stream,
           duplex: 'half',
-        } as RequestInit),
+        }),
       );
       expect(response.status).toBe(408);
       expect(performance.now() - started).toBeLessThan(250 + 750);

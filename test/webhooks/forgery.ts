@@ -190,7 +190,7 @@ export function forgeries(seed: number, count: number): Delivery[] {
       'no signature',
       () => ({
         body: GENUINE,
-        signature: pick([undefined, '', ' ', '\t', []] as const) as string | string[] | undefined,
+        signature: pick<string | string[] | undefined>([undefined, '', ' ', '\t', []]),
       }),
     ],
     [

@@ -41,8 +41,11 @@ const DONE = 'done';
 const RELEASE_SCRIPT =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
 
+const decoder = new TextDecoder();
+
+/** A bulk-string reply as text: a string, or bytes when the client returns Buffers. */
 const text = (reply: unknown): string | undefined =>
-  reply === null || reply === undefined ? undefined : String(reply);
+  typeof reply === 'string' ? reply : reply instanceof Uint8Array ? decoder.decode(reply) : undefined;
 
 /**
  * A {@link WebhookDedupeStore} on Redis, through your own connected client of the `redis`
