@@ -7,9 +7,20 @@
  * token that proves it), already handled, or being handled by someone else right now.
  */
 export type DedupeClaim =
-  | { readonly status: 'claimed'; readonly token: string }
-  | { readonly status: 'done' }
-  | { readonly status: 'busy' };
+  | {
+      /** The event is now this caller's to handle. */
+      readonly status: 'claimed';
+      /** Proves the claim is this caller's: pass it to `done` and `release`. */
+      readonly token: string;
+    }
+  | {
+      /** The event was already handled. */
+      readonly status: 'done';
+    }
+  | {
+      /** Another delivery holds the event's claim right now. */
+      readonly status: 'busy';
+    };
 
 /**
  * Where the handlers record which events they handled, so each runs `onEvent` once across every
