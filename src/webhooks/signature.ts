@@ -22,7 +22,7 @@ export function secretsOf(secret: unknown): readonly string[] | undefined {
   const list: readonly unknown[] =
     typeof secret === 'string' ? [secret] : Array.isArray(secret) ? secret : [];
   const valid = list.length > 0 && list.every((s): s is string => typeof s === 'string' && s.length > 0);
-  return valid ? (list as readonly string[]) : undefined;
+  return valid ? list : undefined;
 }
 
 /** The secrets to try, in order. Refuses a missing or empty one: an empty HMAC key is forgeable. */
