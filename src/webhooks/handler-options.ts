@@ -49,7 +49,8 @@ export interface WebhookHandlerOptions {
   /**
    * Milliseconds allowed to receive the whole body, from the moment the handler is called. A body
    * still incomplete then is answered 408 and the connection closed, so a sender dripping bytes
-   * cannot hold the route open. `onEvent`'s own time is not counted.
+   * cannot hold the route open. `onEvent`'s own time is not counted. It covers the bodies the
+   * handler reads itself: a body parser mounted before it (`express.raw()`) reads without it.
    *
    * @default 10_000
    */
