@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describe } from './describe.js';
+import { describe } from '../core/describe.js';
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -26,9 +26,17 @@ const string = z.string({
     issue.input === undefined ? 'is required' : `must be a string, not ${describe(issue.input)}`,
 });
 
+// A lone surrogate is no character: it cannot be percent-encoded into a path or mean anything.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 function text(extra?: (value: string) => string | undefined): z.ZodType<string> {
   return string.superRefine((value, ctx) => {
-    const problem = value.trim() === '' ? 'must not be empty' : extra?.(value);
+    const problem =
+      value.trim() === ''
+        ? 'must not be empty'
+        : LONE_SURROGATE.test(value)
+          ? 'contains an unpaired surrogate (broken UTF-16), which is not text'
+          : extra?.(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 }
@@ -48,7 +56,11 @@ interface Problem {
   message: string;
 }
 
+// Far deeper than any real metadata, and shallow enough that walking it cannot exhaust the stack.
+const MAX_METADATA_DEPTH = 32;
+
 function jsonProblems(value: unknown, path: string[], seen: Set<object>, out: Problem[]): void {
+  if (out.length >= 20) return;
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) out.push({ path, message: `must be JSON; ${value} is not` });
@@ -64,6 +76,10 @@ function jsonProblems(value: unknown, path: string[], seen: Set<object>, out: Pr
   }
   if (!Array.isArray(value) && !isPlainObject(value)) {
     out.push({ path, message: `must be a plain JSON value, not ${describe(value)}` });
+    return;
+  }
+  if (path.length >= MAX_METADATA_DEPTH) {
+    out.push({ path, message: `is nested deeper than ${MAX_METADATA_DEPTH} levels` });
     return;
   }
   seen.add(value);
