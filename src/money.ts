@@ -9,7 +9,7 @@ const FEE_CAP_KOBO = 200_000;
 const NAIRA_PATTERN = /^(-?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
 
 import { checkOptions, type OptionRule } from './core/options.js';
-import { describe } from './core/describe.js';
+import { describe } from './schemas/describe.js';
 import { ValidationError } from './errors.js';
 
 function fail(value: unknown, why: string): never {

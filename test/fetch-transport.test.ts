@@ -36,6 +36,17 @@ describe('WALLET_TRANSPORT=fetch: MSW sees the client as a merchant sets it up',
     expect(response.attempts).toBe(2);
     expect(keys).toEqual([response.idempotencyKey, response.idempotencyKey]);
   });
+
+  it('is the path taken where undici is only a stub (Bun), with no env needed', async () => {
+    vi.stubGlobal('Bun', { version: 'stub' });
+    calls = 1; // answer at once
+    keys.length = 0;
+    const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: BASE_URL });
+    await expect(wallet.charges.dispatch(dispatch)).resolves.toMatchObject({ reference: 'order_1042' });
+    expect(keys).toHaveLength(1);
+    await wallet.close();
+    vi.unstubAllGlobals();
+  });
 });
 
 describe('the fetch option keeps every rule', () => {

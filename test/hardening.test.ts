@@ -50,6 +50,28 @@ describe('every public function types its failures', () => {
       /deeper than 32 levels/,
     ],
     [
+      'a description with a lone surrogate',
+      () =>
+        wallet().charges.dispatch({
+          reference: 'r',
+          bankId: 'b',
+          authChannel: 'wallet_qr',
+          description: 'a\uDC00',
+        }),
+      /description: contains an unpaired surrogate/,
+    ],
+    [
+      'a metadata value with a lone surrogate',
+      () =>
+        wallet().charges.dispatch({
+          reference: 'r',
+          bankId: 'b',
+          authChannel: 'wallet_qr',
+          metadata: { n: ['\uD800'] },
+        }),
+      /metadata\.n\.0: contains an unpaired surrogate/,
+    ],
+    [
       'params read through a throwing Proxy',
       () =>
         wallet().refunds.create(
@@ -85,6 +107,21 @@ describe('every public function types its failures', () => {
       'appInfo that is a string',
       () => new Wallet({ apiKey: TEST_KEY, baseUrl: BASE_URL, appInfo: 'shop' as never }),
       /appInfo: must be an object/,
+    ],
+    [
+      'a null logger',
+      () => new Wallet({ apiKey: TEST_KEY, baseUrl: BASE_URL, logger: null as never }),
+      /logger: must have/,
+    ],
+    [
+      'a null logLevel',
+      () => new Wallet({ apiKey: TEST_KEY, baseUrl: BASE_URL, logLevel: null as never }),
+      /logLevel: must be/,
+    ],
+    [
+      'a null apiKey, which must not fall back to the env',
+      () => new Wallet({ apiKey: null as never, baseUrl: BASE_URL }),
+      /apiKey: must be a string/,
     ],
     [
       'a string maxConnections',
