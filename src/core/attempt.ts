@@ -91,55 +91,73 @@ class DeadlineExceeded extends Error {
   override readonly name = 'TimeoutError';
 }
 
-/** One timer and the caller's signal, linked into the signal an attempt sends with. */
+/** What a deadline ends: the attempt under way. */
+export interface Stoppable {
+  stop(reason: unknown): void;
+}
+
+/** One attempt's deadline and the caller's signal, both ending the attempt through `stop`. */
 export interface Deadline {
-  readonly signal: AbortSignal;
-  /** Classifies why the attempt failed; call it from the attempt's catch. */
+  /** Classifies why the attempt failed; call it from the attempt's failure path. */
   failure(cause: unknown): AttemptOutcome;
   /** Clears the timer and the listener. */
   done(): void;
 }
 
+// A class rather than closures: one object per attempt, with no AbortController and no listener
+// unless the caller passed a signal.
+class AttemptDeadline implements Deadline {
+  readonly #caller: AbortSignal | undefined;
+  readonly #target: Stoppable;
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #onAbort: (() => void) | undefined;
+  #expired = false;
+
+  constructor(timeout: number, caller: AbortSignal | undefined, target: Stoppable) {
+    this.#caller = caller;
+    this.#target = target;
+    this.#timer = setTimeout(expire, timeout, this, timeout);
+    if (caller) {
+      this.#onAbort = () => target.stop(caller.reason);
+      caller.addEventListener('abort', this.#onAbort, { once: true });
+    }
+  }
+
+  expire(timeout: number): void {
+    this.#expired = true;
+    this.#target.stop(new DeadlineExceeded(`No complete response within ${timeout} ms`));
+  }
+
+  failure(cause: unknown): AttemptOutcome {
+    const code = errorCode(cause);
+    if (this.#caller?.aborted)
+      return { kind: 'failure', reason: 'aborted', reached: true, code, cause: this.#caller.reason };
+    if (this.#expired || (code !== undefined && TIMEOUTS.has(code))) {
+      return { kind: 'failure', reason: 'timeout', reached: code !== 'UND_ERR_CONNECT_TIMEOUT', code, cause };
+    }
+    if (code !== undefined && REFUSED_LOCALLY.has(code)) {
+      return { kind: 'failure', reason: 'refused', reached: false, code, cause };
+    }
+    // Without a code (a runtime's bare "fetch failed") nothing proves the request stayed here.
+    const reached = code === undefined || !(NOT_REACHED.has(code) || TLS_HANDSHAKE.test(code));
+    return { kind: 'failure', reason: 'network', reached, code, cause };
+  }
+
+  done(): void {
+    clearTimeout(this.#timer);
+    if (this.#onAbort) this.#caller?.removeEventListener('abort', this.#onAbort);
+  }
+}
+
+function expire(deadline: AttemptDeadline, timeout: number): void {
+  deadline.expire(timeout);
+}
+
 /**
  * Starts an attempt's deadline: one timer covers connecting, the headers and every byte of the
- * body, so a server that stalls mid-body cannot hold a call past `timeout`.
+ * body, so a server that stalls mid-body cannot hold a call past `timeout`. When it expires, or
+ * the caller's signal fires, `target.stop` is called with the reason.
  */
-export function startDeadline(timeout: number, caller: AbortSignal | undefined): Deadline {
-  const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(new DeadlineExceeded(`No complete response within ${timeout} ms`)),
-    timeout,
-  );
-  const onAbort = (): void => controller.abort(caller?.reason);
-  caller?.addEventListener('abort', onAbort, { once: true });
-  return {
-    signal: controller.signal,
-    failure(cause) {
-      const code = errorCode(cause);
-      if (caller?.aborted)
-        return { kind: 'failure', reason: 'aborted', reached: true, code, cause: caller.reason };
-      if (
-        controller.signal.reason instanceof DeadlineExceeded ||
-        (code !== undefined && TIMEOUTS.has(code))
-      ) {
-        return {
-          kind: 'failure',
-          reason: 'timeout',
-          reached: code !== 'UND_ERR_CONNECT_TIMEOUT',
-          code,
-          cause,
-        };
-      }
-      if (code !== undefined && REFUSED_LOCALLY.has(code)) {
-        return { kind: 'failure', reason: 'refused', reached: false, code, cause };
-      }
-      // Without a code (a runtime's bare "fetch failed") nothing proves the request stayed here.
-      const reached = code === undefined || !(NOT_REACHED.has(code) || TLS_HANDSHAKE.test(code));
-      return { kind: 'failure', reason: 'network', reached, code, cause };
-    },
-    done() {
-      clearTimeout(timer);
-      caller?.removeEventListener('abort', onAbort);
-    },
-  };
+export function startDeadline(timeout: number, caller: AbortSignal | undefined, target: Stoppable): Deadline {
+  return new AttemptDeadline(timeout, caller, target);
 }

@@ -24,13 +24,17 @@ export function fetchAttempt(getFetch: () => FetchFunction | undefined): Attempt
     } catch (cause) {
       return { kind: 'failure', reason: 'refused', reached: false, code: errorCode(cause), cause };
     }
-    const deadline = startDeadline(request.timeout, request.signal);
+    // fetch takes only a signal, so this path links the deadline to a controller of its own.
+    const controller = new AbortController();
+    const deadline = startDeadline(request.timeout, request.signal, {
+      stop: (reason) => controller.abort(reason),
+    });
     try {
       const response = await fetchFn(request.url, {
         method: request.method,
         headers: request.headers,
         ...(request.body === undefined ? {} : { body: request.body }),
-        signal: deadline.signal,
+        signal: controller.signal,
         redirect: 'manual',
       });
       const headers: Record<string, string> = {};
