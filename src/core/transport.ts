@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import type * as SchemaModule from '../schemas/index.js';
 import { ClientClosedError, ValidationError } from '../errors.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
@@ -14,6 +13,20 @@ export type { RequestOptions } from './request-options.js';
 
 type Schemas = typeof SchemaModule;
 
+/**
+ * A schema of `../schemas`, by name: the public types of the resources that describe calls never
+ * name zod, which is bundled into the lazily loaded schemas file rather than installed.
+ */
+export type SchemaName =
+  | 'resolveHandleParams'
+  | 'dispatchParams'
+  | 'verifyParams'
+  | 'refundParams'
+  | 'resolvedCustomer'
+  | 'chargeDispatch'
+  | 'transaction'
+  | 'refund';
+
 /** One API call as a resource describes it; the transport does the rest. */
 export interface ApiCall {
   method: 'GET' | 'POST';
@@ -22,10 +35,10 @@ export interface ApiCall {
   /** The path template, for example `/v1/charges/verify/{reference}`: for tracing, never personal data. */
   route: string;
   params: unknown;
-  paramsSchema: (schemas: Schemas) => z.ZodType;
+  paramsSchema: SchemaName;
   /** The path after the base URL, built from the checked parameters. */
   path: (params: Record<string, unknown>) => string;
-  dataSchema: (schemas: Schemas) => z.ZodType;
+  dataSchema: SchemaName;
   options: RequestOptions | undefined;
   /** What the call is, in a merchant's words, for messages: `refund of ₦4,500.00 (450000 Kobo) on order_1042`. */
   summary?: (params: Record<string, unknown>) => string;
@@ -62,7 +75,7 @@ function validate(call: ApiCall, s: Schemas): Record<string, unknown> {
     throw new ValidationError('request options', optionIssues, 'Nothing was sent.');
   let checked: ReturnType<Schemas['check']>;
   try {
-    checked = s.check(call.paramsSchema(s), call.params);
+    checked = s.check(s[call.paramsSchema], call.params);
   } catch (error) {
     // A Proxy or getter that throws while being read: the parameters cannot be sent as JSON.
     const issue = { path: '', message: `could not be read (${(error as Error | null)?.name ?? 'error'})` };
@@ -133,7 +146,7 @@ export function createTransport(config: Config, openAttempt: () => Promise<Attem
       params,
       timeout: request.timeout,
       schemas: s,
-      dataSchema: call.dataSchema(s),
+      dataSchema: s[call.dataSchema],
     };
 
     for (let n = 1; ; n++) {
