@@ -43,15 +43,27 @@ const event = mod.verifyWebhook(signed.body, signed.signature, ${JSON.stringify(
 const asyncEvent = await mod.verifyWebhookAsync(${JSON.stringify(BODY)}, ${JSON.stringify(SIGNATURE)}, [${JSON.stringify(SECRET)}]);
 let reason;
 try { mod.verifyWebhook({}, signed.signature, ${JSON.stringify(SECRET)}); } catch (e) { reason = e.reason; }
+// Dedupe stores load no Redis package: the Redis one drives whatever client it is given.
+const sent = [];
+const store = mod.redisDedupeStore({ sendCommand: async (args) => (sent.push(args[0]), 'OK') });
+await store.claim('charge.success:order_1');
+await mod.memoryDedupeStore().claim('x');
+if (sent[0] !== 'SET') throw new Error('redis store did not use the given client');
 console.log(JSON.stringify({ exports: Object.keys(mod).sort(), event, asyncEvent, reason, signature: signed.signature }));
 `;
 
 const EXPORTS = [
+  'ValidationError',
   'WEBHOOK_SIGNATURE_HEADER',
+  'WalletError',
   'WebhookVerificationError',
   'createNodeWebhookHandler',
   'createWebhookHandler',
+  'isValidationError',
+  'isWalletError',
   'isWebhookVerificationError',
+  'memoryDedupeStore',
+  'redisDedupeStore',
   'signWebhook',
   'verifyWebhook',
   'verifyWebhookAsync',
@@ -77,7 +89,7 @@ beforeAll(() => {
 });
 
 describe('built @wallet/node/webhooks', () => {
-  test('ESM: loads neither undici nor zod, and signs and verifies', () => {
+  test('ESM: loads neither undici nor zod nor any Redis client, and signs, verifies and dedupes', () => {
     const { loaded, result } = esm(ESM, USE);
     // The hook saw the entry itself, so an empty list of forbidden modules means something.
     expect(loaded.some((m) => m.endsWith('/dist/webhooks.js'))).toBe(true);
@@ -92,7 +104,7 @@ describe('built @wallet/node/webhooks', () => {
     });
   });
 
-  test('CommonJS: loads neither undici nor zod, and signs and verifies', () => {
+  test('CommonJS: loads neither undici nor zod nor any Redis client, and signs, verifies and dedupes', () => {
     const { loaded, result } = cjs(CJS, `(async () => {${USE}})();`);
     expect(loaded.some((m) => m.endsWith('/dist/webhooks.cjs'))).toBe(true);
     expect(forbidden(loaded)).toEqual([]);
