@@ -2,10 +2,12 @@ import type { Options } from 'tsup';
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number];
 
-// Each module file an ESM import loads costs about 0.7 ms on its own, so the entries are built to
-// load as few as possible: the root is index.js + one chunk it shares with webhooks, webhooks is
-// webhooks.js + that chunk, and the schemas, with the part of zod they use, are one file of their
-// own, loaded by the first call. Three builds, because entries in one build split their shared code into chunks.
+// Each module file an ESM import loads costs about 0.7 ms on its own, so each entry loads as few as
+// it can: webhooks is one file; the root is index.js plus webhooks.js, which it re-exports; the
+// schemas, with the part of zod they use, are one file loaded by the first call. Separate builds,
+// because entries built together split their shared code into extra chunk files. The error
+// classes the two entries both need are in both files: they check `instanceof` by brand, not by
+// identity, so an error from either file passes either file's checks.
 const common: Options = {
   format: ['esm', 'cjs'],
   target: 'node20',
@@ -30,13 +32,30 @@ const lazySchemas: Plugin = {
   },
 };
 
+// The root re-exports the webhooks entry's file rather than bundling its own copy of that code.
+const webhooksEntry: Plugin = {
+  name: 'webhooks-entry',
+  setup(build) {
+    const file = `./webhooks${build.initialOptions.outExtension?.['.js'] ?? '.js'}`;
+    build.onResolve({ filter: /^\.\/webhooks\.js$/ }, (args) =>
+      args.importer.endsWith('/src/index.ts') ? { path: file, external: true } : undefined,
+    );
+  },
+};
+
 const config: Options[] = [
   {
     ...common,
-    entry: { index: 'src/index.ts', webhooks: 'src/webhooks.ts' },
+    entry: { webhooks: 'src/webhooks.ts' },
+    // Declarations of both entries in one pass, so they share their types rather than copy them.
     dts: { entry: { index: 'src/index.ts', webhooks: 'src/webhooks.ts' } },
-    splitting: true,
-    esbuildPlugins: [lazySchemas],
+    splitting: false,
+  },
+  {
+    ...common,
+    entry: { index: 'src/index.ts' },
+    splitting: false,
+    esbuildPlugins: [lazySchemas, webhooksEntry],
   },
   // zod is bundled here, tree-shaken to the parts the schemas use (about 0.2 MB instead of an
   // installed 6 MB package), and still loaded only by the first call.
