@@ -1,5 +1,7 @@
 // Import cost of each entry in fresh processes, over an empty module imported the same way in the
-// same run, so Node's start-up and the ESM loader's first use cancel out. Runs are interleaved.
+// same run (by package name, through an exports map: fixtures/empty-package imports itself as the
+// package imports itself), so Node's start-up, the ESM loader's first use and the resolution of a
+// package name cancel out. Runs are interleaved.
 // The figure is the CPU time the import takes (process.cpuUsage): on an idle machine it equals the
 // wall time, and on a busy one it is not inflated by the time other processes hold the CPU.
 // Also the first call's extra cost: undici and the schemas load lazily on the first request.
@@ -7,18 +9,16 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const EMPTY = new URL('./fixtures/empty.mjs', import.meta.url).href;
+const emptyPackage = fileURLToPath(new URL('./fixtures/empty-package', import.meta.url));
+// Entry → [specifier, the directory it is imported from].
 const ENTRIES = {
-  'empty module': EMPTY,
-  '@wallet/node': '@wallet/node',
-  '@wallet/node/webhooks': '@wallet/node/webhooks',
+  'empty module': ['bench-empty', emptyPackage],
+  '@wallet/node': ['@wallet/node', root],
+  '@wallet/node/webhooks': ['@wallet/node/webhooks', root],
 };
 
-function node(code) {
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', code], {
-    cwd: root,
-    encoding: 'utf8',
-  });
+function node(code, cwd = root) {
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd, encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`child exited ${run.status}: ${run.stderr}`);
   return JSON.parse(run.stdout);
 }
@@ -27,12 +27,12 @@ function node(code) {
 export function importTimes(runs) {
   const samples = Object.fromEntries(Object.keys(ENTRIES).map((name) => [name, { cpu: [], wall: [] }]));
   for (let i = 0; i < runs; i++) {
-    for (const [name, spec] of Object.entries(ENTRIES)) {
+    for (const [name, [spec, cwd]] of Object.entries(ENTRIES)) {
       const code = `const c = process.cpuUsage(); const t = performance.now();
         await import(${JSON.stringify(spec)});
         const wall = performance.now() - t; const { user, system } = process.cpuUsage(c);
         process.stdout.write(JSON.stringify({ cpu: (user + system) / 1000, wall }));`;
-      const { cpu, wall } = node(code);
+      const { cpu, wall } = node(code, cwd);
       samples[name].cpu.push(cpu);
       samples[name].wall.push(wall);
     }

@@ -73,7 +73,7 @@ export const TARGETS = [
   {
     name: 'heap growth per call once warm, after GC',
     unit: ' B',
-    max: { full: 16, short: 256 },
+    max: { full: 16, short: 512 },
     of: (r) => r.heap.flat.bytesPerCall,
   },
 ];
