@@ -3,6 +3,7 @@
  * one deadline, reported as an answer, an answer too large to read, or a failure that says whether
  * the request may have reached the service. The retry loop reasons only about these outcomes.
  */
+import { MAX_BODY_BYTES } from './body.js';
 
 /** What one attempt sends. Header names are lowercase, one of each. */
 export interface AttemptRequest {
@@ -160,4 +161,37 @@ function expire(deadline: AttemptDeadline, timeout: number): void {
  */
 export function startDeadline(timeout: number, caller: AbortSignal | undefined, target: Stoppable): Deadline {
   return new AttemptDeadline(timeout, caller, target);
+}
+
+/** What a way of sending produces: status, lowercase headers, and the body (undefined: over the cap). */
+export interface Exchange {
+  status: number;
+  headers: Record<string, string>;
+  text: string | undefined;
+}
+
+/**
+ * Runs one signal-driven exchange (fetch) under the attempt's deadline and turns how it ended into
+ * an outcome, so that way of sending is only its send and its body source. The undici path uses
+ * the same deadline and classification directly, from its dispatch handler.
+ */
+export async function runAttempt(
+  request: AttemptRequest,
+  exchange: (signal: AbortSignal) => Promise<Exchange>,
+): Promise<AttemptOutcome> {
+  // A way of sending that takes only a signal (fetch) gets a controller linked to the deadline;
+  // the undici path ends its exchange directly and needs none.
+  const controller = new AbortController();
+  const deadline = startDeadline(request.timeout, request.signal, {
+    stop: (reason) => controller.abort(reason),
+  });
+  try {
+    const { status, headers, text } = await exchange(controller.signal);
+    if (text === undefined) return { kind: 'too_large', status, headers, limit: MAX_BODY_BYTES };
+    return { kind: 'response', status, headers, text };
+  } catch (cause) {
+    return deadline.failure(cause);
+  } finally {
+    deadline.done();
+  }
 }

@@ -7,6 +7,7 @@ import { mergeHeaders } from './headers.js';
 import { maskParams } from './logger.js';
 import { finish, mayHaveActed, retryDelay, type Finish } from './outcome.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
+import type { Scrubber } from './scrub.js';
 import { sleep } from './retry.js';
 
 export type { RequestOptions } from './request-options.js';
@@ -69,10 +70,10 @@ function loadSchemas(): Promise<Schemas> {
   return loadingSchemas;
 }
 
-function validate(call: ApiCall, s: Schemas): Record<string, unknown> {
+function validate(call: ApiCall, s: Schemas, scrub: Scrubber): Record<string, unknown> {
   const optionIssues = checkRequestOptions(call.options);
   if (optionIssues.length > 0)
-    throw new ValidationError('request options', optionIssues, 'Nothing was sent.');
+    throw new ValidationError('request options', scrub.issues(optionIssues), 'Nothing was sent.');
   let checked: ReturnType<Schemas['check']>;
   try {
     checked = s.check(s[call.paramsSchema], call.params);
@@ -81,7 +82,7 @@ function validate(call: ApiCall, s: Schemas): Record<string, unknown> {
     const issue = { path: '', message: `could not be read (${(error as Error | null)?.name ?? 'error'})` };
     throw new ValidationError(call.what, [issue], 'Nothing was sent.');
   }
-  if (!checked.ok) throw new ValidationError(call.what, checked.issues, 'Nothing was sent.');
+  if (!checked.ok) throw new ValidationError(call.what, scrub.issues(checked.issues), 'Nothing was sent.');
   return checked.value as Record<string, unknown>;
 }
 
@@ -106,21 +107,23 @@ export function createTransport(config: Config, openAttempt: () => Promise<Attem
   async function execute<T>(call: ApiCall): Promise<WithResponse<T>> {
     inFlight++;
     try {
-      return await run<T>(call);
+      // Read now: a call made before close() is under way even while the schemas still load.
+      return await run<T>(call, closed);
     } finally {
       if (--inFlight === 0) onDrained?.();
     }
   }
 
-  async function run<T>(call: ApiCall): Promise<WithResponse<T>> {
+  async function run<T>(call: ApiCall, refused: boolean): Promise<WithResponse<T>> {
     const s = schemas ?? (await loadSchemas());
-    const params = validate(call, s);
+    const params = validate(call, s, scrub);
     const options = call.options ?? {};
     const route = call.path(params);
     const endpoint = `${call.method} ${route}`;
     const post = call.method === 'POST';
     const idempotencyKey = post ? (options.idempotencyKey ?? globalThis.crypto.randomUUID()) : undefined;
-    if (closed) throw new ClientClosedError({ endpoint, idempotencyKey, attempts: 0, outcomeUnknown: false });
+    if (refused)
+      throw new ClientClosedError({ endpoint, idempotencyKey, attempts: 0, outcomeUnknown: false });
     const own = post
       ? { 'content-type': 'application/json', 'x-idempotency-key': idempotencyKey! }
       : undefined;

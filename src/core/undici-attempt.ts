@@ -23,7 +23,7 @@ function headersOf(raw: Buffer[]): Record<string, string> {
  * Whatever ends it first (the answer, a failure, the deadline, the caller's signal, an oversized
  * body) settles it; later callbacks are ignored.
  */
-class Exchange implements Dispatcher.DispatchHandler, Stoppable {
+class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
   readonly #settle: Settle;
   readonly #deadline: Deadline;
   readonly #body = new BoundedBody();
@@ -102,7 +102,7 @@ export function undiciAttempt(dispatcher: Dispatcher): Attempt {
         settle({ kind: 'failure', reason: 'refused', reached: false, code: 'UND_ERR_CLOSED', cause });
         return;
       }
-      const exchange = new Exchange(request, settle);
+      const exchange = new UndiciExchange(request, settle);
       try {
         dispatcher.dispatch(
           {
