@@ -6,7 +6,7 @@ import { checkOptions, ofType, type OptionRule } from '../core/options.js';
 import type { ValidationIssue } from '../errors/validation.js';
 import { MAX_TIMER_MS, throwIssues, wholeNumber } from './option-rules.js';
 import type { WebhookDedupeStore } from './dedupe/types.js';
-import { checkSecrets } from './signature.js';
+import { checkSecrets, secretsOf } from './signature.js';
 import type { WebhookEvent, WebhookSecret } from './types.js';
 
 /** Facts about a delivery that was not acknowledged, for {@link WebhookHandlerOptions.onError}. */
@@ -49,7 +49,8 @@ export interface WebhookHandlerOptions {
   /**
    * Milliseconds allowed to receive the whole body, from the moment the handler is called. A body
    * still incomplete then is answered 408 and the connection closed, so a sender dripping bytes
-   * cannot hold the route open. `onEvent`'s own time is not counted.
+   * cannot hold the route open. `onEvent`'s own time is not counted. It covers the bodies the
+   * handler reads itself: a body parser mounted before it (`express.raw()`) reads without it.
    *
    * @default 10_000
    */
@@ -134,6 +135,12 @@ export function resolveHandlerOptions(
   const isObject = typeof options === 'object' && options !== null && !Array.isArray(options);
   if (isObject && options.onEvent === undefined) {
     issues.push({ path: 'onEvent', message: 'is required: the function that handles each verified event' });
+  }
+  if (issues.length > 0) {
+    // Listed with the rest when there is a rest, so one run shows every problem.
+    if (isObject && secretsOf(options.secret) === undefined) {
+      issues.push({ path: 'secret', message: 'must be a non-empty string, or a non-empty array of them' });
+    }
   }
   throwIssues(`${caller} options`, issues);
   checkSecrets(options.secret);

@@ -37,7 +37,7 @@ export async function readRequestBody(request: Request, limits: BodyLimits): Pro
   const reader = request.body.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(resolve, limits.timeoutMs, 'timeout');
+    timer = setTimeout(() => resolve('timeout'), limits.timeoutMs);
   });
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -90,7 +90,7 @@ export function readNodeBody(req: IncomingMessage, limits: BodyLimits): Promise<
       reject(error instanceof Error ? error : new Error(String(error)));
     };
     const onClose = (): void => onFailure(new Error('The request closed before its body was complete.'));
-    const timer = setTimeout(give, limits.timeoutMs, 'timeout');
+    const timer = setTimeout(() => give('timeout'), limits.timeoutMs);
     req.on('data', onData).on('end', onEnd).on('error', onFailure).on('close', onClose);
   });
 }

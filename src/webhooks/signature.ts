@@ -17,11 +17,18 @@ const RAW_BODY_HELP =
   "express.raw({ type: 'application/json' }) on the webhook route before express.json(); in Next.js App " +
   'Router, Hono, Bun or Deno, pass await request.text(). A re-serialized object never matches the signature.';
 
-/** The secrets to try, in order. Refuses a missing or empty one: an empty HMAC key is forgeable. */
-export function checkSecrets(secret: WebhookSecret | undefined): readonly string[] {
+/** The secrets to try, in order, or undefined when one is missing or empty. */
+export function secretsOf(secret: unknown): readonly string[] | undefined {
   const list: readonly unknown[] =
     typeof secret === 'string' ? [secret] : Array.isArray(secret) ? secret : [];
-  if (list.length === 0 || !list.every((s): s is string => typeof s === 'string' && s.length > 0)) {
+  const valid = list.length > 0 && list.every((s): s is string => typeof s === 'string' && s.length > 0);
+  return valid ? list : undefined;
+}
+
+/** The secrets to try, in order. Refuses a missing or empty one: an empty HMAC key is forgeable. */
+export function checkSecrets(secret: WebhookSecret | undefined): readonly string[] {
+  const list = secretsOf(secret);
+  if (list === undefined) {
     throw new WebhookVerificationError(
       'missing_secret',
       'The webhook secret is missing or empty (is WALLET_WEBHOOK_SECRET set?). Pass a non-empty string, ' +

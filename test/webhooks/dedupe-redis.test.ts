@@ -85,6 +85,16 @@ describe.each(['redis', 'ioredis'] as const)('redisDedupeStore with the %s clien
     expect(runs.get('order_1')).toBe(1);
   });
 
+  test('references differing only in a lone surrogate stay two events (Redis would read both as U+FFFD)', async () => {
+    const store = redisDedupeStore(await connect(kind), { prefix: `surrogate-${kind}:` });
+    const runs = new Map<string, number>();
+    const handler = countingHandler(store, runs);
+    for (const reference of ['order_\ud800', 'order_\ud801', 'order_\ud800']) {
+      expect((await handler(requestFor(reference))).status).toBe(200);
+    }
+    expect([...runs.values()]).toEqual([1, 1]);
+  });
+
   test('a release by a slow worker whose claim expired leaves the new claim alone', async () => {
     const slow = redisDedupeStore(await connect(kind), { prefix: `own-${kind}:`, claimTtl: 150 });
     const fast = redisDedupeStore(await connect(kind), { prefix: `own-${kind}:`, claimTtl: 60_000 });
@@ -107,9 +117,9 @@ describe.each(['redis', 'ioredis'] as const)('redisDedupeStore with the %s clien
     await down.stop();
     const started = performance.now();
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await handler(requestFor(`order_down_${i}`))).status);
-    expect(statuses).toEqual([503, 503, 503]);
-    expect(performance.now() - started).toBeLessThan(3 * 300 + 1_500);
+    for (let i = 0; i < 2; i++) statuses.push((await handler(requestFor(`order_down_${i}`))).status);
+    expect(statuses).toEqual([503, 503]);
+    expect(performance.now() - started).toBeLessThan(2 * 300 + 1_500);
     expect(runs.size).toBe(0);
   });
 });
@@ -134,7 +144,7 @@ test('8 handlers on 8 separate clients (4 redis, 4 ioredis), 200 events delivere
 
 test('a worker process killed (SIGKILL) mid-event: its claim blocks the event until it expires, then the redelivery runs it', async () => {
   const ledger = new Ledger();
-  const claimTtl = 1_500;
+  const claimTtl = 1_000;
   const t0 = performance.now();
   const [[doomed], [healthy]] = await Promise.all([
     startFleet(server.url, 1, ledger, { claimTtl, hang: 'order_crash' }),

@@ -7,7 +7,12 @@ import type { Server } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
 
 import { createNodeWebhookHandler, createWebhookHandler, memoryDedupeStore } from '../../src/webhooks.js';
-import type { WebhookDedupeStore, WebhookErrorContext, WebhookEvent } from '../../src/webhooks.js';
+import type {
+  WebhookDedupeStore,
+  WebhookErrorContext,
+  WebhookEvent,
+  WebhookHandlerOptions,
+} from '../../src/webhooks.js';
 import { SECRET, close, hmacHex, listen } from './helpers.js';
 
 const servers: Server[] = [];
@@ -32,54 +37,48 @@ interface Rig {
   errors: [unknown, WebhookErrorContext][];
 }
 
-/** A handler of each kind with `dedupe`, whose onEvent runs `work` and records the event. */
+/** Options with `dedupe` whose onEvent runs `work` and records the event, and where it records. */
+function recorded(store: WebhookDedupeStore, work?: () => unknown) {
+  const runs: WebhookEvent[] = [];
+  const errors: [unknown, WebhookErrorContext][] = [];
+  const options: WebhookHandlerOptions = {
+    secret: SECRET,
+    dedupe: store,
+    onError: (e, c) => void errors.push([e, c]),
+    onEvent: async (event) => {
+      await work?.();
+      runs.push(event);
+    },
+  };
+  return { options, runs, errors };
+}
+
+const signed = (body: string) => ({
+  method: 'POST',
+  body,
+  headers: { 'x-wallet-signature': hmacHex(body, SECRET) },
+});
+
+/** A handler of each kind with `dedupe`, and how to send it a delivery. */
 const rigs: [string, (store: WebhookDedupeStore, work?: () => unknown) => Promise<Rig>][] = [
   [
     'createWebhookHandler (Fetch)',
     async (store, work) => {
-      const runs: WebhookEvent[] = [];
-      const errors: [unknown, WebhookErrorContext][] = [];
-      const handler = createWebhookHandler({
-        secret: SECRET,
-        dedupe: store,
-        onError: (e, c) => void errors.push([e, c]),
-        onEvent: async (event) => {
-          await work?.();
-          runs.push(event);
-        },
-      });
+      const { options, runs, errors } = recorded(store, work);
+      const handler = createWebhookHandler(options);
       const send: Send = async (body) =>
-        (
-          await handler(
-            new Request('https://m.example/', {
-              method: 'POST',
-              body,
-              headers: { 'x-wallet-signature': hmacHex(body, SECRET) },
-            }),
-          )
-        ).status;
+        (await handler(new Request('https://m.example/', signed(body)))).status;
       return { send, runs, errors };
     },
   ],
   [
     'createNodeWebhookHandler over HTTP',
     async (store, work) => {
-      const runs: WebhookEvent[] = [];
-      const errors: [unknown, WebhookErrorContext][] = [];
-      const handler = createNodeWebhookHandler({
-        secret: SECRET,
-        dedupe: store,
-        onError: (e, c) => void errors.push([e, c]),
-        onEvent: async (event) => {
-          await work?.();
-          runs.push(event);
-        },
-      });
+      const { options, runs, errors } = recorded(store, work);
+      const handler = createNodeWebhookHandler(options);
       const { url, server } = await listen((req, res) => void handler(req, res));
       servers.push(server);
-      const send: Send = async (body) =>
-        (await fetch(url, { method: 'POST', body, headers: { 'x-wallet-signature': hmacHex(body, SECRET) } }))
-          .status;
+      const send: Send = async (body) => (await fetch(url, signed(body))).status;
       return { send, runs, errors };
     },
   ],

@@ -132,16 +132,18 @@ describe('built @wallet/node/webhooks', () => {
     expect(result).toEqual({ event: CHARGE_SUCCESS, status: 200, code: 'node_crypto_unavailable' });
   });
 
-  test('imports in a few milliseconds', () => {
+  test('imports in a few milliseconds of CPU', () => {
+    // CPU time of the import in a fresh process: wall time on a shared CI machine mostly measures the
+    // neighbours (60 ms seen under a load average of 22). test/webhooks/bench.mjs holds the 2 ms target.
     const time = (): number => {
-      const code = `const t0 = performance.now(); await import(${JSON.stringify(ESM)}); console.log(performance.now() - t0);`;
+      const code = `const c = process.cpuUsage(); await import(${JSON.stringify(ESM)}); const d = process.cpuUsage(c); console.log((d.user + d.system) / 1000);`;
       const child = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
       return Number(child.stdout);
     };
-    // About 6 ms on a developer machine; the best of three keeps a busy CI machine from failing it.
+    // About 7 ms of CPU here (4.5 of them Node's own loader); the best of three keeps noise out.
     const best = Math.min(time(), time(), time());
     expect(best).toBeGreaterThan(0);
-    expect(best).toBeLessThan(50);
+    expect(best).toBeLessThan(30);
   });
 
   test('the check detects a forbidden module when one is loaded (control)', () => {

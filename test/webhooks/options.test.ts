@@ -89,7 +89,9 @@ describe.each(creators)('%s options', (name, create) => {
     });
   });
 
-  test('lists every problem at once', () => {
+  test('lists every problem at once, the secret too when other problems are listed', () => {
+    const empty = thrown(make({})) as ValidationError;
+    expect(empty.issues.map((i) => i.path).sort()).toEqual(['onEvent', 'secret']);
     const error = thrown(make({ secret: SECRET, maxBodySize: 1, bodyTimeout: -1 })) as ValidationError;
     expect(error.issues.map((i) => i.path).sort()).toEqual(['bodyTimeout', 'maxBodySize', 'onEvent']);
   });
