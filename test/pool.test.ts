@@ -1,15 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionTimeoutError } from '@wallet/node';
 import { json, loopback } from './helpers/loopback.js';
-
-const transaction = {
-  reference: 'order_1042',
-  amount: 500000,
-  currency: 'NGN',
-  status: 'PENDING_AUTHORIZATION',
-  channel: 'wallet_push',
-  customer: { handle: '@ada', phone: '+2348000000001', name: 'Ada Obi' },
-};
+import { paid } from './helpers/mock-service.js';
 
 let server: Awaited<ReturnType<typeof loopback>> | undefined;
 afterEach(async () => {
@@ -23,7 +15,7 @@ describe("the client's own connection pool", () => {
     const ports = new Set<number | undefined>();
     server = await loopback((req, res) => {
       ports.add(req.socket.remotePort);
-      setTimeout(() => json(res, 200, { status: 'success', data: transaction }), 20);
+      setTimeout(() => json(res, 200, { status: 'success', data: paid }), 20);
     });
     const wallet = server.wallet({ maxConnections: 4 });
     const calls = Array.from({ length: 40 }, (_, i) => wallet.charges.verify(`order_${i}`));
@@ -37,7 +29,7 @@ describe("the client's own connection pool", () => {
     // The only connection is held for 3 s; the queued call must not wait for it to come free.
     server = await loopback((req, res) => {
       const delay = req.url?.endsWith('/slow') ? 3_000 : 0;
-      setTimeout(() => json(res, 200, { status: 'success', data: transaction }), delay);
+      setTimeout(() => json(res, 200, { status: 'success', data: paid }), delay);
     });
     const wallet = server.wallet({ maxConnections: 1, maxRetries: 0 });
     const holding = wallet.charges.verify('slow', { timeout: 10_000 });
