@@ -108,9 +108,10 @@ describe('outcomeUnknown tells the truth across attempts', () => {
   it('reports a request refused locally as final and typed, never retried, nothing sent', async () => {
     let calls = 0;
     const refusing = {
-      request: () => {
+      dispatch: (_options: unknown, handler: { onError(error: Error): void }) => {
         calls++;
-        return Promise.reject(new undiciErrors.InvalidArgumentError('invalid x-tenant header'));
+        handler.onError(new undiciErrors.InvalidArgumentError('invalid x-tenant header'));
+        return false;
       },
     } as unknown as Dispatcher;
     const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: 'https://pay.example.ng', dispatcher: refusing });

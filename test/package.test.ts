@@ -24,15 +24,17 @@ const firstCall = `
   server.close();`;
 
 describe('importing @wallet/node', () => {
-  it('loads neither undici nor zod until the first request (ESM)', () => {
+  it('loads neither undici nor the schemas until the first request (ESM)', () => {
     const { modules } = modulesLoadedBy('esm', `await import('@wallet/node');`);
     expect(modules.some((m) => m.includes('/dist/index.js'))).toBe(true);
+    expect(modules.some((m) => m.includes('/dist/schemas.'))).toBe(false);
     expect(packagesIn(modules)).toEqual([]);
   });
 
-  it('loads neither undici nor zod until the first request (CommonJS)', () => {
+  it('loads neither undici nor the schemas until the first request (CommonJS)', () => {
     const { modules } = modulesLoadedBy('cjs', `require('@wallet/node');`);
     expect(modules.some((m) => m.endsWith('/dist/index.cjs'))).toBe(true);
+    expect(modules.some((m) => m.includes('/dist/schemas.'))).toBe(false);
     expect(packagesIn(modules)).toEqual([]);
   });
 
@@ -42,7 +44,9 @@ describe('importing @wallet/node', () => {
       `const { Wallet } = await import('@wallet/node');${firstCall}`,
     );
     expect(stdout.trim()).toBe('FAILED');
-    expect(packagesIn(modules)).toEqual(['undici', 'zod']);
+    // zod is bundled into the schemas file, so the first call loads that file and no zod package.
+    expect(modules.some((m) => m.endsWith('/dist/schemas.js'))).toBe(true);
+    expect(packagesIn(modules)).toEqual(['undici']);
   });
 
   it('works from CommonJS on the first request too', () => {
@@ -91,8 +95,8 @@ describe('the package surface', () => {
     }
   });
 
-  it('has only undici and zod as runtime dependencies', () => {
-    expect(Object.keys(pkg.dependencies).sort()).toEqual(['undici', 'zod']);
+  it('has only undici as a runtime dependency (zod is bundled into the lazily loaded schemas)', () => {
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(['undici']);
   });
 
   it('reports the package version in VERSION and the User-Agent', () => {

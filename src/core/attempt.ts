@@ -92,57 +92,75 @@ class DeadlineExceeded extends Error {
   override readonly name = 'TimeoutError';
 }
 
-/** One timer and the caller's signal, linked into the signal an attempt sends with. */
-interface Deadline {
-  readonly signal: AbortSignal;
-  /** Classifies why the attempt failed; call it from the attempt's catch. */
+/** What a deadline ends: the attempt under way. */
+export interface Stoppable {
+  stop(reason: unknown): void;
+}
+
+/** One attempt's deadline and the caller's signal, both ending the attempt through `stop`. */
+export interface Deadline {
+  /** Classifies why the attempt failed; call it from the attempt's failure path. */
   failure(cause: unknown): AttemptOutcome;
   /** Clears the timer and the listener. */
   done(): void;
 }
 
+// A class rather than closures: one object per attempt, with no AbortController and no listener
+// unless the caller passed a signal.
+class AttemptDeadline implements Deadline {
+  readonly #caller: AbortSignal | undefined;
+  readonly #target: Stoppable;
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #onAbort: (() => void) | undefined;
+  #expired = false;
+
+  constructor(timeout: number, caller: AbortSignal | undefined, target: Stoppable) {
+    this.#caller = caller;
+    this.#target = target;
+    this.#timer = setTimeout(expire, timeout, this, timeout);
+    if (caller) {
+      this.#onAbort = () => target.stop(caller.reason);
+      caller.addEventListener('abort', this.#onAbort, { once: true });
+    }
+  }
+
+  expire(timeout: number): void {
+    this.#expired = true;
+    this.#target.stop(new DeadlineExceeded(`No complete response within ${timeout} ms`));
+  }
+
+  failure(cause: unknown): AttemptOutcome {
+    const code = errorCode(cause);
+    if (this.#caller?.aborted)
+      return { kind: 'failure', reason: 'aborted', reached: true, code, cause: this.#caller.reason };
+    if (this.#expired || (code !== undefined && TIMEOUTS.has(code))) {
+      return { kind: 'failure', reason: 'timeout', reached: code !== 'UND_ERR_CONNECT_TIMEOUT', code, cause };
+    }
+    if (code !== undefined && REFUSED_LOCALLY.has(code)) {
+      return { kind: 'failure', reason: 'refused', reached: false, code, cause };
+    }
+    // Without a code (a runtime's bare "fetch failed") nothing proves the request stayed here.
+    const reached = code === undefined || !(NOT_REACHED.has(code) || TLS_HANDSHAKE.test(code));
+    return { kind: 'failure', reason: 'network', reached, code, cause };
+  }
+
+  done(): void {
+    clearTimeout(this.#timer);
+    if (this.#onAbort) this.#caller?.removeEventListener('abort', this.#onAbort);
+  }
+}
+
+function expire(deadline: AttemptDeadline, timeout: number): void {
+  deadline.expire(timeout);
+}
+
 /**
  * Starts an attempt's deadline: one timer covers connecting, the headers and every byte of the
- * body, so a server that stalls mid-body cannot hold a call past `timeout`.
+ * body, so a server that stalls mid-body cannot hold a call past `timeout`. When it expires, or
+ * the caller's signal fires, `target.stop` is called with the reason.
  */
-function startDeadline(timeout: number, caller: AbortSignal | undefined): Deadline {
-  const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(new DeadlineExceeded(`No complete response within ${timeout} ms`)),
-    timeout,
-  );
-  const onAbort = (): void => controller.abort(caller?.reason);
-  caller?.addEventListener('abort', onAbort, { once: true });
-  return {
-    signal: controller.signal,
-    failure(cause) {
-      const code = errorCode(cause);
-      if (caller?.aborted)
-        return { kind: 'failure', reason: 'aborted', reached: true, code, cause: caller.reason };
-      if (
-        controller.signal.reason instanceof DeadlineExceeded ||
-        (code !== undefined && TIMEOUTS.has(code))
-      ) {
-        return {
-          kind: 'failure',
-          reason: 'timeout',
-          reached: code !== 'UND_ERR_CONNECT_TIMEOUT',
-          code,
-          cause,
-        };
-      }
-      if (code !== undefined && REFUSED_LOCALLY.has(code)) {
-        return { kind: 'failure', reason: 'refused', reached: false, code, cause };
-      }
-      // Without a code (a runtime's bare "fetch failed") nothing proves the request stayed here.
-      const reached = code === undefined || !(NOT_REACHED.has(code) || TLS_HANDSHAKE.test(code));
-      return { kind: 'failure', reason: 'network', reached, code, cause };
-    },
-    done() {
-      clearTimeout(timer);
-      caller?.removeEventListener('abort', onAbort);
-    },
-  };
+export function startDeadline(timeout: number, caller: AbortSignal | undefined, target: Stoppable): Deadline {
+  return new AttemptDeadline(timeout, caller, target);
 }
 
 /** What a way of sending produces: status, lowercase headers, and the body (undefined: over the cap). */
@@ -153,16 +171,22 @@ export interface Exchange {
 }
 
 /**
- * Runs one exchange under the attempt's deadline and turns how it ended into an outcome: the part
- * every way of sending shares, so each of them is only its send and its body source.
+ * Runs one signal-driven exchange (fetch) under the attempt's deadline and turns how it ended into
+ * an outcome, so that way of sending is only its send and its body source. The undici path uses
+ * the same deadline and classification directly, from its dispatch handler.
  */
 export async function runAttempt(
   request: AttemptRequest,
   exchange: (signal: AbortSignal) => Promise<Exchange>,
 ): Promise<AttemptOutcome> {
-  const deadline = startDeadline(request.timeout, request.signal);
+  // A way of sending that takes only a signal (fetch) gets a controller linked to the deadline;
+  // the undici path ends its exchange directly and needs none.
+  const controller = new AbortController();
+  const deadline = startDeadline(request.timeout, request.signal, {
+    stop: (reason) => controller.abort(reason),
+  });
   try {
-    const { status, headers, text } = await exchange(deadline.signal);
+    const { status, headers, text } = await exchange(controller.signal);
     if (text === undefined) return { kind: 'too_large', status, headers, limit: MAX_BODY_BYTES };
     return { kind: 'response', status, headers, text };
   } catch (cause) {

@@ -7,10 +7,51 @@
 /** The largest response body read, in bytes (1 MiB). */
 export const MAX_BODY_BYTES: number = 1024 * 1024;
 
-/** A pull source of chunks: an undici body's iterator, or a `ReadableStream` reader. */
+/** A pull source of chunks: a `ReadableStream` reader's `read`. */
 export type ChunkSource = () => Promise<{ done?: boolean; value?: Uint8Array | undefined }>;
 
 const decoder = new TextDecoder();
+
+/**
+ * A body collected chunk by chunk as the transport pushes it, refusing to hold more than `limit`
+ * bytes. Push-based, so the undici path reads from its handler's callbacks with no stream and no
+ * iterator per chunk; the fetch path pulls into it with {@link readBounded}.
+ */
+export class BoundedBody {
+  #chunks: Uint8Array[] = [];
+  #size = 0;
+  readonly limit: number;
+
+  constructor(limit: number = MAX_BODY_BYTES) {
+    this.limit = limit;
+  }
+
+  /** False when the declared `content-length` is already over the limit. */
+  fits(declaredLength: string | undefined): boolean {
+    return declaredLength === undefined || !(Number(declaredLength) > this.limit);
+  }
+
+  /** Adds a chunk; false once the body is over the limit (the caller stops reading). */
+  push(chunk: Uint8Array): boolean {
+    this.#size += chunk.byteLength;
+    if (this.#size > this.limit) return false;
+    this.#chunks.push(chunk);
+    return true;
+  }
+
+  /** The whole body as UTF-8. */
+  text(): string {
+    const chunks = this.#chunks;
+    if (chunks.length === 1) return decoder.decode(chunks[0]);
+    const all = new Uint8Array(this.#size);
+    let offset = 0;
+    for (const chunk of chunks) {
+      all.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    return decoder.decode(all);
+  }
+}
 
 /**
  * Reads a body to its end as UTF-8, or returns undefined as soon as it exceeds `limit` (including
@@ -22,29 +63,17 @@ export async function readBounded(
   declaredLength: string | undefined,
   limit: number = MAX_BODY_BYTES,
 ): Promise<string | undefined> {
-  if (declaredLength !== undefined && Number(declaredLength) > limit) {
+  const body = new BoundedBody(limit);
+  if (!body.fits(declaredLength)) {
     cancel();
     return undefined;
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
   for (;;) {
     const { done, value } = await next();
-    if (done) break;
-    if (value === undefined) continue;
-    size += value.byteLength;
-    if (size > limit) {
+    if (done) return body.text();
+    if (value !== undefined && !body.push(value)) {
       cancel();
       return undefined;
     }
-    chunks.push(value);
   }
-  if (chunks.length === 1) return decoder.decode(chunks[0]);
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return decoder.decode(all);
 }

@@ -160,7 +160,7 @@ const RULES: Readonly<Record<string, OptionRule>> = {
   timeout: timeoutProblem,
   maxRetries: maxRetriesProblem,
   dispatcher: (v) =>
-    typeof (v as Partial<Dispatcher> | null)?.request === 'function'
+    typeof (v as Partial<Dispatcher> | null)?.dispatch === 'function'
       ? undefined
       : 'must be an undici Dispatcher',
   fetch: ofType('function'),

@@ -67,7 +67,7 @@ export function checkHeaders(headers: unknown, where: string): ValidationIssue[]
  */
 export function mergeHeaders(
   ...layers: (Readonly<Record<string, string>> | undefined)[]
-): Record<string, string> {
+): Readonly<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const layer of layers) {
     if (!layer) continue;

@@ -48,21 +48,29 @@ export function retryDelay(outcome: AttemptOutcome, n: number, logger: Logger): 
 
 /** What {@link finish} needs besides the outcome. */
 export interface Finish {
-  words: CallWords;
+  /** The call's account so far: attempts and outcomeUnknown are updated as attempts end. */
+  call: CallInfo;
+  host: string;
+  /** How the call describes itself in messages; asked only when a message is written. */
+  what: {
+    summary?: ((params: Record<string, unknown>) => string) | undefined;
+    confirm?: ((params: Record<string, unknown>) => string) | undefined;
+  };
+  params: Record<string, unknown>;
   timeout: number;
-  check: (schema: z.ZodType, value: unknown) => Checked;
+  schemas: { check(schema: z.ZodType, value: unknown, prefix?: string): Checked };
   dataSchema: z.ZodType;
+}
+
+// The words of a message, put together only when a call ends in one (the success path needs none).
+function wordsOf(ctx: Finish): CallWords {
+  const { what, params } = ctx;
+  return { ...ctx.call, host: ctx.host, summary: what.summary?.(params), confirm: what.confirm?.(params) };
 }
 
 /** The call's result from its last outcome, or the typed error it ends in. */
 export function finish<T>(outcome: AttemptOutcome, ctx: Finish): WithResponse<T> {
-  const words = ctx.words;
-  const call: CallInfo = {
-    endpoint: words.endpoint,
-    attempts: words.attempts,
-    idempotencyKey: words.idempotencyKey,
-    outcomeUnknown: words.outcomeUnknown,
-  };
+  const call: CallInfo = { ...ctx.call };
   if (outcome.kind === 'too_large') {
     const { status, headers, limit } = outcome;
     throw new ResponseTooLargeError({
@@ -70,11 +78,11 @@ export function finish<T>(outcome: AttemptOutcome, ctx: Finish): WithResponse<T>
       status,
       headers,
       limit,
-      message: tooLargeMessage(status, limit, words),
+      message: tooLargeMessage(status, limit, wordsOf(ctx)),
     });
   }
   if (outcome.kind === 'failure') {
-    const message = failureMessage(outcome, words, ctx.timeout);
+    const message = failureMessage(outcome, wordsOf(ctx), ctx.timeout);
     const init = { ...call, message, cause: outcome.cause };
     switch (outcome.reason) {
       case 'aborted':
@@ -86,7 +94,7 @@ export function finish<T>(outcome: AttemptOutcome, ctx: Finish): WithResponse<T>
       case 'refused':
         if (outcome.code === 'UND_ERR_CLOSED') throw new ClientClosedError(init);
         throw new ValidationError(
-          `request to ${words.endpoint}`,
+          `request to ${call.endpoint}`,
           [
             {
               path: '',
@@ -100,9 +108,9 @@ export function finish<T>(outcome: AttemptOutcome, ctx: Finish): WithResponse<T>
   }
   if (outcome.status < 200 || outcome.status > 299) throw apiErrorFor(outcome, call);
   const envelope = openEnvelope(outcome, call);
-  const checked = ctx.check(ctx.dataSchema, envelope.data);
+  const checked = ctx.schemas.check(ctx.dataSchema, envelope.data, 'data');
   if (!checked.ok) {
-    throw new ResponseValidationError(words.endpoint, outcome.status, envelope.body, checked.issues, {
+    throw new ResponseValidationError(call.endpoint, outcome.status, envelope.body, checked.issues, {
       ...call,
       outcomeUnknown: call.idempotencyKey !== undefined,
     });

@@ -1,6 +1,5 @@
-import type { z } from 'zod';
 import type * as SchemaModule from '../schemas/index.js';
-import { ClientClosedError, ValidationError, type CallInfo } from '../errors.js';
+import { ClientClosedError, ValidationError } from '../errors.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import type { Attempt, AttemptOutcome, AttemptRequest } from './attempt.js';
 import type { Config } from './config.js';
@@ -16,6 +15,20 @@ export type { RequestOptions } from './request-options.js';
 
 type Schemas = typeof SchemaModule;
 
+/**
+ * A schema of `../schemas`, by name: the public types of the resources that describe calls never
+ * name zod, which is bundled into the lazily loaded schemas file rather than installed.
+ */
+export type SchemaName =
+  | 'resolveHandleParams'
+  | 'dispatchParams'
+  | 'verifyParams'
+  | 'refundParams'
+  | 'resolvedCustomer'
+  | 'chargeDispatch'
+  | 'transaction'
+  | 'refund';
+
 /** One API call as a resource describes it; the transport does the rest. */
 export interface ApiCall {
   method: 'GET' | 'POST';
@@ -24,10 +37,10 @@ export interface ApiCall {
   /** The path template, for example `/v1/charges/verify/{reference}`: for tracing, never personal data. */
   route: string;
   params: unknown;
-  paramsSchema: (schemas: Schemas) => z.ZodType;
+  paramsSchema: SchemaName;
   /** The path after the base URL, built from the checked parameters. */
   path: (params: Record<string, unknown>) => string;
-  dataSchema: (schemas: Schemas) => z.ZodType;
+  dataSchema: SchemaName;
   options: RequestOptions | undefined;
   /** What the call is, in a merchant's words, for messages: `refund of ₦4,500.00 (450000 Kobo) on order_1042`. */
   summary?: (params: Record<string, unknown>) => string;
@@ -44,48 +57,71 @@ export interface Transport {
   close(): Promise<void>;
 }
 
-let schemas: Promise<Schemas> | undefined;
+// Loaded once, on the first call; afterwards calls read them without waiting.
+let schemas: Schemas | undefined;
+let loadingSchemas: Promise<Schemas> | undefined;
 function loadSchemas(): Promise<Schemas> {
-  schemas ??= import('../schemas/index.js').catch((error: unknown) => {
-    schemas = undefined;
-    throw error;
-  });
-  return schemas;
+  loadingSchemas ??= import('../schemas/index.js').then(
+    (module) => (schemas = module),
+    (error: unknown) => {
+      loadingSchemas = undefined;
+      throw error;
+    },
+  );
+  return loadingSchemas;
 }
 
-async function validate(call: ApiCall, s: Schemas, scrub: Scrubber): Promise<Record<string, unknown>> {
+function validate(call: ApiCall, s: Schemas, scrub: Scrubber): Record<string, unknown> {
   const optionIssues = checkRequestOptions(call.options);
   if (optionIssues.length > 0)
     throw new ValidationError('request options', scrub.issues(optionIssues), 'Nothing was sent.');
   let checked: ReturnType<Schemas['check']>;
   try {
-    checked = s.check(call.paramsSchema(s), call.params);
+    checked = s.check(s[call.paramsSchema], call.params);
   } catch (error) {
     // A Proxy or getter that throws while being read: the parameters cannot be sent as JSON.
     const issue = { path: '', message: `could not be read (${(error as Error | null)?.name ?? 'error'})` };
     throw new ValidationError(call.what, [issue], 'Nothing was sent.');
   }
   if (!checked.ok) throw new ValidationError(call.what, scrub.issues(checked.issues), 'Nothing was sent.');
-  return Promise.resolve(checked.value as Record<string, unknown>);
+  return checked.value as Record<string, unknown>;
 }
 
 /**
- * Creates the request function over a client's configuration. `openAttempt` is asked once per
- * call, so the client can create its own Agent (or pick fetch) lazily.
+ * Creates the request function over a client's configuration. `openAttempt` is asked on the
+ * first call, so the client can create its own Agent (or pick fetch) lazily.
  */
 export function createTransport(config: Config, openAttempt: () => Promise<Attempt>): Transport {
   const { logger, scrub } = config;
   const host = new URL(config.origin).host;
-  const inFlight = new Set<Promise<unknown>>();
+  // The headers every call sends, merged once per client; a call adds only its own.
+  const fixedHeaders = mergeHeaders(config.baseHeaders, config.defaultHeaders, {
+    authorization: `Bearer ${config.apiKey}`,
+  });
+  let send: Attempt | undefined;
+  // Counted rather than kept in a set: close() only needs to know when the last call settles.
+  let inFlight = 0;
+  let drained: Promise<void> | undefined;
+  let onDrained: (() => void) | undefined;
   let closed = false;
 
-  async function execute<T>(
+  async function execute<T>(call: ApiCall, trace: CallTrace | undefined): Promise<WithResponse<T>> {
+    inFlight++;
+    try {
+      // Read now: a call made before close() is under way even while the schemas still load.
+      return await run<T>(call, closed, trace);
+    } finally {
+      if (--inFlight === 0) onDrained?.();
+    }
+  }
+
+  async function run<T>(
     call: ApiCall,
     refused: boolean,
     trace: CallTrace | undefined,
   ): Promise<WithResponse<T>> {
-    const s = await loadSchemas();
-    const params = await validate(call, s, scrub);
+    const s = schemas ?? (await loadSchemas());
+    const params = validate(call, s, scrub);
     const options = call.options ?? {};
     const route = call.path(params);
     const endpoint = `${call.method} ${route}`;
@@ -93,40 +129,33 @@ export function createTransport(config: Config, openAttempt: () => Promise<Attem
     const idempotencyKey = post ? (options.idempotencyKey ?? globalThis.crypto.randomUUID()) : undefined;
     if (refused)
       throw new ClientClosedError({ endpoint, idempotencyKey, attempts: 0, outcomeUnknown: false });
-    const own: Record<string, string> = { authorization: `Bearer ${config.apiKey}` };
-    if (post) {
-      own['content-type'] = 'application/json';
-      own['x-idempotency-key'] = idempotencyKey!;
-    }
+    const own = post
+      ? { 'content-type': 'application/json', 'x-idempotency-key': idempotencyKey! }
+      : undefined;
+    const path = `${config.basePath}${route}`;
     const request: AttemptRequest = {
-      url: `${config.origin}${config.basePath}${route}`,
+      url: `${config.origin}${path}`,
       origin: config.origin,
-      path: `${config.basePath}${route}`,
+      path,
       method: call.method,
-      headers: mergeHeaders(config.baseHeaders, config.defaultHeaders, options.headers, own),
+      headers: options.headers || own ? mergeHeaders(fixedHeaders, options.headers, own) : fixedHeaders,
       body: post ? JSON.stringify(params) : undefined,
       timeout: options.timeout ?? config.timeout,
       signal: options.signal,
     };
     const maxAttempts = (options.maxRetries ?? config.maxRetries) + 1;
-    const ctx: Finish = {
-      words: {
-        endpoint,
-        host,
-        summary: call.summary?.(params),
-        confirm: call.confirm?.(params),
-        idempotencyKey,
-        attempts: 0,
-        outcomeUnknown: false,
-      },
-      timeout: request.timeout,
-      check: (schema, value) => s.check(schema, value, 'data'),
-      dataSchema: call.dataSchema(s),
-    };
     if (logger.enabled('debug'))
       logger.log('debug', `${endpoint} sending`, { idempotencyKey, params: maskParams(params) });
-    const send = await openAttempt();
-    let unknown = false;
+    send ??= await openAttempt();
+    const ctx: Finish = {
+      call: { endpoint, attempts: 0, idempotencyKey, outcomeUnknown: false },
+      host,
+      what: call,
+      params,
+      timeout: request.timeout,
+      schemas: s,
+      dataSchema: s[call.dataSchema],
+    };
 
     for (let n = 1; ; n++) {
       if (options.signal?.aborted) {
@@ -137,14 +166,12 @@ export function createTransport(config: Config, openAttempt: () => Promise<Attem
           code: undefined,
           cause: options.signal.reason,
         };
-        return finish<T>(outcome, {
-          ...ctx,
-          words: { ...ctx.words, attempts: n - 1, outcomeUnknown: unknown },
-        });
+        ctx.call.attempts = n - 1;
+        return finish<T>(outcome, ctx);
       }
       const started = performance.now();
       const outcome = scrub.outcome(await send(request));
-      if (post && mayHaveActed(outcome)) unknown = true;
+      if (post && mayHaveActed(outcome)) ctx.call.outcomeUnknown = true;
       if (logger.enabled('debug')) {
         const ms = Math.round(performance.now() - started);
         logger.log(
@@ -163,24 +190,19 @@ export function createTransport(config: Config, openAttempt: () => Promise<Attem
         await sleep(wait, options.signal).catch(() => undefined);
         continue;
       }
-      const call: CallInfo = { endpoint, attempts: n, idempotencyKey, outcomeUnknown: unknown };
-      return finish<T>(outcome, { ...ctx, words: { ...ctx.words, ...call } });
+      ctx.call.attempts = n;
+      return finish<T>(outcome, ctx);
     }
   }
 
-  function request<T>(call: ApiCall): APIPromise<T> {
-    const result = traceCall(call.method, call.route, (trace) => execute<T>(call, closed, trace));
-    inFlight.add(result);
-    const forget = (): void => void inFlight.delete(result);
-    result.then(forget, forget);
-    return new APIPromise<T>(result);
-  }
-
   return {
-    request,
+    request: <T>(call: ApiCall): APIPromise<T> =>
+      new APIPromise<T>(traceCall(call.method, call.route, (trace) => execute<T>(call, trace))),
     async close() {
       closed = true;
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      if (inFlight === 0) return;
+      drained ??= new Promise<void>((resolve) => (onDrained = resolve));
+      await drained;
     },
   };
 }

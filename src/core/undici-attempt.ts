@@ -1,15 +1,90 @@
 import type { Dispatcher } from 'undici';
-import type { Attempt, AttemptOutcome } from './attempt.js';
-import { runAttempt } from './attempt.js';
-import { readBounded } from './body.js';
+import type { Attempt, AttemptOutcome, AttemptRequest, Deadline, Stoppable } from './attempt.js';
+import { startDeadline } from './attempt.js';
+import { BoundedBody } from './body.js';
 
-function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+type Settle = (outcome: AttemptOutcome) => void;
+
+// Lowercase names; a repeated header is joined with `, ` (as `Headers` does). Latin-1, as undici reads them.
+function headersOf(raw: Buffer[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of Object.keys(headers)) {
-    const value = headers[name];
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toString('latin1').toLowerCase();
+    const value = raw[i + 1]!.toString('latin1');
+    const seen = out[name];
+    out[name] = seen === undefined ? value : `${seen}, ${value}`;
   }
   return out;
+}
+
+/**
+ * One exchange, as undici's dispatch handler: the response is collected from undici's callbacks
+ * straight into the bounded body, with no stream, no async iterator and no promise per chunk.
+ * Whatever ends it first (the answer, a failure, the deadline, the caller's signal, an oversized
+ * body) settles it; later callbacks are ignored.
+ */
+class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
+  readonly #settle: Settle;
+  readonly #deadline: Deadline;
+  readonly #body = new BoundedBody();
+  #abort: ((reason?: Error) => void) | undefined;
+  // Set when the deadline or the caller ended the attempt before undici handed over its abort.
+  #reason: unknown;
+  #settled = false;
+  #status = 0;
+  #headers: Record<string, string> = {};
+
+  constructor(request: AttemptRequest, settle: Settle) {
+    this.#settle = settle;
+    this.#deadline = startDeadline(request.timeout, request.signal, this);
+  }
+
+  /** Ends the attempt: the deadline passed or the caller aborted. */
+  stop(reason: unknown): void {
+    if (this.#abort) this.#abort(reason as Error);
+    else {
+      // Still queued for a connection: answer now; undici drops the request when it reaches a socket.
+      this.#reason = reason;
+      this.#end(this.#deadline.failure(reason));
+    }
+  }
+
+  #end(outcome: AttemptOutcome): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#deadline.done();
+    this.#settle(outcome);
+  }
+
+  #tooLarge(): false {
+    this.#end({ kind: 'too_large', status: this.#status, headers: this.#headers, limit: this.#body.limit });
+    this.#abort?.(new Error('Response body over the limit'));
+    return false;
+  }
+
+  onConnect(abort: (reason?: Error) => void): void {
+    if (this.#reason !== undefined) abort(this.#reason as Error);
+    else this.#abort = abort;
+  }
+
+  onHeaders(status: number, raw: Buffer[]): boolean {
+    if (status < 200) return true; // 1xx: the answer is still to come
+    this.#status = status;
+    this.#headers = headersOf(raw);
+    return this.#body.fits(this.#headers['content-length']) || this.#tooLarge();
+  }
+
+  onData(chunk: Buffer): boolean {
+    return this.#body.push(chunk) || this.#tooLarge();
+  }
+
+  onComplete(): void {
+    this.#end({ kind: 'response', status: this.#status, headers: this.#headers, text: this.#body.text() });
+  }
+
+  onError(error: Error): void {
+    this.#end(this.#deadline.failure(error));
+  }
 }
 
 /**
@@ -19,32 +94,31 @@ function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<str
  */
 export function undiciAttempt(dispatcher: Dispatcher): Attempt {
   const state = dispatcher as { closed?: unknown; destroyed?: unknown };
-  return async (request): Promise<AttemptOutcome> => {
-    // A dispatcher already closed sends nothing; one destroyed mid-request may have sent it.
-    if (state.closed === true || state.destroyed === true) {
-      const cause = new Error('The dispatcher is closed');
-      return { kind: 'failure', reason: 'refused', reached: false, code: 'UND_ERR_CLOSED', cause };
-    }
-    return runAttempt(request, async (signal) => {
-      const response = await dispatcher.request({
-        origin: request.origin,
-        path: request.path,
-        method: request.method,
-        headers: request.headers,
-        ...(request.body === undefined ? {} : { body: request.body }),
-        signal,
-        headersTimeout: request.timeout,
-        bodyTimeout: request.timeout,
-      });
-      const headers = flattenHeaders(response.headers);
-      const body = response.body;
-      const iterator = (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
-      const text = await readBounded(
-        () => iterator.next(),
-        () => body.destroy(),
-        headers['content-length'],
-      );
-      return { status: response.statusCode, headers, text };
+  return (request) =>
+    new Promise<AttemptOutcome>((settle) => {
+      // A dispatcher already closed sends nothing; one destroyed mid-request may have sent it.
+      if (state.closed === true || state.destroyed === true) {
+        const cause = new Error('The dispatcher is closed');
+        settle({ kind: 'failure', reason: 'refused', reached: false, code: 'UND_ERR_CLOSED', cause });
+        return;
+      }
+      const exchange = new UndiciExchange(request, settle);
+      try {
+        dispatcher.dispatch(
+          {
+            origin: request.origin,
+            path: request.path,
+            method: request.method,
+            headers: request.headers,
+            body: request.body ?? null,
+            headersTimeout: request.timeout,
+            bodyTimeout: request.timeout,
+          },
+          exchange,
+        );
+      } catch (error) {
+        // A dispatcher that throws instead of calling onError (undici calls onError itself).
+        exchange.onError(error as Error);
+      }
     });
-  };
 }

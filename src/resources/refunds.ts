@@ -26,10 +26,10 @@ export class Refunds {
       method: 'POST',
       what: 'refund parameters',
       params,
-      paramsSchema: (s) => s.refundParams,
+      paramsSchema: 'refundParams',
       route: '/v1/refunds',
       path: () => '/v1/refunds',
-      dataSchema: (s) => s.refund,
+      dataSchema: 'refund',
       // No confirm: verify shows the charge, not whether this refund went through.
       summary: (p) =>
         p.amount === undefined

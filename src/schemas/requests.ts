@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { describe } from './describe.js';
 
 const SAFE = Number.MAX_SAFE_INTEGER;

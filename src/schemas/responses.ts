@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // Loose objects keep fields the service adds later; enumerations are plain strings so a new
 // status passes through. Only documented fields with the wrong type or missing are refused.

@@ -1,0 +1,89 @@
+// The loopback service every client in the bench talks to, in its own process so that its CPU is
+// never counted as a client's. It answers the documented envelopes with fixed bodies, counts the
+// sockets clients open, and delays a verify whose reference starts with `slow_` (for heap in flight).
+// Started by the bench with fork(); reports its port, then answers { cmd: 'stats' | 'reset' }.
+import http from 'node:http';
+
+const json = (value) => JSON.stringify(value);
+const TRANSACTION = json({
+  status: 'success',
+  data: {
+    reference: 'order_1042',
+    amount: 500000,
+    currency: 'NGN',
+    fee: 10000,
+    netAmount: 490000,
+    status: 'SUCCESS',
+    channel: 'wallet_push',
+    customer: { handle: '@ada', phone: '+2348000000001', name: 'Ada Obi' },
+    settlement: { status: 'SETTLED', settledAt: '2026-11-21T12:00:00Z' },
+    paidAt: '2026-11-21T10:01:00Z',
+  },
+});
+const DISPATCH = json({
+  status: 'success',
+  message: 'Authorization prompt sent',
+  data: {
+    reference: 'order_1042',
+    status: 'PENDING_AUTHORIZATION',
+    authChannel: 'wallet_push',
+    expiresAt: '2026-11-21T10:05:00Z',
+  },
+});
+const REFUND = json({
+  status: 'success',
+  message: 'Refund processed',
+  data: {
+    refundReference: 'rf_1',
+    amount: 100000,
+    currency: 'NGN',
+    status: 'PROCESSED',
+    refundedAt: '2026-11-21T13:00:00Z',
+  },
+});
+const NOT_FOUND = json({ status: 'error', message: 'Not found' });
+const VERIFY = '/v1/charges/verify/';
+
+let open = 0;
+let peak = 0;
+let opened = 0;
+
+function answer(req, res) {
+  const url = req.url ?? '';
+  let body = NOT_FOUND;
+  let status = 200;
+  if (req.method === 'GET' && url.startsWith(VERIFY)) body = TRANSACTION;
+  else if (req.method === 'POST' && url === '/v1/charges/dispatch') body = DISPATCH;
+  else if (req.method === 'POST' && url === '/v1/refunds') body = REFUND;
+  else status = 404;
+  const send = () => {
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  };
+  const slow = url.startsWith(`${VERIFY}slow_`) ? Number(url.slice(VERIFY.length + 5)) : 0;
+  if (slow > 0) setTimeout(send, slow);
+  else send();
+}
+
+const server = http.createServer((req, res) => {
+  if (req.method === 'GET') return answer(req, res);
+  req.resume();
+  req.on('end', () => answer(req, res));
+});
+server.keepAliveTimeout = 60_000;
+server.headersTimeout = 61_000;
+server.maxRequestsPerSocket = 0;
+server.on('connection', (socket) => {
+  opened++;
+  peak = Math.max(peak, ++open);
+  socket.on('close', () => open--);
+});
+process.on('message', (message) => {
+  if (message.cmd === 'reset') {
+    opened = 0;
+    peak = open;
+  }
+  process.send({ cmd: message.cmd, opened, open, peak });
+});
+process.on('disconnect', () => process.exit(0));
+server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
