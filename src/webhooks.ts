@@ -4,7 +4,7 @@
  * loaded only when a sync function first needs it, so the async verifier and the Fetch handler also
  * run on edge runtimes that have only Web Crypto.
  *
- * @packageDocumentation
+ * @module \@wallet/node/webhooks
  */
 export { WebhookVerificationError, isWebhookVerificationError } from './errors.js';
 export type { WebhookVerificationReason } from './errors.js';
