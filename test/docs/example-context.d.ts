@@ -1,0 +1,19 @@
+// What the TSDoc examples assume already exists around them, so each example can stay a few lines
+// a merchant copies. An example that declares one of these names itself shadows it.
+import type { LinkedBank, Wallet as WalletClient } from '@wallet/node';
+import type { Sandbox } from '@wallet/node/testing';
+
+declare global {
+  /** A client built earlier: `new Wallet()`. */
+  const wallet: WalletClient;
+  /** The banks from an earlier `resolveHandle`. */
+  const linkedBanks: LinkedBank[];
+  /** A sandbox made earlier with `createSandbox()`. */
+  const sandbox: Sandbox;
+  /** The merchant's own order code. */
+  function fulfil(reference: string, amount: number): Promise<void>;
+  function markPaid(reference: string, amount: number): Promise<void>;
+  /** Test tooling the testing examples are written for. */
+  const expect: typeof import('vitest').expect;
+  const setupServer: typeof import('msw/node').setupServer;
+}

@@ -1,0 +1,105 @@
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { extractExamples, type TsDocExample } from './extract-examples.js';
+
+// Every `@example` in src/ compiles under the project's own strict settings, as a merchant would
+// paste it: public names it uses without importing are imported from the entry that exports them,
+// and the few variables examples take as given (`wallet`, `sandbox`, …) come from
+// example-context.d.ts.
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const ENTRIES = [
+  ['@wallet/node', 'src/index.ts'],
+  ['@wallet/node/webhooks', 'src/webhooks.ts'],
+  ['@wallet/node/testing', 'src/testing.ts'],
+] as const;
+
+function compilerOptions(): ts.CompilerOptions {
+  const file = join(root, 'tsconfig.json');
+  const config = ts.readConfigFile(file, (path) => ts.sys.readFile(path));
+  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
+  // Examples are merchant code, not published declarations: every strict flag stays on.
+  return { ...parsed.options, isolatedDeclarations: false, declaration: false, noEmit: true };
+}
+
+interface Checked {
+  example: TsDocExample;
+  errors: string[];
+}
+
+function checkAll(): Checked[] {
+  const options = compilerOptions();
+  const examples = extractExamples(root);
+  const entryFiles = ENTRIES.map(([, path]) => join(root, path));
+  const context = join(root, 'test/docs/example-context.d.ts');
+
+  // First pass: what each entry exports, and whether each name is a value (import) or a type.
+  const plain = ts.createProgram([...entryFiles], options);
+  const checker = plain.getTypeChecker();
+  const exportsByName = new Map<string, { from: string; typeOnly: boolean }>();
+  for (const [specifier, path] of ENTRIES) {
+    const source = plain.getSourceFile(join(root, path));
+    const module = source && checker.getSymbolAtLocation(source);
+    for (const symbol of module ? checker.getExportsOfModule(module) : []) {
+      if (exportsByName.has(symbol.name)) continue;
+      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+      exportsByName.set(symbol.name, {
+        from: specifier,
+        typeOnly: (target.flags & ts.SymbolFlags.Value) === 0,
+      });
+    }
+  }
+
+  const virtual = new Map<string, { text: string; example: TsDocExample; preludeLines: number }>();
+  examples.forEach((example, i) => {
+    const imported = new Set(
+      [...example.code.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}/g)].flatMap((m) =>
+        m[1]!.split(',').map((name) => name.replace(/^\s*type\s+/, '').trim().split(/\s+as\s+/).pop()!),
+      ),
+    );
+    const byEntry = new Map<string, string[]>();
+    for (const [name, { from, typeOnly }] of exportsByName) {
+      if (imported.has(name) || !new RegExp(`\\b${name}\\b`).test(example.code)) continue;
+      byEntry.set(from, [...(byEntry.get(from) ?? []), typeOnly ? `type ${name}` : name]);
+    }
+    const prelude = [...byEntry].map(([from, names]) => `import { ${names.join(', ')} } from '${from}';`);
+    const path = join(root, 'test/docs', `__example_${i}.ts`);
+    const text = [...prelude, example.code, 'export {};'].join('\n');
+    virtual.set(path, { text, example, preludeLines: prelude.length });
+  });
+
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (path, language, ...rest) => {
+    const file = virtual.get(path);
+    return file ? ts.createSourceFile(path, file.text, language) : getSourceFile(path, language, ...rest);
+  };
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (path) => virtual.has(path) || fileExists(path);
+
+  const program = ts.createProgram([...virtual.keys(), context], options, host);
+  return [...virtual].map(([path, { example, preludeLines }]) => {
+    const source = program.getSourceFile(path)!;
+    const diagnostics = [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
+    const errors = diagnostics.map((d) => {
+      const { line } = source.getLineAndCharacterOfPosition(d.start ?? 0);
+      const where = `${example.where.split(':')[0]}:${example.line + line - preludeLines}`;
+      return `${where}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+    });
+    return { example, errors };
+  });
+}
+
+const results = checkAll();
+
+describe('the @example blocks of the TSDoc', () => {
+  it('are found (the extractor still matches how the sources write them)', () => {
+    expect(results.length).toBeGreaterThan(15);
+  });
+
+  it.each(results.map((r) => [r.example.where, r] as const))('%s compiles under strict settings', (_, result) => {
+    expect(result.errors).toEqual([]);
+  });
+});
