@@ -80,11 +80,15 @@ function categorize(project) {
   const kinds = exported | ReflectionKind.Function | ReflectionKind.Variable | ReflectionKind.Reference;
   for (const reflection of project.getReflectionsByKind(kinds)) {
     if (!reflection.parent?.kindOf(ReflectionKind.Module)) continue;
-    const target = reflection.kindOf(ReflectionKind.Reference) ? reflection.tryGetTargetReflectionDeep() : reflection;
+    const target = reflection.kindOf(ReflectionKind.Reference)
+      ? reflection.tryGetTargetReflectionDeep()
+      : reflection;
     const file = target ? project.getSymbolIdFromReflection(target)?.packagePath : undefined;
     const category = file && CATEGORY_BY_SOURCE.find(([prefix]) => file.startsWith(prefix))?.[1];
     if (!category) {
-      project.application?.logger.warn(`typedoc-plugin: no category for ${reflection.getFullName()} (${file})`);
+      project.application?.logger.warn(
+        `typedoc-plugin: no category for ${reflection.getFullName()} (${file})`,
+      );
       continue;
     }
     if (hasCategory(reflection)) continue;

@@ -13,6 +13,9 @@ declare global {
   /** The merchant's own order code. */
   function fulfil(reference: string, amount: number): Promise<void>;
   function markPaid(reference: string, amount: number): Promise<void>;
+  /** A webhook delivery as a Node server receives it. */
+  const rawBody: string;
+  const req: import('node:http').IncomingMessage;
   /** Test tooling the testing examples are written for. */
   const expect: typeof import('vitest').expect;
   const setupServer: typeof import('msw/node').setupServer;

@@ -2,10 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { extractExamples, type TsDocExample } from './extract-examples.js';
+import { extractExamples, extractMarkdownExamples, type TsDocExample } from './extract-examples.js';
 
-// Every `@example` in src/ compiles under the project's own strict settings, as a merchant would
-// paste it: public names it uses without importing are imported from the entry that exports them,
+// Every `@example` in src/, and every TypeScript block of the guides listed below, compiles under
+// the project's own strict settings, as a merchant would paste it: public names it uses without importing are imported from the entry that exports them,
 // and the few variables examples take as given (`wallet`, `sandbox`, …) come from
 // example-context.d.ts.
 
@@ -15,6 +15,8 @@ const ENTRIES = [
   ['@wallet/node/webhooks', 'src/webhooks.ts'],
   ['@wallet/node/testing', 'src/testing.ts'],
 ] as const;
+/** Guides whose TypeScript blocks are held to the same rule. */
+const GUIDES = ['README.md', 'docs/getting-started.md', 'docs/errors.md'];
 
 function compilerOptions(): ts.CompilerOptions {
   const file = join(root, 'tsconfig.json');
@@ -31,7 +33,7 @@ interface Checked {
 
 function checkAll(): Checked[] {
   const options = compilerOptions();
-  const examples = extractExamples(root);
+  const examples = [...extractExamples(root), ...extractMarkdownExamples(root, GUIDES)];
   const entryFiles = ENTRIES.map(([, path]) => join(root, path));
   const context = join(root, 'test/docs/example-context.d.ts');
 
@@ -56,7 +58,13 @@ function checkAll(): Checked[] {
   examples.forEach((example, i) => {
     const imported = new Set(
       [...example.code.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}/g)].flatMap((m) =>
-        m[1]!.split(',').map((name) => name.replace(/^\s*type\s+/, '').trim().split(/\s+as\s+/).pop()!),
+        m[1]!.split(',').map((name) =>
+          name
+            .replace(/^\s*type\s+/, '')
+            .trim()
+            .split(/\s+as\s+/)
+            .pop()!,
+        ),
       ),
     );
     const byEntry = new Map<string, string[]>();
@@ -82,7 +90,10 @@ function checkAll(): Checked[] {
   const program = ts.createProgram([...virtual.keys(), context], options, host);
   return [...virtual].map(([path, { example, preludeLines }]) => {
     const source = program.getSourceFile(path)!;
-    const diagnostics = [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
+    const diagnostics = [
+      ...program.getSyntacticDiagnostics(source),
+      ...program.getSemanticDiagnostics(source),
+    ];
     const errors = diagnostics.map((d) => {
       const { line } = source.getLineAndCharacterOfPosition(d.start ?? 0);
       const where = `${example.where.split(':')[0]}:${example.line + line - preludeLines}`;
@@ -94,12 +105,17 @@ function checkAll(): Checked[] {
 
 const results = checkAll();
 
-describe('the @example blocks of the TSDoc', () => {
-  it('are found (the extractor still matches how the sources write them)', () => {
-    expect(results.length).toBeGreaterThan(15);
+describe('the @example blocks of the TSDoc and the TypeScript of the guides', () => {
+  it('are found (the extractors still match how the sources write them)', () => {
+    const where = results.map((r) => r.example.where.split(':')[0]);
+    expect(where.filter((file) => file!.startsWith('src/')).length).toBeGreaterThan(15);
+    for (const guide of GUIDES) expect(where).toContain(guide);
   });
 
-  it.each(results.map((r) => [r.example.where, r] as const))('%s compiles under strict settings', (_, result) => {
-    expect(result.errors).toEqual([]);
-  });
+  it.each(results.map((r) => [r.example.where, r] as const))(
+    '%s compiles under strict settings',
+    (_, result) => {
+      expect(result.errors).toEqual([]);
+    },
+  );
 });

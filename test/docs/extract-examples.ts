@@ -39,6 +39,18 @@ export function extractExamples(root: string, dir = 'src'): TsDocExample[] {
   return examples;
 }
 
+/** Every `ts` code block of the given Markdown files (paths relative to `root`). */
+export function extractMarkdownExamples(root: string, files: readonly string[]): TsDocExample[] {
+  return files.flatMap((file) => {
+    const text = readFileSync(join(root, file), 'utf8');
+    return [...text.matchAll(/^( *)```ts\n([\s\S]*?)^\1```/gm)].map((block) => {
+      const line = text.slice(0, block.index).split('\n').length + 1;
+      const indent = new RegExp(`^${block[1]}`, 'gm');
+      return { where: `${file}:${line}`, line, code: block[2]!.replace(indent, '') };
+    });
+  });
+}
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
     .flatMap((entry) => {
