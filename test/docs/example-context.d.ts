@@ -1,5 +1,8 @@
 // What the TSDoc examples assume already exists around them, so each example can stay a few lines
 // a merchant copies. An example that declares one of these names itself shadows it.
+import type { IncomingMessage } from 'node:http';
+import type { setupServer as SetupServer } from 'msw/node';
+import type { expect as Expect } from 'vitest';
 import type { LinkedBank, Wallet as WalletClient } from '@wallet/node';
 import type { Sandbox } from '@wallet/node/testing';
 
@@ -15,8 +18,8 @@ declare global {
   function markPaid(reference: string, amount: number): Promise<void>;
   /** A webhook delivery as a Node server receives it. */
   const rawBody: string;
-  const req: import('node:http').IncomingMessage;
+  const req: IncomingMessage;
   /** Test tooling the testing examples are written for. */
-  const expect: typeof import('vitest').expect;
-  const setupServer: typeof import('msw/node').setupServer;
+  const expect: typeof Expect;
+  const setupServer: typeof SetupServer;
 }

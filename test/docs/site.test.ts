@@ -1,0 +1,225 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The docs site as a merchant meets it: `npm run docs` output, opened in headless Chromium. The
+// screenshots land in test/docs/screenshots/ (ignored by git) for a person to look at.
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const site = join(root, 'docs/api');
+const shots = join(root, 'test/docs/screenshots');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const GUIDES = [
+  'getting-started',
+  'errors',
+  'webhooks',
+  'testing',
+  'sandbox',
+  'reliability',
+  'performance',
+  'observability',
+];
+
+/** Newest modification time under `path` (a file or a folder). */
+function newest(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
+}
+
+/** `npm test` builds the site before the unit tests; a lone run of this file rebuilds it if stale. */
+function ensureFreshSite(): void {
+  const index = join(site, 'index.html');
+  const inputs = ['src', 'docs', 'README.md', 'typedoc.json', 'scripts'].map((p) => join(root, p));
+  const built = existsSync(index) ? statSync(index).mtimeMs : 0;
+  const changed = Math.max(
+    ...inputs.filter(existsSync).map((p) => (p.endsWith('docs') ? newestGuide(p) : newest(p))),
+  );
+  if (changed > built)
+    execFileSync(process.execPath, [join(root, 'node_modules/typedoc/bin/typedoc')], { cwd: root });
+}
+
+function newestGuide(docs: string): number {
+  return Math.max(
+    0,
+    ...readdirSync(docs)
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => statSync(join(docs, f)).mtimeMs),
+  );
+}
+
+/** The guide's first heading: the title the site lists it under. */
+function guideTitle(file: string): string {
+  const heading = /^# (.+)$/m.exec(readFileSync(join(root, 'docs', file), 'utf8'));
+  return heading![1]!.replaceAll('`', '');
+}
+
+let userData: string;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  ensureFreshSite();
+  rmSync(shots, { recursive: true, force: true });
+  mkdirSync(shots, { recursive: true });
+  userData = mkdtempSync(join(tmpdir(), 'wallet-docs-chromium-'));
+  context = await chromium.launchPersistentContext(userData, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+}, 60_000);
+
+afterAll(async () => {
+  await context?.close();
+  if (userData) rmSync(userData, { recursive: true, force: true });
+});
+
+const url = (path: string): string => pathToFileURL(join(site, path)).href;
+
+/** The first screen, what a merchant sees on arrival; `DOCS_SCREENSHOTS=full` for whole pages. */
+async function shot(name: string): Promise<void> {
+  await page.screenshot({
+    path: join(shots, `${name}.png`),
+    fullPage: process.env.DOCS_SCREENSHOTS === 'full',
+  });
+}
+
+/** A link whose visible text is exactly `name` (icons inside links add to their accessible names). */
+function link(container: string, name: string) {
+  const exact = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
+  return page.locator(`${container} a`).filter({ hasText: exact }).first();
+}
+
+/** Opens a module's page, then the export named `name` from it, as a merchant clicks through. */
+async function openExport(module: string, name: string): Promise<void> {
+  await page.goto(url('index.html'));
+  await link('#tsd-nav-container', module).click();
+  await link('.col-content', name).click();
+  await expect.poll(() => page.locator('h1').innerText()).toMatch(new RegExp(`\\b${name}\\b`));
+}
+
+async function exampleCode(): Promise<string> {
+  const example = page.locator('.tsd-tag-example pre').first();
+  await example.waitFor({ state: 'visible' });
+  return example.innerText();
+}
+
+describe('the docs site', () => {
+  it('shows the landing page content with scripts off: merchant material, no contributor sections', async () => {
+    const plain = await context.newPage();
+    try {
+      const cdp = await context.newCDPSession(plain);
+      await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
+      await plain.goto(url('index.html'));
+      // The theme's script never ran (it defines window.app), and the page shows anyway.
+      expect(await plain.evaluate(() => typeof (window as { app?: unknown }).app)).toBe('undefined');
+      expect(await plain.getByRole('heading', { name: /Quick start/ }).isVisible()).toBe(true);
+      expect(await plain.getByText('npx wallet-sandbox --port 4010').first().isVisible()).toBe(true);
+      await plain.screenshot({ path: join(shots, 'landing-without-scripts.png') });
+      const text = await plain.locator('body').innerText();
+      expect(text).toContain('What you need from Wallet');
+      expect(text).not.toContain('Working on the SDK');
+      expect(text).not.toContain('npm install && npm run demo');
+    } finally {
+      await plain.close();
+    }
+    await page.goto(url('index.html'), { waitUntil: 'domcontentloaded' });
+    expect(await page.evaluate(() => getComputedStyle(document.body).display)).not.toBe('none');
+    await shot('landing');
+  });
+
+  it('names the modules as merchants import them and groups the navigation by category', async () => {
+    await page.goto(url('index.html'));
+    for (const module of ['@wallet/node', '@wallet/node/webhooks', '@wallet/node/testing']) {
+      await expect.poll(() => link('#tsd-nav-container', module).isVisible()).toBe(true);
+    }
+    await link('#tsd-nav-container', '@wallet/node').click();
+    const sections = await page.locator('.col-content h2').allInnerTexts();
+    expect(sections.map((s) => s.trim())).toEqual([
+      'Client',
+      'Resources',
+      'Errors',
+      'Money',
+      'Webhooks',
+      'Types',
+    ]);
+    await shot('module-wallet-node');
+  });
+
+  it('shows the Wallet example, and Charges methods in the order of a payment with their shapes', async () => {
+    await openExport('@wallet/node', 'Wallet');
+    expect(await exampleCode()).toContain('new Wallet()');
+    await shot('class-wallet');
+
+    await openExport('@wallet/node', 'Charges');
+    const methods = (await page.locator('.col-content h3.tsd-anchor-link').allInnerTexts()).map((m) =>
+      m.trim(),
+    );
+    const payment = ['resolveHandle', 'dispatch', 'verify', 'waitForOutcome'].filter((m) =>
+      methods.includes(m),
+    );
+    expect(methods.filter((m) => payment.includes(m))).toEqual(payment);
+    expect(payment.slice(0, 3)).toEqual(['resolveHandle', 'dispatch', 'verify']);
+    // Parameter and result fields are on the method's own page, not one click away.
+    const resolve = await page.locator('section.tsd-member:has(#resolvehandle)').innerText();
+    for (const field of ['handle', 'amount', 'reference', 'Resolves to', 'linkedBanks'])
+      expect(resolve).toContain(field);
+    await shot('class-charges');
+  });
+
+  it('shows the verifyWebhook and createSandbox examples', async () => {
+    await openExport('@wallet/node/webhooks', 'verifyWebhook');
+    expect(await exampleCode()).toContain('verifyWebhook(req.body');
+    await shot('function-verifyWebhook');
+
+    await openExport('@wallet/node/testing', 'createSandbox');
+    expect(await exampleCode()).toContain('createSandbox(');
+    await shot('function-createSandbox');
+  });
+
+  const present = GUIDES.map((g) => `${g}.md`).filter((file) => existsSync(join(root, 'docs', file)));
+  it.each(present)('renders the guide %s as an HTML page listed in the navigation', async (file) => {
+    const title = guideTitle(file);
+    await page.goto(url('index.html'));
+    await link('#tsd-nav-container', title).click();
+    await expect.poll(() => page.locator('.col-content h1').first().innerText()).toBe(title);
+    const markdown = readFileSync(join(root, 'docs', file), 'utf8');
+    // Rendered, not shown as source: no fences or heading marks outside code, code in <pre>,
+    // tables as tables.
+    const prose = await page.locator('.col-content').evaluate((element) => {
+      const copy = element.cloneNode(true) as HTMLElement;
+      copy.querySelectorAll('pre').forEach((pre) => pre.remove());
+      return copy.textContent ?? '';
+    });
+    expect(prose).not.toMatch(/^\s*(```|#{1,3} )/m);
+    if (markdown.includes('```')) expect(await page.locator('.col-content pre').count()).toBeGreaterThan(0);
+    if (/^\|.*\|$/m.test(markdown))
+      expect(await page.locator('.col-content table').count()).toBeGreaterThan(0);
+    await shot(`guide-${file.replace(/\.md$/, '')}`);
+  });
+
+  it('lists the guides in reading order, getting started first', async () => {
+    await page.goto(url('index.html'));
+    const titles = present.map(guideTitle);
+    const nav = await page.locator('#tsd-nav-container').innerText();
+    const order = titles.map((t) => nav.indexOf(t));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+});
