@@ -38,7 +38,21 @@ function checkAll(): Checked[] {
   const context = join(root, 'test/docs/example-context.d.ts');
 
   // First pass: what each entry exports, and whether each name is a value (import) or a type.
-  const plain = ts.createProgram([...entryFiles], options);
+  // One host for both programs, so each library file is parsed once.
+  const host = ts.createCompilerHost(options);
+  const parsed = new Map<string, ts.SourceFile | undefined>();
+  const readSourceFile = host.getSourceFile.bind(host);
+  const virtual = new Map<string, { text: string; example: TsDocExample; preludeLines: number }>();
+  host.getSourceFile = (path, language, ...rest) => {
+    const file = virtual.get(path);
+    if (file) return ts.createSourceFile(path, file.text, language);
+    if (!parsed.has(path)) parsed.set(path, readSourceFile(path, language, ...rest));
+    return parsed.get(path);
+  };
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (path) => virtual.has(path) || fileExists(path);
+
+  const plain = ts.createProgram([...entryFiles], options, host);
   const checker = plain.getTypeChecker();
   const exportsByName = new Map<string, { from: string; typeOnly: boolean }>();
   for (const [specifier, path] of ENTRIES) {
@@ -54,7 +68,6 @@ function checkAll(): Checked[] {
     }
   }
 
-  const virtual = new Map<string, { text: string; example: TsDocExample; preludeLines: number }>();
   examples.forEach((example, i) => {
     const imported = new Set(
       [...example.code.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}/g)].flatMap((m) =>
@@ -78,16 +91,7 @@ function checkAll(): Checked[] {
     virtual.set(path, { text, example, preludeLines: prelude.length });
   });
 
-  const host = ts.createCompilerHost(options);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.getSourceFile = (path, language, ...rest) => {
-    const file = virtual.get(path);
-    return file ? ts.createSourceFile(path, file.text, language) : getSourceFile(path, language, ...rest);
-  };
-  const fileExists = host.fileExists.bind(host);
-  host.fileExists = (path) => virtual.has(path) || fileExists(path);
-
-  const program = ts.createProgram([...virtual.keys(), context], options, host);
+  const program = ts.createProgram([...virtual.keys(), context], options, host, plain);
   return [...virtual].map(([path, { example, preludeLines }]) => {
     const source = program.getSourceFile(path)!;
     const diagnostics = [

@@ -110,6 +110,7 @@ function link(container: string, name: string) {
 async function openExport(module: string, name: string): Promise<void> {
   await page.goto(url('index.html'));
   await link('#tsd-nav-container', module).click();
+  await expect.poll(() => page.locator('h1').innerText()).toBe(`Module ${module}`);
   await link('.col-content', name).click();
   await expect.poll(() => page.locator('h1').innerText()).toMatch(new RegExp(`\\b${name}\\b`));
 }
@@ -150,6 +151,7 @@ describe('the docs site', () => {
       await expect.poll(() => link('#tsd-nav-container', module).isVisible()).toBe(true);
     }
     await link('#tsd-nav-container', '@wallet/node').click();
+    await expect.poll(() => page.locator('h1').innerText()).toBe('Module @wallet/node');
     const sections = await page.locator('.col-content h2').allInnerTexts();
     expect(sections.map((s) => s.trim())).toEqual([
       'Client',
