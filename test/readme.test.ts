@@ -11,11 +11,26 @@ const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const jsScratch = new URL('./readme-quickstart.tmp.mjs', import.meta.url);
 const tsScratch = new URL('./readme-quickstart.tmp.ts', import.meta.url);
 
-function quickStart(lang: 'js' | 'ts'): string {
-  const section = readme.slice(readme.indexOf('## Quick start'));
+const guide = readFileSync(new URL('../docs/getting-started.md', import.meta.url), 'utf8');
+
+/** The first `lang` block after `heading` in `markdown`, unindented. */
+function codeAfter(markdown: string, heading: string, lang: 'js' | 'ts'): string {
+  const section = markdown.slice(markdown.indexOf(heading));
   const match = new RegExp(`^( *)\`\`\`${lang}\\n([\\s\\S]*?)^\\1\`\`\``, 'm').exec(section);
-  if (!match?.[2]) throw new Error(`no ${lang} block in the README's quick start`);
+  if (!match?.[2]) throw new Error(`no ${lang} block after ${heading}`);
   return match[2].replace(new RegExp(`^${match[1]}`, 'gm'), '');
+}
+
+const quickStart = (lang: 'js' | 'ts'): string => codeAfter(readme, '## Quick start', lang);
+
+/** Runs plain JavaScript with node against `baseUrl`, as `WALLET_…=… node pay.mjs` does. */
+async function runJs(code: string, baseUrl: string): Promise<string> {
+  writeFileSync(jsScratch, code);
+  const { stdout } = await promisify(execFile)(process.execPath, [jsScratch.pathname], {
+    env: { ...process.env, WALLET_SECRET_KEY: 'sk_test_demo', WALLET_BASE_URL: baseUrl },
+    timeout: 15_000,
+  });
+  return stdout;
 }
 
 /** The quick start's step 3, as `curl` sends it. */
@@ -50,11 +65,7 @@ describe('the README quick start', () => {
     const sandbox = createSandbox();
     const { url, close } = await sandbox.listen();
     try {
-      writeFileSync(jsScratch, code);
-      const { stdout } = await promisify(execFile)(process.execPath, [jsScratch.pathname], {
-        env: { ...process.env, WALLET_SECRET_KEY: 'sk_test_demo', WALLET_BASE_URL: url },
-        timeout: 15_000,
-      });
+      const stdout = await runJs(code, url);
       expect(stdout).toContain("reference: 'order_1042'");
       expect(stdout).toContain("status: 'PENDING_AUTHORIZATION'");
       await approveAsTheCustomer(url);
@@ -95,6 +106,22 @@ describe('the README quick start', () => {
       .split('\n')
       .filter((line) => line.trim() !== '');
     expect(lines).toHaveLength(6);
+  });
+});
+
+describe('the getting started guide', () => {
+  it('has plain JavaScript that runs as written with node against the sandbox', async () => {
+    requireBuild();
+    const sandbox = createSandbox();
+    const { url, close } = await sandbox.listen();
+    try {
+      const stdout = await runJs(codeAfter(guide, '## 4. Charge a customer', 'js'), url);
+      expect(stdout).toContain('Ada Lovelace');
+      expect(stdout).toContain('PENDING_AUTHORIZATION');
+    } finally {
+      await close();
+    }
+    expect(sandbox.charge('order_1042')).toMatchObject({ status: 'PENDING_AUTHORIZATION' });
   });
 });
 

@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createServer, type Server } from 'node:http';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -58,12 +60,42 @@ function guideTitle(file: string): string {
   return heading![1]!.replaceAll('`', '');
 }
 
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+/** The site on loopback, as a static host would serve it (a test can then hold a file back). */
+function serve(): Promise<{ server: Server; base: string }> {
+  const server = createServer((request, response) => {
+    const path = join(site, decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname));
+    if (!path.startsWith(site) || !existsSync(path) || statSync(path).isDirectory()) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' });
+    response.end(readFileSync(path));
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      resolve({ server, base: `http://127.0.0.1:${port}/` });
+    }),
+  );
+}
+
+let server: Server;
+let base: string;
 let userData: string;
 let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
   ensureFreshSite();
+  ({ server, base } = await serve());
   rmSync(shots, { recursive: true, force: true });
   mkdirSync(shots, { recursive: true });
   userData = mkdtempSync(join(tmpdir(), 'wallet-docs-chromium-'));
@@ -88,9 +120,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await context?.close();
   if (userData) rmSync(userData, { recursive: true, force: true });
+  server?.close();
 });
 
-const url = (path: string): string => pathToFileURL(join(site, path)).href;
+const url = (path: string): string => new URL(path, base).href;
 
 /** The first screen, what a merchant sees on arrival; `DOCS_SCREENSHOTS=full` for whole pages. */
 async function shot(name: string): Promise<void> {
@@ -140,9 +173,28 @@ describe('the docs site', () => {
     } finally {
       await plain.close();
     }
-    await page.goto(url('index.html'), { waitUntil: 'domcontentloaded' });
-    expect(await page.evaluate(() => getComputedStyle(document.body).display)).not.toBe('none');
+    await page.goto(url('index.html'));
     await shot('landing');
+  });
+
+  it('shows the landing page at once while the theme script is still on its way', async () => {
+    const held = await context.newPage();
+    try {
+      // A slow network for the theme's main script: the page must not wait for it.
+      await held.route('**/assets/main.js', () => undefined);
+      // And a stopped clock, so no timer can reveal a page that hid itself until the script ran.
+      await held.clock.install({ time: 0 });
+      await held.clock.pauseAt(1_000);
+      // A deferred script holds DOMContentLoaded back, so wait only for the markup to arrive.
+      await held.goto(url('index.html'), { waitUntil: 'commit' });
+      // (Not a role query: those skip hidden elements and would wait forever on a hidden page.)
+      const heading = held.locator('h2', { hasText: 'Quick start' });
+      await heading.waitFor({ state: 'attached' });
+      expect(await held.evaluate(() => typeof (window as { app?: unknown }).app)).toBe('undefined');
+      expect(await heading.isVisible()).toBe(true);
+    } finally {
+      await held.close();
+    }
   });
 
   it('names the modules as merchants import them and groups the navigation by category', async () => {
@@ -179,9 +231,12 @@ describe('the docs site', () => {
     expect(methods.filter((m) => payment.includes(m))).toEqual(payment);
     expect(payment.slice(0, 3)).toEqual(['resolveHandle', 'dispatch', 'verify']);
     // Parameter and result fields are on the method's own page, not one click away.
-    const resolve = await page.locator('section.tsd-member:has(#resolvehandle)').innerText();
-    for (const field of ['handle', 'amount', 'reference', 'Resolves to', 'linkedBanks'])
-      expect(resolve).toContain(field);
+    const resolve = page.locator('section.tsd-member:has(#resolvehandle)');
+    const fields = await resolve.locator('.tsd-parameters .tsd-kind-property').allInnerTexts();
+    expect(fields).toEqual(
+      expect.arrayContaining(['handle', 'amount', 'reference', 'customer', 'linkedBanks']),
+    );
+    expect(await resolve.locator('.tsd-returns-title', { hasText: 'Resolves to' }).count()).toBe(1);
     await shot('class-charges');
   });
 
