@@ -51,7 +51,7 @@ export class Charges {
    * ```ts
    * const prompt = await wallet.charges.dispatch({
    *   reference: 'order_1042',
-   *   bankId: linkedBanks[0]!.bankId, // the bank the customer chose
+   *   bankId: linkedBanks[0]!.bankId,
    *   authChannel: 'wallet_push',
    *   description: 'Order #1042',
    * });
