@@ -13,7 +13,7 @@ export interface AppInfo {
   url?: string;
 }
 
-/** Options of `new Wallet(options)`. */
+/** Options of `new Wallet(options)`. @expand */
 export interface ClientOptions {
   /**
    * Your secret key, `sk_live_…` (real money) or `sk_test_…` (simulated).
