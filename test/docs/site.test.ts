@@ -1,12 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, type Server } from 'node:http';
-import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureFreshSite, serve } from './site-server.js';
 
 // The docs site as a merchant meets it: `npm run docs` output, opened in headless Chromium. The
 // screenshots land in test/docs/screenshots/ (ignored by git) for a person to look at.
@@ -26,65 +25,10 @@ const GUIDES = [
   'observability',
 ];
 
-/** Newest modification time under `path` (a file or a folder). */
-function newest(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
-}
-
-/** `npm test` builds the site before the unit tests; a lone run of this file rebuilds it if stale. */
-function ensureFreshSite(): void {
-  const index = join(site, 'index.html');
-  const inputs = ['src', 'docs', 'README.md', 'typedoc.json', 'scripts'].map((p) => join(root, p));
-  const built = existsSync(index) ? statSync(index).mtimeMs : 0;
-  const changed = Math.max(
-    ...inputs.filter(existsSync).map((p) => (p.endsWith('docs') ? newestGuide(p) : newest(p))),
-  );
-  if (changed > built)
-    execFileSync(process.execPath, [join(root, 'node_modules/typedoc/bin/typedoc')], { cwd: root });
-}
-
-function newestGuide(docs: string): number {
-  return Math.max(
-    0,
-    ...readdirSync(docs)
-      .filter((f) => f.endsWith('.md'))
-      .map((f) => statSync(join(docs, f)).mtimeMs),
-  );
-}
-
 /** The guide's first heading: the title the site lists it under. */
 function guideTitle(file: string): string {
   const heading = /^# (.+)$/m.exec(readFileSync(join(root, 'docs', file), 'utf8'));
   return heading![1]!.replaceAll('`', '');
-}
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-};
-
-/** The site on loopback, as a static host would serve it (a test can then hold a file back). */
-function serve(): Promise<{ server: Server; base: string }> {
-  const server = createServer((request, response) => {
-    const path = join(site, decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname));
-    if (!path.startsWith(site) || !existsSync(path) || statSync(path).isDirectory()) {
-      response.writeHead(404).end();
-      return;
-    }
-    response.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' });
-    response.end(readFileSync(path));
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      resolve({ server, base: `http://127.0.0.1:${port}/` });
-    }),
-  );
 }
 
 let server: Server;
@@ -94,8 +38,8 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  ensureFreshSite();
-  ({ server, base } = await serve());
+  ensureFreshSite(root, site);
+  ({ server, base } = await serve(site));
   rmSync(shots, { recursive: true, force: true });
   mkdirSync(shots, { recursive: true });
   userData = mkdtempSync(join(tmpdir(), 'wallet-docs-chromium-'));
@@ -162,7 +106,7 @@ describe('the docs site', () => {
       await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
       await plain.goto(url('index.html'));
       // The theme's script never ran (it defines window.app), and the page shows anyway.
-      expect(await plain.evaluate(() => typeof (window as { app?: unknown }).app)).toBe('undefined');
+      expect(await plain.evaluate(() => typeof (globalThis as { app?: unknown }).app)).toBe('undefined');
       expect(await plain.getByRole('heading', { name: /Quick start/ }).isVisible()).toBe(true);
       expect(await plain.getByText('npx wallet-sandbox --port 4010').first().isVisible()).toBe(true);
       await plain.screenshot({ path: join(shots, 'landing-without-scripts.png') });
@@ -190,7 +134,7 @@ describe('the docs site', () => {
       // (Not a role query: those skip hidden elements and would wait forever on a hidden page.)
       const heading = held.locator('h2', { hasText: 'Quick start' });
       await heading.waitFor({ state: 'attached' });
-      expect(await held.evaluate(() => typeof (window as { app?: unknown }).app)).toBe('undefined');
+      expect(await held.evaluate(() => typeof (globalThis as { app?: unknown }).app)).toBe('undefined');
       expect(await heading.isVisible()).toBe(true);
     } finally {
       await held.close();
@@ -259,11 +203,12 @@ describe('the docs site', () => {
     const markdown = readFileSync(join(root, 'docs', file), 'utf8');
     // Rendered, not shown as source: no fences or heading marks outside code, code in <pre>,
     // tables as tables.
-    const prose = await page.locator('.col-content').evaluate((element) => {
-      const copy = element.cloneNode(true) as HTMLElement;
+    // (A string, since this file is type-checked without the DOM library.)
+    const prose = await page.evaluate<string>(`(() => {
+      const copy = document.querySelector('.col-content').cloneNode(true);
       copy.querySelectorAll('pre').forEach((pre) => pre.remove());
-      return copy.textContent ?? '';
-    });
+      return copy.textContent;
+    })()`);
     expect(prose).not.toMatch(/^\s*(```|#{1,3} )/m);
     if (markdown.includes('```')) expect(await page.locator('.col-content pre').count()).toBeGreaterThan(0);
     if (/^\|.*\|$/m.test(markdown))
