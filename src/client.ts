@@ -31,7 +31,7 @@ async function loadUndici(): Promise<typeof Undici | undefined> {
  * ```ts
  * import { Wallet } from '@wallet/node';
  *
- * const wallet = new Wallet({ apiKey: process.env.WALLET_SECRET_KEY, baseUrl: process.env.WALLET_BASE_URL });
+ * const wallet = new Wallet(); // reads WALLET_SECRET_KEY and WALLET_BASE_URL, or pass { apiKey, baseUrl }
  * const { linkedBanks } = await wallet.charges.resolveHandle({ handle: '@ada', amount: 500_000, reference: 'order_1042' });
  * await wallet.charges.dispatch({ reference: 'order_1042', bankId: linkedBanks[0]!.bankId, authChannel: 'wallet_push' });
  * ```

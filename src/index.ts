@@ -1,7 +1,7 @@
 /**
  * `@wallet/node`: the official merchant SDK of the Wallet payment charging service.
  *
- * @packageDocumentation
+ * @module \@wallet/node
  */
 export { Wallet } from './client.js';
 export { APIPromise } from './core/api-promise.js';

@@ -1,7 +1,7 @@
 /**
  * `@wallet/node/testing`: the offline sandbox of the service, for merchants' tests and local runs.
  *
- * @packageDocumentation
+ * @module \@wallet/node/testing
  */
 export { FetchDispatcher } from './testing/fetch-dispatcher.js';
 export type { FetchHandler } from './testing/fetch-dispatcher.js';

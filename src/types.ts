@@ -13,7 +13,7 @@ export type AuthChannel = 'wallet_push' | 'wallet_qr';
 /** A JSON value, as `metadata` may hold. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-/** Parameters of {@link Charges.resolveHandle}. */
+/** Parameters of {@link Charges.resolveHandle}. @expand */
 export interface ResolveHandleParams {
   /** The customer's handle, with or without a leading `@`, or their registered phone number (sent unchanged). */
   handle: string;
@@ -57,7 +57,7 @@ export interface LinkedBank {
   mandateStatus: OpenString<'ACTIVE'>;
 }
 
-/** Result of {@link Charges.resolveHandle}. */
+/** Result of {@link Charges.resolveHandle}. @expand */
 export interface ResolvedCustomer {
   /** Who the customer is. */
   customer: Customer;
@@ -67,7 +67,7 @@ export interface ResolvedCustomer {
   linkedBanks: LinkedBank[];
 }
 
-/** Parameters of {@link Charges.dispatch}. */
+/** Parameters of {@link Charges.dispatch}. @expand */
 export interface DispatchParams {
   /** The reference used at resolve. */
   reference: string;
@@ -84,7 +84,7 @@ export interface DispatchParams {
 /** State of a dispatched charge. */
 export type DispatchStatus = OpenString<'PENDING_AUTHORIZATION' | 'PENDING_SCAN'>;
 
-/** Result of {@link Charges.dispatch}. */
+/** Result of {@link Charges.dispatch}. @expand */
 export interface ChargeDispatch {
   /** Your transaction reference. */
   reference: string;
@@ -112,7 +112,7 @@ export interface Settlement {
   settledAt: string;
 }
 
-/** A transaction as {@link Charges.verify} reports it. */
+/** A transaction as {@link Charges.verify} reports it. @expand */
 export interface Transaction {
   /** Your transaction reference. */
   reference: string;
@@ -143,7 +143,7 @@ export interface Transaction {
   paidAt?: string | null;
 }
 
-/** Parameters of {@link Refunds.create}. */
+/** Parameters of {@link Refunds.create}. @expand */
 export interface RefundParams {
   /** Reference of the original successful payment. */
   reference: string;
@@ -156,7 +156,7 @@ export interface RefundParams {
 /** State of a refund. */
 export type RefundStatus = OpenString<'PROCESSED' | 'PENDING'>;
 
-/** Result of {@link Refunds.create}. */
+/** Result of {@link Refunds.create}. @expand */
 export interface Refund {
   /** Unique refund reference. */
   refundReference: string;

@@ -5,7 +5,7 @@
  * run on edge runtimes that have only Web Crypto. No Redis client is loaded either: `redisDedupeStore`
  * uses the one the merchant passes.
  *
- * @packageDocumentation
+ * @module \@wallet/node/webhooks
  */
 // From the error files themselves, not the errors.ts barrel: the API and connection errors stay out
 // of this entry's bundle.

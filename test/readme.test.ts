@@ -1,52 +1,135 @@
+import { execFile } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSandbox } from '@wallet/node/testing';
+import { requireBuild } from './helpers/loaded-modules.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const scratch = new URL('./readme-quickstart.tmp.ts', import.meta.url);
+// Inside the package, so `import '@wallet/node'` resolves to the build through the exports map,
+// as it does in a merchant's project.
+const jsScratch = new URL('./readme-quickstart.tmp.mjs', import.meta.url);
+const tsScratch = new URL('./readme-quickstart.tmp.ts', import.meta.url);
 
-function codeAfter(heading: string): string {
-  const section = readme.slice(readme.indexOf(heading));
-  const match = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!match?.[1]) throw new Error(`no ts block after ${heading}`);
-  return match[1];
+const guide = readFileSync(new URL('../docs/getting-started.md', import.meta.url), 'utf8');
+
+/** The first `lang` block after `heading` in `markdown`, unindented. */
+function codeAfter(markdown: string, heading: string, lang: 'js' | 'ts'): string {
+  const section = markdown.slice(markdown.indexOf(heading));
+  const match = new RegExp(`^( *)\`\`\`${lang}\\n([\\s\\S]*?)^\\1\`\`\``, 'm').exec(section);
+  if (!match?.[2]) throw new Error(`no ${lang} block after ${heading}`);
+  return match[2].replace(new RegExp(`^${match[1]}`, 'gm'), '');
+}
+
+const quickStart = (lang: 'js' | 'ts'): string => codeAfter(readme, '## Quick start', lang);
+
+/** Runs plain JavaScript with node against `baseUrl`, as `WALLET_…=… node pay.mjs` does. */
+async function runJs(code: string, baseUrl: string): Promise<string> {
+  writeFileSync(jsScratch, code);
+  const { stdout } = await promisify(execFile)(process.execPath, [jsScratch.pathname], {
+    env: { ...process.env, WALLET_SECRET_KEY: 'sk_test_demo', WALLET_BASE_URL: baseUrl },
+    timeout: 15_000,
+  });
+  return stdout;
+}
+
+/** The quick start's step 3, as `curl` sends it. */
+async function approveAsTheCustomer(baseUrl: string): Promise<void> {
+  const command = /curl -X POST http:\/\/127\.0\.0\.1:4010(\/_sandbox\/charges\/order_1042\/authorize)/.exec(
+    readme,
+  );
+  expect(command, 'step 3 of the quick start').not.toBeNull();
+  const response = await fetch(`${baseUrl}${command![1]}`, { method: 'POST' });
+  expect(response.status).toBe(200);
 }
 
 afterEach(() => {
   vi.unstubAllEnvs();
   vi.restoreAllMocks();
-  rmSync(scratch, { force: true });
+  rmSync(jsScratch, { force: true });
+  rmSync(tsScratch, { force: true });
 });
 
-describe('README', () => {
-  it('has a quick start of an import and five lines of code that runs as written against the sandbox', async () => {
-    const code = codeAfter('## Quick start');
-    expect(
-      code
-        .trim()
-        .split('\n')
-        .filter((line) => line.trim() !== ''),
-    ).toHaveLength(6);
+describe('the README quick start', () => {
+  it('starts the sandbox with the bin on the port the code and the environment use', () => {
+    expect(readme).toContain('npx wallet-sandbox --port 4010');
+    expect(readme).toContain(
+      'WALLET_SECRET_KEY=sk_test_demo WALLET_BASE_URL=http://127.0.0.1:4010 node pay.mjs',
+    );
+  });
 
+  it('in plain JavaScript runs as written with node, then the customer approves and the charge is paid', async () => {
+    requireBuild();
+    const code = quickStart('js');
+    expect(code).not.toMatch(/!\.|: string|as const|<\w+>/); // nothing only TypeScript accepts
     const sandbox = createSandbox();
     const { url, close } = await sandbox.listen();
-    vi.stubEnv('WALLET_SECRET_KEY', 'sk_test_readme');
-    vi.stubEnv('WALLET_BASE_URL', url);
-    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     try {
-      writeFileSync(scratch, code);
-      await import(/* @vite-ignore */ `${scratch.href}?t=${Date.now()}`);
+      const stdout = await runJs(code, url);
+      expect(stdout).toContain("reference: 'order_1042'");
+      expect(stdout).toContain("status: 'PENDING_AUTHORIZATION'");
+      await approveAsTheCustomer(url);
     } finally {
       await close();
     }
-    expect(log).toHaveBeenCalledWith(expect.objectContaining({ reference: 'order_1042', amount: 500_000 }));
-    expect(sandbox.charges.map((c) => [c.reference, c.status])).toEqual([
-      ['order_1042', 'PENDING_AUTHORIZATION'],
-    ]);
+    expect(sandbox.charge('order_1042')).toMatchObject({
+      status: 'SUCCESS',
+      fee: 10_000,
+      netAmount: 490_000,
+    });
+    expect(sandbox.debits).toHaveLength(1);
   });
 
-  it('gives the two set-up commands', () => {
-    expect(readme).toContain('npm install && npm run demo');
-    expect(readme).toContain('npm test');
+  it('in TypeScript is the same code with the non-null assertion, and runs as written', async () => {
+    const code = quickStart('ts');
+    expect(code.replace('linkedBanks[0]!.bankId', 'linkedBanks[0].bankId')).toBe(quickStart('js'));
+    const sandbox = createSandbox();
+    const { url, close } = await sandbox.listen();
+    vi.stubEnv('WALLET_SECRET_KEY', 'sk_test_demo');
+    vi.stubEnv('WALLET_BASE_URL', url);
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      writeFileSync(tsScratch, code);
+      await import(/* @vite-ignore */ `${tsScratch.href}?t=${Date.now()}`);
+      await approveAsTheCustomer(url);
+    } finally {
+      await close();
+    }
+    expect(log).toHaveBeenCalledWith(
+      expect.objectContaining({ reference: 'order_1042', amount: 500_000, status: 'PENDING_AUTHORIZATION' }),
+    );
+    expect(sandbox.charge('order_1042')).toMatchObject({ status: 'SUCCESS' });
+  });
+
+  it('fits the first screen: an import and five lines of code', () => {
+    const lines = quickStart('js')
+      .split('\n')
+      .filter((line) => line.trim() !== '');
+    expect(lines).toHaveLength(6);
+  });
+});
+
+describe('the getting started guide', () => {
+  it('has plain JavaScript that runs as written with node against the sandbox', async () => {
+    requireBuild();
+    const sandbox = createSandbox();
+    const { url, close } = await sandbox.listen();
+    try {
+      const stdout = await runJs(codeAfter(guide, '## 4. Charge a customer', 'js'), url);
+      expect(stdout).toContain('Ada Lovelace');
+      expect(stdout).toContain('PENDING_AUTHORIZATION');
+    } finally {
+      await close();
+    }
+    expect(sandbox.charge('order_1042')).toMatchObject({ status: 'PENDING_AUTHORIZATION' });
+  });
+});
+
+describe('the README for contributors', () => {
+  it('gives the two set-up commands, after the merchant material', () => {
+    const contributing = readme.indexOf('npm install && npm run demo');
+    expect(contributing).toBeGreaterThan(readme.indexOf('## Quick start'));
+    expect(readme.indexOf('npm test', contributing)).toBeGreaterThan(contributing);
+    expect(readme).toContain('docs/design.md');
   });
 });

@@ -9,7 +9,7 @@ import { userAgentOf, type AppInfo } from './user-agent.js';
 
 export type { AppInfo } from './user-agent.js';
 
-/** Options of `new Wallet(options)`. */
+/** Options of `new Wallet(options)`. @expand */
 export interface ClientOptions {
   /**
    * Your secret key, `sk_live_…` (real money) or `sk_test_…` (simulated).

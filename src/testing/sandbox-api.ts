@@ -16,7 +16,7 @@ import type {
 } from './state.js';
 import type { WebhookOutcome, WebhookRetryOptions } from './webhook-delivery.js';
 
-/** Options of `createSandbox()`. */
+/** Options of `createSandbox()`. @expand */
 export interface SandboxOptions {
   /**
    * The base URL the MSW handlers answer and the dispatcher is meant for; give the same one to the SDK.

@@ -26,6 +26,7 @@ import { bodyBytes, checkSecrets, mismatchError, signatureHex } from './signatur
  * import express from 'express';
  * import { verifyWebhook, isWebhookVerificationError } from '@wallet/node/webhooks';
  *
+ * const app = express();
  * app.post('/webhooks/wallet', express.raw({ type: 'application/json' }), async (req, res) => {
  *   let event;
  *   try {
