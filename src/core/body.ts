@@ -1,7 +1,7 @@
 /**
- * The one bounded body reader, used by every way of sending. A body over the limit is cut off
- * unread: the service answered, but not with anything this API gives, and reading on would only
- * fill memory.
+ * The one bounded body reader, used by every way of sending and by the webhook handlers. A body
+ * over the limit is cut off unread: reading on would only fill memory with something no caller
+ * accepts.
  */
 
 /** The largest response body read, in bytes (1 MiB). */
@@ -39,30 +39,36 @@ export class BoundedBody {
     return true;
   }
 
-  /** The whole body as UTF-8. */
-  text(): string {
+  /** The whole body's bytes, as received (a webhook signature is over these). */
+  bytes(): Uint8Array {
     const chunks = this.#chunks;
-    if (chunks.length === 1) return decoder.decode(chunks[0]);
+    if (chunks.length === 1) return chunks[0]!;
     const all = new Uint8Array(this.#size);
     let offset = 0;
     for (const chunk of chunks) {
       all.set(chunk, offset);
       offset += chunk.byteLength;
     }
-    return decoder.decode(all);
+    return all;
+  }
+
+  /** The whole body as UTF-8. */
+  text(): string {
+    return decoder.decode(this.bytes());
   }
 }
 
 /**
- * Reads a body to its end as UTF-8, or returns undefined as soon as it exceeds `limit` (including
- * when its declared `content-length` already does), after calling `cancel`.
+ * Reads a body to its end, or returns undefined as soon as it exceeds `limit` (including when its
+ * declared `content-length` already does), after calling `cancel`. A rejection of `next` (a
+ * deadline, a broken upload) passes through.
  */
 export async function readBounded(
   next: ChunkSource,
   cancel: () => void,
   declaredLength: string | undefined,
   limit: number = MAX_BODY_BYTES,
-): Promise<string | undefined> {
+): Promise<BoundedBody | undefined> {
   const body = new BoundedBody(limit);
   if (!body.fits(declaredLength)) {
     cancel();
@@ -70,7 +76,7 @@ export async function readBounded(
   }
   for (;;) {
     const { done, value } = await next();
-    if (done) return body.text();
+    if (done) return body;
     if (value !== undefined && !body.push(value)) {
       cancel();
       return undefined;

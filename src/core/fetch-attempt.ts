@@ -43,7 +43,7 @@ export function fetchAttempt(getFetch: () => FetchFunction | undefined): Attempt
       return {
         status,
         headers,
-        text: await readBounded(() => reader.read(), cancel, headers['content-length']),
+        text: (await readBounded(() => reader.read(), cancel, headers['content-length']))?.text(),
       };
     });
   };

@@ -1,9 +1,11 @@
 /**
- * The one bounded body reader of both handlers: at most `maxBytes`, within `timeoutMs` of the
- * handler being called. A body over the limit is not buffered; a body still incomplete at the
- * deadline is abandoned. Either way nothing of it is trusted.
+ * The handlers' side of the one bounded body reader (`core/body.ts`): the same cap, plus the
+ * deadline a webhook route needs because its sender, not the SDK, decides how fast the body comes.
+ * A body over the limit is not buffered; a body still incomplete at the deadline is abandoned.
+ * Either way nothing of it is trusted.
  */
 import type { IncomingMessage } from 'node:http';
+import { BoundedBody, readBounded } from '../core/body.js';
 
 /** The bounds a body is read within. */
 export interface BodyLimits {
@@ -16,44 +18,30 @@ export interface BodyLimits {
 /** The body's bytes, or why there are none: too large, or too slow. */
 export type BodyRead = Uint8Array | 'too_large' | 'timeout';
 
-const declaredTooLarge = (value: string | null | undefined, max: number): boolean =>
-  value !== null && value !== undefined && Number(value) > max;
-
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return body;
-}
+const EXPIRED = Symbol('expired');
+type Chunk = { done?: boolean; value?: Uint8Array | undefined };
 
 /** Reads a Fetch `Request`'s body. Rejects when the sender broke off the upload. */
 export async function readRequestBody(request: Request, limits: BodyLimits): Promise<BodyRead> {
-  if (declaredTooLarge(request.headers.get('content-length'), limits.maxBytes)) return 'too_large';
-  if (request.body === null) return new Uint8Array(0);
+  const declared = request.headers.get('content-length') ?? undefined;
+  if (request.body === null) {
+    return new BoundedBody(limits.maxBytes).fits(declared) ? new Uint8Array(0) : 'too_large';
+  }
   const reader = request.body.getReader();
+  const cancel = (): void => void reader.cancel().catch(() => undefined);
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), limits.timeoutMs);
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(EXPIRED), limits.timeoutMs);
   });
-  const chunks: Uint8Array[] = [];
-  let size = 0;
   try {
-    for (;;) {
-      // Typed by hand: the global ReadableStream's reader yields `any`.
-      const next = (await Promise.race([reader.read(), expired])) as
-        'timeout' | { done: boolean; value?: Uint8Array };
-      if (next === 'timeout' || (!next.done && size + (next.value?.byteLength ?? 0) > limits.maxBytes)) {
-        reader.cancel().catch(() => undefined);
-        return next === 'timeout' ? 'timeout' : 'too_large';
-      }
-      if (next.done || next.value === undefined) return concat(chunks, size);
-      size += next.value.byteLength;
-      chunks.push(next.value);
-    }
+    // Typed by hand: the global ReadableStream's reader yields `any`.
+    const next = (): Promise<Chunk> => Promise.race([reader.read() as Promise<Chunk>, expired]);
+    const body = await readBounded(next, cancel, declared, limits.maxBytes);
+    return body === undefined ? 'too_large' : body.bytes();
+  } catch (error) {
+    if (error !== EXPIRED) throw error;
+    cancel();
+    return 'timeout';
   } finally {
     clearTimeout(timer);
   }
@@ -61,13 +49,12 @@ export async function readRequestBody(request: Request, limits: BodyLimits): Pro
 
 /** Reads a `node:http` request's body. Rejects when the request errors or closes before its end. */
 export function readNodeBody(req: IncomingMessage, limits: BodyLimits): Promise<BodyRead> {
-  if (declaredTooLarge(req.headers['content-length'], limits.maxBytes)) {
+  const body = new BoundedBody(limits.maxBytes);
+  if (!body.fits(req.headers['content-length'])) {
     req.resume();
     return Promise.resolve('too_large');
   }
   return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
     const settle = (): void => {
       clearTimeout(timer);
       req.off('data', onData).off('end', onEnd).off('error', onFailure).off('close', onClose);
@@ -79,12 +66,9 @@ export function readNodeBody(req: IncomingMessage, limits: BodyLimits): Promise<
       resolve(result);
     };
     const onData = (chunk: Buffer | string): void => {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      size += bytes.byteLength;
-      if (size > limits.maxBytes) give('too_large');
-      else chunks.push(bytes);
+      if (!body.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)) give('too_large');
     };
-    const onEnd = (): void => give(concat(chunks, size));
+    const onEnd = (): void => give(body.bytes());
     const onFailure = (error: unknown): void => {
       settle();
       reject(error instanceof Error ? error : new Error(String(error)));
