@@ -18,7 +18,8 @@ export interface BodyLimits {
 /** The body's bytes, or why there are none: too large, or too slow. */
 export type BodyRead = Uint8Array | 'too_large' | 'timeout';
 
-const EXPIRED = Symbol('expired');
+// One shared instance, compared by identity: it only ever means "the deadline passed".
+const EXPIRED = new Error('The webhook body deadline passed.');
 type Chunk = { done?: boolean; value?: Uint8Array | undefined };
 
 /** Reads a Fetch `Request`'s body. Rejects when the sender broke off the upload. */
