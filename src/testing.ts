@@ -20,6 +20,8 @@ export type {
 } from './testing/state.js';
 export type { SandboxRequestContext } from './testing/router.js';
 export type { SandboxListenOptions, SandboxServer } from './testing/server.js';
-export type { WebhookRetryOptions, WebhookOutcome } from './testing/webhook-delivery.js';
+export type { WebhookRetryOptions, WebhookOutcome, WebhookDelivery } from './testing/webhook-delivery.js';
+export type { SandboxLogger } from './testing/log.js';
+export type { SandboxFaults, SandboxFaultKind } from './testing/faults.js';
 export { signWebhook } from './webhooks/sign.js';
 export type { SignedWebhook } from './webhooks/sign.js';

@@ -27,7 +27,8 @@ export type WalletErrorName =
   | 'RequestAbortedError'
   | 'ValidationError'
   | 'ResponseValidationError'
-  | 'WebhookVerificationError';
+  | 'WebhookVerificationError'
+  | 'SandboxError';
 
 /** Every error name the SDK throws, mapped to its parent's name. */
 const PARENT: Record<WalletErrorName, WalletErrorName | undefined> = {
@@ -47,6 +48,7 @@ const PARENT: Record<WalletErrorName, WalletErrorName | undefined> = {
   ValidationError: 'WalletError',
   ResponseValidationError: 'WalletError',
   WebhookVerificationError: 'WalletError',
+  SandboxError: 'WalletError',
 };
 
 function isKind(value: unknown, kind: WalletErrorName): boolean {

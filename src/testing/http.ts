@@ -3,26 +3,30 @@
  * the state machine gives goes through here, so all three ways of serving it answer byte for byte
  * the same.
  */
+import { WalletError } from '../errors/base.js';
+import type { WalletErrorName } from '../errors/base.js';
 
 /**
  * A request the sandbox refused, or a test control called on a charge in the wrong state. Carries
  * the HTTP status the sandbox answers with, so the same refusal reads the same over HTTP and in
- * process.
+ * process. A {@link WalletError}, so `isWalletError` and `instanceof WalletError` hold.
  *
  * @example
  * ```ts
  * await expect(sandbox.authorize('order_unknown')).rejects.toMatchObject({ name: 'SandboxError', status: 404 });
  * ```
  */
-export class SandboxError extends Error {
+export class SandboxError extends WalletError {
   /** Always `'SandboxError'`. */
-  override readonly name = 'SandboxError' as const;
+  override readonly name: WalletErrorName = 'SandboxError';
+  /** @internal */
+  static override readonly kind: WalletErrorName = 'SandboxError';
   /** The HTTP status the sandbox answers with for this refusal. */
   readonly status: number;
 
   /** @param status - HTTP status. @param message - the envelope's `message`, for a person. */
   constructor(status: number, message: string) {
-    super(message);
+    super(message, 'sandbox_refused');
     this.status = status;
   }
 }
