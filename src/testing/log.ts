@@ -3,7 +3,8 @@
  * attempt, in the shape a merchant scans in a terminal, like the Stripe CLI's `listen`. Off unless
  * the sandbox gets a `logger`; the bin always gives one.
  */
-import { fn, object } from './options.js';
+import { describe } from '../schemas/describe.js';
+import { fn } from './options.js';
 import type { Rule } from './options.js';
 import type { SandboxDeliveryAttempt, SandboxRequestRecord } from './state.js';
 
@@ -18,8 +19,14 @@ export interface SandboxLogger {
   warn(line: string): void;
 }
 
-/** The rule for the `logger` option. @internal */
-export const loggerRule: Rule = object({ info: fn, warn: fn });
+/** The rule for the `logger` option: any object with `info` and `warn` (console, pino, winston). @internal */
+export const loggerRule: Rule = (value) => {
+  const sink = value as Partial<Record<'info' | 'warn', unknown>> | null;
+  if (typeof sink !== 'object' || sink === null || fn(sink.info, '', []) || fn(sink.warn, '', [])) {
+    return `must be an object with info() and warn() methods, such as console (got ${describe(value)})`;
+  }
+  return undefined;
+};
 
 // Only the wall-clock time: a developer reads the log live, the date adds nothing.
 function clock(iso: string): string {

@@ -27,7 +27,10 @@ const PAGE_HEADERS = {
  */
 export async function qrSvg(text: string): Promise<string> {
   const { renderSVG } = await import('uqr');
-  return renderSVG(text, { ecc: 'M', border: 4, pixelSize: 8 });
+  const svg = renderSVG(text, { ecc: 'M', border: 4, pixelSize: 8 });
+  // A natural size, so an `<img>` without CSS shows it at 8 px per module rather than 300 x 150.
+  const side = /viewBox="0 0 (\d+) \d+"/.exec(svg)?.[1];
+  return side === undefined ? svg : svg.replace('<svg ', `<svg width="${side}" height="${side}" `);
 }
 
 /** The SVG answer, for an `<img src=qrCodeUrl>` on a merchant's checkout page. @internal */
@@ -66,7 +69,7 @@ function statusText(view: PageView): string {
     case 'PENDING_AUTHORIZATION':
       return `Waiting for the customer. Expires at ${view.charge.expiresAt ?? 'never'}.`;
     case 'SUCCESS':
-      return `Paid at ${view.charge.paidAt ?? ''}. The merchant's webhook was sent.`;
+      return `Paid at ${view.charge.paidAt ?? ''}.`;
     case 'FAILED':
       return 'Declined by the customer.';
     case 'EXPIRED':
