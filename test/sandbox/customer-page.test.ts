@@ -90,7 +90,7 @@ describe('the customer page of a QR charge, in Chromium', () => {
     await Promise.all([page.waitForURL(qrCodeUrl), page.click('#decline')]);
     expect(await page.getAttribute('#status', 'data-status')).toBe('FAILED');
     expect((await wallet.charges.verify('order_qr_2')).status).toBe('FAILED');
-    expect(receiver.handled.some((event) => event.data.reference === 'order_qr_2')).toBe(false);
+    expect(JSON.stringify(receiver.handled)).not.toContain('order_qr_2');
     await page.close();
   });
 

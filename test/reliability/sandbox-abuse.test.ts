@@ -1,0 +1,104 @@
+/**
+ * The sandbox stays a faithful server under abuse over loopback: oversized bodies answered 413
+ * without being held, malformed requests refused, slow clients cut off without slowing anyone else,
+ * and refunds and dispatches racing each other never refund more than was paid nor debit twice.
+ * `sandbox-abuse.stress.ts` runs the same scenarios bigger.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { createSandbox } from '@wallet/node/testing';
+import type { Sandbox } from '@wallet/node/testing';
+
+import {
+  MALFORMED,
+  paid,
+  peakRss,
+  raceDispatches,
+  raceRefunds,
+  raw,
+  slowClients,
+  upload,
+} from '../sandbox/abuse.js';
+import { callHttp } from '../sandbox/http-helpers.js';
+
+let sandbox: Sandbox;
+let url: string;
+
+beforeAll(async () => {
+  sandbox = createSandbox();
+  ({ url } = await sandbox.listen({ requestTimeoutMs: 1000 }));
+});
+afterAll(() => sandbox.close());
+
+async function alive(): Promise<void> {
+  const answer = await callHttp(url, 'GET', '/v1/charges/verify/order_missing');
+  expect(answer.status).toBe(404);
+}
+
+describe('sandbox abuse over loopback', () => {
+  it('answers 413 to four 50 MB bodies, declared or chunked, without holding them', async () => {
+    const { result, growthMb } = await peakRss(() =>
+      Promise.all([
+        upload(url, 50, false),
+        upload(url, 50, true),
+        upload(url, 50, false),
+        upload(url, 50, true),
+      ]),
+    );
+    // A 413 usually arrives; a client still writing may instead see its connection cut after it.
+    expect(result.every((status) => status === 413 || status === 'ECONNRESET' || status === 'EPIPE')).toBe(
+      true,
+    );
+    expect(result.filter((status) => status === 413).length).toBeGreaterThanOrEqual(2);
+    expect(growthMb).toBeLessThan(64);
+    await alive();
+  });
+
+  it.each(MALFORMED)('refuses %s with its status and stays up', async (_, bytes, status) => {
+    expect(await raw(url, bytes)).toBe(status);
+    await alive();
+  });
+
+  it('cuts off clients that drip their body, while others are answered at once', async () => {
+    const slow = slowClients(url, 30, 100);
+    const started = performance.now();
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => callHttp(url, 'GET', '/v1/charges/verify/x')),
+    );
+    expect(answers.every((a) => a.status === 404)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1000);
+    // requestTimeoutMs is 1000: every dripping client is gone well within twice that.
+    expect(await slow).toBeLessThan(2500);
+    await alive();
+  });
+
+  it('never refunds more than was paid when 300 refunds race, retries and key reuse included', async () => {
+    await paid(url, 'order_race', 100_000);
+    const race = await raceRefunds(url, 'order_race', 300);
+    const charge = sandbox.charge('order_race')!;
+    const records = sandbox.refunds.filter((r) => r.reference === 'order_race');
+    expect(charge.refundedAmount).toBeLessThanOrEqual(100_000);
+    expect(records.reduce((sum, r) => sum + r.amount, 0)).toBe(charge.refundedAmount);
+    expect(race.refundedByAnswers).toBe(charge.refundedAmount);
+    expect(race.replays).toBeGreaterThan(0);
+    expect(race.statuses[422]).toBeGreaterThan(0);
+    expect(Object.keys(race.statuses).sort()).toEqual(['200', '422']);
+  });
+
+  it('never debits twice when dispatches and authorizations of 40 charges race', async () => {
+    const references = Array.from({ length: 40 }, (_, i) => `order_d${i}`);
+    await raceDispatches(url, references, 6, 4);
+    for (const reference of references) {
+      const debits = sandbox.debits.filter((d) => d.reference === reference);
+      const charge = sandbox.charge(reference)!;
+      expect(debits.length).toBeLessThanOrEqual(1);
+      expect(debits.length === 1).toBe(charge.status === 'SUCCESS');
+      const verified = await callHttp(url, 'GET', `/v1/charges/verify/${reference}`);
+      expect(verified.body.data.status).toBe(
+        charge.status === 'PENDING_SCAN' ? 'PENDING_AUTHORIZATION' : charge.status,
+      );
+    }
+    expect(sandbox.debits.filter((d) => d.reference.startsWith('order_d')).length).toBeGreaterThan(0);
+    await alive();
+  });
+});
