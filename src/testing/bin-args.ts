@@ -40,7 +40,9 @@ export type BinArgs =
 
 function number(flag: string, raw: string, integer: boolean): number | string {
   const pattern = integer ? /^\d+$/ : /^\d+(\.\d+)?$/;
-  return pattern.test(raw.trim()) ? Number(raw) : `${flag} must be a ${integer ? 'whole ' : ''}number (got '${raw}').`;
+  return pattern.test(raw.trim())
+    ? Number(raw)
+    : `${flag} must be a ${integer ? 'whole ' : ''}number (got '${raw}').`;
 }
 
 function latency(raw: string): number | [number, number] | string {
@@ -94,7 +96,8 @@ export function parseBinArgs(argv: readonly string[]): BinArgs {
       return { kind: 'error', message: `--port must be a number from 0 to 65535 (got '${values.port}').` };
     }
     const faults: Record<string, unknown> = {};
-    if (values['fail-rate'] !== undefined) faults.failRate = number('--fail-rate', values['fail-rate'], false);
+    if (values['fail-rate'] !== undefined)
+      faults.failRate = number('--fail-rate', values['fail-rate'], false);
     if (values.latency !== undefined) faults.latency = latency(values.latency);
     if (values.seed !== undefined) faults.seed = number('--seed', values.seed, true);
     const bad = Object.values(faults).find((value) => typeof value === 'string');

@@ -44,11 +44,17 @@ async function main(): Promise<void> {
   // Printed only once the signals are handled: whoever waits for this line may stop us at once.
   const { webhookUrl, faults, customers } = args.sandbox;
   const lines = [`wallet-sandbox listening on ${server.url}`];
-  lines.push(`  webhooks   ${webhookUrl === undefined ? 'none (--webhook-url to send them)' : `-> ${webhookUrl}`}`);
-  lines.push(`  customers  ${sandbox.customers.map((c) => c.handle).join(', ')}${customers ? ' (with --customers)' : ''}`);
+  lines.push(
+    `  webhooks   ${webhookUrl === undefined ? 'none (--webhook-url to send them)' : `-> ${webhookUrl}`}`,
+  );
+  lines.push(
+    `  customers  ${sandbox.customers.map((c) => c.handle).join(', ')}${customers ? ' (with --customers)' : ''}`,
+  );
   if (faults !== undefined) {
     const latency = Array.isArray(faults.latency) ? faults.latency.join('-') : String(faults.latency ?? 0);
-    lines.push(`  faults     fail rate ${faults.failRate ?? 0}, latency ${latency} ms, seed ${faults.seed ?? 1}`);
+    lines.push(
+      `  faults     fail rate ${faults.failRate ?? 0}, latency ${latency} ms, seed ${faults.seed ?? 1}`,
+    );
   }
   lines.push(`  customer   curl -X POST ${server.url}/_sandbox/charges/<reference>/authorize`);
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -75,7 +75,9 @@ async function qrRoute(
   }
   if (request.method !== 'POST') throw new SandboxError(405, `${action} accepts POST only.`);
   try {
-    await (action === 'authorize' ? controls.authorize(charge.reference) : controls.decline(charge.reference));
+    await (action === 'authorize'
+      ? controls.authorize(charge.reference)
+      : controls.decline(charge.reference));
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
     const now = controls.charge(charge.reference) ?? charge;

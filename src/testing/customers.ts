@@ -3,7 +3,7 @@
  * with or without `@`, case-insensitive, or by registered phone number in the usual Nigerian forms.
  */
 import type { Customer, LinkedBank } from '../types.js';
-import { httpUrl, isPlainObject, list, object, text, validate } from './options.js';
+import { checkValue, httpUrl, isPlainObject, issuesOf, list, object, text } from './options.js';
 import type { Rule } from './options.js';
 
 const HANDLE = /^@?[A-Za-z0-9_.-]{1,64}$/;
@@ -170,52 +170,57 @@ const bankRule: Rule = object({
   bankId: text,
   bankName: text,
   bankCode: text,
-  accountNumber: (value, path, issues) =>
-    text(value, path, issues) ?? (/^\d{4,34}$/.test(value as string) ? undefined : 'must be 4 to 34 digits'),
+  accountNumber: (value, path) =>
+    text(value, path) ?? (/^\d{4,34}$/.test(value as string) ? undefined : 'must be 4 to 34 digits'),
   mandateStatus: text,
 });
 
-const customerRule: Rule = (value, path, issues) => {
-  object({
-    handle: (handle, at, inner) =>
-      text(handle, at, inner) ??
-      (HANDLE.test(handle as string) ? undefined : 'must be letters, digits, _ . or - (up to 64), with or without @'),
-    phone: (phone, at, inner) =>
-      text(phone, at, inner) ??
-      (phoneKey(phone as string) ? undefined : "must be a phone number, for example '+2348000000003'"),
-    name: text,
-    avatarUrl: httpUrl,
-    banks: list(bankRule, 100),
-  })(value, path, issues);
-  if (!isPlainObject(value)) return undefined;
+const customerShape = object({
+  handle: (handle, path) =>
+    text(handle, path) ??
+    (HANDLE.test(handle as string)
+      ? undefined
+      : 'must be letters, digits, _ . or - (up to 64), with or without @'),
+  phone: (phone, path) =>
+    text(phone, path) ??
+    ((phoneKey(phone as string)?.length ?? 0) >= 7
+      ? undefined
+      : "must be a phone number, for example '+2348000000003'"),
+  name: text,
+  avatarUrl: httpUrl,
+  banks: list(bankRule, 100),
+});
+
+const customerRule: Rule = (value, path) => {
+  const issues = issuesOf(customerShape(value, path), path);
+  if (!isPlainObject(value)) return issues;
   for (const field of ['handle', 'phone', 'name'] as const) {
     if (value[field] === undefined) issues.push({ path: `${path}.${field}`, message: 'is required' });
   }
-  const ids = Array.isArray(value.banks) ? value.banks.map((bank: unknown) => (bank as { bankId?: unknown }).bankId) : [];
-  if (new Set(ids).size !== ids.length) return 'banks must have distinct bankIds';
-  return undefined;
+  const ids = Array.isArray(value.banks)
+    ? value.banks.map((bank: unknown) => (bank as { bankId?: unknown }).bankId)
+    : [];
+  if (new Set(ids).size !== ids.length)
+    issues.push({ path: `${path}.banks`, message: 'must have distinct bankIds' });
+  return issues;
 };
 
 /** The rule for a list of customers (the `customers` option and `--customers FILE`). @internal */
-export const customersRule: Rule = (value, path, issues) => {
-  const problem = list(customerRule, 10_000)(value, path, issues);
-  if (problem !== undefined || !Array.isArray(value)) return problem;
+export const customersRule: Rule = (value, path) => {
+  const issues = issuesOf(list(customerRule, 10_000)(value, path), path);
+  if (!Array.isArray(value)) return issues;
   const seen = new Set<string>();
   value.forEach((customer: unknown, index) => {
     const handle = (customer as { handle?: unknown } | null)?.handle;
     if (typeof handle !== 'string') return;
-    if (seen.has(withAt(handle))) {
+    if (seen.has(withAt(handle)))
       issues.push({ path: `${path}.${index}.handle`, message: `repeats ${withAt(handle)}` });
-    }
     seen.add(withAt(handle));
   });
-  return undefined;
+  return issues;
 };
 
 /** Checks one customer, as `addCustomer()` gets it. @internal */
 export function checkCustomer(value: unknown): asserts value is SandboxCustomerInit {
-  validate('sandbox customer', (issues) => {
-    const problem = customerRule(value, 'customer', issues);
-    if (problem !== undefined) issues.push({ path: 'customer', message: problem });
-  });
+  checkValue('sandbox customer', 'customer', value, customerRule);
 }

@@ -55,10 +55,10 @@ const kind: Rule = (value) =>
 
 const latencyMs = range(0, MAX_LATENCY_MS);
 
-const latency: Rule = (value, path, issues) => {
-  if (!Array.isArray(value)) return latencyMs(value, path, issues);
+const latency: Rule = (value, path) => {
+  if (!Array.isArray(value)) return latencyMs(value, path);
   const [min, max] = value as unknown[];
-  const bad = (bound: unknown): boolean => latencyMs(bound, path, issues) !== undefined;
+  const bad = (bound: unknown): boolean => latencyMs(bound, path) !== undefined;
   if (value.length !== 2 || bad(min) || bad(max)) {
     return `must be ms from 0 to ${MAX_LATENCY_MS}, or [min, max] of them`;
   }

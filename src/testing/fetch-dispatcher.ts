@@ -88,7 +88,9 @@ export class FetchDispatcher extends Dispatcher {
       if (failed) return;
       if (response.type === 'error') {
         // `Response.error()` is a dropped connection, as undici reports one from a real socket.
-        return fail(Object.assign(new Error('other side closed'), { name: 'SocketError', code: 'UND_ERR_SOCKET' }));
+        return fail(
+          Object.assign(new Error('other side closed'), { name: 'SocketError', code: 'UND_ERR_SOCKET' }),
+        );
       }
       const rawHeaders: Buffer[] = [];
       response.headers.forEach((value, name) => rawHeaders.push(Buffer.from(name), Buffer.from(value)));

@@ -18,7 +18,7 @@ import type { WalletErrorName } from '../errors/base.js';
  */
 export class SandboxError extends WalletError {
   /** Always `'SandboxError'`. */
-  override readonly name: WalletErrorName = 'SandboxError';
+  override readonly name: string = 'SandboxError';
   /** @internal */
   static override readonly kind: WalletErrorName = 'SandboxError';
   /** The HTTP status the sandbox answers with for this refusal. */
@@ -26,7 +26,7 @@ export class SandboxError extends WalletError {
 
   /** @param status - HTTP status. @param message - the envelope's `message`, for a person. */
   constructor(status: number, message: string) {
-    super(message, 'sandbox_refused');
+    super(message);
     this.status = status;
   }
 }

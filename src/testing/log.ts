@@ -3,7 +3,7 @@
  * attempt, in the shape a merchant scans in a terminal, like the Stripe CLI's `listen`. Off unless
  * the sandbox gets a `logger`; the bin always gives one.
  */
-import { describe } from '../schemas/describe.js';
+import { describe } from '../core/describe.js';
 import { fn } from './options.js';
 import type { Rule } from './options.js';
 import type { SandboxDeliveryAttempt, SandboxRequestRecord } from './state.js';
@@ -22,7 +22,12 @@ export interface SandboxLogger {
 /** The rule for the `logger` option: any object with `info` and `warn` (console, pino, winston). @internal */
 export const loggerRule: Rule = (value) => {
   const sink = value as Partial<Record<'info' | 'warn', unknown>> | null;
-  if (typeof sink !== 'object' || sink === null || fn(sink.info, '', []) || fn(sink.warn, '', [])) {
+  if (
+    typeof sink !== 'object' ||
+    sink === null ||
+    fn(sink.info, '') !== undefined ||
+    fn(sink.warn, '') !== undefined
+  ) {
     return `must be an object with info() and warn() methods, such as console (got ${describe(value)})`;
   }
   return undefined;

@@ -1,17 +1,28 @@
 /**
- * The sandbox's one option checker. Every public sandbox function and option goes through it, so
- * a mistake (a wrong type, a negative delay, a misspelled name) is a `ValidationError` naming the
- * field, never a `TypeError` from deep inside or an option silently ignored.
+ * The rules the sandbox checks its options and arguments with, on top of the SDK's one option
+ * checker (`core/options.ts`): a mistake (a wrong type, a negative delay, a misspelled name) is a
+ * `ValidationError` naming every bad field at once, never a `TypeError` from deep inside or an
+ * option silently ignored.
  */
+import { describe } from '../core/describe.js';
+import { checkOptions } from '../core/options.js';
+import type { OptionRule } from '../core/options.js';
 import { ValidationError } from '../errors/validation.js';
 import type { ValidationIssue } from '../errors/validation.js';
-import { closest, describe } from '../schemas/describe.js';
 
-/** Checks one value; returns what is wrong with it, or `undefined`. @internal */
-export type Rule = (value: unknown, path: string, issues: ValidationIssue[]) => string | undefined;
+/** Checks one value: a problem, problems at sub-paths, or `undefined`. @internal */
+export type Rule = OptionRule;
 
-/** The rules of an object's known fields; absent (`undefined`) fields are not checked. @internal */
-export type Shape = Record<string, Rule>;
+/** A rule's answer as a list of issues at `path`. @internal */
+export function issuesOf(problem: ReturnType<Rule>, path: string): ValidationIssue[] {
+  if (problem === undefined) return [];
+  return typeof problem === 'string' ? [{ path, message: problem }] : problem;
+}
+
+/** Throws one `ValidationError` for `context` when there are issues. @internal */
+export function throwIfAny(context: string, issues: readonly ValidationIssue[]): void {
+  if (issues.length > 0) throw new ValidationError(context, issues);
+}
 
 /** True for `{}` and objects made by `Object.create(null)`, not arrays, dates or class instances. @internal */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -20,51 +31,13 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return proto === Object.prototype || proto === null;
 }
 
-/** Checks the fields of an object against a shape, adding one issue per problem. @internal */
-export function checkShape(value: unknown, shape: Shape, path: string, issues: ValidationIssue[]): void {
-  if (!isPlainObject(value)) {
-    issues.push({ path, message: `must be an object (got ${describe(value)})` });
-    return;
-  }
-  const known = Object.keys(shape);
-  for (const key of Object.keys(value)) {
-    const field = path ? `${path}.${key}` : key;
-    const rule = shape[key];
-    if (rule === undefined || !Object.hasOwn(shape, key)) {
-      const guess = closest(key, known);
-      issues.push({
-        path: field,
-        message: `is not a known option${guess ? ` (did you mean '${guess}'?)` : ''}`,
-      });
-      continue;
-    }
-    const inner = value[key];
-    if (inner === undefined) continue;
-    const problem = rule(inner, field, issues);
-    if (problem !== undefined) issues.push({ path: field, message: problem });
-  }
-}
-
-/** Throws a `ValidationError` for `context` when `check` finds problems. @internal */
-export function validate(context: string, check: (issues: ValidationIssue[]) => void): void {
-  const issues: ValidationIssue[] = [];
-  check(issues);
-  if (issues.length > 0) throw new ValidationError(context, issues);
-}
-
-/** Checks an options object (absent is fine) against a shape. @internal */
-export function checkOptions(context: string, value: unknown, shape: Shape): void {
-  if (value === undefined) return;
-  validate(context, (issues) => checkShape(value, shape, '', issues));
-}
-
-/** A rule for a nested object with its own shape. @internal */
+/** A rule for a nested plain object whose fields have their own rules. @internal */
 export const object =
-  (shape: Shape): Rule =>
-  (value, path, issues) => {
-    checkShape(value, shape, path, issues);
-    return undefined;
-  };
+  (shape: Readonly<Record<string, Rule>>): Rule =>
+  (value, path) =>
+    isPlainObject(value)
+      ? checkOptions(value, shape, path, 'a known option')
+      : `must be an object (got ${describe(value)})`;
 
 /** A non-empty string without lone surrogates (they cannot be encoded on the wire). @internal */
 export const text: Rule = (value) => {
@@ -74,7 +47,7 @@ export const text: Rule = (value) => {
   return undefined;
 };
 
-/** A number of milliseconds, or any bounded number, inclusive. @internal */
+/** A number from `min` to `max`, inclusive; a whole one when `integer`. @internal */
 export const range =
   (min: number, max: number, integer = false): Rule =>
   (value) => {
@@ -85,9 +58,9 @@ export const range =
     return undefined;
   };
 
-/** An `http:` or `https:` URL. @internal */
-export const httpUrl: Rule = (value) => {
-  const problem = text(value, '', []);
+/** An `http:` or `https:` URL without query or fragment. @internal */
+export const httpUrl: Rule = (value, path) => {
+  const problem = text(value, path);
   if (problem !== undefined) return problem;
   const parsed = URL.canParse(value as string) ? new URL(value as string) : undefined;
   if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
@@ -101,24 +74,24 @@ export const httpUrl: Rule = (value) => {
 export const fn: Rule = (value) =>
   typeof value === 'function' ? undefined : `must be a function (got ${describe(value)})`;
 
-/** An array whose items each pass `item`, at most `max` long. @internal */
+/** An array of at most `max` items, each passing `item`. @internal */
 export const list =
   (item: Rule, max: number): Rule =>
-  (value, path, issues) => {
+  (value, path) => {
     if (!Array.isArray(value)) return `must be an array (got ${describe(value)})`;
     if (value.length > max) return `must have at most ${max} items (got ${value.length})`;
-    value.forEach((inner: unknown, index) => {
-      const problem = item(inner, `${path}.${index}`, issues);
-      if (problem !== undefined) issues.push({ path: `${path}.${index}`, message: problem });
-    });
-    return undefined;
+    return value.flatMap((inner: unknown, index) =>
+      issuesOf(item(inner, `${path}.${index}`), `${path}.${index}`),
+    );
   };
+
+/** Checks one value against a rule, throwing a `ValidationError` for `context`. @internal */
+export function checkValue(context: string, name: string, value: unknown, rule: Rule): void {
+  throwIfAny(context, issuesOf(rule(value, name), name));
+}
 
 /** A string argument of a sandbox function, for example the reference given to `authorize()`. @internal */
 export function checkArgument(context: string, name: string, value: unknown): string {
-  validate(context, (issues) => {
-    const problem = text(value, name, issues);
-    if (problem !== undefined) issues.push({ path: name, message: problem });
-  });
+  checkValue(context, name, value, text);
   return value as string;
 }

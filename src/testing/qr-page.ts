@@ -36,7 +36,11 @@ export async function qrSvg(text: string): Promise<string> {
 /** The SVG answer, for an `<img src=qrCodeUrl>` on a merchant's checkout page. @internal */
 export async function svgResponse(pageUrl: string): Promise<Response> {
   return new Response(await qrSvg(pageUrl), {
-    headers: { 'content-type': 'image/svg+xml', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+    headers: {
+      'content-type': 'image/svg+xml',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    },
   });
 }
 
@@ -83,7 +87,7 @@ function statusText(view: PageView): string {
 export async function pageResponse(view: PageView, status = 200): Promise<Response> {
   const { charge } = view;
   const path = new URL(view.pageUrl).pathname;
-  const pending = (charge.status === 'PENDING_SCAN' || charge.status === 'PENDING_AUTHORIZATION');
+  const pending = charge.status === 'PENDING_SCAN' || charge.status === 'PENDING_AUTHORIZATION';
   const svg = await qrSvg(view.pageUrl);
   const image = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
   const buttons = pending

@@ -171,7 +171,10 @@ async function serve(
   if (fault?.kind === 'reset') return { response: failure(502, 'Injected reset.'), replayed: false };
   try {
     if (path === undefined) {
-      throw new SandboxError(404, `No endpoint at ${new URL(request.url).pathname}: this sandbox serves under ${ctx.basePath}.`);
+      throw new SandboxError(
+        404,
+        `No endpoint at ${new URL(request.url).pathname}: this sandbox serves under ${ctx.basePath}.`,
+      );
     }
     const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await readBody(request);
     return answer(ctx, request, path, body, clientIp, pageBase);

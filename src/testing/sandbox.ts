@@ -14,7 +14,7 @@ import { SandboxError } from './http.js';
 import { deliveryLine, safeLogger } from './log.js';
 import type { SandboxLogger } from './log.js';
 import { mswHandlers } from './msw.js';
-import { checkArgument, list, text, validate } from './options.js';
+import { checkArgument, checkValue, list, text } from './options.js';
 import { createRouter, normalizeIp } from './router.js';
 import type { SandboxRequestContext } from './router.js';
 import type { AuthorizeResult, Sandbox, SandboxOptions } from './sandbox-api.js';
@@ -126,7 +126,10 @@ class SandboxImpl implements Sandbox {
       throw new SandboxError(404, `No charge with reference '${reference}'.`);
     }
     if (!this.#state.sentEvents.has(reference)) {
-      throw new SandboxError(409, `No webhook was sent for '${reference}': only an authorized charge has one.`);
+      throw new SandboxError(
+        409,
+        `No webhook was sent for '${reference}': only an authorized charge has one.`,
+      );
     }
     const delivery = await this.#deliver(reference);
     if (delivery === null) {
@@ -186,12 +189,7 @@ class SandboxImpl implements Sandbox {
   }
 
   setAllowedIps(ips: readonly string[] | undefined): void {
-    if (ips !== undefined) {
-      validate('setAllowedIps() argument', (issues) => {
-        const problem = list(text, 1000)(ips, 'ips', issues);
-        if (problem !== undefined) issues.push({ path: 'ips', message: problem });
-      });
-    }
+    if (ips !== undefined) checkValue('setAllowedIps() argument', 'ips', ips, list(text, 10_000));
     this.#state.allowedIps = ips === undefined ? undefined : new Set(ips.map(normalizeIp));
   }
 

@@ -154,7 +154,10 @@ describe('control routes over HTTP', () => {
     const again = await callHttp(url, 'POST', '/_sandbox/charges/order_r/redeliver', { apiKey: null });
     expect(again.status).toBe(200);
     expect(again.body.data).toMatchObject({ delivered: true, attempts: [{ attempt: 1, status: 200 }] });
-    expect(receiver.handled.map((e) => (e.data as { reference: string }).reference)).toEqual(['order_r', 'order_r']);
+    expect(receiver.handled.map((e) => (e.data as { reference: string }).reference)).toEqual([
+      'order_r',
+      'order_r',
+    ]);
     expect(sandbox.debits).toHaveLength(1);
 
     await resolveAndDispatch(sandbox, 'order_p', 1000);

@@ -56,7 +56,9 @@ describe('webhook delivery', () => {
     const { webhook } = await sandbox.authorize('order_1');
     // authorize() answered after the first attempt; the retries are still to come.
     expect(webhook).toMatchObject({ delivered: false, retrying: true });
-    expect(sandbox.deliveries.map((d) => [d.attempt, d.status, d.nextRetryAt !== null])).toEqual([[1, 500, true]]);
+    expect(sandbox.deliveries.map((d) => [d.attempt, d.status, d.nextRetryAt !== null])).toEqual([
+      [1, 500, true],
+    ]);
     expect(receiver.handled).toHaveLength(0);
     const outcome = await webhook!.settled;
     expect(outcome.delivered).toBe(true);
@@ -78,7 +80,9 @@ describe('webhook delivery', () => {
       webhookRetry: { attempts: 3, delayMs: 10, timeoutMs: 200 },
     });
     await resolveAndDispatch(sandbox, 'order_1', 500_000);
-    await (await sandbox.authorize('order_1')).webhook?.settled;
+    await (
+      await sandbox.authorize('order_1')
+    ).webhook?.settled;
     expect(sandbox.deliveries.map((d) => [d.status, d.error])).toEqual([
       [null, 'timed out after 200 ms'],
       [200, null],
@@ -114,7 +118,9 @@ describe('webhook delivery', () => {
       webhookRetry: { attempts: 2, delayMs: 5, timeoutMs: 1000 },
     });
     await resolveAndDispatch(sandbox, 'order_1', 500_000);
-    await (await sandbox.authorize('order_1')).webhook?.settled;
+    await (
+      await sandbox.authorize('order_1')
+    ).webhook?.settled;
     expect(sandbox.deliveries).toEqual([
       expect.objectContaining({ attempt: 1, ok: false, status: null, error: 'ECONNREFUSED' }),
       expect.objectContaining({ attempt: 2, ok: false, status: null, error: 'ECONNREFUSED' }),
@@ -134,7 +140,9 @@ describe('webhook delivery', () => {
     });
     await resolveAndDispatch(sandbox, 'order_1', 500_000);
     const started = Date.now();
-    await (await sandbox.authorize('order_1')).webhook?.settled;
+    await (
+      await sandbox.authorize('order_1')
+    ).webhook?.settled;
     const gaps = sandbox.deliveries
       .slice(0, -1)
       .map((d) => Date.parse(d.nextRetryAt!) - Date.parse(d.at) - d.durationMs);
