@@ -26,7 +26,7 @@ let url: string;
 
 beforeAll(async () => {
   sandbox = createSandbox();
-  ({ url } = await sandbox.listen({ requestTimeoutMs: 1000 }));
+  ({ url } = await sandbox.listen());
 });
 afterAll(() => sandbox.close());
 
@@ -59,16 +59,21 @@ describe('sandbox abuse over loopback', () => {
     await alive();
   });
 
-  it('cuts off clients that drip their body, while others are answered at once', async () => {
-    const slow = slowClients(url, 30, 100);
+  it('cuts off clients that drip their body, while others are answered without waiting for them', async () => {
+    const strict = await sandbox.listen({ requestTimeoutMs: 1000 });
     const started = performance.now();
+    const slow = slowClients(strict.url, 30, 100);
     const answers = await Promise.all(
-      Array.from({ length: 50 }, () => callHttp(url, 'GET', '/v1/charges/verify/x')),
+      Array.from({ length: 50 }, () => callHttp(strict.url, 'GET', '/v1/charges/verify/x')),
     );
+    const othersDone = performance.now() - started;
     expect(answers.every((a) => a.status === 404)).toBe(true);
-    expect(performance.now() - started).toBeLessThan(1000);
-    // requestTimeoutMs is 1000: every dripping client is gone well within twice that.
-    expect(await slow).toBeLessThan(2500);
+    const slowDone = await slow;
+    // Cut by the request timeout (1000 ms), not refused at once and not left hanging.
+    expect(slowDone).toBeGreaterThanOrEqual(950);
+    expect(slowDone).toBeLessThan(5000);
+    expect(othersDone).toBeLessThan(slowDone);
+    await strict.close();
     await alive();
   });
 
@@ -85,20 +90,19 @@ describe('sandbox abuse over loopback', () => {
     expect(Object.keys(race.statuses).sort()).toEqual(['200', '422']);
   });
 
-  it('never debits twice when dispatches and authorizations of 40 charges race', async () => {
+  it('debits exactly once when dispatches and authorizations of 40 pending charges race', async () => {
     const references = Array.from({ length: 40 }, (_, i) => `order_d${i}`);
     await raceDispatches(url, references, 6, 4);
     for (const reference of references) {
       const debits = sandbox.debits.filter((d) => d.reference === reference);
       const charge = sandbox.charge(reference)!;
-      expect(debits.length).toBeLessThanOrEqual(1);
-      expect(debits.length === 1).toBe(charge.status === 'SUCCESS');
+      expect(debits).toHaveLength(1);
+      expect(charge.status).toBe('SUCCESS');
       const verified = await callHttp(url, 'GET', `/v1/charges/verify/${reference}`);
       expect(verified.body.data.status).toBe(
         charge.status === 'PENDING_SCAN' ? 'PENDING_AUTHORIZATION' : charge.status,
       );
     }
-    expect(sandbox.debits.filter((d) => d.reference.startsWith('order_d')).length).toBeGreaterThan(0);
     await alive();
   });
 });

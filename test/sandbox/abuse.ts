@@ -196,8 +196,9 @@ export async function raceRefunds(
 }
 
 /**
- * For each reference, resolves it, then fires `dispatches` dispatches (push and QR, own keys) and
- * `authorizes` authorize controls at once, all references together.
+ * For each reference, resolves and dispatches it, then fires `dispatches` more dispatches (push and
+ * QR, own keys: new prompts for the same charge) and `authorizes` authorize controls at once, all
+ * references together.
  */
 export async function raceDispatches(
   url: string,
@@ -209,6 +210,13 @@ export async function raceDispatches(
     references.map((reference) =>
       callHttp(url, 'POST', '/v1/charges/resolve-handle', {
         body: { handle: '@ada', amount: 10_000, reference },
+      }),
+    ),
+  );
+  await Promise.all(
+    references.map((reference) =>
+      callHttp(url, 'POST', '/v1/charges/dispatch', {
+        body: { reference, bankId: 'bnk_ada_gtb', authChannel: 'wallet_push' },
       }),
     ),
   );
