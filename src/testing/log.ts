@@ -66,6 +66,11 @@ export function deliveryLine(attempt: SandboxDeliveryAttempt): string {
   return `${head}, next retry in ${ms(Math.max(0, wait))} (${clock(attempt.nextRetryAt)})`;
 }
 
+/** `12:00:01.100 customer authorize order_1: SUCCESS`, for the controls that play the customer. @internal */
+export function controlLine(at: Date, action: string, reference: string, status: string): string {
+  return `${clock(at.toISOString())} customer ${action} ${reference}: ${status}`;
+}
+
 /** A logger that never throws into the sandbox: a broken sink loses a line, not a request. @internal */
 export function safeLogger(logger: SandboxLogger | undefined): SandboxLogger | undefined {
   if (logger === undefined) return undefined;

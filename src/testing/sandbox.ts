@@ -11,7 +11,7 @@ import type { SandboxCustomer, SandboxCustomerInit } from './customers.js';
 import { faultSource } from './faults.js';
 import { FetchDispatcher } from './fetch-dispatcher.js';
 import { SandboxError } from './http.js';
-import { deliveryLine, safeLogger } from './log.js';
+import { controlLine, deliveryLine, safeLogger } from './log.js';
 import type { SandboxLogger } from './log.js';
 import { mswHandlers } from './msw.js';
 import { checkArgument, checkValue, list, text } from './options.js';
@@ -115,6 +115,7 @@ class SandboxImpl implements Sandbox {
     checkArgument('authorize() argument', 'reference', reference);
     const paid = authorizeCharge(this.#state, reference, this.#now());
     const charge = snapshot(paid);
+    this.#logger?.info(controlLine(this.#now(), 'authorize', reference, charge.status));
     const data = { reference, amount: charge.amount, customer: { handle: charge.customer.handle } };
     this.#state.sentEvents.set(reference, { event: 'charge.success', data });
     return { charge, webhook: await this.#deliver(reference) };
@@ -175,7 +176,9 @@ class SandboxImpl implements Sandbox {
   #control(name: string, reference: unknown, change: () => SandboxCharge): Promise<SandboxCharge> {
     try {
       checkArgument(`${name}() argument`, 'reference', reference);
-      return Promise.resolve(snapshot(change()));
+      const charge = snapshot(change());
+      this.#logger?.info(controlLine(this.#now(), name, charge.reference, charge.status));
+      return Promise.resolve(charge);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }

@@ -60,6 +60,8 @@ describe('the development server log', () => {
     await resolveAndDispatch(sandbox, 'order_hook', 500_000);
     lines.length = 0;
     const { webhook } = await sandbox.authorize('order_hook');
+    expect(lines[0]).toMatch(new RegExp(`^info ${TIME} customer authorize order_hook: SUCCESS$`));
+    lines.shift();
     expect(lines).toEqual([
       expect.stringMatching(
         new RegExp(
