@@ -78,10 +78,10 @@ export function safeLogger(logger: SandboxLogger | undefined): SandboxLogger | u
     (write: (line: string) => void) =>
     (line: string): void => {
       try {
-        write.call(logger, line);
+        write(line);
       } catch {
         // A log sink that throws must not turn an answered request into a failed one.
       }
     };
-  return { info: guard(logger.info), warn: guard(logger.warn) };
+  return { info: guard((line) => logger.info(line)), warn: guard((line) => logger.warn(line)) };
 }

@@ -90,7 +90,7 @@ export function decodeQr(grid: readonly (readonly boolean[])[]): string {
       for (let j = 0; j < 2; j++) {
         const x = right - j;
         const y = ((right + 1) & 2) === 0 ? size - 1 - vert : vert;
-        if (!fn[y]![x]) bits.push((at(x, y) !== mask(x, y) ? 1 : 0) as number);
+        if (!fn[y]![x]) bits.push(at(x, y) !== mask(x, y) ? 1 : 0);
       }
   }
   const raw: number[] = [];
