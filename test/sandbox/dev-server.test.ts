@@ -229,3 +229,30 @@ describe('idempotency per API key', () => {
     expect(sandbox.charges.map((c) => c.reference)).toEqual(['order_k', 'order_k2']);
   });
 });
+
+describe('bounded history', () => {
+  it('keeps the newest historyLimit requests and delivery attempts', async () => {
+    const sandbox = track({ historyLimit: 3 });
+    for (let i = 0; i < 5; i++) await callSandbox(sandbox, 'GET', `/v1/charges/verify/order_${i}`);
+    expect(sandbox.requests.map((r) => r.path)).toEqual([
+      '/v1/charges/verify/order_2',
+      '/v1/charges/verify/order_3',
+      '/v1/charges/verify/order_4',
+    ]);
+  });
+
+  it('forgets the oldest idempotency key past idempotencyKeyLimit', async () => {
+    const sandbox = track({ idempotencyKeyLimit: 2 });
+    const resolve = (reference: string, key: string) =>
+      callSandbox(sandbox, 'POST', '/v1/charges/resolve-handle', {
+        body: { handle: '@ada', amount: 1000, reference },
+        idempotencyKey: key,
+      });
+    await resolve('order_1', 'k1');
+    await resolve('order_2', 'k2');
+    expect((await resolve('order_1', 'k1')).headers.get('idempotent-replayed')).toBe('true');
+    await resolve('order_3', 'k3');
+    expect((await resolve('order_1', 'k1')).headers.get('idempotent-replayed')).toBeNull();
+    expect((await resolve('order_3', 'k3')).headers.get('idempotent-replayed')).toBe('true');
+  });
+});
