@@ -4,13 +4,11 @@
  * and refunds and dispatches racing each other never refund more than was paid nor debit twice.
  * `sandbox-abuse.stress.ts` runs the same scenarios bigger.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-import { createSandbox } from '@wallet/node/testing';
-import type { Sandbox } from '@wallet/node/testing';
+import { describe, expect, it } from 'vitest';
 
 import {
   MALFORMED,
+  abuseTarget,
   paid,
   peakRss,
   raceDispatches,
@@ -21,28 +19,16 @@ import {
 } from '../sandbox/abuse.js';
 import { callHttp } from '../sandbox/http-helpers.js';
 
-let sandbox: Sandbox;
-let url: string;
-
-beforeAll(async () => {
-  sandbox = createSandbox();
-  ({ url } = await sandbox.listen());
-});
-afterAll(() => sandbox.close());
-
-async function alive(): Promise<void> {
-  const answer = await callHttp(url, 'GET', '/v1/charges/verify/order_missing');
-  expect(answer.status).toBe(404);
-}
+const target = abuseTarget();
 
 describe('sandbox abuse over loopback', () => {
   it('answers 413 to four 50 MB bodies, declared or chunked, without holding them', async () => {
     const { result, growthMb } = await peakRss(() =>
       Promise.all([
-        upload(url, 50, false),
-        upload(url, 50, true),
-        upload(url, 50, false),
-        upload(url, 50, true),
+        upload(target.url, 50, false),
+        upload(target.url, 50, true),
+        upload(target.url, 50, false),
+        upload(target.url, 50, true),
       ]),
     );
     // A 413 usually arrives; a client still writing may instead see its connection cut after it.
@@ -51,16 +37,16 @@ describe('sandbox abuse over loopback', () => {
     );
     expect(result.filter((status) => status === 413).length).toBeGreaterThanOrEqual(2);
     expect(growthMb).toBeLessThan(64);
-    await alive();
+    await target.alive();
   });
 
   it.each(MALFORMED)('refuses %s with its status and stays up', async (_, bytes, status) => {
-    expect(await raw(url, bytes)).toBe(status);
-    await alive();
+    expect(await raw(target.url, bytes)).toBe(status);
+    await target.alive();
   });
 
   it('cuts off clients that drip their body, while others are answered without waiting for them', async () => {
-    const strict = await sandbox.listen({ requestTimeoutMs: 1000 });
+    const strict = await target.sandbox.listen({ requestTimeoutMs: 1000 });
     const started = performance.now();
     const slow = slowClients(strict.url, 30, 100);
     const answers = await Promise.all(
@@ -74,14 +60,14 @@ describe('sandbox abuse over loopback', () => {
     expect(slowDone).toBeLessThan(5000);
     expect(othersDone).toBeLessThan(slowDone);
     await strict.close();
-    await alive();
+    await target.alive();
   });
 
   it('never refunds more than was paid when 300 refunds race, retries and key reuse included', async () => {
-    await paid(url, 'order_race', 100_000);
-    const race = await raceRefunds(url, 'order_race', 300);
-    const charge = sandbox.charge('order_race')!;
-    const records = sandbox.refunds.filter((r) => r.reference === 'order_race');
+    await paid(target.url, 'order_race', 100_000);
+    const race = await raceRefunds(target.url, 'order_race', 300);
+    const charge = target.sandbox.charge('order_race')!;
+    const records = target.sandbox.refunds.filter((r) => r.reference === 'order_race');
     expect(charge.refundedAmount).toBeLessThanOrEqual(100_000);
     expect(records.reduce((sum, r) => sum + r.amount, 0)).toBe(charge.refundedAmount);
     expect(race.refundedByAnswers).toBe(charge.refundedAmount);
@@ -92,17 +78,17 @@ describe('sandbox abuse over loopback', () => {
 
   it('debits exactly once when dispatches and authorizations of 40 pending charges race', async () => {
     const references = Array.from({ length: 40 }, (_, i) => `order_d${i}`);
-    await raceDispatches(url, references, 6, 4);
+    await raceDispatches(target.url, references, 6, 4);
     for (const reference of references) {
-      const debits = sandbox.debits.filter((d) => d.reference === reference);
-      const charge = sandbox.charge(reference)!;
+      const debits = target.sandbox.debits.filter((d) => d.reference === reference);
+      const charge = target.sandbox.charge(reference)!;
       expect(debits).toHaveLength(1);
       expect(charge.status).toBe('SUCCESS');
-      const verified = await callHttp(url, 'GET', `/v1/charges/verify/${reference}`);
+      const verified = await callHttp(target.url, 'GET', `/v1/charges/verify/${reference}`);
       expect(verified.body.data.status).toBe(
         charge.status === 'PENDING_SCAN' ? 'PENDING_AUTHORIZATION' : charge.status,
       );
     }
-    await alive();
+    await target.alive();
   });
 });

@@ -6,7 +6,38 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 
+import { afterAll, beforeAll, expect } from 'vitest';
+
+import { createSandbox } from '@wallet/node/testing';
+import type { Sandbox } from '@wallet/node/testing';
+
 import { TEST_KEY, callHttp } from './http-helpers.js';
+
+/** A sandbox on loopback for a whole test file; `url` and `sandbox` are set once it listens. */
+export interface AbuseTarget {
+  sandbox: Sandbox;
+  url: string;
+  /** Asserts the server still answers, and answers right. */
+  alive(): Promise<void>;
+}
+
+/** Starts a loopback sandbox before the file's tests and closes it after them. */
+export function abuseTarget(): AbuseTarget {
+  const target = {
+    sandbox: undefined as unknown as Sandbox,
+    url: '',
+    alive: async () => {
+      const answer = await callHttp(target.url, 'GET', '/v1/charges/verify/order_missing');
+      expect(answer.status).toBe(404);
+    },
+  };
+  beforeAll(async () => {
+    target.sandbox = createSandbox();
+    target.url = (await target.sandbox.listen()).url;
+  });
+  afterAll(() => target.sandbox.close());
+  return target;
+}
 
 const AUTH = { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' };
 

@@ -4,7 +4,7 @@ import { createSandbox } from '@wallet/node/testing';
 import type { Sandbox, SandboxOptions } from '@wallet/node/testing';
 
 import { callHttp, callSandbox, paidCharge, resolveAndDispatch } from './http-helpers.js';
-import { WEBHOOK_SECRET, startReceiver } from './receiver.js';
+import { authorizeAndSettle, deliveringTo, startReceiver } from './receiver.js';
 import type { Receiver } from './receiver.js';
 
 const sandboxes: Sandbox[] = [];
@@ -53,9 +53,7 @@ describe('the development server log', () => {
     const { lines, logger } = recorder();
     const sandbox = track({
       logger,
-      webhookUrl: receiver.url,
-      webhookSecret: WEBHOOK_SECRET,
-      webhookRetry: { attempts: 3, delayMs: 200, timeoutMs: 1000 },
+      ...deliveringTo(receiver.url, { attempts: 3, delayMs: 200, timeoutMs: 1000 }),
     });
     await resolveAndDispatch(sandbox, 'order_hook', 500_000);
     lines.length = 0;
@@ -80,14 +78,10 @@ describe('the development server log', () => {
     const { lines, logger } = recorder();
     const sandbox = track({
       logger,
-      webhookUrl: closed.url,
-      webhookSecret: WEBHOOK_SECRET,
-      webhookRetry: { attempts: 2, delayMs: 1, timeoutMs: 1000 },
+      ...deliveringTo(closed.url, { attempts: 2, delayMs: 1, timeoutMs: 1000 }),
     });
     await resolveAndDispatch(sandbox, 'order_down', 100_000);
-    await (
-      await sandbox.authorize('order_down')
-    ).webhook?.settled;
+    await authorizeAndSettle(sandbox, 'order_down');
     expect(lines.at(-1)).toMatch(/ ECONNREFUSED attempt 2\/2 \d+ms, giving up$/);
   });
 
@@ -148,7 +142,7 @@ describe('customers', () => {
 describe('control routes over HTTP', () => {
   it('authorizes, then redelivers the last webhook of a charge; refuses what has none', async () => {
     receiver = await startReceiver();
-    const sandbox = track({ webhookUrl: receiver.url, webhookSecret: WEBHOOK_SECRET });
+    const sandbox = track(deliveringTo(receiver.url));
     const { url } = await sandbox.listen();
     await resolveAndDispatch(sandbox, 'order_r', 300_000);
     const authorized = await callHttp(url, 'POST', '/_sandbox/charges/order_r/authorize', { apiKey: null });
@@ -173,11 +167,7 @@ describe('control routes over HTTP', () => {
 
   it('answers authorize after a failing first attempt, with the retries visible in the state', async () => {
     receiver = await startReceiver({ failFirst: 1 });
-    const sandbox = track({
-      webhookUrl: receiver.url,
-      webhookSecret: WEBHOOK_SECRET,
-      webhookRetry: { attempts: 2, delayMs: 300, timeoutMs: 1000 },
-    });
+    const sandbox = track(deliveringTo(receiver.url, { attempts: 2, delayMs: 300, timeoutMs: 1000 }));
     const { url } = await sandbox.listen();
     await resolveAndDispatch(sandbox, 'order_s', 300_000);
     const authorized = await callHttp(url, 'POST', '/_sandbox/charges/order_s/authorize', { apiKey: null });

@@ -4,7 +4,7 @@ import { createSandbox } from '@wallet/node/testing';
 import { verifyWebhook } from '@wallet/node/webhooks';
 
 import { resolveAndDispatch } from './http-helpers.js';
-import { WEBHOOK_SECRET, startReceiver } from './receiver.js';
+import { WEBHOOK_SECRET, authorizeAndSettle, deliveringTo, startReceiver } from './receiver.js';
 import type { Receiver } from './receiver.js';
 
 let receiver: Receiver | undefined;
@@ -18,11 +18,7 @@ const fast = { attempts: 5, delayMs: 10, timeoutMs: 1000 };
 describe('webhook delivery', () => {
   it('delivers a charge.success that the SDK verifies, answered before authorize resolves', async () => {
     receiver = await startReceiver();
-    const sandbox = createSandbox({
-      webhookUrl: receiver.url,
-      webhookSecret: WEBHOOK_SECRET,
-      webhookRetry: fast,
-    });
+    const sandbox = createSandbox(deliveringTo(receiver.url, fast));
     await resolveAndDispatch(sandbox, 'order_1', 500_000);
     const { webhook } = await sandbox.authorize('order_1');
 
@@ -47,11 +43,7 @@ describe('webhook delivery', () => {
 
   it('retries an endpoint that fails twice in the background: three attempts recorded, one event handled', async () => {
     receiver = await startReceiver({ failFirst: 2 });
-    const sandbox = createSandbox({
-      webhookUrl: receiver.url,
-      webhookSecret: WEBHOOK_SECRET,
-      webhookRetry: { ...fast, delayMs: 300 },
-    });
+    const sandbox = createSandbox(deliveringTo(receiver.url, { ...fast, delayMs: 300 }));
     await resolveAndDispatch(sandbox, 'order_1', 500_000);
     const { webhook } = await sandbox.authorize('order_1');
     // authorize() answered after the first attempt; the retries are still to come.
@@ -74,15 +66,9 @@ describe('webhook delivery', () => {
 
   it('gives up on an endpoint that answers too slowly, and retries it', async () => {
     receiver = await startReceiver({ hangFirst: 1 });
-    const sandbox = createSandbox({
-      webhookUrl: receiver.url,
-      webhookSecret: WEBHOOK_SECRET,
-      webhookRetry: { attempts: 3, delayMs: 10, timeoutMs: 200 },
-    });
+    const sandbox = createSandbox(deliveringTo(receiver.url, { attempts: 3, delayMs: 10, timeoutMs: 200 }));
     await resolveAndDispatch(sandbox, 'order_1', 500_000);
-    await (
-      await sandbox.authorize('order_1')
-    ).webhook?.settled;
+    await authorizeAndSettle(sandbox, 'order_1');
     expect(sandbox.deliveries.map((d) => [d.status, d.error])).toEqual([
       [null, 'timed out after 200 ms'],
       [200, null],
@@ -92,11 +78,7 @@ describe('webhook delivery', () => {
 
   it('stops after the last attempt when the endpoint never accepts, and the charge stays paid', async () => {
     receiver = await startReceiver({ secret: 'whsec_another_secret' });
-    const sandbox = createSandbox({
-      webhookUrl: receiver.url,
-      webhookSecret: WEBHOOK_SECRET,
-      webhookRetry: { attempts: 3, delayMs: 5, timeoutMs: 1000 },
-    });
+    const sandbox = createSandbox(deliveringTo(receiver.url, { attempts: 3, delayMs: 5, timeoutMs: 1000 }));
     await resolveAndDispatch(sandbox, 'order_1', 500_000);
     const { charge, webhook } = await sandbox.authorize('order_1');
     expect(webhook?.delivered).toBe(false);
@@ -112,15 +94,9 @@ describe('webhook delivery', () => {
     const url = receiver.url;
     await receiver.close();
     receiver = undefined;
-    const sandbox = createSandbox({
-      webhookUrl: url,
-      webhookSecret: WEBHOOK_SECRET,
-      webhookRetry: { attempts: 2, delayMs: 5, timeoutMs: 1000 },
-    });
+    const sandbox = createSandbox(deliveringTo(url, { attempts: 2, delayMs: 5, timeoutMs: 1000 }));
     await resolveAndDispatch(sandbox, 'order_1', 500_000);
-    await (
-      await sandbox.authorize('order_1')
-    ).webhook?.settled;
+    await authorizeAndSettle(sandbox, 'order_1');
     expect(sandbox.deliveries).toEqual([
       expect.objectContaining({ attempt: 1, ok: false, status: null, error: 'ECONNREFUSED' }),
       expect.objectContaining({ attempt: 2, ok: false, status: null, error: 'ECONNREFUSED' }),
@@ -133,16 +109,12 @@ describe('webhook delivery', () => {
 
   it('caps the doubling delay between attempts at maxDelayMs', async () => {
     receiver = await startReceiver({ failFirst: 100 });
-    const sandbox = createSandbox({
-      webhookUrl: receiver.url,
-      webhookSecret: WEBHOOK_SECRET,
-      webhookRetry: { attempts: 6, delayMs: 20, maxDelayMs: 60, timeoutMs: 1000 },
-    });
+    const sandbox = createSandbox(
+      deliveringTo(receiver.url, { attempts: 6, delayMs: 20, maxDelayMs: 60, timeoutMs: 1000 }),
+    );
     await resolveAndDispatch(sandbox, 'order_1', 500_000);
     const started = Date.now();
-    await (
-      await sandbox.authorize('order_1')
-    ).webhook?.settled;
+    await authorizeAndSettle(sandbox, 'order_1');
     const gaps = sandbox.deliveries
       .slice(0, -1)
       .map((d) => Date.parse(d.nextRetryAt!) - Date.parse(d.at) - d.durationMs);
@@ -153,11 +125,9 @@ describe('webhook delivery', () => {
 
   it('close() stops the retries under way', async () => {
     receiver = await startReceiver({ failFirst: 100 });
-    const sandbox = createSandbox({
-      webhookUrl: receiver.url,
-      webhookSecret: WEBHOOK_SECRET,
-      webhookRetry: { attempts: 20, delayMs: 10_000, timeoutMs: 1000 },
-    });
+    const sandbox = createSandbox(
+      deliveringTo(receiver.url, { attempts: 20, delayMs: 10_000, timeoutMs: 1000 }),
+    );
     await resolveAndDispatch(sandbox, 'order_1', 500_000);
     const { webhook } = await sandbox.authorize('order_1');
     const started = Date.now();
