@@ -127,5 +127,6 @@ function flagNames(message: string): string {
     .replace(/\bfaults\.failRate\b/g, '--fail-rate')
     .replace(/\bfaults\.latency\b/g, '--latency')
     .replace(/\bfaults\.seed\b/g, '--seed')
-    .replace(/\bcustomers\.(\d+)/g, (_, index: string) => `--customers: customer ${index}`);
+    .replace(/\bcustomers\.(\d+)/g, (_, index: string) => `--customers: customer ${index}`)
+    .replace(/(?<!-)\bcustomers: /g, '--customers: ');
 }

@@ -126,6 +126,7 @@ export interface Sandbox {
   /**
    * Answers one request as the service would: the whole sandbox as a Fetch-style handler, for
    * Hono, Next.js route handlers or your own server. Bound, so it can be passed around alone.
+   * An injected reset (see `faults`) is answered `Response.error()`: carry it as a dropped connection.
    *
    * @example
    * ```ts

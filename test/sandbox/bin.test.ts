@@ -4,6 +4,8 @@ import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { parseBinArgs } from '../../src/testing/bin-args.js';
+
 import { callHttp } from './http-helpers.js';
 import { WEBHOOK_SECRET, startReceiver } from './receiver.js';
 import type { Receiver } from './receiver.js';
@@ -13,10 +15,14 @@ import type { Child } from './child.js';
 const BIN = 'src/testing/bin.ts';
 const LISTENING = /^wallet-sandbox listening on (http:\/\/127\.0\.0\.1:\d+)$/;
 
-function customersFile(content: unknown): string {
+function textFile(text: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'wallet-customers-')), 'customers.json');
-  writeFileSync(file, JSON.stringify(content));
+  writeFileSync(file, text);
   return file;
+}
+
+function customersFile(content: unknown): string {
+  return textFile(JSON.stringify(content));
 }
 
 let child: Child | undefined;
@@ -94,8 +100,21 @@ describe('the wallet-sandbox bin', () => {
     expect(child.stdout()).toMatch(/ POST \/v1\/charges\/resolve-handle (5\d\d|reset) fault=/);
   });
 
+  it('refuses a bad flag with exit code 2, a clear message and its usage', async () => {
+    child = startTs(BIN, ['--fail-rate', '1.5']);
+    expect((await child.exited).code).toBe(2);
+    expect(child.stderr()).toMatch(
+      /^wallet-sandbox: Invalid arguments: --fail-rate: must be from 0 to 1 \(got 1\.5\)/,
+    );
+    expect(child.stderr()).toMatch(/Usage: wallet-sandbox/);
+  });
+});
+
+// The same checks without a process each: parseBinArgs is what the bin runs first.
+describe("the bin's flags", () => {
   it.each([
     [['--port', 'eighty'], /--port must be a number/],
+    [['--port', '70000'], /--port must be a number from 0 to 65535/],
     [['--webhook-url', 'http://127.0.0.1:9/hook'], /--webhook-secret: is required with --webhook-url/],
     [['--webhook-url', 'ftp://x', '--webhook-secret', 's'], /--webhook-url: must be an http: or https: URL/],
     [['--colour'], /Unknown option '--colour'/],
@@ -108,24 +127,35 @@ describe('the wallet-sandbox bin', () => {
       ['--customers', '/nonexistent/customers.json'],
       /--customers: cannot read \/nonexistent\/customers\.json \(ENOENT\)/,
     ],
-  ])('refuses %j with exit code 2, a clear message and its usage', async (args, message) => {
-    child = startTs(BIN, args);
-    expect((await child.exited).code).toBe(2);
-    expect(child.stderr()).toMatch(message);
-    expect(child.stderr()).toMatch(/Usage: wallet-sandbox/);
+    [['--customers', textFile('[{ handle: @x }]')], /is not valid JSON/],
+    [
+      ['--customers', customersFile({ customers: [{ handle: '@x', name: 'X', phone: 'none' }] })],
+      /--customers: customer 0\.phone: must be a phone number/,
+    ],
+    [['--customers', customersFile({ '@x': {} })], /--customers: must be an array/],
+  ])('refuses %j with a sentence naming the flag', (args, message) => {
+    const parsed = parseBinArgs(args);
+    expect(parsed.kind).toBe('error');
+    expect(parsed.kind === 'error' && parsed.message).toMatch(message);
   });
 
-  it('refuses a customers file that is not JSON, or not customers, naming the problem', async () => {
-    const notJson = join(mkdtempSync(join(tmpdir(), 'wallet-customers-')), 'c.json');
-    writeFileSync(notJson, '[{ handle: @x }]');
-    child = startTs(BIN, ['--customers', notJson]);
-    expect((await child.exited).code).toBe(2);
-    expect(child.stderr()).toMatch(/is not valid JSON/);
-    child = startTs(BIN, [
-      '--customers',
-      customersFile({ customers: [{ handle: '@x', name: 'X', phone: 'none' }] }),
+  it('turns good flags into sandbox and listen options', () => {
+    const parsed = parseBinArgs([
+      '--port',
+      '4010',
+      '--fail-rate',
+      '0.2',
+      '--latency',
+      '20-300',
+      '--seed',
+      '42',
+      '--quiet',
     ]);
-    expect((await child.exited).code).toBe(2);
-    expect(child.stderr()).toMatch(/--customers: customer 0\.phone: must be a phone number/);
+    expect(parsed).toMatchObject({
+      kind: 'serve',
+      listen: { port: 4010, host: '127.0.0.1' },
+      quiet: true,
+      sandbox: { faults: { failRate: 0.2, latency: [20, 300], seed: 42 } },
+    });
   });
 });
