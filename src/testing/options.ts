@@ -4,7 +4,7 @@
  * `ValidationError` naming every bad field at once, never a `TypeError` from deep inside or an
  * option silently ignored.
  */
-import { describe } from '../core/describe.js';
+import { describe } from '../schemas/describe.js';
 import { checkOptions } from '../core/options.js';
 import type { OptionRule } from '../core/options.js';
 import { ValidationError } from '../errors/validation.js';
