@@ -19,6 +19,7 @@ export type {
   SandboxRequestRecord,
 } from './testing/state.js';
 export type { SandboxRequestContext } from './testing/router.js';
+export type { SandboxMswHandler } from './testing/msw.js';
 export type { SandboxListenOptions, SandboxServer } from './testing/server.js';
 export type { WebhookRetryOptions, WebhookOutcome, WebhookDelivery } from './testing/webhook-delivery.js';
 export type { SandboxLogger } from './testing/log.js';

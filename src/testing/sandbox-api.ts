@@ -2,10 +2,9 @@
  * The sandbox's public shape: its options, and what `createSandbox()` returns. Kept apart from the
  * implementation so the contract a merchant codes against reads on its own.
  */
-import type { HttpHandler } from 'msw';
-
 import type { SandboxCustomer, SandboxCustomerInit } from './customers.js';
 import type { FetchDispatcher } from './fetch-dispatcher.js';
+import type { SandboxMswHandler } from './msw.js';
 import type { SandboxRequestContext } from './router.js';
 import type { SandboxListenOptions, SandboxServer } from './server.js';
 import type {
@@ -144,7 +143,7 @@ export interface Sandbox {
    * const server = setupServer(...sandbox.handlers);
    * ```
    */
-  readonly handlers: HttpHandler[];
+  readonly handlers: SandboxMswHandler[];
   /**
    * An undici `Dispatcher` that answers in process, with no sockets; pass it to the SDK.
    *

@@ -3,8 +3,6 @@
  * machine answers everything; MSW, the in-process dispatcher and the loopback server only carry
  * requests to it.
  */
-import type { HttpHandler } from 'msw';
-
 import { authorizeCharge, declineCharge, expireCharge } from './charges.js';
 import { checkCustomer, customerKey, defaultSandboxCustomers, toSandboxCustomer } from './customers.js';
 import type { SandboxCustomer, SandboxCustomerInit } from './customers.js';
@@ -14,6 +12,7 @@ import { SandboxError } from './http.js';
 import { controlLine, deliveryLine, safeLogger } from './log.js';
 import type { SandboxLogger } from './log.js';
 import { mswHandlers } from './msw.js';
+import type { SandboxMswHandler } from './msw.js';
 import { checkArgument, checkValue, list, text } from './options.js';
 import { createRouter, normalizeIp } from './router.js';
 import type { SandboxRequestContext } from './router.js';
@@ -48,7 +47,7 @@ class SandboxImpl implements Sandbox {
   // Background webhook retries: close() stops them and waits for them to end.
   #stop = new AbortController();
   readonly #pending = new Set<Promise<WebhookOutcome>>();
-  #handlers: HttpHandler[] | undefined;
+  #handlers: readonly unknown[] | undefined;
 
   constructor(options: SandboxOptions) {
     this.#options = options;
@@ -91,9 +90,10 @@ class SandboxImpl implements Sandbox {
     this.reset();
   }
 
-  get handlers(): HttpHandler[] {
+  get handlers(): SandboxMswHandler[] {
     this.#handlers ??= mswHandlers(this.baseUrl, (request) => this.#handle(request));
-    return [...this.#handlers];
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- any by design: see SandboxMswHandler.
+    return [...this.#handlers] as SandboxMswHandler[];
   }
 
   async listen(options?: SandboxListenOptions): Promise<SandboxServer> {
