@@ -1,5 +1,7 @@
 import { Dispatcher } from 'undici';
 
+import { checkValue, fn } from './options.js';
+
 /** A Fetch-style request handler: what Next.js, Hono, MSW's `getResponse` and the sandbox speak. */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -54,6 +56,7 @@ export class FetchDispatcher extends Dispatcher {
 
   /** @param handle - answers each request. */
   constructor(handle: FetchHandler) {
+    checkValue('FetchDispatcher argument', 'handle', handle, fn);
     super();
     this.#handle = handle;
   }

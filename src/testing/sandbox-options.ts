@@ -6,6 +6,7 @@ import { customersRule } from './customers.js';
 import { faultsRule } from './faults.js';
 import { loggerRule } from './log.js';
 import { checkOptions } from '../core/options.js';
+import { describe } from '../schemas/describe.js';
 import { fn, httpUrl, list, range, text, throwIfAny } from './options.js';
 import type { SandboxOptions } from './sandbox-api.js';
 import type { SandboxListenOptions } from './server.js';
@@ -54,4 +55,14 @@ export function checkSandboxOptions(options: unknown): asserts options is Sandbo
 export function checkListenOptions(options: unknown): asserts options is SandboxListenOptions {
   const rules = { port: range(0, 65_535, true), host: text, requestTimeoutMs: range(1, 600_000) };
   throwIfAny('listen() options', checkOptions(options, rules, '', 'a known option'));
+}
+
+/** Checks what `sandbox.fetch()` is given: a Fetch `Request`, and an optional context. @internal */
+export function checkFetchArguments(request: unknown, context: unknown): void {
+  const issues =
+    request instanceof Request
+      ? []
+      : [{ path: 'request', message: `must be a Request (got ${describe(request)})` }];
+  issues.push(...checkOptions(context, { clientIp: text }, 'context', 'a known field of the context'));
+  throwIfAny('sandbox.fetch() arguments', issues);
 }

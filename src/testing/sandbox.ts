@@ -17,7 +17,7 @@ import { checkArgument, checkValue, list, text } from './options.js';
 import { createRouter, normalizeIp } from './router.js';
 import type { SandboxRequestContext } from './router.js';
 import type { AuthorizeResult, Sandbox, SandboxOptions } from './sandbox-api.js';
-import { checkListenOptions, checkSandboxOptions } from './sandbox-options.js';
+import { checkFetchArguments, checkListenOptions, checkSandboxOptions } from './sandbox-options.js';
 import { startServer } from './server.js';
 import type { SandboxListenOptions, SandboxServer } from './server.js';
 import { SandboxState, snapshot } from './state.js';
@@ -85,7 +85,10 @@ class SandboxImpl implements Sandbox {
         }),
       },
     });
-    this.fetch = (request, context) => this.#handle(request, context);
+    this.fetch = async (request, context) => {
+      checkFetchArguments(request, context);
+      return this.#handle(request, context);
+    };
     this.dispatcher = new FetchDispatcher((request) => this.#handle(request));
     this.reset();
   }

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { ValidationError, WalletError, isWalletError } from '@wallet/node';
-import { SandboxError, createSandbox } from '@wallet/node/testing';
+import { FetchDispatcher, SandboxError, createSandbox } from '@wallet/node/testing';
 
 const sandbox = createSandbox();
 afterAll(() => sandbox.close());
@@ -69,6 +69,12 @@ describe('sandbox functions given bad input', () => {
     ['listen({ port: -1 })', () => sandbox.listen({ port: -1 })],
     ['listen({ prot: 80 })', () => sandbox.listen({ prot: 80 } as never)],
     ['listen({ requestTimeoutMs: 0 })', () => sandbox.listen({ requestTimeoutMs: 0 })],
+    ["fetch('/v1/refunds')", () => sandbox.fetch('/v1/refunds' as never)],
+    [
+      'fetch(request, { clientIP })',
+      () => sandbox.fetch(new Request('https://x.test/'), { clientIP: '1' } as never),
+    ],
+    ['new FetchDispatcher(null)', () => new FetchDispatcher(null as never)],
   ];
 
   it.each(calls)('%s fails with a ValidationError, never a TypeError', async (_, call) => {
