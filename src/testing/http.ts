@@ -3,8 +3,7 @@
  * the state machine gives goes through here, so all three ways of serving it answer byte for byte
  * the same.
  */
-import { WalletError } from '../errors/base.js';
-import type { WalletErrorName } from '../errors/base.js';
+import { WalletError, named } from '../errors/base.js';
 
 /**
  * A request the sandbox refused, or a test control called on a charge in the wrong state. Carries
@@ -17,10 +16,6 @@ import type { WalletErrorName } from '../errors/base.js';
  * ```
  */
 export class SandboxError extends WalletError {
-  /** Always `'SandboxError'`. */
-  override readonly name: string = 'SandboxError';
-  /** @internal */
-  static override readonly kind: WalletErrorName = 'SandboxError';
   /** The HTTP status the sandbox answers with for this refusal. */
   readonly status: number;
 
@@ -30,6 +25,8 @@ export class SandboxError extends WalletError {
     this.status = status;
   }
 }
+
+named({ SandboxError });
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
 
