@@ -16,13 +16,13 @@ export async function readBody(request: Request): Promise<string> {
   if (request.body === null) return '';
   const reader = request.body.getReader();
   const declared = request.headers.get('content-length') ?? undefined;
-  const text = await readBounded(
+  const body = await readBounded(
     () => reader.read(),
     () => void reader.cancel().catch(() => {}),
     declared,
   );
-  if (text === undefined) {
+  if (body === undefined) {
     throw new SandboxError(413, `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`);
   }
-  return text;
+  return body.text();
 }
