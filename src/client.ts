@@ -1,7 +1,10 @@
 import type { Dispatcher } from 'undici';
+import type * as Undici from 'undici';
+import type { Attempt } from './core/attempt.js';
 import { resolveConfig, type ClientOptions, type Config } from './core/config.js';
-import { createTransport } from './core/transport.js';
-import { WalletError } from './errors.js';
+import { fetchAttempt, type FetchFunction } from './core/fetch-attempt.js';
+import { createTransport, type Transport } from './core/transport.js';
+import { undiciAttempt } from './core/undici-attempt.js';
 import { Charges } from './resources/charges.js';
 import { Refunds } from './resources/refunds.js';
 import { VERSION } from './version.js';
@@ -17,7 +20,7 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
  *
  * const wallet = new Wallet({ apiKey: process.env.WALLET_SECRET_KEY, baseUrl: process.env.WALLET_BASE_URL });
  * const { linkedBanks } = await wallet.charges.resolveHandle({ handle: '@ada', amount: 500_000, reference: 'order_1042' });
- * await wallet.charges.dispatch({ reference: 'order_1042', bankId: linkedBanks[0].bankId, authChannel: 'wallet_push' });
+ * await wallet.charges.dispatch({ reference: 'order_1042', bankId: linkedBanks[0]!.bankId, authChannel: 'wallet_push' });
  * ```
  */
 export class Wallet {
@@ -31,8 +34,9 @@ export class Wallet {
   readonly baseUrl: string;
   // Private fields: the key is invisible to inspect, JSON.stringify, spreading and Object.keys.
   readonly #config: Config;
-  #agent: Promise<Dispatcher> | undefined;
-  #closed = false;
+  readonly #transport: Transport;
+  #attempt: Promise<Attempt> | undefined;
+  #agent: Dispatcher | undefined;
 
   /**
    * @param options - see {@link ClientOptions}; `apiKey` and `baseUrl` fall back to
@@ -43,34 +47,48 @@ export class Wallet {
     this.#config = resolveConfig(options, VERSION);
     this.mode = this.#config.mode;
     this.baseUrl = `${this.#config.origin}${this.#config.basePath}`;
-    const request = createTransport(this.#config, () => this.#dispatcher());
-    this.charges = new Charges(request);
-    this.refunds = new Refunds(request);
+    this.#transport = createTransport(this.#config, () => (this.#attempt ??= this.#openAttempt()));
+    this.charges = new Charges(this.#transport.request);
+    this.refunds = new Refunds(this.#transport.request);
   }
 
-  #dispatcher(): Promise<Dispatcher> {
-    if (this.#closed) {
-      return Promise.reject(
-        new WalletError('This Wallet client is closed; create a new one.', 'client_closed'),
-      );
+  // Chosen on the first call: the merchant's fetch or dispatcher, else undici's Agent (loaded
+  // now, not at import), else the runtime's fetch where undici cannot load.
+  async #openAttempt(): Promise<Attempt> {
+    const { fetch, dispatcher, timeout, maxConnections } = this.#config;
+    const global = (): FetchFunction | undefined => globalThis.fetch;
+    if (fetch === 'global') return fetchAttempt(global);
+    if (fetch) return fetchAttempt(() => fetch);
+    if (dispatcher) return undiciAttempt(dispatcher);
+    let undici: typeof Undici;
+    try {
+      undici = await import('undici');
+    } catch {
+      return fetchAttempt(global);
     }
-    if (this.#config.dispatcher) return Promise.resolve(this.#config.dispatcher);
-    // undici loads on the first request, not at import: a process that only verifies webhooks never pays for it.
-    this.#agent ??= import('undici').then(
-      ({ Agent }) => new Agent({ connect: { minVersion: 'TLSv1.3' }, keepAliveTimeout: 30_000 }),
-    );
-    return this.#agent;
+    // undici's own timeouts are never shorter than the client's: one deadline, the SDK's, decides.
+    const limit = Math.max(timeout, 300_000);
+    this.#agent = new undici.Agent({
+      connect: { minVersion: 'TLSv1.3' },
+      keepAliveTimeout: 30_000,
+      headersTimeout: limit,
+      bodyTimeout: limit,
+      connections: maxConnections,
+    });
+    return undiciAttempt(this.#agent);
   }
 
   /**
-   * Waits for calls under way, then releases the client's own connections. A `dispatcher` you
-   * passed in is yours and stays open. Calls after `close()` fail with code `client_closed`.
+   * Refuses new calls (they fail with `ClientClosedError`, nothing sent), lets calls under way
+   * finish, retries and waits between them included, then releases the client's own connections.
+   * A `dispatcher` you passed in is yours and stays open.
    */
   async close(): Promise<void> {
-    this.#closed = true;
+    await this.#transport.close();
+    await this.#attempt?.catch(() => undefined);
     const agent = this.#agent;
     this.#agent = undefined;
-    if (agent) await (await agent).close();
+    await agent?.close();
   }
 
   /** What `JSON.stringify` shows: mode and address, never the key. */

@@ -10,7 +10,7 @@ export {
   isValidationError,
   isWebhookVerificationError,
 } from './errors/base.js';
-export type { WalletErrorName } from './errors/base.js';
+export type { WalletErrorName, CallInfo, WalletErrorOptions } from './errors/base.js';
 export {
   ApiError,
   BadRequestError,
@@ -21,9 +21,17 @@ export {
   UnprocessableEntityError,
   RateLimitError,
   InternalServerError,
+  API_ERROR_BY_STATUS,
 } from './errors/api.js';
 export type { ResponseHeaders, ApiErrorInit } from './errors/api.js';
-export { ConnectionError, ConnectionTimeoutError, RequestAbortedError } from './errors/connection.js';
+export { ConnectionError, ConnectionTimeoutError } from './errors/connection.js';
+export {
+  RequestAbortedError,
+  ClientClosedError,
+  ResponseTooLargeError,
+  WaitTimeoutError,
+} from './errors/call.js';
+export type { CallErrorInit } from './errors/call.js';
 export type { ConnectionErrorInit } from './errors/connection.js';
 export { ValidationError, ResponseValidationError, WebhookVerificationError } from './errors/validation.js';
 export type { ValidationIssue, WebhookVerificationReason } from './errors/validation.js';

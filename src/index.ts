@@ -7,6 +7,7 @@ export { Wallet } from './client.js';
 export { APIPromise } from './core/api-promise.js';
 export type { ResponseMeta, WithResponse } from './core/api-promise.js';
 export type { ClientOptions, AppInfo } from './core/config.js';
+export type { FetchFunction } from './core/fetch-attempt.js';
 export type { LogLevel, LogSink } from './core/logger.js';
 export type { RequestOptions } from './core/transport.js';
 export { Charges } from './resources/charges.js';
@@ -52,6 +53,9 @@ export {
   ConnectionError,
   ConnectionTimeoutError,
   RequestAbortedError,
+  ClientClosedError,
+  ResponseTooLargeError,
+  WaitTimeoutError,
   ValidationError,
   ResponseValidationError,
   WebhookVerificationError,
@@ -63,6 +67,9 @@ export {
 } from './errors.js';
 export type {
   WalletErrorName,
+  WalletErrorOptions,
+  CallInfo,
+  CallErrorInit,
   ResponseHeaders,
   ApiErrorInit,
   ConnectionErrorInit,

@@ -76,7 +76,9 @@ describe('new Wallet(options)', () => {
 
   it('refuses an unknown option by name, so a typo cannot fall back to the environment', () => {
     const error = constructionError({ apikey: KEY, apiKey: KEY, baseUrl: BASE_URL } as never);
-    expect(error.issues).toEqual([{ path: 'apikey', message: 'is not an option of Wallet' }]);
+    expect(error.issues).toEqual([
+      { path: 'apikey', message: "is not an option of Wallet (did you mean 'apiKey'?)" },
+    ]);
   });
 
   it.each([

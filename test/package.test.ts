@@ -99,3 +99,17 @@ describe('the package surface', () => {
     expect(VERSION).toBe(pkg.version);
   });
 });
+
+describe('on Fetch runtimes', () => {
+  it.each(['@wallet/node', '@wallet/node/webhooks'])(
+    'importing %s loads no node: builtin and no dependency',
+    (entry) => {
+      for (const format of ['esm', 'cjs'] as const) {
+        const code = format === 'esm' ? `await import('${entry}');` : `require('${entry}');`;
+        const { modules } = modulesLoadedBy(format, code);
+        expect(modules.filter((m) => m.startsWith('node:'))).toEqual([]);
+        expect(packagesIn(modules)).toEqual([]);
+      }
+    },
+  );
+});

@@ -148,7 +148,8 @@ describe('connection failures', () => {
       outcomeUnknown: true,
       attempts: 2,
     });
-    expect(error.message).toContain('outcome of POST /v1/charges/dispatch is unknown');
+    expect(error.message).toContain('POST /v1/charges/dispatch');
+    expect(error.message).toContain('The outcome is unknown');
     expect(error.message).toContain("idempotencyKey 'dsp-1'");
     expect(error.cause).toBeInstanceOf(Error);
     expect(server.received).toHaveLength(2);

@@ -152,7 +152,7 @@ const cases: [string, Call, string, RegExp][] = [
     'a header with a line break',
     (w) => w.charges.verify('r', { headers: { 'x-a': 'b\r\nx: y' } }),
     'options.headers.x-a',
-    /line breaks/,
+    /line break/,
   ],
 ];
 

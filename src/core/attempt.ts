@@ -1,102 +1,145 @@
-import type { Dispatcher } from 'undici';
+/**
+ * The narrow interface every way of sending implements (undici, fetch): one HTTP exchange under
+ * one deadline, reported as an answer, an answer too large to read, or a failure that says whether
+ * the request may have reached the service. The retry loop reasons only about these outcomes.
+ */
 
-/** A response read to its last byte. */
-export interface RawResponse {
-  status: number;
-  /** Lowercase names; repeated headers joined with `, `. */
-  headers: Record<string, string>;
-  text: string;
-}
-
-/** How one attempt ended. Only `response` carries an answer; the rest say why there is none. */
-export type AttemptOutcome =
-  | { kind: 'response'; response: RawResponse }
-  | { kind: 'timeout'; cause: unknown }
-  | { kind: 'network'; cause: unknown }
-  | { kind: 'aborted'; cause: unknown };
-
-/** What one attempt sends. */
+/** What one attempt sends. Header names are lowercase, one of each. */
 export interface AttemptRequest {
+  /** `origin + path`, for fetch. */
+  url: string;
+  /** For example `https://api.example.ng`. */
   origin: string;
+  /** The path and nothing else, for example `/v1/refunds`. */
   path: string;
   method: 'GET' | 'POST';
-  headers: Record<string, string>;
+  headers: Readonly<Record<string, string>>;
   body: string | undefined;
+  /** Milliseconds from connecting to the last byte of the body. */
+  timeout: number;
+  /** The caller's signal: ends the attempt at once. */
+  signal: AbortSignal | undefined;
 }
 
-// A larger answer is no answer this API gives; stop reading rather than fill memory.
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
-const UNDICI_TIMEOUTS: ReadonlySet<string> = new Set([
+/** Why an attempt got no answer. `refused`: the HTTP layer refused to send it (nothing left the process). */
+export type FailureReason = 'timeout' | 'network' | 'refused' | 'aborted';
+
+/** How one attempt ended. */
+export type AttemptOutcome =
+  | { kind: 'response'; status: number; headers: Record<string, string>; text: string }
+  | { kind: 'too_large'; status: number; headers: Record<string, string>; limit: number }
+  | {
+      kind: 'failure';
+      reason: FailureReason;
+      /** May the request have reached the service? False only when provably not (DNS, refused, local). */
+      reached: boolean;
+      /** The system or library error code, for messages: `ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_SOCKET`. */
+      code: string | undefined;
+      cause: unknown;
+    };
+
+/** One way of sending. */
+export type Attempt = (request: AttemptRequest) => Promise<AttemptOutcome>;
+
+// Codes that prove nothing was written: the name did not resolve, the connection or TLS handshake
+// never completed, or a mock had no answer for it.
+const NOT_REACHED: ReadonlySet<string> = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EAI_NODATA',
+  'EAI_NONAME',
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_MOCK_ERR_MOCK_NOT_MATCHED',
+]);
+const TLS_HANDSHAKE = /^(ERR_SSL_|ERR_TLS_)|CERT|SELF_SIGNED/;
+// The HTTP layer refused the request before sending anything: a header or argument it will not
+// send, or a client already closed.
+const REFUSED_LOCALLY: ReadonlySet<string> = new Set([
+  'UND_ERR_INVALID_ARG',
+  'UND_ERR_NOT_SUPPORTED',
+  'UND_ERR_CLOSED',
+  'ERR_INVALID_ARG_TYPE',
+  'ERR_INVALID_ARG_VALUE',
+  'ERR_INVALID_CHAR',
+  'ERR_INVALID_HTTP_TOKEN',
+]);
+const TIMEOUTS: ReadonlySet<string> = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
 ]);
 
-class TimeoutSignal extends Error {
+/** The first error code along a cause chain (fetch wraps the system error; Node may aggregate). */
+export function errorCode(cause: unknown): string | undefined {
+  let current = cause;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    const { code, errors } = current as { code?: unknown; errors?: unknown };
+    if (typeof code === 'string' && code !== '') return code;
+    const first = Array.isArray(errors) ? (errors[0] as { code?: unknown } | undefined) : undefined;
+    if (typeof first?.code === 'string') return first.code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+class DeadlineExceeded extends Error {
   override readonly name = 'TimeoutError';
 }
 
-async function readBody(body: Dispatcher.ResponseData['body']): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
-      body.destroy();
-      throw new Error(`Response body exceeds ${MAX_BODY_BYTES} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
-}
-
-function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
+/** One timer and the caller's signal, linked into the signal an attempt sends with. */
+export interface Deadline {
+  readonly signal: AbortSignal;
+  /** Classifies why the attempt failed; call it from the attempt's catch. */
+  failure(cause: unknown): AttemptOutcome;
+  /** Clears the timer and the listener. */
+  done(): void;
 }
 
 /**
- * Sends one request and reads the whole response under a single deadline. One timer covers
- * connecting, the headers and every byte of the body, so a server that stalls mid-body cannot
- * hold the call past `timeout`. The caller's signal ends the attempt at once.
+ * Starts an attempt's deadline: one timer covers connecting, the headers and every byte of the
+ * body, so a server that stalls mid-body cannot hold a call past `timeout`.
  */
-export async function attempt(
-  dispatcher: Dispatcher,
-  request: AttemptRequest,
-  timeout: number,
-  signal: AbortSignal | undefined,
-): Promise<AttemptOutcome> {
+export function startDeadline(timeout: number, caller: AbortSignal | undefined): Deadline {
   const controller = new AbortController();
   const timer = setTimeout(
-    () => controller.abort(new TimeoutSignal(`No complete response within ${timeout} ms`)),
+    () => controller.abort(new DeadlineExceeded(`No complete response within ${timeout} ms`)),
     timeout,
   );
-  const onAbort = (): void => controller.abort(signal?.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    const { body, ...rest } = request;
-    const response = await dispatcher.request({
-      ...rest,
-      ...(body === undefined ? {} : { body }),
-      signal: controller.signal,
-    });
-    const text = await readBody(response.body);
-    return {
-      kind: 'response',
-      response: { status: response.statusCode, headers: flattenHeaders(response.headers), text },
-    };
-  } catch (cause) {
-    if (signal?.aborted) return { kind: 'aborted', cause: signal.reason };
-    const code = (cause as { code?: unknown } | null)?.code;
-    if (controller.signal.reason instanceof TimeoutSignal || UNDICI_TIMEOUTS.has(String(code))) {
-      return { kind: 'timeout', cause };
-    }
-    return { kind: 'network', cause };
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
-  }
+  const onAbort = (): void => controller.abort(caller?.reason);
+  caller?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    failure(cause) {
+      const code = errorCode(cause);
+      if (caller?.aborted)
+        return { kind: 'failure', reason: 'aborted', reached: true, code, cause: caller.reason };
+      if (
+        controller.signal.reason instanceof DeadlineExceeded ||
+        (code !== undefined && TIMEOUTS.has(code))
+      ) {
+        return {
+          kind: 'failure',
+          reason: 'timeout',
+          reached: code !== 'UND_ERR_CONNECT_TIMEOUT',
+          code,
+          cause,
+        };
+      }
+      if (code !== undefined && REFUSED_LOCALLY.has(code)) {
+        return { kind: 'failure', reason: 'refused', reached: false, code, cause };
+      }
+      // Without a code (a runtime's bare "fetch failed") nothing proves the request stayed here.
+      const reached = code === undefined || !(NOT_REACHED.has(code) || TLS_HANDSHAKE.test(code));
+      return { kind: 'failure', reason: 'network', reached, code, cause };
+    },
+    done() {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onAbort);
+    },
+  };
 }

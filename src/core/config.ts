@@ -1,17 +1,13 @@
 import type { Dispatcher } from 'undici';
 import { ValidationError, type ValidationIssue } from '../errors.js';
+import type { FetchFunction } from './fetch-attempt.js';
 import { checkHeaders } from './headers.js';
 import { createLogger, type Logger, type LogLevel, type LogSink } from './logger.js';
+import { checkOptions, ofType, type OptionRule } from './options.js';
+import { createScrubber, type Scrubber } from './scrub.js';
+import { userAgentOf, type AppInfo } from './user-agent.js';
 
-/** Identifies your integration in the `User-Agent`, so the service can help you when it goes wrong. */
-export interface AppInfo {
-  /** Your application's name, for example `ShopRite Checkout`. */
-  name: string;
-  /** Its version. */
-  version?: string;
-  /** A URL about it. */
-  url?: string;
-}
+export type { AppInfo } from './user-agent.js';
 
 /** Options of `new Wallet(options)`. */
 export interface ClientOptions {
@@ -41,6 +37,19 @@ export interface ClientOptions {
    * @default an undici `Agent` owned by the client: keep-alive, TLS 1.3 minimum
    */
   dispatcher?: Dispatcher;
+  /**
+   * A Fetch-compatible function to send through instead of undici, with every rule of the client
+   * (timeouts, retries, idempotency, body cap). With env `WALLET_TRANSPORT=fetch`, a client built
+   * without `dispatcher` or `fetch` sends through `globalThis.fetch` as it is at call time, so MSW's
+   * `setupServer` sees its requests.
+   * @default none on Node (undici is used); the runtime's `fetch` where undici cannot load
+   */
+  fetch?: FetchFunction;
+  /**
+   * Connections the client's own Agent keeps open per origin.
+   * @default 64
+   */
+  maxConnections?: number;
   /**
    * Headers sent with every request. `Authorization`, `X-Idempotency-Key` and the body headers
    * are the SDK's own and cannot be set here.
@@ -75,23 +84,17 @@ export interface Config {
   readonly timeout: number;
   readonly maxRetries: number;
   readonly dispatcher: Dispatcher | undefined;
+  /** The fetch to send through, or `'global'` for `globalThis.fetch` read at call time. */
+  readonly fetch: FetchFunction | 'global' | undefined;
+  readonly maxConnections: number;
+  /** `accept` and `user-agent`: the SDK's defaults, which `defaultHeaders` may replace. */
+  readonly baseHeaders: Readonly<Record<string, string>>;
   readonly defaultHeaders: Readonly<Record<string, string>>;
-  readonly userAgent: string;
   readonly logger: Logger;
+  readonly scrub: Scrubber;
 }
 
-const OPTION_NAMES: ReadonlySet<string> = new Set([
-  'apiKey',
-  'baseUrl',
-  'timeout',
-  'maxRetries',
-  'dispatcher',
-  'defaultHeaders',
-  'appInfo',
-  'logger',
-  'logLevel',
-]);
-const KEY_PATTERN = /^sk_(live|test)_[\x21-\x7e]+$/;
+const KEY_PATTERN = /^sk_(live|test)_[\x21-\x7e]{1,500}$/;
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -148,60 +151,63 @@ function parseBaseUrl(value: unknown, issues: ValidationIssue[]): URL | undefine
   return url;
 }
 
-function userAgentOf(version: string, app: AppInfo | undefined, issues: ValidationIssue[]): string {
-  const base = `wallet-node/${version} node/${process.versions.node}`;
-  if (app === undefined) return base;
-  if (typeof app !== 'object' || app === null || typeof app.name !== 'string' || !app.name) {
-    issues.push({ path: 'appInfo.name', message: 'must be a non-empty string' });
-    return base;
-  }
-  const text = `${app.name}${app.version ? `/${app.version}` : ''}${app.url ? ` (${app.url})` : ''}`;
-  if (/[\r\n]/.test(text)) issues.push({ path: 'appInfo', message: 'must not contain line breaks' });
-  return `${base} ${text}`;
-}
+const env = (): Record<string, string | undefined> =>
+  (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+
+const RULES: Readonly<Record<string, OptionRule>> = {
+  apiKey: () => undefined, // checked with its env fallback
+  baseUrl: () => undefined,
+  timeout: timeoutProblem,
+  maxRetries: maxRetriesProblem,
+  dispatcher: (v) =>
+    typeof (v as Partial<Dispatcher> | null)?.request === 'function'
+      ? undefined
+      : 'must be an undici Dispatcher',
+  fetch: ofType('function'),
+  maxConnections: (v) =>
+    Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 10_000
+      ? undefined
+      : 'must be a whole number from 1 to 10000',
+  defaultHeaders: (v, path) => checkHeaders(v, path),
+  appInfo: () => undefined, // checked while building the User-Agent
+  logger: () => undefined, // checked by createLogger
+  logLevel: () => undefined,
+};
 
 /**
  * Settles the client's options and env fallbacks into a {@link Config}, or throws a
  * `ValidationError` listing every problem at once.
  */
 export function resolveConfig(options: ClientOptions, version: string): Config {
-  const issues: ValidationIssue[] = [];
-  if (typeof options !== 'object' || options === null) {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new ValidationError('Wallet options', [{ path: '', message: 'must be an object' }]);
   }
-  for (const name of Object.keys(options)) {
-    if (!OPTION_NAMES.has(name)) issues.push({ path: name, message: 'is not an option of Wallet' });
-  }
-  const env = process.env;
-  const apiKey = options.apiKey ?? env.WALLET_SECRET_KEY;
+  const issues = checkOptions(options, RULES, '', 'an option of Wallet');
+  const vars = env();
+  const apiKey = options.apiKey ?? vars.WALLET_SECRET_KEY;
   const keyIssue = keyProblem(apiKey);
   if (keyIssue) issues.push({ path: 'apiKey', message: keyIssue });
-  const url = parseBaseUrl(options.baseUrl ?? env.WALLET_BASE_URL, issues);
-  const timeout = options.timeout ?? 30_000;
-  const timeoutIssue = timeoutProblem(timeout);
-  if (timeoutIssue) issues.push({ path: 'timeout', message: timeoutIssue });
-  const maxRetries = options.maxRetries ?? 2;
-  const retriesIssue = maxRetriesProblem(maxRetries);
-  if (retriesIssue) issues.push({ path: 'maxRetries', message: retriesIssue });
-  const dispatcher = options.dispatcher;
-  if (dispatcher !== undefined && typeof (dispatcher as Partial<Dispatcher>).request !== 'function') {
-    issues.push({ path: 'dispatcher', message: 'must be an undici Dispatcher' });
-  }
-  const defaultHeaders = options.defaultHeaders ?? {};
-  issues.push(...checkHeaders(defaultHeaders, 'defaultHeaders'));
-  const userAgent = userAgentOf(version, options.appInfo, issues);
-  const logger = createLogger(options.logger, options.logLevel ?? env.WALLET_LOG, issues);
+  const url = parseBaseUrl(options.baseUrl ?? vars.WALLET_BASE_URL, issues);
+  const { user: userAgent, issues: uaIssues } = userAgentOf(version, options.appInfo);
+  issues.push(...uaIssues);
+  // A key of the wrong shape is never used, but it is scrubbed all the same.
+  const scrub = createScrubber(typeof apiKey === 'string' ? apiKey : '');
+  const logger = createLogger(options.logger, options.logLevel ?? vars.WALLET_LOG, issues, scrub);
   if (issues.length > 0 || !url) throw new ValidationError('Wallet options', issues);
+  const wantsFetch = vars.WALLET_TRANSPORT === 'fetch' && options.dispatcher === undefined;
   return {
     apiKey: apiKey as string,
     mode: (apiKey as string).startsWith('sk_live_') ? 'live' : 'test',
     origin: url.origin,
     basePath: url.pathname.replace(/\/+$/, ''),
-    timeout,
-    maxRetries,
-    dispatcher,
-    defaultHeaders,
-    userAgent,
+    timeout: options.timeout ?? 30_000,
+    maxRetries: options.maxRetries ?? 2,
+    dispatcher: options.dispatcher,
+    fetch: options.fetch ?? (wantsFetch ? 'global' : undefined),
+    maxConnections: options.maxConnections ?? 64,
+    baseHeaders: { accept: 'application/json', 'user-agent': userAgent },
+    defaultHeaders: options.defaultHeaders ?? {},
     logger,
+    scrub,
   };
 }

@@ -1,29 +1,77 @@
 import type { ValidationIssue } from '../errors.js';
+import { describe } from './describe.js';
 
-// The SDK sets these itself; letting a caller override them would defeat auth or idempotency.
+// The SDK sets these itself, or the HTTP layer manages them: a caller's value would defeat auth or
+// idempotency, or be refused on the wire (undici refuses `expect`, `upgrade`, `keep-alive`...).
 const RESERVED: ReadonlyMap<string, string> = new Map([
   ['authorization', 'set by the SDK from apiKey'],
   ['x-idempotency-key', 'use the idempotencyKey option'],
   ['content-type', 'set by the SDK'],
   ['content-length', 'set by the SDK'],
   ['host', 'set from baseUrl'],
-  ['transfer-encoding', 'set by the SDK'],
+  ['transfer-encoding', 'managed by the HTTP layer'],
+  ['connection', 'managed by the HTTP layer'],
+  ['keep-alive', 'managed by the HTTP layer'],
+  ['upgrade', 'managed by the HTTP layer'],
+  ['expect', 'not supported by the HTTP layer'],
+  ['te', 'managed by the HTTP layer'],
+  ['trailer', 'managed by the HTTP layer'],
 ]);
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// What both undici and fetch send: tab, visible ASCII, space and Latin-1 (obs-text). Nothing else.
+const INVALID_VALUE_CHAR = /[^\t\x20-\x7e\x80-\xff]/;
+
+/** Why a header value cannot be sent as it is, or undefined when it can. */
+export function headerValueProblem(value: string): string | undefined {
+  if (value.length > 8_192) return 'is longer than 8192 characters';
+  const bad = INVALID_VALUE_CHAR.exec(value);
+  if (!bad) return undefined;
+  const code = bad[0].codePointAt(0) ?? 0;
+  return code > 0xff
+    ? `contains '${bad[0]}' (U+${code.toString(16).toUpperCase().padStart(4, '0')}), which HTTP headers cannot carry; ASCII and Latin-1 only`
+    : 'contains a control character or line break';
+}
 
 /** Lists what is wrong with a caller's extra headers: names, values, and the SDK's own. */
 export function checkHeaders(headers: unknown, where: string): ValidationIssue[] {
   if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
-    return [{ path: where, message: 'must be an object of header names to string values' }];
+    return [
+      {
+        path: where,
+        message: `must be an object of header names to string values, not ${describe(headers)}`,
+      },
+    ];
   }
   const issues: ValidationIssue[] = [];
+  const seen = new Set<string>();
   for (const [name, value] of Object.entries(headers)) {
     const path = `${where}.${name}`;
-    const reserved = RESERVED.get(name.toLowerCase());
-    if (reserved) issues.push({ path, message: `cannot be set: ${reserved}` });
-    else if (!TOKEN.test(name)) issues.push({ path, message: 'is not a valid header name' });
-    else if (typeof value !== 'string') issues.push({ path, message: 'must be a string' });
-    else if (/[\r\n\0]/.test(value)) issues.push({ path, message: 'must not contain line breaks' });
+    const lower = name.toLowerCase();
+    const reserved = RESERVED.get(lower);
+    let problem: string | undefined;
+    if (reserved) problem = `cannot be set: ${reserved}`;
+    else if (!TOKEN.test(name)) problem = 'is not a valid header name';
+    else if (seen.has(lower))
+      problem = 'is given twice in different cases; header names are case-insensitive';
+    else if (typeof value !== 'string') problem = `must be a string, not ${describe(value)}`;
+    else problem = headerValueProblem(value);
+    seen.add(lower);
+    if (problem) issues.push({ path, message: problem });
   }
   return issues;
+}
+
+/**
+ * The one header-merge step: later layers replace earlier ones by name, case-insensitively, so
+ * exactly one of each name goes on the wire, lowercase. Layers are already checked.
+ */
+export function mergeHeaders(
+  ...layers: (Readonly<Record<string, string>> | undefined)[]
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const layer of layers) {
+    if (!layer) continue;
+    for (const name of Object.keys(layer)) out[name.toLowerCase()] = layer[name]!;
+  }
+  return out;
 }

@@ -1,4 +1,5 @@
 import type { ValidationIssue } from '../errors.js';
+import type { Scrubber } from './scrub.js';
 
 /** Severity of a log line; `off` logs nothing. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
@@ -23,16 +24,25 @@ export interface Logger {
 
 const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
 
-/** Builds the client's logger from its options, recording a problem for an unknown level. */
-export function createLogger(sink: LogSink | undefined, level: unknown, issues: ValidationIssue[]): Logger {
+/**
+ * Builds the client's logger from its options, recording a problem for an unknown level. Every
+ * line and its details pass through the scrubber; a sink that throws cannot break a call.
+ */
+export function createLogger(
+  sink: LogSink | undefined,
+  level: unknown,
+  issues: ValidationIssue[],
+  scrub: Scrubber,
+): Logger {
   const out = sink ?? console;
   if ((['debug', 'info', 'warn', 'error'] as const).some((m) => typeof out[m] !== 'function')) {
     issues.push({ path: 'logger', message: "must have console's debug, info, warn and error methods" });
   }
   let threshold = RANK.warn;
   if (level !== undefined && level !== '') {
-    const rank = RANK[level as LogLevel];
-    if (typeof level !== 'string' || rank === undefined) {
+    const rank =
+      typeof level === 'string' && Object.hasOwn(RANK, level) ? RANK[level as LogLevel] : undefined;
+    if (rank === undefined) {
       issues.push({ path: 'logLevel', message: "must be 'debug', 'info', 'warn', 'error' or 'off'" });
     } else threshold = rank;
   }
@@ -40,17 +50,24 @@ export function createLogger(sink: LogSink | undefined, level: unknown, issues: 
     enabled: (l) => RANK[l] >= threshold,
     log(l, message, details) {
       if (RANK[l] < threshold) return;
-      if (details) out[l](`[wallet] ${message}`, details);
-      else out[l](`[wallet] ${message}`);
+      try {
+        const line = `[wallet] ${scrub.text(message)}`;
+        if (details) out[l](line, scrub.value(details) as Record<string, unknown>);
+        else out[l](line);
+      } catch {
+        // A logger's failure is not the call's.
+      }
     },
   };
 }
 
-const PHONE = /^\+?[\d\s()-]{7,}$/;
+// Shown as they are in debug logs; everything else is masked (allowlist, not denylist).
+const SHOWN: ReadonlySet<string> = new Set(['reference', 'amount', 'authChannel', 'channel', 'bankId']);
+const PHONE_LIKE = /^\+?[\d\s().-]{7,}$/;
 
 function maskText(text: string): string {
   if (text.length <= 2) return '*'.repeat(text.length);
-  return `${text.slice(0, 1)}${'*'.repeat(Math.max(3, text.length - 2))}${text.slice(-1)}`;
+  return `${text.slice(0, 1)}${'*'.repeat(Math.min(Math.max(3, text.length - 2), 32))}${text.slice(-1)}`;
 }
 
 function maskPhone(text: string): string {
@@ -58,21 +75,24 @@ function maskPhone(text: string): string {
   return `${text.startsWith('+') ? '+' : ''}${'*'.repeat(Math.max(0, digits.length - 3))}${digits.slice(-3)}`;
 }
 
+function mask(value: unknown, depth: number): unknown {
+  if (typeof value === 'string')
+    return value.length <= 64 && PHONE_LIKE.test(value) ? maskPhone(value) : maskText(value);
+  if (typeof value !== 'object' || value === null) return value === undefined ? undefined : '***';
+  if (depth > 4) return '***';
+  if (Array.isArray(value)) return value.slice(0, 20).map((v) => mask(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value).slice(0, 50))
+    out[k] = mask((value as Record<string, unknown>)[k], depth + 1);
+  return out;
+}
+
 /**
- * A copy of a request or response body fit for debug logs: phone numbers (including a handle that
- * is a phone number) and customer names are masked. Keys never travel in bodies, so none to mask.
+ * Checked request parameters fit for debug logs: the reference, amount, channel and bank id as
+ * they are; handles, phone numbers, names, descriptions, reasons and every metadata value masked.
  */
-export function maskPersonalData(value: unknown, key = ''): unknown {
-  if (typeof value === 'string') {
-    if (key === 'phone' || (key === 'handle' && PHONE.test(value))) return maskPhone(value);
-    if (key === 'name' || key === 'customerName') return maskText(value);
-    return value;
-  }
-  if (Array.isArray(value)) return value.map((v) => maskPersonalData(v));
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = maskPersonalData(v, k);
-    return out;
-  }
-  return value;
+export function maskParams(params: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(params)) out[key] = SHOWN.has(key) ? params[key] : mask(params[key], 0);
+  return out;
 }

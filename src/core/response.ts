@@ -1,18 +1,22 @@
 import {
+  API_ERROR_BY_STATUS,
   ApiError,
-  AuthenticationError,
-  BadRequestError,
-  ConflictError,
   InternalServerError,
-  NotFoundError,
-  PermissionDeniedError,
   RateLimitError,
   ResponseValidationError,
-  UnprocessableEntityError,
   type ApiErrorInit,
+  type CallInfo,
 } from '../errors.js';
-import type { RawResponse } from './attempt.js';
+import { excerptOf } from './excerpt.js';
 import { parseRetryAfter } from './retry.js';
+
+/** A response read to its last byte (already scrubbed of the key). */
+export interface RawResponse {
+  status: number;
+  /** Lowercase names; repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  text: string;
+}
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   400: 'Bad Request',
@@ -30,13 +34,8 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
 };
-const EXCERPT_LENGTH = 300;
-
-/** Where a response came from, for errors. */
-export interface ResponseContext {
-  endpoint: string;
-  idempotencyKey: string | undefined;
-}
+// A server message is for people; a megabyte of it is not.
+const MAX_MESSAGE = 1_000;
 
 type Body = { json: true; value: unknown } | { json: false; excerpt: string };
 
@@ -44,26 +43,18 @@ function parseBody(text: string): Body {
   try {
     return { json: true, value: JSON.parse(text) as unknown };
   } catch {
-    // An HTML error page from a proxy says more in its text than in its markup.
-    const plain = text
-      .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
-      .replace(/<[^>]*>/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim();
-    return {
-      json: false,
-      excerpt: plain.length > EXCERPT_LENGTH ? `${plain.slice(0, EXCERPT_LENGTH)}…` : plain,
-    };
+    return { json: false, excerpt: excerptOf(text) };
   }
 }
 
 function serverMessage(value: unknown): string | undefined {
   const message = (value as { message?: unknown } | null)?.message;
-  return typeof message === 'string' && message !== '' ? message : undefined;
+  if (typeof message !== 'string' || message === '') return undefined;
+  return message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message;
 }
 
 /** Builds the error for a non-2xx response, choosing the class by status. */
-export function apiErrorFor(raw: RawResponse, context: ResponseContext): ApiError {
+export function apiErrorFor(raw: RawResponse, call: CallInfo): ApiError {
   const body = parseBody(raw.text);
   const status = raw.status;
   const fallback = `HTTP ${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ''}`;
@@ -73,33 +64,18 @@ export function apiErrorFor(raw: RawResponse, context: ResponseContext): ApiErro
       ? `${fallback}: ${body.excerpt}`
       : fallback;
   const init: ApiErrorInit = {
+    ...call,
     status,
     message,
     body: body.json ? body.value : body.excerpt,
     headers: raw.headers,
-    idempotencyKey: context.idempotencyKey,
-    endpoint: context.endpoint,
   };
-  switch (status) {
-    case 400:
-      return new BadRequestError(init);
-    case 401:
-      return new AuthenticationError(init);
-    case 403:
-      return new PermissionDeniedError(init);
-    case 404:
-      return new NotFoundError(init);
-    case 409:
-      return new ConflictError(init);
-    case 422:
-      return new UnprocessableEntityError(init);
-    case 429: {
-      const ms = parseRetryAfter(raw.headers['retry-after']);
-      return new RateLimitError(init, ms === undefined ? undefined : ms / 1000);
-    }
-    default:
-      return status >= 500 ? new InternalServerError(init) : new ApiError(init);
+  if (status === 429) {
+    const ms = parseRetryAfter(raw.headers['retry-after']);
+    return new RateLimitError(init, ms === undefined ? undefined : ms / 1000);
   }
+  const Class = API_ERROR_BY_STATUS.get(status) ?? (status >= 500 ? InternalServerError : ApiError);
+  return new Class(init);
 }
 
 /** The envelope of a 2xx response: its `data`, still unchecked, and `message`. */
@@ -112,14 +88,19 @@ export interface Envelope {
 
 /**
  * Opens the envelope of a 2xx response. An envelope whose `status` is `"error"` is an
- * {@link ApiError}; anything that is not the documented envelope is a `ResponseValidationError`.
+ * {@link ApiError}; anything that is not the documented envelope is a `ResponseValidationError`,
+ * whose outcome is unknown on a POST: the service answered 2xx, but what it did cannot be read.
  */
-export function openEnvelope(raw: RawResponse, context: ResponseContext): Envelope {
+export function openEnvelope(raw: RawResponse, call: CallInfo): Envelope {
   const body = parseBody(raw.text);
   const invalid = (message: string): ResponseValidationError =>
-    new ResponseValidationError(context.endpoint, raw.status, body.json ? body.value : raw.text, [
-      { path: '', message },
-    ]);
+    new ResponseValidationError(
+      call.endpoint,
+      raw.status,
+      body.json ? body.value : raw.text.slice(0, 8_192),
+      [{ path: '', message }],
+      { ...call, outcomeUnknown: call.idempotencyKey !== undefined },
+    );
   if (!body.json) throw invalid('expected a JSON body');
   const envelope = body.value as { status?: unknown; data?: unknown; message?: unknown } | null;
   if (typeof envelope !== 'object' || envelope === null || Array.isArray(envelope)) {
@@ -127,12 +108,11 @@ export function openEnvelope(raw: RawResponse, context: ResponseContext): Envelo
   }
   if (envelope.status === 'error') {
     throw new ApiError({
+      ...call,
       status: raw.status,
       message: serverMessage(envelope) ?? 'The service answered with an error envelope',
       body: envelope,
       headers: raw.headers,
-      idempotencyKey: context.idempotencyKey,
-      endpoint: context.endpoint,
     });
   }
   if (envelope.status !== 'success') throw invalid('expected status "success" or "error"');

@@ -13,15 +13,28 @@ export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || (status >= 500 && status <= 599);
 }
 
+// The three HTTP date forms a recipient must accept (RFC 9110, 5.6.7), matched exactly.
+const DAY = '(Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const MONTH = '(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+const HTTP_DATE = new RegExp(
+  `^(${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT` +
+    `|(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \\d{2}-${MONTH}-\\d{2} ${TIME} GMT` +
+    `|${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`,
+);
+
 /**
- * Parses `Retry-After`, either seconds or an HTTP date, into milliseconds from `now`.
- * Returns undefined when absent or unreadable, so the caller falls back to its backoff.
+ * Parses `Retry-After` into milliseconds from `now`: a non-negative integer of seconds (at most
+ * ten digits) or a valid HTTP date. Anything else (`-5`, `5, 5` from a repeated header, `1.5`,
+ * 400 digits, junk) is undefined, so the caller keeps its normal backoff; never "now" by accident,
+ * never Infinity.
  */
 export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
-  if (value === undefined) return undefined;
+  if (value === undefined || value.length > 64) return undefined;
   const text = value.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-  const date = Date.parse(text);
+  if (/^\d{1,10}$/.test(text)) return Number(text) * 1000;
+  if (!HTTP_DATE.test(text)) return undefined;
+  const date = Date.parse(text.includes('-') ? text.replace(/-/g, ' ') : text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
 }

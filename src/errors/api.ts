@@ -1,11 +1,11 @@
 /** Errors the service answered with: one class per common HTTP status under `ApiError`. */
-import { WalletError, type WalletErrorName } from './base.js';
+import { WalletError, type CallInfo, type WalletErrorName } from './base.js';
 
 /** A successful response's or an error's response headers, as a plain object of lowercase names. */
 export type ResponseHeaders = Readonly<Record<string, string>>;
 
 /** What an {@link ApiError} is built from. */
-export interface ApiErrorInit {
+export interface ApiErrorInit extends Partial<CallInfo> {
   /** HTTP status code. */
   status: number;
   /** The server's message, or a description of the status when it sent none. */
@@ -22,10 +22,11 @@ export interface ApiErrorInit {
 
 /**
  * The service answered with an error: any non-2xx status, or a 2xx whose envelope `status` is
- * `"error"`. Subclasses name the common statuses.
+ * `"error"`. Subclasses name the common statuses. `outcomeUnknown` is true when an earlier
+ * attempt of the same call may have acted (a dropped connection, then this answer).
  */
 export class ApiError extends WalletError {
-  override readonly name: WalletErrorName = 'ApiError';
+  override readonly name: string = 'ApiError';
   /** @internal */
   static override readonly kind: WalletErrorName = 'ApiError';
   /** HTTP status code (200 for an error envelope inside a 2xx). */
@@ -34,109 +35,91 @@ export class ApiError extends WalletError {
   readonly body: unknown;
   /** Response headers, lowercase names. */
   readonly headers: ResponseHeaders;
-  /** The idempotency key the request carried (POST only); retry with it to stay safe. */
-  readonly idempotencyKey: string | undefined;
   /** Method and path of the failed call, for example `POST /v1/refunds`. */
-  readonly endpoint: string;
+  declare readonly endpoint: string;
 
-  /** @param init - see {@link ApiErrorInit}. */
-  constructor(init: ApiErrorInit, code = 'api_error') {
-    super(init.message, code);
+  /** @param init - see {@link ApiErrorInit}. @param code - defaults to the class's code. */
+  constructor(init: ApiErrorInit, code?: string) {
+    super(init.message, code, { call: { attempts: 1, ...init } });
     this.status = init.status;
     this.body = init.body;
     this.headers = init.headers;
-    this.idempotencyKey = init.idempotencyKey;
-    this.endpoint = init.endpoint;
   }
 }
 
 /** HTTP 400: the service refused the request as malformed. */
 export class BadRequestError extends ApiError {
-  override readonly name: WalletErrorName = 'BadRequestError';
+  override readonly name: string = 'BadRequestError';
   /** @internal */
   static override readonly kind: WalletErrorName = 'BadRequestError';
-  /** @param init - see {@link ApiErrorInit}. */
-  constructor(init: ApiErrorInit) {
-    super(init, 'bad_request');
-  }
 }
 
 /** HTTP 401: the secret key is missing, wrong or revoked. */
 export class AuthenticationError extends ApiError {
-  override readonly name: WalletErrorName = 'AuthenticationError';
+  override readonly name: string = 'AuthenticationError';
   /** @internal */
   static override readonly kind: WalletErrorName = 'AuthenticationError';
-  /** @param init - see {@link ApiErrorInit}. */
-  constructor(init: ApiErrorInit) {
-    super(init, 'authentication_failed');
-  }
 }
 
 /** HTTP 403: the key is locked to an IP allow list that does not include this server. */
 export class PermissionDeniedError extends ApiError {
-  override readonly name: WalletErrorName = 'PermissionDeniedError';
+  override readonly name: string = 'PermissionDeniedError';
   /** @internal */
   static override readonly kind: WalletErrorName = 'PermissionDeniedError';
-  /** @param init - see {@link ApiErrorInit}. */
-  constructor(init: ApiErrorInit) {
-    super(init, 'permission_denied');
-  }
 }
 
 /** HTTP 404: an unknown handle or reference. */
 export class NotFoundError extends ApiError {
-  override readonly name: WalletErrorName = 'NotFoundError';
+  override readonly name: string = 'NotFoundError';
   /** @internal */
   static override readonly kind: WalletErrorName = 'NotFoundError';
-  /** @param init - see {@link ApiErrorInit}. */
-  constructor(init: ApiErrorInit) {
-    super(init, 'not_found');
-  }
 }
 
 /** HTTP 409: a duplicate reference, or a charge already paid. */
 export class ConflictError extends ApiError {
-  override readonly name: WalletErrorName = 'ConflictError';
+  override readonly name: string = 'ConflictError';
   /** @internal */
   static override readonly kind: WalletErrorName = 'ConflictError';
-  /** @param init - see {@link ApiErrorInit}. */
-  constructor(init: ApiErrorInit) {
-    super(init, 'conflict');
-  }
 }
 
 /** HTTP 422: well-formed but refused, for example a refund larger than what is left. */
 export class UnprocessableEntityError extends ApiError {
-  override readonly name: WalletErrorName = 'UnprocessableEntityError';
+  override readonly name: string = 'UnprocessableEntityError';
   /** @internal */
   static override readonly kind: WalletErrorName = 'UnprocessableEntityError';
-  /** @param init - see {@link ApiErrorInit}. */
-  constructor(init: ApiErrorInit) {
-    super(init, 'unprocessable_entity');
-  }
 }
 
 /** HTTP 429: too many requests; `retryAfter` says how long the service asked to wait. */
 export class RateLimitError extends ApiError {
-  override readonly name: WalletErrorName = 'RateLimitError';
+  override readonly name: string = 'RateLimitError';
   /** @internal */
   static override readonly kind: WalletErrorName = 'RateLimitError';
-  /** Seconds the service asked to wait (from `Retry-After`), when it said. */
+  /** Seconds the service asked to wait (from a valid `Retry-After`), when it said. */
   readonly retryAfter: number | undefined;
   /** @param init - see {@link ApiErrorInit}. @param retryAfter - seconds, from `Retry-After`. */
   constructor(init: ApiErrorInit, retryAfter?: number) {
-    super(init, 'rate_limited');
+    super(init);
     this.retryAfter = retryAfter;
   }
 }
 
-/** HTTP 5xx: the service failed. The SDK has already retried it `maxRetries` times. */
+/** HTTP 5xx: the service failed, after `maxRetries` retries. It may have acted: see `outcomeUnknown`. */
 export class InternalServerError extends ApiError {
-  override readonly name: WalletErrorName = 'InternalServerError';
+  override readonly name: string = 'InternalServerError';
   /** @internal */
   static override readonly kind: WalletErrorName = 'InternalServerError';
-  /** @param init - see {@link ApiErrorInit}. */
-  constructor(init: ApiErrorInit) {
-    super(init, 'internal_server_error');
-  }
 }
+
+/** The error class for an HTTP status: one table, read by the transport. */
+export const API_ERROR_BY_STATUS: ReadonlyMap<number, new (init: ApiErrorInit) => ApiError> = new Map<
+  number,
+  new (init: ApiErrorInit) => ApiError
+>([
+  [400, BadRequestError],
+  [401, AuthenticationError],
+  [403, PermissionDeniedError],
+  [404, NotFoundError],
+  [409, ConflictError],
+  [422, UnprocessableEntityError],
+  [429, RateLimitError],
+]);

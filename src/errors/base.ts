@@ -1,11 +1,13 @@
 /**
- * The root of the error tree. Guards and `instanceof` work by name and a global brand, not by class
- * identity, so they hold when two copies of the package are loaded (a bundled dependency, a
- * monorepo). Like every file under errors/, it imports nothing at run time: the webhooks entry
+ * The root of the error tree. Guards and `instanceof` work by a global brand that records the
+ * SDK class an error was built as, not by class identity, so they hold when two copies of the
+ * package are loaded (a bundled dependency, a monorepo). A merchant's own subclass gets ordinary
+ * `instanceof`. Like every file under errors/, it imports nothing at run time: the webhooks entry
  * loads it and must stay light.
  */
 import type { ApiError } from './api.js';
 import type { ConnectionError } from './connection.js';
+import { boundedCopy } from './json.js';
 import type { ValidationError, WebhookVerificationError } from './validation.js';
 
 const BRAND = Symbol.for('@wallet/node.error');
@@ -25,74 +27,157 @@ export type WalletErrorName =
   | 'ConnectionError'
   | 'ConnectionTimeoutError'
   | 'RequestAbortedError'
+  | 'ClientClosedError'
+  | 'ResponseTooLargeError'
+  | 'WaitTimeoutError'
   | 'ValidationError'
   | 'ResponseValidationError'
   | 'WebhookVerificationError';
 
-/** Every error name the SDK throws, mapped to its parent's name. */
-const PARENT: Record<WalletErrorName, WalletErrorName | undefined> = {
-  WalletError: undefined,
-  ApiError: 'WalletError',
-  BadRequestError: 'ApiError',
-  AuthenticationError: 'ApiError',
-  PermissionDeniedError: 'ApiError',
-  NotFoundError: 'ApiError',
-  ConflictError: 'ApiError',
-  UnprocessableEntityError: 'ApiError',
-  RateLimitError: 'ApiError',
-  InternalServerError: 'ApiError',
-  ConnectionError: 'WalletError',
-  ConnectionTimeoutError: 'ConnectionError',
-  RequestAbortedError: 'WalletError',
-  ValidationError: 'WalletError',
-  ResponseValidationError: 'WalletError',
-  WebhookVerificationError: 'WalletError',
+// One table for the whole tree: each class's parent and default code.
+const TREE: Readonly<Record<WalletErrorName, readonly [WalletErrorName | undefined, string]>> = {
+  WalletError: [undefined, 'wallet_error'],
+  ApiError: ['WalletError', 'api_error'],
+  BadRequestError: ['ApiError', 'bad_request'],
+  AuthenticationError: ['ApiError', 'authentication_failed'],
+  PermissionDeniedError: ['ApiError', 'permission_denied'],
+  NotFoundError: ['ApiError', 'not_found'],
+  ConflictError: ['ApiError', 'conflict'],
+  UnprocessableEntityError: ['ApiError', 'unprocessable_entity'],
+  RateLimitError: ['ApiError', 'rate_limited'],
+  InternalServerError: ['ApiError', 'internal_server_error'],
+  ConnectionError: ['WalletError', 'connection_error'],
+  ConnectionTimeoutError: ['ConnectionError', 'connection_timeout'],
+  RequestAbortedError: ['WalletError', 'request_aborted'],
+  ClientClosedError: ['WalletError', 'client_closed'],
+  ResponseTooLargeError: ['WalletError', 'response_too_large'],
+  WaitTimeoutError: ['WalletError', 'wait_timeout'],
+  ValidationError: ['WalletError', 'invalid_request'],
+  ResponseValidationError: ['WalletError', 'invalid_response'],
+  WebhookVerificationError: ['WalletError', 'webhook_verification_failed'],
 };
 
 function isKind(value: unknown, kind: WalletErrorName): boolean {
-  if (typeof value !== 'object' || value === null || !(BRAND in value)) return false;
-  let name: string | undefined = (value as { name?: unknown }).name as string | undefined;
+  if (typeof value !== 'object' || value === null) return false;
+  const brand = (value as { [BRAND]?: unknown })[BRAND];
+  if (brand === undefined) return false;
+  let name = (typeof brand === 'string' ? brand : (value as { name?: unknown }).name) as string | undefined;
   while (name !== undefined) {
     if (name === kind) return true;
-    name = PARENT[name as WalletErrorName];
+    name = (TREE as Partial<Record<string, readonly [WalletErrorName | undefined, string]>>)[name]?.[0];
   }
   return false;
 }
 
+/** The SDK class a constructor is, or extends: the nearest one that declares its own `kind`. */
+function sdkKind(target: unknown): WalletErrorName {
+  let c = target as { kind?: WalletErrorName } | null;
+  while (c && !Object.hasOwn(c, 'kind')) c = Object.getPrototypeOf(c) as typeof c;
+  return c?.kind ?? 'WalletError';
+}
+
+/** What an API call tells about itself on every error it ends in. */
+export interface CallInfo {
+  /** Method and path template of the call, for example `POST /v1/refunds`. */
+  endpoint: string;
+  /** Attempts made, retries included. */
+  attempts: number;
+  /** The `X-Idempotency-Key` of a POST; retrying with it is always safe. */
+  idempotencyKey: string | undefined;
+  /** True when some attempt may have reached the service and none got a definitive answer. */
+  outcomeUnknown: boolean;
+}
+
+/** Options of the {@link WalletError} constructor. */
+export interface WalletErrorOptions {
+  /** The underlying error. */
+  cause?: unknown;
+  /** The API call the error ended, when there was one. */
+  call?: Partial<CallInfo> | undefined;
+}
+
 /**
- * Base class of every error the SDK throws.
+ * Base class of every error the SDK throws. An error from an API call also says which call it
+ * was (`endpoint`), how many `attempts` it took, the `idempotencyKey` of a POST, and whether the
+ * service may have acted on it (`outcomeUnknown`, false on every other error).
  *
  * @example
  * ```ts
  * try {
- *   await wallet.charges.verify('order_1042');
+ *   await wallet.refunds.create({ reference: 'order_1042' }, { idempotencyKey: 'refund-order_1042' });
  * } catch (error) {
- *   if (isWalletError(error)) console.error(error.code, error.message);
+ *   // The refund may have happened: retry with the same key; the service never applies it twice.
+ *   if (isWalletError(error) && error.outcomeUnknown) console.warn('retry later with', error.idempotencyKey);
  *   else throw error;
  * }
  * ```
  */
 export class WalletError extends Error {
   /** The class's literal name; stable across versions and copies of the package. */
-  override readonly name: WalletErrorName = 'WalletError';
+  override readonly name: string = 'WalletError';
   /** A stable, machine-readable code to branch on, for example `not_found` or `connection_timeout`. */
   readonly code: string;
+  /** Method and path of the API call, for example `POST /v1/refunds`; undefined outside a call. */
+  declare readonly endpoint: string | undefined;
+  /** Attempts the call made, retries included; undefined outside a call. */
+  declare readonly attempts: number | undefined;
+  /** The idempotency key a POST carried: retry with it and the service never acts twice. */
+  declare readonly idempotencyKey: string | undefined;
+  /**
+   * True when the service may have acted on the call although no answer said so: retry with
+   * `idempotencyKey` (or confirm) before you tell the customer anything. False when nothing reached
+   * the service or it answered definitively, and on every error that is not from an API call.
+   */
+  declare readonly outcomeUnknown: boolean;
 
-  /** @param message - what went wrong, for a person. @param code - see {@link WalletError.code}. */
-  constructor(message: string, code = 'wallet_error', options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-    Object.defineProperty(this, BRAND, { value: true });
+  /**
+   * @param message - what went wrong, for a person.
+   * @param code - see {@link WalletError.code}; defaults to the class's own code.
+   * @param options - the `cause`, and the API call the error ended.
+   */
+  constructor(message: string, code?: string, options?: WalletErrorOptions) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    const kind = sdkKind(new.target);
+    this.code = code ?? TREE[kind][1];
+    Object.defineProperty(this, BRAND, { value: kind });
+    const call = options?.call;
+    if (call) {
+      Object.assign(this, {
+        endpoint: call.endpoint,
+        attempts: call.attempts,
+        idempotencyKey: call.idempotencyKey,
+        outcomeUnknown: call.outcomeUnknown ?? false,
+      });
+    }
   }
 
-  /** `instanceof` by name, so errors from another copy of the package still match. */
+  /** `instanceof` by brand for the SDK's classes (any copy); ordinary for a merchant's subclass. */
   static override [Symbol.hasInstance](value: unknown): boolean {
+    if (!Object.hasOwn(this, 'kind')) return Function.prototype[Symbol.hasInstance].call(this, value);
     return isKind(value, (this as unknown as { kind: WalletErrorName }).kind);
   }
 
-  /** The name that `instanceof` checks for; each subclass sets its own. @internal */
+  /** The SDK class name that `instanceof` checks for; each SDK class sets its own. @internal */
   static readonly kind: WalletErrorName = 'WalletError';
+
+  /** A plain, bounded copy for loggers and `JSON.stringify`; never throws, whatever the body holds. */
+  toJSON(): Record<string, unknown> {
+    try {
+      const out: Record<string, unknown> = { name: this.name, code: this.code, message: this.message };
+      out.outcomeUnknown = this.outcomeUnknown;
+      for (const key of Object.keys(this)) {
+        if (!(key in out)) out[key] = boundedCopy((this as unknown as Record<string, unknown>)[key]);
+      }
+      if (this.cause !== undefined) out.cause = boundedCopy(this.cause);
+      return out;
+    } catch {
+      return { name: String(this.name), code: String(this.code), message: String(this.message) };
+    }
+  }
 }
+
+// Every error can be asked; only an error from an API call can say true.
+Object.defineProperty(WalletError.prototype, 'outcomeUnknown', { value: false, writable: true });
 
 /** True for any error thrown by this SDK, from any copy of the package. */
 export function isWalletError(error: unknown): error is WalletError {
@@ -102,7 +187,7 @@ export function isWalletError(error: unknown): error is WalletError {
 export function isApiError(error: unknown): error is ApiError {
   return isKind(error, 'ApiError');
 }
-/** True when no response arrived (including timeouts); on a POST the outcome is unknown. */
+/** True when no response arrived (including timeouts); see `outcomeUnknown` for what that means. */
 export function isConnectionError(error: unknown): error is ConnectionError {
   return isKind(error, 'ConnectionError');
 }

@@ -1,5 +1,5 @@
 /** Something failed a check: the caller's parameters, the service's response, or a webhook. */
-import { WalletError, type WalletErrorName } from './base.js';
+import { WalletError, type CallInfo, type WalletErrorName } from './base.js';
 
 /** One problem with a request parameter. */
 export interface ValidationIssue {
@@ -11,7 +11,7 @@ export interface ValidationIssue {
 
 /** A parameter is wrong: of a request (then nothing was sent), of the client's options, or of a money helper. */
 export class ValidationError extends WalletError {
-  override readonly name: WalletErrorName = 'ValidationError';
+  override readonly name: string = 'ValidationError';
   /** @internal */
   static override readonly kind: WalletErrorName = 'ValidationError';
   /** Every problem found, by field. */
@@ -20,17 +20,27 @@ export class ValidationError extends WalletError {
    * @param context - what was being validated, for example `dispatch parameters`.
    * @param issues - the problems.
    * @param note - a closing sentence, for example that nothing was sent.
+   * @param call - the API call, when the HTTP layer refused it before sending.
    */
-  constructor(context: string, issues: readonly ValidationIssue[], note = '') {
+  constructor(
+    context: string,
+    issues: readonly ValidationIssue[],
+    note = '',
+    call?: Partial<CallInfo> & { cause?: unknown },
+  ) {
     const list = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
-    super(`Invalid ${context}: ${list}.${note && ` ${note}`}`, 'invalid_request');
+    super(
+      `Invalid ${context}: ${list}.${note && ` ${note}`}`,
+      undefined,
+      call && { cause: call.cause, call },
+    );
     this.issues = issues;
   }
 }
 
 /** The service answered 2xx with a body that breaks a documented field. */
 export class ResponseValidationError extends WalletError {
-  override readonly name: WalletErrorName = 'ResponseValidationError';
+  override readonly name: string = 'ResponseValidationError';
   /** @internal */
   static override readonly kind: WalletErrorName = 'ResponseValidationError';
   /** The response body as received (parsed JSON, or text). */
@@ -39,10 +49,19 @@ export class ResponseValidationError extends WalletError {
   readonly issues: readonly ValidationIssue[];
   /** HTTP status of the response. */
   readonly status: number;
-  /** @param endpoint - method and path. */
-  constructor(endpoint: string, status: number, body: unknown, issues: readonly ValidationIssue[]) {
+  /**
+   * @param endpoint - method and path. @param status - HTTP status. @param body - as received.
+   * @param issues - the broken fields. @param call - the rest of the call's account.
+   */
+  constructor(
+    endpoint: string,
+    status: number,
+    body: unknown,
+    issues: readonly ValidationIssue[],
+    call?: Partial<CallInfo>,
+  ) {
     const list = issues.map((i) => `${i.path || '(body)'}: ${i.message}`).join('; ');
-    super(`Unexpected response from ${endpoint}: ${list}`, 'invalid_response');
+    super(`Unexpected response from ${endpoint}: ${list}`, undefined, { call: { ...call, endpoint } });
     this.body = body;
     this.issues = issues;
     this.status = status;
@@ -60,7 +79,7 @@ export type WebhookVerificationReason =
 
 /** A webhook delivery could not be verified; its payload must not be trusted. */
 export class WebhookVerificationError extends WalletError {
-  override readonly name: WalletErrorName = 'WebhookVerificationError';
+  override readonly name: string = 'WebhookVerificationError';
   /** @internal */
   static override readonly kind: WalletErrorName = 'WebhookVerificationError';
   /** Why it was refused. */

@@ -1,4 +1,5 @@
 import type { APIPromise } from '../core/api-promise.js';
+import { amountOn, confirmWithVerify, quoted } from '../core/words.js';
 import type { RequestFn, RequestOptions } from '../core/transport.js';
 import type {
   ChargeDispatch,
@@ -36,8 +37,10 @@ export class Charges {
       what: 'resolveHandle parameters',
       params,
       paramsSchema: (s) => s.resolveHandleParams,
+      route: '/v1/charges/resolve-handle',
       path: () => '/v1/charges/resolve-handle',
       dataSchema: (s) => s.resolvedCustomer,
+      summary: (p) => `resolve of ${amountOn(p.amount, p.reference)}`,
       options,
     });
   }
@@ -51,7 +54,7 @@ export class Charges {
    * ```ts
    * const prompt = await wallet.charges.dispatch({
    *   reference: 'order_1042',
-   *   bankId: linkedBanks[0].bankId,
+   *   bankId: linkedBanks[0]!.bankId,
    *   authChannel: 'wallet_push',
    *   description: 'Order #1042',
    * });
@@ -63,8 +66,11 @@ export class Charges {
       what: 'dispatch parameters',
       params,
       paramsSchema: (s) => s.dispatchParams,
+      route: '/v1/charges/dispatch',
       path: () => '/v1/charges/dispatch',
       dataSchema: (s) => s.chargeDispatch,
+      summary: (p) => `dispatch of ${quoted(p.reference)}`,
+      confirm: confirmWithVerify,
       options,
     });
   }
@@ -85,9 +91,11 @@ export class Charges {
       what: 'verify reference',
       params: { reference },
       paramsSchema: (s) => s.verifyParams,
+      route: '/v1/charges/verify/{reference}',
       // One encoded segment: `/`, `?`, `#`, `%` and spaces in a reference cannot reach another endpoint.
       path: (p) => `/v1/charges/verify/${encodeURIComponent(p.reference as string)}`,
       dataSchema: (s) => s.transaction,
+      summary: (p) => `verify of ${quoted(p.reference)}`,
       options,
     });
   }

@@ -1,4 +1,5 @@
 import type { APIPromise } from '../core/api-promise.js';
+import { amountOn, quoted } from '../core/words.js';
 import type { RequestFn, RequestOptions } from '../core/transport.js';
 import type { Refund, RefundParams } from '../types.js';
 
@@ -26,8 +27,14 @@ export class Refunds {
       what: 'refund parameters',
       params,
       paramsSchema: (s) => s.refundParams,
+      route: '/v1/refunds',
       path: () => '/v1/refunds',
       dataSchema: (s) => s.refund,
+      // No confirm: verify shows the charge, not whether this refund went through.
+      summary: (p) =>
+        p.amount === undefined
+          ? `full refund of ${quoted(p.reference)}`
+          : `refund of ${amountOn(p.amount, p.reference)}`,
       options,
     });
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describe } from './describe.js';
+import { describe } from '../core/describe.js';
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 

@@ -1,5 +1,13 @@
 /** Names a value for an error message without printing more of it than helps. */
 export function describe(value: unknown): string {
+  try {
+    return describeValue(value);
+  } catch {
+    return 'an unreadable value';
+  }
+}
+
+function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (value === undefined) return 'undefined';
   if (Array.isArray(value)) return 'an array';

@@ -1,0 +1,70 @@
+/**
+ * Messages a merchant reads when a call ends without an answer: which host, which system error,
+ * what the call was (amounts in Naira with the Kobo in brackets), and what to do next, right for
+ * the call (a charge can be confirmed with verify; a refund can only be retried with its key).
+ */
+import type { AttemptOutcome } from './attempt.js';
+
+/** What a message says about the call. */
+export interface CallWords {
+  endpoint: string;
+  /** Host of the service, for example `api.example.ng`. */
+  host: string;
+  /** What the call was, for example `refund of ₦4,500.00 (450000 Kobo) on order_1042`. */
+  summary: string | undefined;
+  /** How to confirm the outcome, for example `charges.verify('order_1042')`; none for a refund. */
+  confirm: string | undefined;
+  idempotencyKey: string | undefined;
+  attempts: number;
+  outcomeUnknown: boolean;
+}
+
+const tries = (n: number): string => `${n} attempt${n === 1 ? '' : 's'}`;
+
+function what(words: CallWords): string {
+  return `${words.endpoint}${words.summary ? ` (${words.summary})` : ''}`;
+}
+
+/** The closing advice: confirm or retry with the key when unknown; say nothing happened when nothing was sent. */
+export function advice(words: CallWords, reached: boolean): string {
+  const key = words.idempotencyKey;
+  if (key === undefined) return reached ? '' : ' Nothing reached the service; it is safe to try again.';
+  if (words.outcomeUnknown) {
+    const retry = `retry with idempotencyKey '${key}' (the service never applies one key twice)`;
+    return (
+      ' The outcome is unknown: the service may have acted on it.' +
+      (words.confirm
+        ? ` Confirm with ${words.confirm}, or ${retry}.`
+        : ` ${retry[0]!.toUpperCase()}${retry.slice(1)}.`)
+    );
+  }
+  return reached
+    ? ''
+    : ` Nothing reached the service, so nothing was done; retrying with idempotencyKey '${key}' is safe.`;
+}
+
+/** The message of a call that got no answer: connection failure, timeout or abort. */
+export function failureMessage(
+  outcome: Extract<AttemptOutcome, { kind: 'failure' }>,
+  words: CallWords,
+  timeout: number,
+): string {
+  const code = outcome.code ? ` (${outcome.code})` : '';
+  const after = `after ${tries(words.attempts)} of ${what(words)}.`;
+  let head: string;
+  if (outcome.reason === 'timeout')
+    head = `No complete answer from ${words.host} within ${timeout} ms per attempt ${after}`;
+  else if (outcome.reason === 'aborted')
+    head = `${what(words)} was aborted by its signal after ${tries(words.attempts)}.`;
+  else if (!outcome.reached) head = `Could not reach ${words.host}${code} ${after}`;
+  else head = `The connection to ${words.host} failed${code} ${after}`;
+  return head + advice(words, outcome.reached);
+}
+
+/** The message of a call whose answer was over the body limit. */
+export function tooLargeMessage(status: number, limit: number, words: CallWords): string {
+  return (
+    `The answer to ${what(words)} (HTTP ${status}) is larger than ${limit} bytes and was not read.` +
+    advice(words, true)
+  );
+}

@@ -1,0 +1,55 @@
+import type { ValidationIssue } from '../errors.js';
+import { closest, describe } from './describe.js';
+
+/** Checks one option's value: a problem, a list of problems at sub-paths, or undefined when fine. */
+export type OptionRule = (value: unknown, path: string) => string | ValidationIssue[] | undefined;
+
+const join = (where: string, name: string): string => (where ? `${where}.${name}` : name);
+
+/**
+ * The one option checker (client options, request options, helper options): the value must be a
+ * plain object, every name must be known (a typo gets "did you mean"), and each value present
+ * must pass its rule. Getters that throw are reported, not propagated.
+ *
+ * @param what - how a known name is described, for example `an option of Wallet`.
+ */
+export function checkOptions(
+  value: unknown,
+  rules: Readonly<Record<string, OptionRule>>,
+  where: string,
+  what: string,
+): ValidationIssue[] {
+  if (value === undefined) return [];
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return [{ path: where, message: `must be an object, not ${describe(value)}` }];
+  }
+  const issues: ValidationIssue[] = [];
+  const names = Object.keys(rules);
+  for (const name of Object.keys(value)) {
+    const path = join(where, name);
+    const rule = Object.hasOwn(rules, name) ? rules[name] : undefined;
+    if (!rule) {
+      const guess = closest(name, names);
+      issues.push({ path, message: `is not ${what}${guess ? ` (did you mean '${guess}'?)` : ''}` });
+      continue;
+    }
+    let item: unknown;
+    try {
+      item = (value as Record<string, unknown>)[name];
+    } catch {
+      issues.push({ path, message: 'could not be read (its getter threw)' });
+      continue;
+    }
+    if (item === undefined) continue;
+    const problem = rule(item, path);
+    if (typeof problem === 'string') issues.push({ path, message: problem });
+    else if (problem) issues.push(...problem);
+  }
+  return issues;
+}
+
+/** A rule for an option that must be of one `typeof`. */
+export const ofType =
+  (type: 'string' | 'number' | 'boolean' | 'function' | 'object'): OptionRule =>
+  (value) =>
+    typeof value === type && value !== null ? undefined : `must be a ${type}, not ${describe(value)}`;

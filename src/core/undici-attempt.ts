@@ -1,0 +1,51 @@
+import type { Dispatcher } from 'undici';
+import type { Attempt, AttemptOutcome } from './attempt.js';
+import { startDeadline } from './attempt.js';
+import { MAX_BODY_BYTES, readBounded } from './body.js';
+
+function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/**
+ * Sending through an undici `Dispatcher` (the client's own Agent, or the merchant's proxy, mock or
+ * pool). It needs no import of undici: a dispatcher is enough. undici's own header and body
+ * timeouts are set to the attempt's, so they can never cut a call shorter than `timeout`.
+ */
+export function undiciAttempt(dispatcher: Dispatcher): Attempt {
+  return async (request): Promise<AttemptOutcome> => {
+    const deadline = startDeadline(request.timeout, request.signal);
+    try {
+      const response = await dispatcher.request({
+        origin: request.origin,
+        path: request.path,
+        method: request.method,
+        headers: request.headers,
+        ...(request.body === undefined ? {} : { body: request.body }),
+        signal: deadline.signal,
+        headersTimeout: request.timeout,
+        bodyTimeout: request.timeout,
+      });
+      const status = response.statusCode;
+      const headers = flattenHeaders(response.headers);
+      const body = response.body;
+      const iterator = (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+      const text = await readBounded(
+        () => iterator.next(),
+        () => body.destroy(),
+        headers['content-length'],
+      );
+      if (text === undefined) return { kind: 'too_large', status, headers, limit: MAX_BODY_BYTES };
+      return { kind: 'response', status, headers, text };
+    } catch (cause) {
+      return deadline.failure(cause);
+    } finally {
+      deadline.done();
+    }
+  };
+}
