@@ -21,15 +21,19 @@ export type Handler = (req: Arrived, res: http.ServerResponse) => void | Promise
 
 export interface TestServer {
   url: string;
-  /** Every request received, in order. */
+  /** Every request received, in order (empty when started with `keep: false`). */
   readonly arrived: Arrived[];
+  /** How many requests arrived. */
+  requests(): number;
   /** Sockets open now, the most open at once, and all ever accepted. */
   sockets(): { open: number; peak: number; total: number };
   close(): Promise<void>;
 }
 
-export async function startServer(handler: Handler): Promise<TestServer> {
+/** `keep: false` counts requests without keeping them, for load runs that measure the heap. */
+export async function startServer(handler: Handler, { keep = true } = {}): Promise<TestServer> {
   const arrived: Arrived[] = [];
+  let requests = 0;
   const open = new Set<Socket>();
   let peak = 0;
   let total = 0;
@@ -45,7 +49,8 @@ export async function startServer(handler: Handler): Promise<TestServer> {
         body: Buffer.concat(chunks).toString('utf8'),
         socket: req.socket,
       };
-      arrived.push(got);
+      requests++;
+      if (keep) arrived.push(got);
       Promise.resolve(handler(got, res)).catch((error: unknown) => {
         if (!res.headersSent) res.writeHead(599);
         res.end(String(error));
@@ -63,6 +68,7 @@ export async function startServer(handler: Handler): Promise<TestServer> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     arrived,
+    requests: () => requests,
     sockets: () => ({ open: open.size, peak, total }),
     async close() {
       for (const socket of open) socket.destroy();
