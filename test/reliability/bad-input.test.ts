@@ -14,10 +14,13 @@ import { report } from './helpers/tools.js';
 const TABLE = [...CLIENT_BAD_INPUTS, ...OTHER_BAD_INPUTS];
 const NOTHING_THROWN = Symbol('nothing thrown');
 
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+
 async function refusalOf(run: () => unknown): Promise<unknown> {
   try {
     const result = run();
-    if (result !== null && typeof (result as PromiseLike<unknown>)?.then === 'function') await result;
+    if (isThenable(result)) await result;
   } catch (error) {
     return error;
   }
@@ -41,7 +44,11 @@ describe(`bad input: ${TABLE.length} malformed inputs, each a typed WalletError 
     if (savedEnv.url !== undefined) process.env.WALLET_BASE_URL = savedEnv.url;
     await wallet.close();
     await server.close();
-    report('bad input', { inputs: TABLE.length, requestsOnTheWire: server.arrived.length, secretSurfacesChecked: ledger.checked });
+    report('bad input', {
+      inputs: TABLE.length,
+      requestsOnTheWire: server.arrived.length,
+      secretSurfacesChecked: ledger.checked,
+    });
   });
 
   it('the table covers at least 150 inputs', () => {

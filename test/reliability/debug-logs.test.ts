@@ -24,7 +24,10 @@ describe('debug logs mask personal data by allowlist', () => {
   beforeAll(async () => {
     server = await startServer((req, res) =>
       status === 200
-        ? sendJson(res, 200, { status: 'success', data: { refundReference: 'rf_1', amount: 100, currency: 'NGN', status: 'PROCESSED' } })
+        ? sendJson(res, 200, {
+            status: 'success',
+            data: { refundReference: 'rf_1', amount: 100, currency: 'NGN', status: 'PROCESSED' },
+          })
         : sendJson(res, status, { status: 'error', message: 'no' }),
     );
   });
@@ -34,10 +37,21 @@ describe('debug logs mask personal data by allowlist', () => {
     it(`no handle, phone, name, description, reason or metadata value in any log line (server answers ${answer})`, async () => {
       status = answer;
       const { sink, lines } = recordingLogger();
-      const wallet = new Wallet({ apiKey: SECRET_KEY, baseUrl: server.url, logger: sink, logLevel: 'debug', maxRetries: 1, timeout: 1_000 });
+      const wallet = new Wallet({
+        apiKey: SECRET_KEY,
+        baseUrl: server.url,
+        logger: sink,
+        logLevel: 'debug',
+        maxRetries: 1,
+        timeout: 1_000,
+      });
       const settle = (p: PromiseLike<unknown>) => Promise.resolve(p).catch(() => undefined);
-      await settle(wallet.charges.resolveHandle({ handle: PERSONAL[0]!, amount: 500_000, reference: 'order_77' }));
-      await settle(wallet.charges.resolveHandle({ handle: PERSONAL[1]!, amount: 500_000, reference: 'order_77' }));
+      await settle(
+        wallet.charges.resolveHandle({ handle: PERSONAL[0]!, amount: 500_000, reference: 'order_77' }),
+      );
+      await settle(
+        wallet.charges.resolveHandle({ handle: PERSONAL[1]!, amount: 500_000, reference: 'order_77' }),
+      );
       await settle(
         wallet.charges.dispatch({
           reference: 'order_77',

@@ -25,15 +25,22 @@ interface Case {
   code?: string;
 }
 
-const html = (status: number, body: string): Behaviour => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'text/html' });
-  res.end(body);
-};
-const json = (status: number, body: string): Behaviour => (_req, res) => sendJson(res, status, body);
+const html =
+  (status: number, body: string): Behaviour =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'text/html' });
+    res.end(body);
+  };
+const json =
+  (status: number, body: string): Behaviour =>
+  (_req, res) =>
+    sendJson(res, status, body);
 // Raw bytes on the socket, for what node:http refuses to produce (duplicate content-length...).
-const raw = (text: string): Behaviour => (req) => {
-  req.socket.end(text);
-};
+const raw =
+  (text: string): Behaviour =>
+  (req) => {
+    req.socket.end(text);
+  };
 const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
@@ -70,19 +77,37 @@ const CASES: Case[] = [
   { name: '404 with 100 KB of "<"', behaviour: html(404, '<'.repeat(100_000)) },
   { name: '502 with 40 KB of "<script" never closed', behaviour: html(502, '<script'.repeat(6_000)) },
   { name: '500 with 60 KB of "<a " unclosed tags', behaviour: html(500, '<a '.repeat(20_000)) },
-  { name: '200 truncated JSON (complete message)', behaviour: json(200, '{"status":"success","data":{"refer') },
+  {
+    name: '200 truncated JSON (complete message)',
+    behaviour: json(200, '{"status":"success","data":{"refer'),
+  },
   {
     name: '200 JSON cut off by the connection',
-    behaviour: raw('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 500\r\n\r\n{"status":"succ'),
+    behaviour: raw(
+      'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 500\r\n\r\n{"status":"succ',
+    ),
   },
   {
     name: '2 GB content-length with a trickle',
     behaviour: trickle({ 'content-type': 'application/json', 'content-length': String(2 * 1024 * MiB) }),
   },
-  { name: 'chunked body dripping a byte every 50 ms', behaviour: trickle({ 'content-type': 'application/json' }) },
+  {
+    name: 'chunked body dripping a byte every 50 ms',
+    behaviour: trickle({ 'content-type': 'application/json' }),
+  },
   { name: 'never answers', behaviour: () => undefined },
-  { name: '200 MB body (not retried, response_too_large)', behaviour: stream(200 * MiB), maxRetries: 2, code: 'response_too_large' },
-  { name: '503 with a 5 MB body (response_too_large)', behaviour: stream(5 * MiB, 503), maxRetries: 2, code: 'response_too_large' },
+  {
+    name: '200 MB body (not retried, response_too_large)',
+    behaviour: stream(200 * MiB),
+    maxRetries: 2,
+    code: 'response_too_large',
+  },
+  {
+    name: '503 with a 5 MB body (response_too_large)',
+    behaviour: stream(5 * MiB, 503),
+    maxRetries: 2,
+    code: 'response_too_large',
+  },
   { name: '200 JSON string', behaviour: json(200, '"hello"') },
   { name: '200 JSON array', behaviour: json(200, '[1,2,3]') },
   { name: '200 JSON null', behaviour: json(200, 'null') },
@@ -92,8 +117,14 @@ const CASES: Case[] = [
   { name: '200 envelope status error', behaviour: json(200, '{"status":"error","message":"nope"}') },
   { name: '200 array nested 100,000 deep', behaviour: json(200, deep(100_000)) },
   { name: '400 array nested 100,000 deep', behaviour: json(400, deep(100_000)) },
-  { name: '200 data nested 100,000 deep', behaviour: json(200, `{"status":"success","data":${deepObject(100_000)}}`) },
-  { name: '422 message nested 100,000 deep', behaviour: json(422, `{"status":"error","message":${deep(100_000)}}`) },
+  {
+    name: '200 data nested 100,000 deep',
+    behaviour: json(200, `{"status":"success","data":${deepObject(100_000)}}`),
+  },
+  {
+    name: '422 message nested 100,000 deep',
+    behaviour: json(422, `{"status":"error","message":${deep(100_000)}}`),
+  },
   { name: '200 HTML', behaviour: html(200, '<html><body>Welcome to nginx!</body></html>') },
   {
     name: 'duplicate content-type headers',
@@ -114,12 +145,19 @@ const CASES: Case[] = [
   },
   {
     name: '429 with a 400-digit Retry-After',
-    behaviour: (_req, res) => sendJson(res, 429, { status: 'error', message: 'slow' }, { 'retry-after': '9'.repeat(400) }),
+    behaviour: (_req, res) =>
+      sendJson(res, 429, { status: 'error', message: 'slow' }, { 'retry-after': '9'.repeat(400) }),
   },
-  { name: '30 KB of response headers', behaviour: raw(`HTTP/1.1 200 OK\r\nx-pad: ${'a'.repeat(30_000)}\r\ncontent-length: 2\r\n\r\n{}`) },
+  {
+    name: '30 KB of response headers',
+    behaviour: raw(`HTTP/1.1 200 OK\r\nx-pad: ${'a'.repeat(30_000)}\r\ncontent-length: 2\r\n\r\n{}`),
+  },
   { name: 'not HTTP at all', behaviour: raw('HELLO WORLD\r\n\r\n') },
   { name: 'status 999', behaviour: raw('HTTP/1.1 999 Weird\r\ncontent-length: 2\r\n\r\n{}') },
-  { name: '101 Switching Protocols', behaviour: raw('HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\n') },
+  {
+    name: '101 Switching Protocols',
+    behaviour: raw('HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\n'),
+  },
 ];
 
 describe('hostile responses: a typed error within the timeout, bounded memory, stringify-safe', () => {
@@ -152,7 +190,13 @@ describe('hostile responses: a typed error within the timeout, bounded memory, s
     behaviour = c.behaviour;
     const before = server.arrived.length;
     const maxRetries = c.maxRetries ?? 0;
-    const wallet = new Wallet({ apiKey: SECRET_KEY, baseUrl: server.url, timeout: TIMEOUT, maxRetries, logger: quiet });
+    const wallet = new Wallet({
+      apiKey: SECRET_KEY,
+      baseUrl: server.url,
+      timeout: TIMEOUT,
+      maxRetries,
+      logger: quiet,
+    });
     const started = performance.now();
     let error: unknown;
     try {

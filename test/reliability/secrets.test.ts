@@ -19,10 +19,12 @@ const keyOf = (req: Arrived): string => bearer(req).replace(/^Bearer /, '');
 const php = (text: string): string => JSON.stringify(text).replaceAll('/', '\\/');
 const allEscaped = (text: string): string =>
   `"${[...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`;
-const plain = (status: number, text: string, type = 'text/plain'): ((res: http.ServerResponse) => void) => (res) => {
-  res.writeHead(status, { 'content-type': type });
-  res.end(text);
-};
+const plain =
+  (status: number, text: string, type = 'text/plain'): ((res: http.ServerResponse) => void) =>
+  (res) => {
+    res.writeHead(status, { 'content-type': type });
+    res.end(text);
+  };
 
 const ECHOES: Record<string, Echo> = {
   'plain text 500 body': (req, res) => plain(500, `Unauthorized: ${bearer(req)}`)(res),
@@ -33,18 +35,27 @@ const ECHOES: Record<string, Echo> = {
   'underscore as \\u005f (400)': (req, res) =>
     sendJson(res, 400, `{"status":"error","message":"${keyOf(req).replaceAll('_', '\\u005f')}"}`),
   'nested debug field (400)': (req, res) =>
-    sendJson(res, 400, { status: 'error', message: 'bad', debug: { request: { headers: { authorization: bearer(req) } } } }),
+    sendJson(res, 400, {
+      status: 'error',
+      message: 'bad',
+      debug: { request: { headers: { authorization: bearer(req) } } },
+    }),
   'HTML 404': (req, res) => plain(404, `<html><p>key: ${keyOf(req)}</p></html>`, 'text/html')(res),
   'percent-encoded in HTML 502': (req, res) =>
-    plain(502, `<p>retry with ?key=${encodeURIComponent(keyOf(req))}</p>`, "text/html")(res),
+    plain(502, `<p>retry with ?key=${encodeURIComponent(keyOf(req))}</p>`, 'text/html')(res),
   'success envelope with a broken field': (req, res) =>
-    sendJson(res, 200, { status: 'success', data: { reference: keyOf(req), amount: 'x', echo: bearer(req) } }),
-  'error envelope in a 200': (req, res) => sendJson(res, 200, { status: 'error', message: `key=${keyOf(req)}` }),
+    sendJson(res, 200, {
+      status: 'success',
+      data: { reference: keyOf(req), amount: 'x', echo: bearer(req) },
+    }),
+  'error envelope in a 200': (req, res) =>
+    sendJson(res, 200, { status: 'error', message: `key=${keyOf(req)}` }),
   'response header on a 500': (req, res) =>
     sendJson(res, 500, { status: 'error', message: 'boom' }, { 'x-debug-auth': bearer(req) }),
   'header with a fragment on a 503': (req, res) =>
     sendJson(res, 503, { status: 'error', message: 'down' }, { 'x-trace': keyOf(req).slice(10, 24) }),
-  'fragment of 14 characters in a 500 body': (req, res) => plain(500, `partial ${keyOf(req).slice(12, 26)}`)(res),
+  'fragment of 14 characters in a 500 body': (req, res) =>
+    plain(500, `partial ${keyOf(req).slice(12, 26)}`)(res),
   '429 message and Retry-After': (req, res) =>
     sendJson(res, 429, { status: 'error', message: `slow down ${keyOf(req)}` }, { 'retry-after': '0' }),
   'Location header of a 302': (req, res) => {
@@ -52,7 +63,10 @@ const ECHOES: Record<string, Echo> = {
     res.end();
   },
   'JSON inside a JSON string (double-escaped)': (req, res) =>
-    sendJson(res, 500, { status: 'error', message: JSON.stringify({ auth: bearer(req).replaceAll('/', '\\/') }) }),
+    sendJson(res, 500, {
+      status: 'error',
+      message: JSON.stringify({ auth: bearer(req).replaceAll('/', '\\/') }),
+    }),
   'Set-Cookie header on a 401': (req, res) =>
     sendJson(res, 401, { status: 'error', message: 'no' }, { 'set-cookie': `k=${keyOf(req)}; Path=/` }),
 };
@@ -73,7 +87,14 @@ describe('secrets: the key is absent from every surface of every error and log l
 
   async function observe(label: string, options: ClientOptions, call: (w: Wallet) => Promise<unknown>) {
     const { sink, lines } = recordingLogger();
-    const wallet = new Wallet({ apiKey: SECRET_KEY, baseUrl: server.url, timeout: 1_000, logger: sink, logLevel: 'debug', ...options });
+    const wallet = new Wallet({
+      apiKey: SECRET_KEY,
+      baseUrl: server.url,
+      timeout: 1_000,
+      logger: sink,
+      logLevel: 'debug',
+      ...options,
+    });
     let error: unknown;
     try {
       await call(wallet);
@@ -110,9 +131,14 @@ describe('secrets: the key is absent from every surface of every error and log l
   it("undici's MockAgent as dispatcher: its not-matched error (which lists request headers) stays scrubbed", async () => {
     const agent = new MockAgent();
     agent.disableNetConnect();
-    agent.get('http://127.0.0.1:9').intercept({ path: '/v1/charges/verify/order_1', method: 'GET', headers: { 'x-tenant': 'a' } }).reply(200, {});
-    const { error, leaks } = await observe('MockAgent not matched', { baseUrl: 'http://127.0.0.1:9', dispatcher: agent, maxRetries: 1 }, (w) =>
-      w.charges.verify('order_1'),
+    agent
+      .get('http://127.0.0.1:9')
+      .intercept({ path: '/v1/charges/verify/order_1', method: 'GET', headers: { 'x-tenant': 'a' } })
+      .reply(200, {});
+    const { error, leaks } = await observe(
+      'MockAgent not matched',
+      { baseUrl: 'http://127.0.0.1:9', dispatcher: agent, maxRetries: 1 },
+      (w) => w.charges.verify('order_1'),
     );
     await agent.close();
     expect(isWalletError(error)).toBe(true);
@@ -127,8 +153,10 @@ describe('secrets: the key is absent from every surface of every error and log l
       .intercept({ path: '/v1/charges/dispatch', method: 'POST' })
       .replyWithError(new Error(`socket hang up while sending Bearer ${SECRET_KEY}`))
       .times(3);
-    const { error, leaks } = await observe('MockAgent replyWithError', { baseUrl: 'http://127.0.0.1:9', dispatcher: agent, maxRetries: 1 }, (w) =>
-      w.charges.dispatch({ reference: 'order_1', bankId: 'bnk_01', authChannel: 'wallet_push' }),
+    const { error, leaks } = await observe(
+      'MockAgent replyWithError',
+      { baseUrl: 'http://127.0.0.1:9', dispatcher: agent, maxRetries: 1 },
+      (w) => w.charges.dispatch({ reference: 'order_1', bankId: 'bnk_01', authChannel: 'wallet_push' }),
     );
     await agent.close();
     expect(isWalletError(error)).toBe(true);
@@ -140,7 +168,9 @@ describe('secrets: the key is absent from every surface of every error and log l
       w.refunds.create({ reference: 'order_1' }),
     );
     echo = () => undefined;
-    const timedOut = await observe('timeout', { timeout: 200, maxRetries: 0 }, (w) => w.charges.verify('order_1'));
+    const timedOut = await observe('timeout', { timeout: 200, maxRetries: 0 }, (w) =>
+      w.charges.verify('order_1'),
+    );
     expect(isWalletError(refused.error) && isWalletError(timedOut.error)).toBe(true);
     expect([...refused.leaks, ...timedOut.leaks]).toEqual([]);
   });
@@ -150,7 +180,9 @@ describe('secrets: the key is absent from every surface of every error and log l
     let construction: unknown;
     let result: { error: unknown; leaks: string[] } = { error: undefined, leaks: [] };
     try {
-      result = await observe('appInfo Ṣọ́pù', { appInfo: { name: 'Ṣọ́pù Adé' }, maxRetries: 1 }, (w) => w.charges.verify('order_1'));
+      result = await observe('appInfo Ṣọ́pù', { appInfo: { name: 'Ṣọ́pù Adé' }, maxRetries: 1 }, (w) =>
+        w.charges.verify('order_1'),
+      );
     } catch (e) {
       construction = e;
       ledger.error(e, 'appInfo construction');
@@ -187,7 +219,14 @@ describe('secrets: the key is absent from every surface of every error and log l
 
   it('the detector itself finds every form it is meant to (so a clean result means something)', () => {
     const part = SECRET_KEY.slice(8);
-    for (const form of [SECRET_KEY, php(SECRET_KEY), allEscaped(SECRET_KEY), encodeURIComponent(SECRET_KEY), part.slice(3, 15), JSON.stringify(php(SECRET_KEY))]) {
+    for (const form of [
+      SECRET_KEY,
+      php(SECRET_KEY),
+      allEscaped(SECRET_KEY),
+      encodeURIComponent(SECRET_KEY),
+      part.slice(3, 15),
+      JSON.stringify(php(SECRET_KEY)),
+    ]) {
       expect(keyFormIn(`x ${form} y`), form).toBeDefined();
     }
     expect(keyFormIn(part.slice(3, 14))).toBeUndefined();

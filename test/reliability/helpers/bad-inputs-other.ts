@@ -17,13 +17,26 @@ import { createSandbox } from '@wallet/node/testing';
 import type { BadInput } from './bad-inputs-client.js';
 
 const WEBHOOK_SECRET = 'whsec_reliability_suite';
-const body = JSON.stringify({ event: 'charge.success', data: { reference: 'order_1', amount: 500_000, customer: { handle: '@ada' } } });
+const body = JSON.stringify({
+  event: 'charge.success',
+  data: { reference: 'order_1', amount: 500_000, customer: { handle: '@ada' } },
+});
 const { signature } = signWebhook(body, WEBHOOK_SECRET);
 const signed = (raw: string) => signWebhook(raw, WEBHOOK_SECRET).signature;
 
-const row = (fn: string, label: string, mention: string, run: () => unknown): BadInput => ({ fn, label, mention, run });
-const many = <T>(fn: string, mention: string, values: T[], run: (v: T) => unknown, label = (v: T) => String(v)): BadInput[] =>
-  values.map((v) => row(fn, label(v), mention, () => run(v)));
+const row = (fn: string, label: string, mention: string, run: () => unknown): BadInput => ({
+  fn,
+  label,
+  mention,
+  run,
+});
+const many = <T>(
+  fn: string,
+  mention: string,
+  values: T[],
+  run: (v: T) => unknown,
+  label = (v: T) => String(v),
+): BadInput[] => values.map((v) => row(fn, label(v), mention, () => run(v)));
 
 const cycle: Record<string, unknown> = {};
 cycle.self = cycle;
@@ -71,32 +84,82 @@ const verifyCases: [string, string, () => [unknown, unknown, unknown]][] = [
   ['signed non-JSON body', 'body', () => ['not json', signed('not json'), WEBHOOK_SECRET]],
   ['signed JSON array', 'body', () => ['[]', signed('[]'), WEBHOOK_SECRET]],
   ['signed JSON string', 'body', () => ['"x"', signed('"x"'), WEBHOOK_SECRET]],
-  ['signed lone surrogate body', 'body', () => ['{"event":"\uD800"', signed('{"event":"\uD800"'), WEBHOOK_SECRET]],
+  [
+    'signed lone surrogate body',
+    'body',
+    () => ['{"event":"\uD800"', signed('{"event":"\uD800"'), WEBHOOK_SECRET],
+  ],
 ];
 
 export const OTHER_BAD_INPUTS: BadInput[] = [
-  ...many('toKobo', 'toKobo', ['1.005', 1.005, 'abc', Number.NaN, Number.POSITIVE_INFINITY, null, undefined, {}, '', '1e400', 2 ** 53, '--1', '₦₦1', '1.2.3', [] as unknown], (v) => toKobo(v as never), (v) => JSON.stringify(v) ?? String(v)),
-  ...many('toNaira', 'toNaira', [1.5, Number.NaN, '100', null, 2 ** 53, Number.POSITIVE_INFINITY], (v) => toNaira(v as never), (v) => String(v)),
-  ...many('estimateFee', 'estimateFee', [-1, 1.5, '100', Number.NaN, null, 2 ** 53], (v) => estimateFee(v as never), (v) => String(v)),
-  ...many('formatNaira', 'formatNaira', [1.5, '100', Number.NaN, null], (v) => formatNaira(v as never), (v) => `kobo ${String(v)}`),
-  row('formatNaira', 'locale "not a locale!!"', 'locale', () => formatNaira(100, { locale: 'not a locale!!' })),
+  ...many(
+    'toKobo',
+    'toKobo',
+    [
+      '1.005',
+      1.005,
+      'abc',
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      null,
+      undefined,
+      {},
+      '',
+      '1e400',
+      2 ** 53,
+      '--1',
+      '₦₦1',
+      '1.2.3',
+      [] as unknown,
+    ],
+    (v) => toKobo(v as never),
+    (v) => JSON.stringify(v) ?? String(v),
+  ),
+  ...many(
+    'toNaira',
+    'toNaira',
+    [1.5, Number.NaN, '100', null, 2 ** 53, Number.POSITIVE_INFINITY],
+    (v) => toNaira(v as never),
+    (v) => String(v),
+  ),
+  ...many(
+    'estimateFee',
+    'estimateFee',
+    [-1, 1.5, '100', Number.NaN, null, 2 ** 53],
+    (v) => estimateFee(v as never),
+    (v) => String(v),
+  ),
+  ...many(
+    'formatNaira',
+    'formatNaira',
+    [1.5, '100', Number.NaN, null],
+    (v) => formatNaira(v as never),
+    (v) => `kobo ${String(v)}`,
+  ),
+  row('formatNaira', 'locale "not a locale!!"', 'locale', () =>
+    formatNaira(100, { locale: 'not a locale!!' }),
+  ),
   row('formatNaira', 'locale 5', 'locale', () => formatNaira(100, { locale: 5 as never })),
   row('formatNaira', 'options null', 'formatNaira', () => formatNaira(100, null as never)),
   row('formatNaira', 'options "en"', 'formatNaira', () => formatNaira(100, 'en' as never)),
   row('formatNaira', 'typo lcale', 'lcale', () => formatNaira(100, { lcale: 'en-NG' } as never)),
 
-  ...verifyCases.map(([label, mention, args]) => row('verifyWebhook', label, mention, () => verifyWebhook(...(args() as [never, never, never])))),
+  ...verifyCases.map(([label, mention, args]) =>
+    row('verifyWebhook', label, mention, () => verifyWebhook(...(args() as [never, never, never]))),
+  ),
   ...verifyCases.map(([label, mention, args]) =>
     row('verifyWebhookAsync', label, mention, () => verifyWebhookAsync(...(args() as [never, never, never]))),
   ),
-  row('signWebhook', 'undefined payload', 'payload', () => signWebhook(undefined as never, WEBHOOK_SECRET)),
+  row('signWebhook', 'undefined payload', 'payload', () => signWebhook(undefined, WEBHOOK_SECRET)),
   row('signWebhook', 'empty secret', 'secret', () => signWebhook(body, '')),
   row('signWebhook', 'secret a number', 'secret', () => signWebhook(body, 5 as never)),
-  row('signWebhook', 'cyclic payload', 'payload', () => signWebhook(cycle as never, WEBHOOK_SECRET)),
-  row('signWebhook', 'bigint payload', 'payload', () => signWebhook(10n as never, WEBHOOK_SECRET)),
-  row('signWebhook', 'invalid UTF-8 bytes', 'UTF-8', () => signWebhook(new Uint8Array([0xff, 0xfe]), WEBHOOK_SECRET)),
-  ...handlerCases('createWebhookHandler', createWebhookHandler as never),
-  ...handlerCases('createNodeWebhookHandler', createNodeWebhookHandler as never),
+  row('signWebhook', 'cyclic payload', 'payload', () => signWebhook(cycle, WEBHOOK_SECRET)),
+  row('signWebhook', 'bigint payload', 'payload', () => signWebhook(10n, WEBHOOK_SECRET)),
+  row('signWebhook', 'invalid UTF-8 bytes', 'UTF-8', () =>
+    signWebhook(new Uint8Array([0xff, 0xfe]), WEBHOOK_SECRET),
+  ),
+  ...handlerCases('createWebhookHandler', createWebhookHandler),
+  ...handlerCases('createNodeWebhookHandler', createNodeWebhookHandler),
 
   ...(
     [
@@ -113,5 +176,7 @@ export const OTHER_BAD_INPUTS: BadInput[] = [
       ['options null', 'createSandbox', null],
       ['options a string', 'createSandbox', 'x'],
     ] as [string, string, unknown][]
-  ).map(([label, mention, options]) => row('createSandbox', label, mention, () => createSandbox(options as never))),
+  ).map(([label, mention, options]) =>
+    row('createSandbox', label, mention, () => createSandbox(options as never)),
+  ),
 ];

@@ -5,7 +5,7 @@
  * idempotency as the real one does (a key it has acted on gets the saved answer) and records what
  * it executed per reference, so the merchant-visible truth can be checked call by call.
  */
-import http from 'node:http';
+import type http from 'node:http';
 import { isWalletError, Wallet } from '@wallet/node';
 import { sendJson, startServer, type Arrived } from './server.js';
 import { recordingLogger, SecretLedger } from './surfaces.js';
@@ -174,8 +174,17 @@ export async function runFaultCampaign(options: CampaignOptions): Promise<Campai
         continue;
       }
       figures.typedFailures[error.name] = (figures.typedFailures[error.name] ?? 0) + 1;
-      const e = error as { endpoint?: unknown; attempts?: unknown; idempotencyKey?: unknown; outcomeUnknown?: unknown };
-      if (typeof e.endpoint !== 'string' || typeof e.attempts !== 'number' || typeof e.idempotencyKey !== 'string') {
+      const e = error as {
+        endpoint?: unknown;
+        attempts?: unknown;
+        idempotencyKey?: unknown;
+        outcomeUnknown?: unknown;
+      };
+      if (
+        typeof e.endpoint !== 'string' ||
+        typeof e.attempts !== 'number' ||
+        typeof e.idempotencyKey !== 'string'
+      ) {
         figures.missingOutcomeFields++;
       }
       const executed = (executions.get(ref) ?? 0) > 0;

@@ -64,8 +64,8 @@ function makeClient(url: string, maxConnections: number): { wallet: Wallet; pres
 }
 
 async function runLoad(options: LoadOptions): Promise<LoadFigures> {
-  const server: TestServer = await startServer((req, res) =>
-    sendJson(res, 200, transaction(decodeURIComponent(req.url.split('/').pop() ?? ''))),
+  const server: TestServer = await startServer(
+    (req, res) => sendJson(res, 200, transaction(decodeURIComponent(req.url.split('/').pop() ?? ''))),
     { keep: false },
   );
   const before = byType();
@@ -93,7 +93,9 @@ async function runLoad(options: LoadOptions): Promise<LoadFigures> {
   await wallet.close();
   await until(() => server.sockets().open === 0, 2_000);
   const after = byType();
-  const left = [...after].filter(([type, n]) => n > (before.get(type) ?? 0)).map(([type, n]) => `${type}+${n - (before.get(type) ?? 0)}`);
+  const left = [...after]
+    .filter(([type, n]) => n > (before.get(type) ?? 0))
+    .map(([type, n]) => `${type}+${n - (before.get(type) ?? 0)}`);
   const peakSockets = server.sockets().peak;
   await server.close();
   return {

@@ -4,6 +4,7 @@
  * loopback server checks each request it receives against the contract's wire rules).
  */
 import { createHmac } from 'node:crypto';
+import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -23,29 +24,64 @@ import { report } from './tools.js';
 import { wireProblem } from './wire-rules.js';
 
 const WEBHOOK_SECRET = 'whsec_property_suite';
-const hmac = (body: string | Uint8Array, secret: string) => createHmac('sha512', secret).update(body).digest('hex');
+const hmac = (body: string | Uint8Array, secret: string) =>
+  createHmac('sha512', secret).update(body).digest('hex');
 
 /** A value that is usually valid for the field and sometimes anything at all. */
-const maybe = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 3, arbitrary: valid }, { weight: 1, arbitrary: fc.anything() });
-const text = fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 20 }));
+const maybe = <T>(valid: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 3, arbitrary: valid }, { weight: 1, arbitrary: fc.anything() });
+const text = fc.oneof(
+  fc.string({ minLength: 1, maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 20 }),
+);
 const extraKeys = fc.dictionary(fc.string({ maxLength: 12 }), fc.anything(), { maxKeys: 2 });
 
 const params = {
   dispatch: fc.record(
-    { reference: maybe(text), bankId: maybe(text), authChannel: maybe(fc.constantFrom('wallet_push', 'wallet_qr')), description: maybe(text), metadata: maybe(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 }))) },
+    {
+      reference: maybe(text),
+      bankId: maybe(text),
+      authChannel: maybe(fc.constantFrom('wallet_push', 'wallet_qr')),
+      description: maybe(text),
+      metadata: maybe(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 }))),
+    },
     { requiredKeys: [] },
   ),
-  resolve: fc.record({ handle: maybe(text), amount: maybe(fc.integer({ min: -5, max: 2 ** 40 })), reference: maybe(text) }, { requiredKeys: [] }),
-  refund: fc.record({ reference: maybe(text), amount: maybe(fc.integer({ min: -5, max: 2 ** 40 })), reason: maybe(text) }, { requiredKeys: [] }),
+  resolve: fc.record(
+    { handle: maybe(text), amount: maybe(fc.integer({ min: -5, max: 2 ** 40 })), reference: maybe(text) },
+    { requiredKeys: [] },
+  ),
+  refund: fc.record(
+    { reference: maybe(text), amount: maybe(fc.integer({ min: -5, max: 2 ** 40 })), reason: maybe(text) },
+    { requiredKeys: [] },
+  ),
 };
 
-const headerName = fc.oneof(fc.constantFrom('accept', 'Accept', 'X-Tenant', 'x-tenant', 'user-agent', 'Authorization', 'expect', 'x-idempotency-key'), fc.string({ maxLength: 12 }));
+const headerName = fc.oneof(
+  fc.constantFrom(
+    'accept',
+    'Accept',
+    'X-Tenant',
+    'x-tenant',
+    'user-agent',
+    'Authorization',
+    'expect',
+    'x-idempotency-key',
+  ),
+  fc.string({ maxLength: 12 }),
+);
 const requestOptions = fc.record(
   {
     idempotencyKey: maybe(fc.string({ minLength: 1, maxLength: 64 })),
     timeout: maybe(fc.integer({ min: 200, max: 5_000 })),
     maxRetries: maybe(fc.integer({ min: 0, max: 1 })),
-    headers: maybe(fc.dictionary(headerName, fc.oneof(fc.string({ maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 8 })), { maxKeys: 3 })),
+    headers: maybe(
+      fc.dictionary(
+        headerName,
+        fc.oneof(fc.string({ maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 8 })),
+        { maxKeys: 3 },
+      ),
+    ),
   },
   { requiredKeys: [] },
 );
@@ -66,7 +102,8 @@ export function propertySuite(name: string, numRuns: number): void {
     const wireProblems: string[] = [];
     const untyped: string[] = [];
     const note = (error: unknown): void => {
-      if (error !== undefined && !isWalletError(error) && untyped.length < 5) untyped.push(String(error));
+      if (error !== undefined && !isWalletError(error) && untyped.length < 5)
+        untyped.push(inspect(error, { depth: 1 }));
     };
 
     // Each property reports only its own untyped throws.
@@ -90,14 +127,29 @@ export function propertySuite(name: string, numRuns: number): void {
 
     it('any parameters: a WalletError or a valid request, never an untyped throw', async () => {
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom('dispatch', 'resolve', 'refund'), params.dispatch, params.resolve, params.refund, extraKeys, fc.boolean(), async (which, d, r, f, extra, addExtra) => {
-          const p = { ...(which === 'dispatch' ? d : which === 'resolve' ? r : f), ...(addExtra ? extra : {}) };
-          const error = await settle(() =>
-            which === 'dispatch' ? wallet.charges.dispatch(p as never) : which === 'resolve' ? wallet.charges.resolveHandle(p as never) : wallet.refunds.create(p as never),
-          );
-          note(error);
-          return error === undefined || isWalletError(error);
-        }),
+        fc.asyncProperty(
+          fc.constantFrom('dispatch', 'resolve', 'refund'),
+          params.dispatch,
+          params.resolve,
+          params.refund,
+          extraKeys,
+          fc.boolean(),
+          async (which, d, r, f, extra, addExtra) => {
+            const p = {
+              ...(which === 'dispatch' ? d : which === 'resolve' ? r : f),
+              ...(addExtra ? extra : {}),
+            };
+            const error = await settle(() =>
+              which === 'dispatch'
+                ? wallet.charges.dispatch(p as never)
+                : which === 'resolve'
+                  ? wallet.charges.resolveHandle(p as never)
+                  : wallet.refunds.create(p as never),
+            );
+            note(error);
+            return error === undefined || isWalletError(error);
+          },
+        ),
         { numRuns },
       );
       expect(untyped).toEqual([]);
@@ -106,7 +158,9 @@ export function propertySuite(name: string, numRuns: number): void {
     it('any request options and verify references: a WalletError or a valid request', async () => {
       await fc.assert(
         fc.asyncProperty(maybe(text), requestOptions, extraKeys, async (reference, options, extra) => {
-          const error = await settle(() => wallet.charges.verify(reference as never, { ...options, ...extra } as never));
+          const error = await settle(() =>
+            wallet.charges.verify(reference as never, { ...options, ...extra } as never),
+          );
           const post = await settle(() => wallet.refunds.create({ reference: 'order_1' }, options as never));
           note(error);
           note(post);
@@ -125,7 +179,17 @@ export function propertySuite(name: string, numRuns: number): void {
     it('any client options: constructs, or throws a WalletError', () => {
       fc.assert(
         fc.property(
-          fc.record({ timeout: maybe(fc.integer({ min: 1, max: 60_000 })), maxRetries: maybe(fc.nat(10)), logLevel: maybe(fc.constantFrom('debug', 'info', 'warn', 'error', 'off')), defaultHeaders: maybe(fc.dictionary(headerName, fc.string({ maxLength: 10 }), { maxKeys: 2 })), appInfo: maybe(fc.record({ name: text })), maxConnections: maybe(fc.integer({ min: 1, max: 256 })) }, { requiredKeys: [] }),
+          fc.record(
+            {
+              timeout: maybe(fc.integer({ min: 1, max: 60_000 })),
+              maxRetries: maybe(fc.nat(10)),
+              logLevel: maybe(fc.constantFrom('debug', 'info', 'warn', 'error', 'off')),
+              defaultHeaders: maybe(fc.dictionary(headerName, fc.string({ maxLength: 10 }), { maxKeys: 2 })),
+              appInfo: maybe(fc.record({ name: text })),
+              maxConnections: maybe(fc.integer({ min: 1, max: 256 })),
+            },
+            { requiredKeys: [] },
+          ),
           extraKeys,
           (options, extra) => {
             try {
@@ -145,7 +209,12 @@ export function propertySuite(name: string, numRuns: number): void {
     it('money helpers on anything: a value or a WalletError; toKobo is exact on two decimals', () => {
       fc.assert(
         fc.property(fc.anything(), fc.anything(), (value, options) => {
-          for (const run of [() => toKobo(value as never), () => toNaira(value as never), () => estimateFee(value as never), () => formatNaira(value as never, options as never)]) {
+          for (const run of [
+            () => toKobo(value as never),
+            () => toNaira(value as never),
+            () => estimateFee(value as never),
+            () => formatNaira(value as never, options as never),
+          ]) {
             try {
               run();
             } catch (error) {
@@ -157,25 +226,43 @@ export function propertySuite(name: string, numRuns: number): void {
         }),
         { numRuns },
       );
-      fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 50 }), (kobo) => toKobo((kobo / 100).toFixed(2)) === kobo && toNaira(kobo) === kobo / 100), { numRuns });
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 0, max: 2 ** 50 }),
+          (kobo) => toKobo((kobo / 100).toFixed(2)) === kobo && toNaira(kobo) === kobo / 100,
+        ),
+        { numRuns },
+      );
       expect(untyped).toEqual([]);
     });
 
     it('webhook inputs: accepted only with the exact signature of the exact bytes, else a WalletError', async () => {
-      const body = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.uint8Array({ maxLength: 64 }), fc.json(), fc.anything());
+      const body = fc.oneof(
+        fc.string(),
+        fc.string({ unit: 'binary' }),
+        fc.uint8Array({ maxLength: 64 }),
+        fc.json(),
+        fc.anything(),
+      );
       await fc.assert(
-        fc.asyncProperty(body, fc.oneof(fc.constant('valid'), fc.string(), fc.anything()), fc.oneof(fc.constant(WEBHOOK_SECRET), fc.anything()), async (raw, sig, secret) => {
-          const bytes = typeof raw === 'string' || raw instanceof Uint8Array ? raw : undefined;
-          const signature = sig === 'valid' && bytes !== undefined ? hmac(bytes, WEBHOOK_SECRET) : sig;
-          const exact = bytes !== undefined && secret === WEBHOOK_SECRET && signature === hmac(bytes, WEBHOOK_SECRET);
-          for (const verify of [verifyWebhook, verifyWebhookAsync]) {
-            const error = await settle(() => verify(raw as never, signature as never, secret as never));
-            note(error);
-            if (error !== undefined && !isWalletError(error)) return false;
-            if (error === undefined && !exact) return false;
-          }
-          return true;
-        }),
+        fc.asyncProperty(
+          body,
+          fc.oneof(fc.constant('valid'), fc.string(), fc.anything()),
+          fc.oneof(fc.constant(WEBHOOK_SECRET), fc.anything()),
+          async (raw, sig, secret) => {
+            const bytes = typeof raw === 'string' || raw instanceof Uint8Array ? raw : undefined;
+            const signature = sig === 'valid' && bytes !== undefined ? hmac(bytes, WEBHOOK_SECRET) : sig;
+            const exact =
+              bytes !== undefined && secret === WEBHOOK_SECRET && signature === hmac(bytes, WEBHOOK_SECRET);
+            for (const verify of [verifyWebhook, verifyWebhookAsync]) {
+              const error = await settle(() => verify(raw as never, signature as never, secret as never));
+              note(error);
+              if (error !== undefined && !isWalletError(error)) return false;
+              if (error === undefined && !exact) return false;
+            }
+            return true;
+          },
+        ),
         { numRuns },
       );
       expect(untyped).toEqual([]);
@@ -183,15 +270,27 @@ export function propertySuite(name: string, numRuns: number): void {
 
     it('webhook handler options on anything: a handler or a WalletError', () => {
       fc.assert(
-        fc.property(fc.record({ secret: maybe(fc.string({ minLength: 1 })), onEvent: maybe(fc.constant(() => undefined)), maxBodyBytes: maybe(fc.integer({ min: 1 })), bodyTimeout: maybe(fc.integer({ min: 1, max: 60_000 })) }, { requiredKeys: [] }), extraKeys, (options, extra) => {
-          try {
-            createWebhookHandler({ ...options, ...extra } as never);
-            return true;
-          } catch (error) {
-            note(error);
-            return isWalletError(error);
-          }
-        }),
+        fc.property(
+          fc.record(
+            {
+              secret: maybe(fc.string({ minLength: 1 })),
+              onEvent: maybe(fc.constant(() => undefined)),
+              maxBodyBytes: maybe(fc.integer({ min: 1 })),
+              bodyTimeout: maybe(fc.integer({ min: 1, max: 60_000 })),
+            },
+            { requiredKeys: [] },
+          ),
+          extraKeys,
+          (options, extra) => {
+            try {
+              createWebhookHandler({ ...options, ...extra } as never);
+              return true;
+            } catch (error) {
+              note(error);
+              return isWalletError(error);
+            }
+          },
+        ),
         { numRuns },
       );
       expect(untyped).toEqual([]);

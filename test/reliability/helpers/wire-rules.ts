@@ -5,6 +5,7 @@
 import type { Arrived } from './server.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const FIELDS: Record<string, readonly string[]> = {
   '/v1/charges/dispatch': ['reference', 'bankId', 'authChannel', 'description', 'metadata'],
   '/v1/charges/resolve-handle': ['handle', 'amount', 'reference'],
@@ -13,11 +14,13 @@ const FIELDS: Record<string, readonly string[]> = {
 
 function valueProblem(name: string, value: unknown): string | undefined {
   if (name === 'amount') return Number.isSafeInteger(value) && (value as number) > 0 ? undefined : 'amount';
-  if (name === 'metadata') return typeof value === 'object' && value !== null && !Array.isArray(value) ? undefined : 'metadata';
-  if (name === 'authChannel') return value === 'wallet_push' || value === 'wallet_qr' ? undefined : 'authChannel';
+  if (name === 'metadata')
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? undefined : 'metadata';
+  if (name === 'authChannel')
+    return value === 'wallet_push' || value === 'wallet_qr' ? undefined : 'authChannel';
   const optional = name === 'description' || name === 'reason';
   if (typeof value !== 'string' || (value === '' && !optional)) return `${name} ${JSON.stringify(value)}`;
-  return value.isWellFormed() ? undefined : `${name} (lone surrogate)`;
+  return LONE_SURROGATE.test(value) ? `${name} (lone surrogate)` : undefined;
 }
 
 /** Why this request breaks a wire rule, or undefined when it keeps them all. */
@@ -33,11 +36,14 @@ export function wireProblem(req: Arrived, key: string): string | undefined {
   if (req.method === 'GET') {
     if (req.headers['x-idempotency-key'] !== undefined) return `GET ${req.url} carries an idempotency key`;
     const segment = req.url.split('/v1/charges/verify/')[1];
-    if (segment === undefined || segment === '' || segment.includes('/') || segment.includes('?')) return `GET ${req.url}: reference not one segment`;
+    if (segment === undefined || segment === '' || segment.includes('/') || segment.includes('?'))
+      return `GET ${req.url}: reference not one segment`;
     return undefined;
   }
-  if (!KEY.test(String(req.headers['x-idempotency-key'] ?? ''))) return `POST ${req.url}: idempotency key missing or malformed`;
-  if (!String(req.headers['content-type']).startsWith('application/json')) return `POST ${req.url}: content-type`;
+  if (!KEY.test(String(req.headers['x-idempotency-key'] ?? '')))
+    return `POST ${req.url}: idempotency key missing or malformed`;
+  if (!String(req.headers['content-type']).startsWith('application/json'))
+    return `POST ${req.url}: content-type`;
   const fields = FIELDS[req.url];
   if (!fields) return `POST ${req.url}: unknown endpoint`;
   let body: Record<string, unknown>;
