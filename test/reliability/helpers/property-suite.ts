@@ -30,9 +30,12 @@ const hmac = (body: string | Uint8Array, secret: string) =>
 /** A value that is usually valid for the field and sometimes anything at all. */
 const maybe = <T>(valid: fc.Arbitrary<T>) =>
   fc.oneof({ weight: 3, arbitrary: valid }, { weight: 1, arbitrary: fc.anything() });
+// Any UTF-16 code unit, lone surrogates and control characters included.
+const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
 const text = fc.oneof(
   fc.string({ minLength: 1, maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 20 }),
+  fc.string({ unit: codeUnit, minLength: 1, maxLength: 12 }),
 );
 const extraKeys = fc.dictionary(fc.string({ maxLength: 12 }), fc.anything(), { maxKeys: 2 });
 
