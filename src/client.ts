@@ -10,6 +10,19 @@ import { Refunds } from './resources/refunds.js';
 import { VERSION } from './version.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+// Not a literal: bundlers for Workers and edge runtimes must not follow undici into node: builtins.
+// Where it cannot load (or is a runtime's stub, as in Bun), the client sends through fetch.
+const UNDICI = 'undici';
+
+async function loadUndici(): Promise<typeof Undici | undefined> {
+  if ('Bun' in globalThis) return undefined;
+  try {
+    const undici = (await import(/* webpackIgnore: true */ /* @vite-ignore */ UNDICI)) as typeof Undici;
+    return typeof undici.Agent?.prototype?.dispatch === 'function' ? undici : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The Wallet client. Create one per process and reuse it: it keeps connections alive.
@@ -60,12 +73,8 @@ export class Wallet {
     if (fetch === 'global') return fetchAttempt(global);
     if (fetch) return fetchAttempt(() => fetch);
     if (dispatcher) return undiciAttempt(dispatcher);
-    let undici: typeof Undici;
-    try {
-      undici = await import('undici');
-    } catch {
-      return fetchAttempt(global);
-    }
+    const undici = await loadUndici();
+    if (!undici) return fetchAttempt(global);
     // undici's own timeouts are never shorter than the client's: one deadline, the SDK's, decides.
     const limit = Math.max(timeout, 300_000);
     this.#agent = new undici.Agent({

@@ -8,11 +8,12 @@ const FEE_CAP_KOBO = 200_000;
 // Optional sign, digits with optional `,` grouping in threes, and up to two decimals.
 const NAIRA_PATTERN = /^(-?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
 
+import { checkOptions, type OptionRule } from './core/options.js';
+import { describe } from './schemas/describe.js';
 import { ValidationError } from './errors.js';
 
 function fail(value: unknown, why: string): never {
-  const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
-  throw new ValidationError(`toKobo(${shown})`, [{ path: '', message: why }]);
+  throw new ValidationError(`toKobo(${describe(value)})`, [{ path: '', message: why }]);
 }
 
 /**
@@ -44,6 +45,7 @@ export function toKobo(naira: number | string): number {
   } else {
     fail(naira, 'expected a number or a string of Naira');
   }
+  if (text.length > 32) fail(naira, 'too long to be an amount of Naira');
   const match = NAIRA_PATTERN.exec(text);
   if (!match) {
     if (/^-?[\d,]*\.\d{3,}$/.test(text)) fail(naira, 'more than two decimals; Kobo is the smallest unit');
@@ -58,7 +60,7 @@ export function toKobo(naira: number | string): number {
 
 function assertKobo(kobo: number, fn: string): void {
   if (!Number.isSafeInteger(kobo)) {
-    throw new ValidationError(`${fn}(${String(kobo)})`, [
+    throw new ValidationError(`${fn}(${describe(kobo)})`, [
       { path: '', message: 'expected a whole number of Kobo' },
     ]);
   }
@@ -87,6 +89,10 @@ export interface FormatNairaOptions {
 }
 
 const formatters = new Map<string, Intl.NumberFormat>();
+const FORMAT_RULES: Readonly<Record<string, OptionRule>> = {
+  locale: (v) =>
+    typeof v === 'string' && v !== '' ? undefined : `must be a locale string, not ${describe(v)}`,
+};
 
 /**
  * Formats Kobo as Naira for people to read.
@@ -96,13 +102,23 @@ const formatters = new Map<string, Intl.NumberFormat>();
  * formatNaira(123456); // '₦1,234.56'
  * ```
  */
-export function formatNaira(kobo: number, options: FormatNairaOptions = {}): string {
+export function formatNaira(kobo: number, options?: FormatNairaOptions): string {
   assertKobo(kobo, 'formatNaira');
-  const locale = options.locale ?? 'en-NG';
+  if (options !== undefined) {
+    const issues = checkOptions(options, FORMAT_RULES, 'options', 'an option of formatNaira');
+    if (issues.length > 0) throw new ValidationError('formatNaira options', issues);
+  }
+  const locale = options?.locale ?? 'en-NG';
   let format = formatters.get(locale);
   if (!format) {
-    format = new Intl.NumberFormat(locale, { style: 'currency', currency: 'NGN' });
-    formatters.set(locale, format);
+    try {
+      format = new Intl.NumberFormat(locale, { style: 'currency', currency: 'NGN' });
+    } catch {
+      throw new ValidationError('formatNaira options', [
+        { path: 'options.locale', message: `${describe(locale)} is not a BCP 47 locale, such as 'en-NG'` },
+      ]);
+    }
+    if (formatters.size < 32) formatters.set(locale, format);
   }
   return format.format(kobo / KOBO_PER_NAIRA);
 }
@@ -120,7 +136,7 @@ export function formatNaira(kobo: number, options: FormatNairaOptions = {}): str
 export function estimateFee(amount: number): number {
   assertKobo(amount, 'estimateFee');
   if (amount < 0) {
-    throw new ValidationError(`estimateFee(${amount})`, [
+    throw new ValidationError(`estimateFee(${describe(amount)})`, [
       { path: '', message: 'expected a positive amount' },
     ]);
   }

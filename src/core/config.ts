@@ -15,28 +15,28 @@ export interface ClientOptions {
    * Your secret key, `sk_live_…` (real money) or `sk_test_…` (simulated).
    * @default process.env.WALLET_SECRET_KEY
    */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /**
    * The service's address. There is no built-in host: pass it or set the env variable.
    * `https:` only, except loopback hosts (`localhost`, `127.0.0.0/8`, `[::1]`) for local tests.
    * @default process.env.WALLET_BASE_URL
    */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /**
    * Milliseconds allowed for one attempt, from connecting to the last byte of the body.
    * @default 30000
    */
-  timeout?: number;
+  timeout?: number | undefined;
   /**
    * Retries after a connection failure, a timeout, 408, 429 or 5xx. 0 disables them.
    * @default 2
    */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /**
    * The undici `Dispatcher` requests go through: a proxy, a mock, a custom pool.
    * @default an undici `Agent` owned by the client: keep-alive, TLS 1.3 minimum
    */
-  dispatcher?: Dispatcher;
+  dispatcher?: Dispatcher | undefined;
   /**
    * A Fetch-compatible function to send through instead of undici, with every rule of the client
    * (timeouts, retries, idempotency, body cap). With env `WALLET_TRANSPORT=fetch`, a client built
@@ -44,33 +44,33 @@ export interface ClientOptions {
    * `setupServer` sees its requests.
    * @default none on Node (undici is used); the runtime's `fetch` where undici cannot load
    */
-  fetch?: FetchFunction;
+  fetch?: FetchFunction | undefined;
   /**
    * Connections the client's own Agent keeps open per origin.
    * @default 64
    */
-  maxConnections?: number;
+  maxConnections?: number | undefined;
   /**
    * Headers sent with every request. `Authorization`, `X-Idempotency-Key` and the body headers
    * are the SDK's own and cannot be set here.
    * @default {}
    */
-  defaultHeaders?: Record<string, string>;
+  defaultHeaders?: Record<string, string> | undefined;
   /**
    * Your application, added to the `User-Agent`.
    * @default undefined
    */
-  appInfo?: AppInfo;
+  appInfo?: AppInfo | undefined;
   /**
    * Where log lines go: any object with console's `debug`, `info`, `warn` and `error`.
    * @default console
    */
-  logger?: LogSink;
+  logger?: LogSink | undefined;
   /**
    * The least severe level logged. `debug` shows each attempt: method, path, status, timing.
    * @default process.env.WALLET_LOG, else 'warn'
    */
-  logLevel?: LogLevel;
+  logLevel?: LogLevel | undefined;
 }
 
 /** The client's settled configuration. */
@@ -184,15 +184,17 @@ export function resolveConfig(options: ClientOptions, version: string): Config {
   }
   const issues = checkOptions(options, RULES, '', 'an option of Wallet');
   const vars = env();
-  const apiKey = options.apiKey ?? vars.WALLET_SECRET_KEY;
+  // Only an absent option falls back to the env: an explicit null is a mistake to report.
+  const apiKey = options.apiKey === undefined ? vars.WALLET_SECRET_KEY : options.apiKey;
   const keyIssue = keyProblem(apiKey);
   if (keyIssue) issues.push({ path: 'apiKey', message: keyIssue });
-  const url = parseBaseUrl(options.baseUrl ?? vars.WALLET_BASE_URL, issues);
+  const url = parseBaseUrl(options.baseUrl === undefined ? vars.WALLET_BASE_URL : options.baseUrl, issues);
   const { user: userAgent, issues: uaIssues } = userAgentOf(version, options.appInfo);
   issues.push(...uaIssues);
   // A key of the wrong shape is never used, but it is scrubbed all the same.
   const scrub = createScrubber(typeof apiKey === 'string' ? apiKey : '');
-  const logger = createLogger(options.logger, options.logLevel ?? vars.WALLET_LOG, issues, scrub);
+  const level = options.logLevel === undefined ? vars.WALLET_LOG : options.logLevel;
+  const logger = createLogger(options.logger, level, issues, scrub);
   if (issues.length > 0 || !url) throw new ValidationError('Wallet options', issues);
   const wantsFetch = vars.WALLET_TRANSPORT === 'fetch' && options.dispatcher === undefined;
   return {

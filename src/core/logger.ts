@@ -34,8 +34,12 @@ export function createLogger(
   issues: ValidationIssue[],
   scrub: Scrubber,
 ): Logger {
-  const out = sink ?? console;
-  if ((['debug', 'info', 'warn', 'error'] as const).some((m) => typeof out[m] !== 'function')) {
+  const out = sink === undefined ? console : sink;
+  if (
+    typeof out !== 'object' ||
+    out === null ||
+    (['debug', 'info', 'warn', 'error'] as const).some((m) => typeof out[m] !== 'function')
+  ) {
     issues.push({ path: 'logger', message: "must have console's debug, info, warn and error methods" });
   }
   let threshold = RANK.warn;

@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '../errors.js';
-import { closest, describe } from './describe.js';
+import { closest, describe } from '../schemas/describe.js';
 
 /** Checks one option's value: a problem, a list of problems at sub-paths, or undefined when fine. */
 export type OptionRule = (value: unknown, path: string) => string | ValidationIssue[] | undefined;

@@ -11,27 +11,27 @@ export interface RequestOptions {
    * instead of acting twice.
    * @default a new UUID per call, the same across the SDK's own retries
    */
-  idempotencyKey?: string;
+  idempotencyKey?: string | undefined;
   /**
    * Milliseconds allowed for one attempt, from connecting to the last byte of the body.
    * @default the client's `timeout` (30000)
    */
-  timeout?: number;
+  timeout?: number | undefined;
   /**
    * Retries after a connection failure, a timeout, 408, 429 or 5xx.
    * @default the client's `maxRetries` (2)
    */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /**
    * Cancels the call, including a wait between retries. Never retried.
    * @default undefined
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * Extra headers for this call; each replaces the client's default of the same name (any case).
    * @default {}
    */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 const RULES: Readonly<Record<string, OptionRule>> = {

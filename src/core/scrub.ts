@@ -113,8 +113,12 @@ export function createScrubber(key: string): Scrubber {
   function text(value: string): string {
     if (!needsWork(value)) return value;
     const ranges = matches(value);
-    if (value.includes('\\') || value.includes('%')) {
-      const view = decoded(value);
+    // Up to two levels of escaping: JSON inside JSON, or a percent-encoded value in a JSON string.
+    let view: View = { chars: value, at: undefined };
+    for (let level = 0; level < 2 && (view.chars.includes('\\') || view.chars.includes('%')); level++) {
+      const next = decoded(view.chars);
+      const outer = view.at;
+      view = { chars: next.chars, at: outer ? next.at!.map((i) => outer[i]!) : next.at };
       for (const [s, e] of matches(view.chars)) ranges.push([view.at![s]!, view.at![e]!]);
     }
     if (ranges.length === 0) return value;

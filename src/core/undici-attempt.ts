@@ -18,7 +18,13 @@ function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<str
  * timeouts are set to the attempt's, so they can never cut a call shorter than `timeout`.
  */
 export function undiciAttempt(dispatcher: Dispatcher): Attempt {
+  const state = dispatcher as { closed?: unknown; destroyed?: unknown };
   return async (request): Promise<AttemptOutcome> => {
+    // A dispatcher already closed sends nothing; one destroyed mid-request may have sent it.
+    if (state.closed === true || state.destroyed === true) {
+      const cause = new Error('The dispatcher is closed');
+      return { kind: 'failure', reason: 'refused', reached: false, code: 'UND_ERR_CLOSED', cause };
+    }
     const deadline = startDeadline(request.timeout, request.signal);
     try {
       const response = await dispatcher.request({

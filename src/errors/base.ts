@@ -32,7 +32,8 @@ export type WalletErrorName =
   | 'WaitTimeoutError'
   | 'ValidationError'
   | 'ResponseValidationError'
-  | 'WebhookVerificationError';
+  | 'WebhookVerificationError'
+  | 'SandboxError';
 
 // One table for the whole tree: each class's parent and default code.
 const TREE: Readonly<Record<WalletErrorName, readonly [WalletErrorName | undefined, string]>> = {
@@ -55,6 +56,7 @@ const TREE: Readonly<Record<WalletErrorName, readonly [WalletErrorName | undefin
   ValidationError: ['WalletError', 'invalid_request'],
   ResponseValidationError: ['WalletError', 'invalid_response'],
   WebhookVerificationError: ['WalletError', 'webhook_verification_failed'],
+  SandboxError: ['WalletError', 'sandbox_refused'],
 };
 
 function isKind(value: unknown, kind: WalletErrorName): boolean {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describe } from '../core/describe.js';
+import { describe } from './describe.js';
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -21,6 +21,10 @@ const kobo: z.ZodType<number> = z.custom<number>().superRefine((value, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
+// A lone surrogate is no character: it cannot be percent-encoded into a path or mean anything.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const BROKEN_TEXT = 'contains an unpaired surrogate (broken UTF-16), which is not text';
+
 const string = z.string({
   error: (issue) =>
     issue.input === undefined ? 'is required' : `must be a string, not ${describe(issue.input)}`,
@@ -28,10 +32,16 @@ const string = z.string({
 
 function text(extra?: (value: string) => string | undefined): z.ZodType<string> {
   return string.superRefine((value, ctx) => {
-    const problem = value.trim() === '' ? 'must not be empty' : extra?.(value);
+    const problem =
+      value.trim() === '' ? 'must not be empty' : LONE_SURROGATE.test(value) ? BROKEN_TEXT : extra?.(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 }
+
+/** Free text (a description, a reason): any string that is well-formed UTF-16. */
+const freeText: z.ZodType<string> = string.superRefine((value, ctx) => {
+  if (LONE_SURROGATE.test(value)) ctx.addIssue({ code: 'custom', message: BROKEN_TEXT });
+});
 
 // `.` and `..` are dot segments: as a path segment they would move the verify URL to another endpoint.
 const reference = text((value) => (value === '.' || value === '..' ? `must not be "${value}"` : undefined));
@@ -48,8 +58,16 @@ interface Problem {
   message: string;
 }
 
+// Far deeper than any real metadata, and shallow enough that walking it cannot exhaust the stack.
+const MAX_METADATA_DEPTH = 32;
+
 function jsonProblems(value: unknown, path: string[], seen: Set<object>, out: Problem[]): void {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
+  if (out.length >= 20) return;
+  if (typeof value === 'string') {
+    if (LONE_SURROGATE.test(value)) out.push({ path, message: BROKEN_TEXT });
+    return;
+  }
+  if (value === null || typeof value === 'boolean') return;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) out.push({ path, message: `must be JSON; ${value} is not` });
     return;
@@ -66,8 +84,15 @@ function jsonProblems(value: unknown, path: string[], seen: Set<object>, out: Pr
     out.push({ path, message: `must be a plain JSON value, not ${describe(value)}` });
     return;
   }
+  if (path.length >= MAX_METADATA_DEPTH) {
+    out.push({ path, message: `is nested deeper than ${MAX_METADATA_DEPTH} levels` });
+    return;
+  }
   seen.add(value);
-  for (const [key, item] of Object.entries(value)) jsonProblems(item, [...path, key], seen, out);
+  for (const [key, item] of Object.entries(value)) {
+    if (LONE_SURROGATE.test(key)) out.push({ path: [...path, key], message: `its key ${BROKEN_TEXT}` });
+    else jsonProblems(item, [...path, key], seen, out);
+  }
   seen.delete(value);
 }
 
@@ -100,7 +125,7 @@ export const resolveHandleParams: z.ZodType = z.strictObject(
 
 /** Parameters of `charges.dispatch`. */
 export const dispatchParams: z.ZodType = z.strictObject(
-  { reference, bankId: text(), authChannel, description: string.optional(), metadata: metadata.optional() },
+  { reference, bankId: text(), authChannel, description: freeText.optional(), metadata: metadata.optional() },
   params,
 );
 
@@ -109,7 +134,7 @@ export const verifyParams: z.ZodType = z.strictObject({ reference }, params);
 
 /** Parameters of `refunds.create`. */
 export const refundParams: z.ZodType = z
-  .strictObject({ reference, amount: kobo.optional(), reason: string.optional() }, params)
+  .strictObject({ reference, amount: kobo.optional(), reason: freeText.optional() }, params)
   .superRefine((value, ctx) => {
     // An amount that is present but undefined is most likely a bug upstream; read as "refund everything"
     // it would send money back that was never meant to go.

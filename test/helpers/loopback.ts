@@ -7,6 +7,8 @@ export interface Received {
   method: string;
   url: string;
   headers: http.IncomingHttpHeaders;
+  /** Names and values as they came on the wire, repeats included. */
+  rawHeaders: string[];
   body: string;
 }
 
@@ -23,7 +25,13 @@ export async function loopback(handler: Handler) {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      received.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        rawHeaders: req.rawHeaders,
+        body,
+      });
       handler(req, res, received.length, body);
     });
   });

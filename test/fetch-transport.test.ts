@@ -1,0 +1,118 @@
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ConnectionError, ConnectionTimeoutError, ResponseTooLargeError, Wallet } from '@wallet/node';
+import { json, loopback } from './helpers/loopback.js';
+import { BASE_URL, dispatched, paid, TEST_KEY } from './helpers/mock-service.js';
+
+const dispatch = { reference: 'order_1042', bankId: 'bnk_01', authChannel: 'wallet_push' } as const;
+const success = (data: unknown) => ({ status: 'success', message: 'OK', data });
+
+describe('WALLET_TRANSPORT=fetch: MSW sees the client as a merchant sets it up', () => {
+  const keys: string[] = [];
+  let calls = 0;
+  const msw = setupServer(
+    http.post(`${BASE_URL}/v1/charges/dispatch`, ({ request }) => {
+      keys.push(request.headers.get('x-idempotency-key') ?? '');
+      return ++calls === 1
+        ? HttpResponse.json(
+            { status: 'error', message: 'Busy' },
+            { status: 503, headers: { 'retry-after': '0' } },
+          )
+        : HttpResponse.json(success(dispatched));
+    }),
+  );
+  beforeAll(() => msw.listen({ onUnhandledRequest: 'error' }));
+  afterAll(() => msw.close());
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('sends through globalThis.fetch as patched at call time, retrying with one key', async () => {
+    vi.stubEnv('WALLET_TRANSPORT', 'fetch');
+    vi.stubEnv('WALLET_SECRET_KEY', TEST_KEY);
+    vi.stubEnv('WALLET_BASE_URL', BASE_URL);
+    const wallet = new Wallet(); // an app module building its client from env
+    const { data, response } = await wallet.charges.dispatch(dispatch).withResponse();
+    expect(data.reference).toBe('order_1042');
+    expect(response.attempts).toBe(2);
+    expect(keys).toEqual([response.idempotencyKey, response.idempotencyKey]);
+  });
+
+  it('is the path taken where undici is only a stub (Bun), with no env needed', async () => {
+    vi.stubGlobal('Bun', { version: 'stub' });
+    calls = 1; // answer at once
+    keys.length = 0;
+    const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: BASE_URL });
+    await expect(wallet.charges.dispatch(dispatch)).resolves.toMatchObject({ reference: 'order_1042' });
+    expect(keys).toHaveLength(1);
+    await wallet.close();
+    vi.unstubAllGlobals();
+  });
+});
+
+describe('the fetch option keeps every rule', () => {
+  let server: Awaited<ReturnType<typeof loopback>> | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  const viaFetch = (options: ConstructorParameters<typeof Wallet>[0] = {}) =>
+    server!.wallet({ fetch: (url, init) => fetch(url, init), ...options });
+
+  it('one deadline covers a body that stalls after the headers', async () => {
+    server = await loopback((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"status":"success","data":{');
+    });
+    const started = performance.now();
+    await expect(viaFetch({ timeout: 200, maxRetries: 0 }).charges.verify('r')).rejects.toBeInstanceOf(
+      ConnectionTimeoutError,
+    );
+    expect(performance.now() - started).toBeLessThan(1_500);
+  });
+
+  it('cuts off a body over 1 MiB without retrying', async () => {
+    server = await loopback((_req, res) => json(res, 200, success({ ...paid, pad: 'x'.repeat(1_100_000) })));
+    await expect(viaFetch().charges.verify('r')).rejects.toBeInstanceOf(ResponseTooLargeError);
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('never follows a redirect, so the key never travels to another host', async () => {
+    const elsewhere = await loopback((_req, res) => json(res, 200, success(paid)));
+    server = await loopback((_req, res) => {
+      res.writeHead(307, { location: `${elsewhere.url}/v1/charges/verify/r` });
+      res.end();
+    });
+    await expect(viaFetch().charges.verify('r')).rejects.toMatchObject({ name: 'ApiError', status: 307 });
+    expect(elsewhere.received).toHaveLength(0);
+    await elsewhere.close();
+  });
+
+  it('classifies a refused connection from the cause fetch wraps: not reached', async () => {
+    server = await loopback(() => undefined);
+    const url = server.url;
+    await server.close();
+    server = undefined;
+    const wallet = new Wallet({
+      apiKey: TEST_KEY,
+      baseUrl: url,
+      fetch: (u, i) => fetch(u, i),
+      maxRetries: 0,
+    });
+    const error = await wallet.charges.dispatch(dispatch).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ outcomeUnknown: false });
+    expect((error as Error).message).toContain('ECONNREFUSED');
+  });
+
+  it('is honest when a runtime says only "fetch failed": the outcome is unknown', async () => {
+    const wallet = new Wallet({
+      apiKey: TEST_KEY,
+      baseUrl: BASE_URL,
+      fetch: () => Promise.reject(new TypeError('fetch failed')),
+      maxRetries: 0,
+    });
+    const error = await wallet.charges.dispatch(dispatch).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ outcomeUnknown: true });
+  });
+});

@@ -1,0 +1,302 @@
+import { inspect } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  ApiError,
+  ConnectionError,
+  formatNaira,
+  isApiError,
+  NotFoundError,
+  toKobo,
+  ValidationError,
+  Wallet,
+  WalletError,
+} from '@wallet/node';
+import { parseRetryAfter } from '../src/core/retry.js';
+import { json, loopback } from './helpers/loopback.js';
+import { BASE_URL, http, mockService, ok, resolved, TEST_KEY } from './helpers/mock-service.js';
+
+let server: Awaited<ReturnType<typeof loopback>> | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+const thrown = (f: () => unknown) => {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected a throw');
+};
+const deep = (n: number) => {
+  let v: unknown = 1;
+  for (let i = 0; i < n; i++) v = { v };
+  return v as never;
+};
+
+describe('every public function types its failures', () => {
+  const wallet = () => new Wallet({ apiKey: TEST_KEY, baseUrl: BASE_URL });
+  it.each([
+    ['verify with a lone surrogate', () => wallet().charges.verify('order_\uD800'), /unpaired surrogate/],
+    [
+      'metadata nested 20,000 deep',
+      () =>
+        wallet().charges.dispatch({
+          reference: 'r',
+          bankId: 'b',
+          authChannel: 'wallet_qr',
+          metadata: deep(20_000),
+        }),
+      /deeper than 32 levels/,
+    ],
+    [
+      'a description with a lone surrogate',
+      () =>
+        wallet().charges.dispatch({
+          reference: 'r',
+          bankId: 'b',
+          authChannel: 'wallet_qr',
+          description: 'a\uDC00',
+        }),
+      /description: contains an unpaired surrogate/,
+    ],
+    [
+      'a metadata value with a lone surrogate',
+      () =>
+        wallet().charges.dispatch({
+          reference: 'r',
+          bankId: 'b',
+          authChannel: 'wallet_qr',
+          metadata: { n: ['\uD800'] },
+        }),
+      /metadata\.n\.0: contains an unpaired surrogate/,
+    ],
+    [
+      'params read through a throwing Proxy',
+      () =>
+        wallet().refunds.create(
+          new Proxy(
+            {},
+            {
+              ownKeys: () => {
+                throw new Error('x');
+              },
+            },
+          ) as never,
+        ),
+      /could not be read/,
+    ],
+  ])('%s: ValidationError, nothing sent', async (_, call, message) => {
+    const error = await (call() as Promise<unknown>).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as Error).message).toMatch(message);
+  });
+
+  it.each([
+    ['an unknown locale', () => formatNaira(100, { locale: 'not a locale!!' }), /options\.locale/],
+    ['null options', () => formatNaira(100, null as never), /must be an object, not null/],
+    ['a misspelled option', () => formatNaira(100, { locle: 'en-NG' } as never), /did you mean 'locale'/],
+    ['a symbol', () => toKobo(Symbol('x') as never), /expected a number or a string/],
+    ['a 10 000-digit string', () => toKobo('9'.repeat(10_000)), /too long/],
+    [
+      'a misspelled client option',
+      () => new Wallet({ apiKey: TEST_KEY, baseUrl: BASE_URL, timout: 5 } as never),
+      /timout: is not an option of Wallet \(did you mean 'timeout'\?\)/,
+    ],
+    [
+      'appInfo that is a string',
+      () => new Wallet({ apiKey: TEST_KEY, baseUrl: BASE_URL, appInfo: 'shop' as never }),
+      /appInfo: must be an object/,
+    ],
+    [
+      'a null logger',
+      () => new Wallet({ apiKey: TEST_KEY, baseUrl: BASE_URL, logger: null as never }),
+      /logger: must have/,
+    ],
+    [
+      'a null logLevel',
+      () => new Wallet({ apiKey: TEST_KEY, baseUrl: BASE_URL, logLevel: null as never }),
+      /logLevel: must be/,
+    ],
+    [
+      'a null apiKey, which must not fall back to the env',
+      () => new Wallet({ apiKey: null as never, baseUrl: BASE_URL }),
+      /apiKey: must be a string/,
+    ],
+    [
+      'a string maxConnections',
+      () => new Wallet({ apiKey: TEST_KEY, baseUrl: BASE_URL, maxConnections: '8' as never }),
+      /maxConnections/,
+    ],
+  ])('%s: ValidationError naming the problem', (_, call, message) => {
+    const error = thrown(call);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as Error).message).toMatch(message);
+  });
+
+  it('a misspelled request option gets "did you mean" from the same checker', async () => {
+    const error = await wallet()
+      .charges.verify('r', { timout: 5 } as never)
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toContain(
+      "options.timout: is not a request option (did you mean 'timeout'?)",
+    );
+  });
+});
+
+describe('Retry-After is read strictly', () => {
+  const now = Date.UTC(2026, 10, 22, 12, 0, 0);
+  it.each([
+    ['120', 120_000],
+    ['0', 0],
+    ['Sun, 22 Nov 2026 12:00:30 GMT', 30_000],
+    ['Sunday, 22-Nov-26 12:00:30 GMT', 30_000],
+    ['Sun Nov 22 12:00:30 2026', 30_000],
+    ['-5', undefined],
+    ['5, 5', undefined],
+    ['1.5', undefined],
+    ['9'.repeat(400), undefined],
+    ['tomorrow', undefined],
+    ['2026-11-22T12:00:30Z', undefined],
+  ])('%j gives %j', (value, ms) => {
+    expect(parseRetryAfter(value, now)).toBe(ms);
+  });
+
+  it('a junk Retry-After on a 503 waits the normal backoff, not zero', async () => {
+    const times: number[] = [];
+    server = await loopback((_req, res, n) => {
+      times.push(performance.now());
+      json(
+        res,
+        n === 1 ? 503 : 200,
+        n === 1 ? { status: 'error', message: 'x' } : { status: 'success', data: resolved },
+        { 'retry-after': '-5' },
+      );
+    });
+    await server.wallet().charges.resolveHandle({ handle: '@ada', amount: 5, reference: 'r' });
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(370);
+  });
+});
+
+describe('bounded work on hostile error bodies', () => {
+  it('a 404 of 200 KB of "<" becomes an error in a few milliseconds', async () => {
+    server = await loopback((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<'.repeat(200_000) + 'a'.repeat(200_000));
+    });
+    const wallet = server.wallet({ timeout: 1_000 });
+    const started = performance.now();
+    const error = await wallet.charges.verify('r').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(performance.now() - started).toBeLessThan(300);
+  });
+
+  it('JSON.stringify of an error whose body is 100 000 levels deep does not throw', async () => {
+    server = await loopback((_req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end('['.repeat(100_000) + ']'.repeat(100_000));
+    });
+    const error = await server
+      .wallet()
+      .charges.verify('r')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    const text = JSON.stringify(error);
+    expect(JSON.parse(text)).toMatchObject({
+      name: 'BadRequestError',
+      code: 'bad_request',
+      outcomeUnknown: false,
+    });
+    expect(text.length).toBeLessThan(10_000);
+  });
+});
+
+describe('merchant subclasses of the error tree', () => {
+  class Declined extends ApiError {}
+  it('work like any class hierarchy', () => {
+    const init = {
+      status: 404,
+      message: 'x',
+      body: {},
+      headers: {},
+      idempotencyKey: undefined,
+      endpoint: 'GET /x',
+    };
+    const notFound = new NotFoundError(init);
+    const declined = new Declined(init);
+    expect(notFound).not.toBeInstanceOf(Declined);
+    expect(declined).toBeInstanceOf(Declined);
+    expect(declined).toBeInstanceOf(ApiError);
+    expect(declined).toBeInstanceOf(WalletError);
+    expect(declined).not.toBeInstanceOf(NotFoundError);
+    expect(isApiError(declined)).toBe(true);
+    expect(declined.code).toBe('api_error');
+  });
+});
+
+describe('debug logs show parameters by allowlist', () => {
+  it('mask handles, phones, names, descriptions and every metadata value', async () => {
+    const mock = mockService(http.post(`${BASE_URL}/v1/charges/resolve-handle`, () => ok(resolved)));
+    const lines: string[] = [];
+    const write = (m: string, d?: unknown) => lines.push(`${m} ${inspect(d, { depth: 9 })}`);
+    const wallet = mock.wallet({
+      logLevel: 'debug',
+      logger: { debug: write, info: write, warn: write, error: write },
+    });
+    await wallet.charges.resolveHandle({ handle: '0800.000.0001', amount: 450_000, reference: 'order_1042' });
+    const dispatchMock = mockService(
+      http.post(`${BASE_URL}/v1/charges/dispatch`, () =>
+        ok({
+          reference: 'order_1042',
+          status: 'PENDING_AUTHORIZATION',
+          authChannel: 'wallet_push',
+          expiresAt: 'x',
+        }),
+      ),
+    );
+    await dispatchMock
+      .wallet({ logLevel: 'debug', logger: { debug: write, info: write, warn: write, error: write } })
+      .charges.dispatch({
+        reference: 'order_1042',
+        bankId: 'bnk_01',
+        authChannel: 'wallet_push',
+        description: 'Jollof for Adaeze',
+        metadata: { buyerPhone: '+2348031234567', customer: { fullName: 'Adaeze Okafor' }, tier: 3 },
+      });
+    const all = lines.join('\n');
+    for (const secret of [
+      '0800.000.0001',
+      '2348031234567',
+      'Adaeze Okafor',
+      'Jollof for Adaeze',
+      'tier: 3',
+    ]) {
+      expect(all).not.toContain(secret);
+    }
+    for (const shown of ['order_1042', '450000', 'bnk_01', 'wallet_push']) expect(all).toContain(shown);
+  });
+});
+
+describe('messages in a merchant’s units and words', () => {
+  it('a refund with no answer names the amount in Naira and Kobo and advises retrying with the key, never verify', async () => {
+    server = await loopback((req) => req.socket.destroy());
+    const error = await server
+      .wallet({ maxRetries: 0 })
+      .refunds.create({ reference: 'order_1042', amount: 450_000 }, { idempotencyKey: 'rf-9' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    const message = (error as Error).message;
+    expect(message).toContain('refund of ₦4,500.00 (450000 Kobo) on "order_1042"');
+    expect(message).toContain("Retry with idempotencyKey 'rf-9'");
+    expect(message).not.toContain('verify');
+  });
+
+  it('a dispatch with no answer advises confirming with charges.verify', async () => {
+    server = await loopback((req) => req.socket.destroy());
+    const error = await server
+      .wallet({ maxRetries: 0 })
+      .charges.dispatch({ reference: 'order_1042', bankId: 'b', authChannel: 'wallet_push' })
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toContain('Confirm with charges.verify("order_1042")');
+  });
+});

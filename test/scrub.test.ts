@@ -1,0 +1,106 @@
+import { inspect } from 'node:util';
+import { MockAgent } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Wallet } from '@wallet/node';
+import { json, loopback } from './helpers/loopback.js';
+import { TEST_KEY } from './helpers/mock-service.js';
+
+const part = TEST_KEY.slice('sk_test_'.length);
+const forms: [string, string][] = [
+  ['as is', TEST_KEY],
+  ['JSON-escaped with \\u005f', TEST_KEY.replaceAll('_', '\\u005f')],
+  [
+    'with every character \\u-escaped',
+    [...TEST_KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+  ],
+  ['percent-encoded', [...TEST_KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')],
+  ['as a 12-character fragment', part.slice(5, 17)],
+  ['as a fragment with JSON-escaped slashes around it', `\\/${part.slice(3, 18)}\\/`],
+];
+// What must never be seen: the key, its part after the prefix, or any 12 characters of it.
+function expectNoSecret(text: string) {
+  for (let i = 0; i + 12 <= part.length; i++) expect(text).not.toContain(part.slice(i, i + 12));
+}
+
+let server: Awaited<ReturnType<typeof loopback>> | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function surfaces(error: unknown, lines: string[]): string {
+  const e = error as Error & { body?: unknown; headers?: unknown };
+  return [e.message, e.stack, inspect(e, { depth: 12, showHidden: true }), JSON.stringify(e), ...lines].join(
+    '\n',
+  );
+}
+
+describe('the scrubber removes the key in every form a server may echo it', () => {
+  it.each(forms)('%s, from message, stack, body, headers, inspect, JSON and logs', async (_, echoed) => {
+    server = await loopback((_req, res) =>
+      json(
+        res,
+        400,
+        { status: 'error', message: `Bad key ${echoed}`, echo: { deep: [echoed] } },
+        { 'x-echo': echoed },
+      ),
+    );
+    const lines: string[] = [];
+    const write = (m: string, d?: unknown) => lines.push(`${m} ${inspect(d, { depth: 9 })}`);
+    const wallet = server.wallet({
+      logLevel: 'debug',
+      logger: { debug: write, info: write, warn: write, error: write },
+    });
+    const error = await wallet.refunds.create({ reference: 'order_1042' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'BadRequestError' });
+    expect((error as Error).message).toContain('[redacted]');
+    expectNoSecret(surfaces(error, lines));
+  });
+
+  it('in an HTML page that echoes the key, so the excerpt carries none of it', async () => {
+    server = await loopback((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end(`<html><body><p>upstream rejected Bearer ${TEST_KEY}</p></body></html>`);
+    });
+    const error = await server
+      .wallet({ maxRetries: 0 })
+      .charges.verify('r')
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toBe('HTTP 502 Bad Gateway: upstream rejected Bearer [redacted]');
+    expectNoSecret(surfaces(error, []));
+  });
+
+  it('in the cause of a MockAgent error that embeds the request headers, and in the retry log', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    agent
+      .get('https://api.wallet.test')
+      .intercept({ path: '/v1/charges/verify/r', method: 'GET', headers: { authorization: 'Bearer other' } })
+      .reply(200, {});
+    const lines: string[] = [];
+    const write = (m: string, d?: unknown) => lines.push(`${m} ${inspect(d, { depth: 9 })}`);
+    const wallet = new Wallet({
+      apiKey: TEST_KEY,
+      baseUrl: 'https://api.wallet.test',
+      dispatcher: agent,
+      maxRetries: 1,
+      logLevel: 'debug',
+      logger: { debug: write, info: write, warn: write, error: write },
+    });
+    const error = await wallet.charges.verify('r').catch((e: unknown) => e);
+    expect((error as Error).cause).toMatchObject({ code: 'UND_MOCK_ERR_MOCK_NOT_MATCHED' });
+    expect(inspect((error as Error).cause)).toContain('[redacted]');
+    expectNoSecret(surfaces(error, lines));
+    await agent.close();
+  });
+
+  it('leaves text alone that only shares short runs with the key', async () => {
+    const near = `${part.slice(0, 11)} and ${part.slice(11, 22)}`;
+    server = await loopback((_req, res) => json(res, 404, { status: 'error', message: near }));
+    const error = await server
+      .wallet()
+      .charges.verify('r')
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toBe(near);
+  });
+});
