@@ -58,6 +58,12 @@ describe('outcome truth: outcomeUnknown says exactly whether the service may hav
     expect(typeof (error as { idempotencyKey?: unknown }).idempotencyKey).toBe('string');
   });
 
+  it('a 502 on the only attempt: unknown (a gateway may have passed it on)', async () => {
+    const { error, requests } = await refund({ maxRetries: 0 }, (_req, res) => fail(res, 502));
+    expect(requests).toBe(1);
+    expect(error).toMatchObject({ name: 'InternalServerError', outcomeUnknown: true, attempts: 1 });
+  });
+
   it('attempt 1 times out, attempt 2 answers 422: still unknown', async () => {
     const { error } = await refund({}, (_req, res, n) => (n === 1 ? undefined : fail(res, 422)));
     expect(error).toMatchObject({ name: 'UnprocessableEntityError', outcomeUnknown: true, attempts: 2 });

@@ -40,6 +40,8 @@ export interface CampaignFigures {
   untypedErrors: number;
   /** References the service acted on more than once. */
   doubleExecutions: number;
+  /** Failed calls the service had executed (the cases where the truth matters most). */
+  executedFailures: number;
   /** Failed calls the service had executed whose error did not say `outcomeUnknown: true`. */
   executedButNotUnknown: number;
   /** Failed calls marked unknown whose key provably never reached the service. */
@@ -135,6 +137,7 @@ export async function runFaultCampaign(options: CampaignOptions): Promise<Campai
     typedFailures: {},
     untypedErrors: 0,
     doubleExecutions: 0,
+    executedFailures: 0,
     executedButNotUnknown: 0,
     unknownNeverReached: 0,
     unknownNotExecuted: 0,
@@ -188,6 +191,7 @@ export async function runFaultCampaign(options: CampaignOptions): Promise<Campai
         figures.missingOutcomeFields++;
       }
       const executed = (executions.get(ref) ?? 0) > 0;
+      if (executed) figures.executedFailures++;
       if (executed && e.outcomeUnknown !== true) figures.executedButNotUnknown++;
       if (e.outcomeUnknown === true && !reached.has(String(e.idempotencyKey))) figures.unknownNeverReached++;
       if (e.outcomeUnknown === true && reached.has(String(e.idempotencyKey)) && !executed) {

@@ -19,9 +19,10 @@ export function faultSuite(name: string, options: CampaignOptions): void {
       expect(f.successes + Object.values(f.typedFailures).reduce((a, b) => a + b, 0)).toBe(f.calls);
     });
 
-    it('the faults really happened: some calls failed and most succeeded', () => {
-      expect(f.successes).toBeGreaterThan(f.calls / 4);
-      expect(f.calls - f.successes).toBeGreaterThan(0);
+    // Guards against a vacuous run (a server that never answers, or never faults).
+    it('the faults really happened: calls succeeded, and calls the service executed failed', () => {
+      expect(f.successes).toBeGreaterThan(0);
+      expect(f.executedFailures).toBeGreaterThan(0);
     });
 
     it('never charges twice: no reference executed more than once, before or after recovery', () => {
