@@ -19,7 +19,7 @@ import {
   Wallet,
 } from '@wallet/node';
 import { sendJson, startServer, type Arrived, type TestServer } from './server.js';
-import { SECRET_KEY } from './surfaces.js';
+import { SECRET_KEY, SecretLedger } from './surfaces.js';
 import { report } from './tools.js';
 import { wireProblem } from './wire-rules.js';
 
@@ -104,7 +104,10 @@ export function propertySuite(name: string, numRuns: number): void {
     let wallet: Wallet;
     const wireProblems: string[] = [];
     const untyped: string[] = [];
+    const ledger = new SecretLedger();
     const note = (error: unknown): void => {
+      // Every error's surfaces are checked for the key, up to a budget that keeps the run short.
+      if (error !== undefined && ledger.checked < 20_000) ledger.error(error, 'property');
       if (error !== undefined && !isWalletError(error) && untyped.length < 5)
         untyped.push(inspect(error, { depth: 1 }));
     };
@@ -125,7 +128,12 @@ export function propertySuite(name: string, numRuns: number): void {
     afterAll(async () => {
       await wallet.close();
       await server.close();
-      report(name, { numRuns, requestsOnTheWire: server.requests(), wireProblems });
+      report(name, {
+        numRuns,
+        requestsOnTheWire: server.requests(),
+        wireProblems,
+        secretSurfacesChecked: ledger.checked,
+      });
     });
 
     it('any parameters: a WalletError or a valid request, never an untyped throw', async () => {
@@ -297,6 +305,11 @@ export function propertySuite(name: string, numRuns: number): void {
         { numRuns },
       );
       expect(untyped).toEqual([]);
+    });
+
+    it('no error from any property shows the key on any surface', () => {
+      expect(ledger.checked).toBeGreaterThan(0);
+      expect(ledger.leaks).toEqual([]);
     });
   });
 }
