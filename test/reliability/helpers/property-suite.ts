@@ -22,72 +22,11 @@ import { sendJson, startServer, type Arrived, type TestServer } from './server.j
 import { SECRET_KEY, SecretLedger } from './surfaces.js';
 import { report } from './tools.js';
 import { wireProblem } from './wire-rules.js';
+import { extraKeys, headerName, maybe, params, requestOptions, text } from './arbitraries.js';
 
 const WEBHOOK_SECRET = 'whsec_property_suite';
 const hmac = (body: string | Uint8Array, secret: string) =>
   createHmac('sha512', secret).update(body).digest('hex');
-
-/** A value that is usually valid for the field and sometimes anything at all. */
-const maybe = <T>(valid: fc.Arbitrary<T>) =>
-  fc.oneof({ weight: 3, arbitrary: valid }, { weight: 1, arbitrary: fc.anything() });
-// Any UTF-16 code unit, lone surrogates and control characters included.
-const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
-const text = fc.oneof(
-  fc.string({ minLength: 1, maxLength: 40 }),
-  fc.string({ unit: 'binary', maxLength: 20 }),
-  fc.string({ unit: codeUnit, minLength: 1, maxLength: 12 }),
-);
-const extraKeys = fc.dictionary(fc.string({ maxLength: 12 }), fc.anything(), { maxKeys: 2 });
-
-const params = {
-  dispatch: fc.record(
-    {
-      reference: maybe(text),
-      bankId: maybe(text),
-      authChannel: maybe(fc.constantFrom('wallet_push', 'wallet_qr')),
-      description: maybe(text),
-      metadata: maybe(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 }))),
-    },
-    { requiredKeys: [] },
-  ),
-  resolve: fc.record(
-    { handle: maybe(text), amount: maybe(fc.integer({ min: -5, max: 2 ** 40 })), reference: maybe(text) },
-    { requiredKeys: [] },
-  ),
-  refund: fc.record(
-    { reference: maybe(text), amount: maybe(fc.integer({ min: -5, max: 2 ** 40 })), reason: maybe(text) },
-    { requiredKeys: [] },
-  ),
-};
-
-const headerName = fc.oneof(
-  fc.constantFrom(
-    'accept',
-    'Accept',
-    'X-Tenant',
-    'x-tenant',
-    'user-agent',
-    'Authorization',
-    'expect',
-    'x-idempotency-key',
-  ),
-  fc.string({ maxLength: 12 }),
-);
-const requestOptions = fc.record(
-  {
-    idempotencyKey: maybe(fc.string({ minLength: 1, maxLength: 64 })),
-    timeout: maybe(fc.integer({ min: 200, max: 5_000 })),
-    maxRetries: maybe(fc.integer({ min: 0, max: 1 })),
-    headers: maybe(
-      fc.dictionary(
-        headerName,
-        fc.oneof(fc.string({ maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 8 })),
-        { maxKeys: 3 },
-      ),
-    ),
-  },
-  { requiredKeys: [] },
-);
 
 async function settle(run: () => unknown): Promise<unknown> {
   try {
@@ -110,6 +49,17 @@ export function propertySuite(name: string, numRuns: number): void {
       if (error !== undefined && ledger.checked < 20_000) ledger.error(error, 'property');
       if (error !== undefined && !isWalletError(error) && untyped.length < 5)
         untyped.push(inspect(error, { depth: 1 }));
+    };
+
+    /** True when `run` returns or throws a WalletError (noted either way). */
+    const typedOrFine = (run: () => unknown): boolean => {
+      try {
+        run();
+        return true;
+      } catch (error) {
+        note(error);
+        return isWalletError(error);
+      }
     };
 
     // Each property reports only its own untyped throws.
@@ -202,15 +152,10 @@ export function propertySuite(name: string, numRuns: number): void {
             { requiredKeys: [] },
           ),
           extraKeys,
-          (options, extra) => {
-            try {
-              new Wallet({ apiKey: SECRET_KEY, baseUrl: server.url, ...options, ...extra } as never);
-              return true;
-            } catch (error) {
-              note(error);
-              return isWalletError(error);
-            }
-          },
+          (options, extra) =>
+            typedOrFine(
+              () => new Wallet({ apiKey: SECRET_KEY, baseUrl: server.url, ...options, ...extra } as never),
+            ),
         ),
         { numRuns },
       );
@@ -220,20 +165,12 @@ export function propertySuite(name: string, numRuns: number): void {
     it('money helpers on anything: a value or a WalletError; toKobo is exact on two decimals', () => {
       fc.assert(
         fc.property(fc.anything(), fc.anything(), (value, options) => {
-          for (const run of [
+          return [
             () => toKobo(value as never),
             () => toNaira(value as never),
             () => estimateFee(value as never),
             () => formatNaira(value as never, options as never),
-          ]) {
-            try {
-              run();
-            } catch (error) {
-              note(error);
-              if (!isWalletError(error)) return false;
-            }
-          }
-          return true;
+          ].every(typedOrFine);
         }),
         { numRuns },
       );
@@ -292,15 +229,7 @@ export function propertySuite(name: string, numRuns: number): void {
             { requiredKeys: [] },
           ),
           extraKeys,
-          (options, extra) => {
-            try {
-              createWebhookHandler({ ...options, ...extra } as never);
-              return true;
-            } catch (error) {
-              note(error);
-              return isWalletError(error);
-            }
-          },
+          (options, extra) => typedOrFine(() => createWebhookHandler({ ...options, ...extra } as never)),
         ),
         { numRuns },
       );
