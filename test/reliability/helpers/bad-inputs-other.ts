@@ -47,7 +47,7 @@ function handlerCases(name: string, create: (options: never) => unknown): BadInp
     ['null', 'options', null],
     ['undefined', 'options', undefined],
     ['a string', 'options', 'secret'],
-    ['{} (no secret, no onEvent)', 'secret', {}],
+    ['{} (no secret, no onEvent)', 'onEvent', {}],
     ['no onEvent', 'onEvent', { secret: WEBHOOK_SECRET }],
     ['onEvent not a function', 'onEvent', { secret: WEBHOOK_SECRET, onEvent: 5 }],
     ['no secret', 'secret', { onEvent }],
