@@ -10,7 +10,7 @@ import { sendJson, startServer, type Arrived, type TestServer } from './helpers/
 import { SECRET_KEY, SecretLedger, stringify } from './helpers/surfaces.js';
 import { gc, report, since } from './helpers/tools.js';
 
-const TIMEOUT = 1_000;
+const TIMEOUT = 500;
 // A loaded 2-core machine needs some room beyond the deadline itself.
 const SLACK = 700;
 const MiB = 1024 * 1024;

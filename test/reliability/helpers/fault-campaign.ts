@@ -151,11 +151,21 @@ export async function runFaultCampaign(options: CampaignOptions): Promise<Campai
     stringifyThrows: 0,
     elapsedMs: 0,
   };
+  // Recovery uses its own client with a generous timeout: what it proves is that the carried key
+  // never executes twice, not how fast a loaded machine answers.
+  const recovery = new Wallet({
+    apiKey: SECRET_KEY,
+    baseUrl: server.url,
+    timeout: 15_000,
+    maxRetries: 2,
+    logger: sink,
+  });
   const call = (i: number, ref: string, idempotencyKey?: string) => {
+    const client = idempotencyKey === undefined ? wallet : recovery;
     const request = idempotencyKey === undefined ? undefined : { idempotencyKey };
     return i % 2 === 0
-      ? wallet.charges.dispatch({ reference: ref, bankId: 'bnk_01', authChannel: 'wallet_push' }, request)
-      : wallet.refunds.create({ reference: ref, amount: 100_000 }, request);
+      ? client.charges.dispatch({ reference: ref, bankId: 'bnk_01', authChannel: 'wallet_push' }, request)
+      : client.refunds.create({ reference: ref, amount: 100_000 }, request);
   };
 
   try {
@@ -220,6 +230,7 @@ export async function runFaultCampaign(options: CampaignOptions): Promise<Campai
     }
   } finally {
     await wallet.close();
+    await recovery.close();
     await server.close();
   }
   ledger.surfaces(lines);
