@@ -6,7 +6,7 @@
  * it executed per reference, so the merchant-visible truth can be checked call by call.
  */
 import type http from 'node:http';
-import { isWalletError, Wallet } from '@wallet/node';
+import { isWalletError, Wallet, type ClientOptions } from '@wallet/node';
 import { sendJson, startServer, type Arrived } from './server.js';
 import { recordingLogger, SecretLedger } from './surfaces.js';
 import { SECRET_KEY } from './surfaces.js';
@@ -82,7 +82,10 @@ const refunded = (reference: string) => ({
 });
 
 /** Runs the campaign, then retries every failure with its carried key against a calm service. */
-export async function runFaultCampaign(options: CampaignOptions): Promise<CampaignFigures> {
+export async function runFaultCampaign(
+  options: CampaignOptions,
+  transport: Partial<ClientOptions> = {},
+): Promise<CampaignFigures> {
   const started = performance.now();
   const executions = new Map<string, number>();
   const saved = new Map<string, unknown>();
@@ -128,6 +131,7 @@ export async function runFaultCampaign(options: CampaignOptions): Promise<Campai
     maxRetries: options.maxRetries,
     logger: sink,
     logLevel: 'debug',
+    ...transport,
   });
   const ledger = new SecretLedger();
   const failures: { ref: string; i: number; error: unknown }[] = [];
@@ -159,6 +163,7 @@ export async function runFaultCampaign(options: CampaignOptions): Promise<Campai
     timeout: 15_000,
     maxRetries: 2,
     logger: sink,
+    ...transport,
   });
   const call = (i: number, ref: string, idempotencyKey?: string) => {
     const client = idempotencyKey === undefined ? wallet : recovery;

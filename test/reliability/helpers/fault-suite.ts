@@ -3,14 +3,19 @@
  * (npm test) and the long form (npm run test:stress); only the size differs.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { ClientOptions } from '@wallet/node';
 import { runFaultCampaign, type CampaignFigures, type CampaignOptions } from './fault-campaign.js';
 import { report } from './tools.js';
 
-export function faultSuite(name: string, options: CampaignOptions): void {
+export function faultSuite(
+  name: string,
+  options: CampaignOptions,
+  transport: Partial<ClientOptions> = {},
+): void {
   describe(`${name}: ${options.calls} POSTs at concurrency ${options.concurrency}, seed ${options.seed}`, () => {
     let f: CampaignFigures;
     beforeAll(async () => {
-      f = await runFaultCampaign(options);
+      f = await runFaultCampaign(options, transport);
       report(name, { ...options, ...f });
     }, 600_000);
 
