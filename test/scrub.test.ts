@@ -104,3 +104,27 @@ describe('the scrubber removes the key in every form a server may echo it', () =
     expect((error as Error).message).toBe(near);
   });
 });
+
+describe('validation messages', () => {
+  it('never repeat the key a merchant passed where it does not belong', async () => {
+    const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: 'https://api.wallet.test' });
+    const error = await wallet.charges
+      .resolveHandle({ handle: '@ada', amount: TEST_KEY as never, reference: 'r' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ValidationError' });
+    expectNoSecret(surfaces(error, []));
+    const construction = (() => {
+      try {
+        return new Wallet({
+          apiKey: TEST_KEY,
+          baseUrl: 'https://api.wallet.test',
+          defaultHeaders: { [TEST_KEY]: '\n' },
+        });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(construction).toMatchObject({ name: 'ValidationError' });
+    expectNoSecret(surfaces(construction, []));
+  });
+});

@@ -3,6 +3,7 @@
  * one deadline, reported as an answer, an answer too large to read, or a failure that says whether
  * the request may have reached the service. The retry loop reasons only about these outcomes.
  */
+import { MAX_BODY_BYTES } from './body.js';
 
 /** What one attempt sends. Header names are lowercase, one of each. */
 export interface AttemptRequest {
@@ -92,7 +93,7 @@ class DeadlineExceeded extends Error {
 }
 
 /** One timer and the caller's signal, linked into the signal an attempt sends with. */
-export interface Deadline {
+interface Deadline {
   readonly signal: AbortSignal;
   /** Classifies why the attempt failed; call it from the attempt's catch. */
   failure(cause: unknown): AttemptOutcome;
@@ -104,7 +105,7 @@ export interface Deadline {
  * Starts an attempt's deadline: one timer covers connecting, the headers and every byte of the
  * body, so a server that stalls mid-body cannot hold a call past `timeout`.
  */
-export function startDeadline(timeout: number, caller: AbortSignal | undefined): Deadline {
+function startDeadline(timeout: number, caller: AbortSignal | undefined): Deadline {
   const controller = new AbortController();
   const timer = setTimeout(
     () => controller.abort(new DeadlineExceeded(`No complete response within ${timeout} ms`)),
@@ -142,4 +143,31 @@ export function startDeadline(timeout: number, caller: AbortSignal | undefined):
       caller?.removeEventListener('abort', onAbort);
     },
   };
+}
+
+/** What a way of sending produces: status, lowercase headers, and the body (undefined: over the cap). */
+export interface Exchange {
+  status: number;
+  headers: Record<string, string>;
+  text: string | undefined;
+}
+
+/**
+ * Runs one exchange under the attempt's deadline and turns how it ended into an outcome: the part
+ * every way of sending shares, so each of them is only its send and its body source.
+ */
+export async function runAttempt(
+  request: AttemptRequest,
+  exchange: (signal: AbortSignal) => Promise<Exchange>,
+): Promise<AttemptOutcome> {
+  const deadline = startDeadline(request.timeout, request.signal);
+  try {
+    const { status, headers, text } = await exchange(deadline.signal);
+    if (text === undefined) return { kind: 'too_large', status, headers, limit: MAX_BODY_BYTES };
+    return { kind: 'response', status, headers, text };
+  } catch (cause) {
+    return deadline.failure(cause);
+  } finally {
+    deadline.done();
+  }
 }

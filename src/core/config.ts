@@ -195,7 +195,7 @@ export function resolveConfig(options: ClientOptions, version: string): Config {
   const scrub = createScrubber(typeof apiKey === 'string' ? apiKey : '');
   const level = options.logLevel === undefined ? vars.WALLET_LOG : options.logLevel;
   const logger = createLogger(options.logger, level, issues, scrub);
-  if (issues.length > 0 || !url) throw new ValidationError('Wallet options', issues);
+  if (issues.length > 0 || !url) throw new ValidationError('Wallet options', scrub.issues(issues));
   const wantsFetch = vars.WALLET_TRANSPORT === 'fetch' && options.dispatcher === undefined;
   return {
     apiKey: apiKey as string,

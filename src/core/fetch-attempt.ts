@@ -1,6 +1,6 @@
 import type { Attempt, AttemptOutcome } from './attempt.js';
-import { errorCode, startDeadline } from './attempt.js';
-import { MAX_BODY_BYTES, readBounded } from './body.js';
+import { errorCode, runAttempt } from './attempt.js';
+import { readBounded } from './body.js';
 
 /** A Fetch-compatible function: the runtime's `fetch`, or one a merchant wraps. */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
@@ -24,13 +24,12 @@ export function fetchAttempt(getFetch: () => FetchFunction | undefined): Attempt
     } catch (cause) {
       return { kind: 'failure', reason: 'refused', reached: false, code: errorCode(cause), cause };
     }
-    const deadline = startDeadline(request.timeout, request.signal);
-    try {
+    return runAttempt(request, async (signal) => {
       const response = await fetchFn(request.url, {
         method: request.method,
         headers: request.headers,
         ...(request.body === undefined ? {} : { body: request.body }),
-        signal: deadline.signal,
+        signal,
         redirect: 'manual',
       });
       const headers: Record<string, string> = {};
@@ -38,18 +37,14 @@ export function fetchAttempt(getFetch: () => FetchFunction | undefined): Attempt
         headers[name] = value;
       });
       const { status, body } = response;
-      let text: string | undefined = '';
-      if (body) {
-        const reader = body.getReader();
-        const cancel = (): void => void reader.cancel().catch(() => undefined);
-        text = await readBounded(() => reader.read(), cancel, headers['content-length']);
-      }
-      if (text === undefined) return { kind: 'too_large', status, headers, limit: MAX_BODY_BYTES };
-      return { kind: 'response', status, headers, text };
-    } catch (cause) {
-      return deadline.failure(cause);
-    } finally {
-      deadline.done();
-    }
+      if (!body) return { status, headers, text: '' };
+      const reader = body.getReader();
+      const cancel = (): void => void reader.cancel().catch(() => undefined);
+      return {
+        status,
+        headers,
+        text: await readBounded(() => reader.read(), cancel, headers['content-length']),
+      };
+    });
   };
 }

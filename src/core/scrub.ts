@@ -5,6 +5,7 @@
  * `sk_live_`/`sk_test_`, in time linear in the text (a native search for fixed blocks of the key,
  * then a bounded extension), and replaces each with `[redacted]`.
  */
+import type { ValidationIssue } from '../errors.js';
 import type { AttemptOutcome } from './attempt.js';
 
 const REDACTED = '[redacted]';
@@ -20,6 +21,8 @@ export interface Scrubber {
   /** A copy of an error and its `cause` chain with every string scrubbed (same prototype, same code). */
   error(error: unknown): unknown;
   outcome(outcome: AttemptOutcome): AttemptOutcome;
+  /** Validation issues with path and message scrubbed: a merchant may pass the key where it does not belong. */
+  issues(issues: readonly ValidationIssue[]): ValidationIssue[];
 }
 
 interface View {
@@ -176,6 +179,7 @@ export function createScrubber(key: string): Scrubber {
         return new Error(text(String((error as Error | null)?.message ?? 'unreadable error')));
       }
     },
+    issues: (list) => list.map((i) => ({ path: text(i.path), message: text(i.message) })),
     outcome(outcome) {
       if (outcome.kind === 'failure') return { ...outcome, cause: this.error(outcome.cause) };
       const headers: Record<string, string> = {};

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { Attempt, AttemptOutcome } from './attempt.js';
-import { startDeadline } from './attempt.js';
-import { MAX_BODY_BYTES, readBounded } from './body.js';
+import { runAttempt } from './attempt.js';
+import { readBounded } from './body.js';
 
 function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
   const out: Record<string, string> = {};
@@ -25,19 +25,17 @@ export function undiciAttempt(dispatcher: Dispatcher): Attempt {
       const cause = new Error('The dispatcher is closed');
       return { kind: 'failure', reason: 'refused', reached: false, code: 'UND_ERR_CLOSED', cause };
     }
-    const deadline = startDeadline(request.timeout, request.signal);
-    try {
+    return runAttempt(request, async (signal) => {
       const response = await dispatcher.request({
         origin: request.origin,
         path: request.path,
         method: request.method,
         headers: request.headers,
         ...(request.body === undefined ? {} : { body: request.body }),
-        signal: deadline.signal,
+        signal,
         headersTimeout: request.timeout,
         bodyTimeout: request.timeout,
       });
-      const status = response.statusCode;
       const headers = flattenHeaders(response.headers);
       const body = response.body;
       const iterator = (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
@@ -46,12 +44,7 @@ export function undiciAttempt(dispatcher: Dispatcher): Attempt {
         () => body.destroy(),
         headers['content-length'],
       );
-      if (text === undefined) return { kind: 'too_large', status, headers, limit: MAX_BODY_BYTES };
-      return { kind: 'response', status, headers, text };
-    } catch (cause) {
-      return deadline.failure(cause);
-    } finally {
-      deadline.done();
-    }
+      return { status: response.statusCode, headers, text };
+    });
   };
 }
