@@ -114,7 +114,8 @@ export function createScrubber(key: string): Scrubber {
   }
 
   function text(value: string): string {
-    if (!needsWork(value)) return value;
+    // No secret part (a missing or bare-prefix key) is nothing to hide, and an empty pattern would match everywhere.
+    if (part === '' || !needsWork(value)) return value;
     const ranges = matches(value);
     // Up to two levels of escaping: JSON inside JSON, or a percent-encoded value in a JSON string.
     let view: View = { chars: value, at: undefined };

@@ -8,6 +8,7 @@ import { mergeHeaders } from './headers.js';
 import { maskParams } from './logger.js';
 import { finish, mayHaveActed, retryDelay, type Finish } from './outcome.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
+import type { Scrubber } from './scrub.js';
 import { sleep } from './retry.js';
 
 export type { RequestOptions } from './request-options.js';
@@ -51,10 +52,10 @@ function loadSchemas(): Promise<Schemas> {
   return schemas;
 }
 
-async function validate(call: ApiCall, s: Schemas): Promise<Record<string, unknown>> {
+async function validate(call: ApiCall, s: Schemas, scrub: Scrubber): Promise<Record<string, unknown>> {
   const optionIssues = checkRequestOptions(call.options);
   if (optionIssues.length > 0)
-    throw new ValidationError('request options', optionIssues, 'Nothing was sent.');
+    throw new ValidationError('request options', scrub.issues(optionIssues), 'Nothing was sent.');
   let checked: ReturnType<Schemas['check']>;
   try {
     checked = s.check(call.paramsSchema(s), call.params);
@@ -63,7 +64,7 @@ async function validate(call: ApiCall, s: Schemas): Promise<Record<string, unkno
     const issue = { path: '', message: `could not be read (${(error as Error | null)?.name ?? 'error'})` };
     throw new ValidationError(call.what, [issue], 'Nothing was sent.');
   }
-  if (!checked.ok) throw new ValidationError(call.what, checked.issues, 'Nothing was sent.');
+  if (!checked.ok) throw new ValidationError(call.what, scrub.issues(checked.issues), 'Nothing was sent.');
   return Promise.resolve(checked.value as Record<string, unknown>);
 }
 
@@ -79,7 +80,7 @@ export function createTransport(config: Config, openAttempt: () => Promise<Attem
 
   async function execute<T>(call: ApiCall, refused: boolean): Promise<WithResponse<T>> {
     const s = await loadSchemas();
-    const params = await validate(call, s);
+    const params = await validate(call, s, scrub);
     const options = call.options ?? {};
     const route = call.path(params);
     const endpoint = `${call.method} ${route}`;

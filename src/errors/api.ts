@@ -1,5 +1,5 @@
 /** Errors the service answered with: one class per common HTTP status under `ApiError`. */
-import { WalletError, type CallInfo, type WalletErrorName } from './base.js';
+import { WalletError, named, type CallInfo } from './base.js';
 
 /** A successful response's or an error's response headers, as a plain object of lowercase names. */
 export type ResponseHeaders = Readonly<Record<string, string>>;
@@ -26,9 +26,6 @@ export interface ApiErrorInit extends Partial<CallInfo> {
  * attempt of the same call may have acted (a dropped connection, then this answer).
  */
 export class ApiError extends WalletError {
-  override readonly name: string = 'ApiError';
-  /** @internal */
-  static override readonly kind: WalletErrorName = 'ApiError';
   /** HTTP status code (200 for an error envelope inside a 2xx). */
   readonly status: number;
   /** The parsed JSON body, or a text excerpt of an HTML or other non-JSON body. */
@@ -48,52 +45,25 @@ export class ApiError extends WalletError {
 }
 
 /** HTTP 400: the service refused the request as malformed. */
-export class BadRequestError extends ApiError {
-  override readonly name: string = 'BadRequestError';
-  /** @internal */
-  static override readonly kind: WalletErrorName = 'BadRequestError';
-}
+export class BadRequestError extends ApiError {}
 
 /** HTTP 401: the secret key is missing, wrong or revoked. */
-export class AuthenticationError extends ApiError {
-  override readonly name: string = 'AuthenticationError';
-  /** @internal */
-  static override readonly kind: WalletErrorName = 'AuthenticationError';
-}
+export class AuthenticationError extends ApiError {}
 
 /** HTTP 403: the key is locked to an IP allow list that does not include this server. */
-export class PermissionDeniedError extends ApiError {
-  override readonly name: string = 'PermissionDeniedError';
-  /** @internal */
-  static override readonly kind: WalletErrorName = 'PermissionDeniedError';
-}
+export class PermissionDeniedError extends ApiError {}
 
 /** HTTP 404: an unknown handle or reference. */
-export class NotFoundError extends ApiError {
-  override readonly name: string = 'NotFoundError';
-  /** @internal */
-  static override readonly kind: WalletErrorName = 'NotFoundError';
-}
+export class NotFoundError extends ApiError {}
 
 /** HTTP 409: a duplicate reference, or a charge already paid. */
-export class ConflictError extends ApiError {
-  override readonly name: string = 'ConflictError';
-  /** @internal */
-  static override readonly kind: WalletErrorName = 'ConflictError';
-}
+export class ConflictError extends ApiError {}
 
 /** HTTP 422: well-formed but refused, for example a refund larger than what is left. */
-export class UnprocessableEntityError extends ApiError {
-  override readonly name: string = 'UnprocessableEntityError';
-  /** @internal */
-  static override readonly kind: WalletErrorName = 'UnprocessableEntityError';
-}
+export class UnprocessableEntityError extends ApiError {}
 
 /** HTTP 429: too many requests; `retryAfter` says how long the service asked to wait. */
 export class RateLimitError extends ApiError {
-  override readonly name: string = 'RateLimitError';
-  /** @internal */
-  static override readonly kind: WalletErrorName = 'RateLimitError';
   /** Seconds the service asked to wait (from a valid `Retry-After`), when it said. */
   readonly retryAfter: number | undefined;
   /** @param init - see {@link ApiErrorInit}. @param retryAfter - seconds, from `Retry-After`. */
@@ -104,11 +74,7 @@ export class RateLimitError extends ApiError {
 }
 
 /** HTTP 5xx: the service failed, after `maxRetries` retries. It may have acted: see `outcomeUnknown`. */
-export class InternalServerError extends ApiError {
-  override readonly name: string = 'InternalServerError';
-  /** @internal */
-  static override readonly kind: WalletErrorName = 'InternalServerError';
-}
+export class InternalServerError extends ApiError {}
 
 /** The error class for an HTTP status: one table, read by the transport. */
 export const API_ERROR_BY_STATUS: ReadonlyMap<number, new (init: ApiErrorInit) => ApiError> = new Map<
@@ -123,3 +89,15 @@ export const API_ERROR_BY_STATUS: ReadonlyMap<number, new (init: ApiErrorInit) =
   [422, UnprocessableEntityError],
   [429, RateLimitError],
 ]);
+
+named({
+  ApiError,
+  BadRequestError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  ConflictError,
+  UnprocessableEntityError,
+  RateLimitError,
+  InternalServerError,
+});

@@ -115,8 +115,8 @@ export interface WalletErrorOptions {
  * ```
  */
 export class WalletError extends Error {
-  /** The class's literal name; stable across versions and copies of the package. */
-  override readonly name: string = 'WalletError';
+  /** The class's literal name; stable across versions, copies of the package and minifiers. */
+  declare readonly name: string;
   /** A stable, machine-readable code to branch on, for example `not_found` or `connection_timeout`. */
   readonly code: string;
   /** Method and path of the API call, for example `POST /v1/refunds`; undefined outside a call. */
@@ -159,8 +159,8 @@ export class WalletError extends Error {
     return isKind(value, (this as unknown as { kind: WalletErrorName }).kind);
   }
 
-  /** The SDK class name that `instanceof` checks for; each SDK class sets its own. @internal */
-  static readonly kind: WalletErrorName = 'WalletError';
+  /** The SDK class name that `instanceof` checks for; {@link named} sets it on each SDK class. @internal */
+  declare static readonly kind: WalletErrorName;
 
   /** A plain, bounded copy for loggers and `JSON.stringify`; never throws, whatever the body holds. */
   toJSON(): Record<string, unknown> {
@@ -178,6 +178,19 @@ export class WalletError extends Error {
   }
 }
 
+/**
+ * Gives SDK classes their literal `name` (on the prototype, so a merchant's subclass may set its
+ * own) and the `kind` that `instanceof` and the guards read. Keys are the names: a minifier that
+ * renames classes cannot change them. @internal
+ */
+export function named(classes: Readonly<Partial<Record<WalletErrorName, { prototype: object }>>>): void {
+  for (const [name, Class] of Object.entries(classes)) {
+    Object.defineProperty(Class, 'kind', { value: name });
+    Object.defineProperty(Class.prototype, 'name', { value: name, writable: true, configurable: true });
+  }
+}
+
+named({ WalletError });
 // Every error can be asked; only an error from an API call can say true.
 Object.defineProperty(WalletError.prototype, 'outcomeUnknown', { value: false, writable: true });
 

@@ -1,5 +1,5 @@
 /** How a call ended other than by an answer or a lost connection: aborted, closed, oversized, waited out. */
-import { WalletError, type CallInfo, type WalletErrorName } from './base.js';
+import { WalletError, named, type CallInfo } from './base.js';
 import type { Transaction } from '../types.js';
 
 /** What the errors in this file are built from: the call, and optionally a composed message. */
@@ -14,9 +14,6 @@ export interface CallErrorInit extends Partial<CallInfo> {
 
 /** The caller's `AbortSignal` fired. Never retried; `outcomeUnknown` says whether a sent attempt may have acted. */
 export class RequestAbortedError extends WalletError {
-  override readonly name: string = 'RequestAbortedError';
-  /** @internal */
-  static override readonly kind: WalletErrorName = 'RequestAbortedError';
   /** @param init - the call; see {@link CallErrorInit}. */
   constructor(init: CallErrorInit) {
     super(init.message ?? `The request ${init.endpoint} was aborted by its signal.`, undefined, {
@@ -28,9 +25,6 @@ export class RequestAbortedError extends WalletError {
 
 /** The client was closed before this call started; nothing was sent. */
 export class ClientClosedError extends WalletError {
-  override readonly name: string = 'ClientClosedError';
-  /** @internal */
-  static override readonly kind: WalletErrorName = 'ClientClosedError';
   /** @param init - the call; see {@link CallErrorInit}. */
   constructor(init: CallErrorInit) {
     super(
@@ -43,9 +37,6 @@ export class ClientClosedError extends WalletError {
 
 /** The service answered with a body over the 1 MiB limit; it was cut off unread. Never retried. */
 export class ResponseTooLargeError extends WalletError {
-  override readonly name: string = 'ResponseTooLargeError';
-  /** @internal */
-  static override readonly kind: WalletErrorName = 'ResponseTooLargeError';
   /** HTTP status of the oversized response. */
   readonly status: number;
   /** Response headers, lowercase names. */
@@ -70,9 +61,6 @@ export class ResponseTooLargeError extends WalletError {
 
 /** `waitForOutcome` ran out of time while the charge was still pending. */
 export class WaitTimeoutError extends WalletError {
-  override readonly name: string = 'WaitTimeoutError';
-  /** @internal */
-  static override readonly kind: WalletErrorName = 'WaitTimeoutError';
   /** The last transaction seen, still pending; undefined when no poll succeeded. */
   readonly transaction: Transaction | undefined;
   /** @param message - for a person. @param transaction - the last one seen. */
@@ -81,3 +69,5 @@ export class WaitTimeoutError extends WalletError {
     this.transaction = transaction;
   }
 }
+
+named({ RequestAbortedError, ClientClosedError, ResponseTooLargeError, WaitTimeoutError });

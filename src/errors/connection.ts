@@ -1,5 +1,5 @@
 /** No answer: the connection failed or timed out. */
-import { WalletError, type CallInfo, type WalletErrorName } from './base.js';
+import { WalletError, named, type CallInfo } from './base.js';
 
 /** What a {@link ConnectionError} is built from. */
 export interface ConnectionErrorInit extends Partial<CallInfo> {
@@ -21,9 +21,6 @@ export interface ConnectionErrorInit extends Partial<CallInfo> {
  * nothing reached it); retrying with the carried `idempotencyKey` is always safe.
  */
 export class ConnectionError extends WalletError {
-  override readonly name: string = 'ConnectionError';
-  /** @internal */
-  static override readonly kind: WalletErrorName = 'ConnectionError';
   /** Method and path of the call. */
   declare readonly endpoint: string;
   /** How many attempts were made before giving up. */
@@ -39,9 +36,6 @@ export class ConnectionError extends WalletError {
 
 /** No complete response arrived within the per-attempt `timeout`. */
 export class ConnectionTimeoutError extends ConnectionError {
-  override readonly name: string = 'ConnectionTimeoutError';
-  /** @internal */
-  static override readonly kind: WalletErrorName = 'ConnectionTimeoutError';
   /** The per-attempt limit, in milliseconds. */
   readonly timeout: number;
   /** @param init - see {@link ConnectionErrorInit}. @param timeout - the per-attempt limit, ms. */
@@ -55,3 +49,5 @@ export class ConnectionTimeoutError extends ConnectionError {
     this.timeout = timeout;
   }
 }
+
+named({ ConnectionError, ConnectionTimeoutError });

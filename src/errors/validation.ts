@@ -1,5 +1,5 @@
 /** Something failed a check: the caller's parameters, the service's response, or a webhook. */
-import { WalletError, type CallInfo, type WalletErrorName } from './base.js';
+import { WalletError, named, type CallInfo } from './base.js';
 
 /** One problem with a request parameter. */
 export interface ValidationIssue {
@@ -11,9 +11,6 @@ export interface ValidationIssue {
 
 /** A parameter is wrong: of a request (then nothing was sent), of the client's options, or of a money helper. */
 export class ValidationError extends WalletError {
-  override readonly name: string = 'ValidationError';
-  /** @internal */
-  static override readonly kind: WalletErrorName = 'ValidationError';
   /** Every problem found, by field. */
   readonly issues: readonly ValidationIssue[];
   /**
@@ -40,9 +37,6 @@ export class ValidationError extends WalletError {
 
 /** The service answered 2xx with a body that breaks a documented field. */
 export class ResponseValidationError extends WalletError {
-  override readonly name: string = 'ResponseValidationError';
-  /** @internal */
-  static override readonly kind: WalletErrorName = 'ResponseValidationError';
   /** The response body as received (parsed JSON, or text). */
   readonly body: unknown;
   /** The broken fields. */
@@ -79,9 +73,6 @@ export type WebhookVerificationReason =
 
 /** A webhook delivery could not be verified; its payload must not be trusted. */
 export class WebhookVerificationError extends WalletError {
-  override readonly name: string = 'WebhookVerificationError';
-  /** @internal */
-  static override readonly kind: WalletErrorName = 'WebhookVerificationError';
   /** Why it was refused. */
   readonly reason: WebhookVerificationReason;
   /** @param reason - see {@link WebhookVerificationReason}. @param message - for a person. */
@@ -90,3 +81,5 @@ export class WebhookVerificationError extends WalletError {
     this.reason = reason;
   }
 }
+
+named({ ValidationError, ResponseValidationError, WebhookVerificationError });
