@@ -21,6 +21,8 @@ export {
   signWebhook,
   createWebhookHandler,
   createNodeWebhookHandler,
+  memoryDedupeStore,
+  redisDedupeStore,
   WEBHOOK_SIGNATURE_HEADER,
 } from './webhooks.js';
 export type {
@@ -29,6 +31,13 @@ export type {
   NodeWebhookHandler,
   WebhookHandlerOptions,
   WebhookErrorContext,
+  WebhookDedupeStore,
+  DedupeClaim,
+  MemoryDedupeStoreOptions,
+  RedisDedupeStoreOptions,
+  RedisClientLike,
+  NodeRedisClientLike,
+  IoRedisClientLike,
   KnownWebhookEventKind,
   ChargeSuccessData,
   ChargeSuccessEvent,

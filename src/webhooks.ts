@@ -2,11 +2,16 @@
  * `@wallet/node/webhooks`: verify and handle the service's signed webhook deliveries. Loads
  * neither undici nor zod, so a webhook route that never calls the API stays light; `node:crypto` is
  * loaded only when a sync function first needs it, so the async verifier and the Fetch handler also
- * run on edge runtimes that have only Web Crypto.
+ * run on edge runtimes that have only Web Crypto. No Redis client is loaded either: `redisDedupeStore`
+ * uses the one the merchant passes.
  *
  * @packageDocumentation
  */
-export { WebhookVerificationError, isWebhookVerificationError } from './errors.js';
+// From the error files themselves, not the errors.ts barrel: the API and connection errors stay out
+// of this entry's bundle.
+export { WalletError, isWalletError, isValidationError, isWebhookVerificationError } from './errors/base.js';
+export { ValidationError, WebhookVerificationError } from './errors/validation.js';
+export type { ValidationIssue } from './errors/validation.js';
 export type { WebhookVerificationReason } from './errors.js';
 export { verifyWebhook } from './webhooks/verify.js';
 export { verifyWebhookAsync } from './webhooks/verify-async.js';
@@ -16,7 +21,17 @@ export { createWebhookHandler } from './webhooks/fetch-handler.js';
 export type { FetchWebhookHandler } from './webhooks/fetch-handler.js';
 export { createNodeWebhookHandler } from './webhooks/node-handler.js';
 export type { NodeWebhookHandler } from './webhooks/node-handler.js';
-export type { WebhookHandlerOptions, WebhookErrorContext } from './webhooks/handler-common.js';
+export type { WebhookHandlerOptions, WebhookErrorContext } from './webhooks/handler-options.js';
+export { memoryDedupeStore } from './webhooks/dedupe/memory.js';
+export { redisDedupeStore } from './webhooks/dedupe/redis.js';
+export type { RedisDedupeStoreOptions } from './webhooks/dedupe/redis.js';
+export type { MemoryDedupeStoreOptions } from './webhooks/dedupe/store-options.js';
+export type { WebhookDedupeStore, DedupeClaim } from './webhooks/dedupe/types.js';
+export type {
+  RedisClientLike,
+  NodeRedisClientLike,
+  IoRedisClientLike,
+} from './webhooks/dedupe/redis-client.js';
 export { WEBHOOK_SIGNATURE_HEADER } from './webhooks/signature.js';
 export type {
   KnownWebhookEventKind,

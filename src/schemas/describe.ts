@@ -26,13 +26,29 @@ function describeValue(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-/** The closest of `candidates` to a misspelled `name`, when it is close enough to be the intent. */
+/**
+ * The closest of `candidates` to a misspelled `name`, when it is close enough to be the intent: by
+ * edit distance, else the candidate that starts like `name` for at least half of it (a renamed word,
+ * such as `maxBodySize` for `maxBodyBytes`, is too far by edit distance).
+ */
 export function closest(name: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
   for (const candidate of candidates) {
     const d = distance(name.toLowerCase(), candidate.toLowerCase());
     if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best ?? sharedStem(name.toLowerCase(), candidates);
+}
+
+function sharedStem(name: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestLength = Math.max(4, Math.ceil(name.length / 2)) - 1;
+  for (const candidate of candidates) {
+    const lower = candidate.toLowerCase();
+    let n = 0;
+    while (n < name.length && name[n] === lower[n]) n++;
+    if (n > bestLength) [best, bestLength] = [candidate, n];
   }
   return best;
 }

@@ -2,16 +2,19 @@
  * The Fetch-style handler, for Next.js App Router, Hono, Bun, Deno and workers. Web APIs only, so
  * it runs where `node:crypto` does not.
  */
-import type { HandlerAnswer, WebhookHandlerOptions } from './handler-common.js';
+import type { HandlerAnswer } from './handler-common.js';
 import {
   BAD_REQUEST,
   METHOD_NOT_ALLOWED,
+  TIMED_OUT,
   TOO_LARGE,
-  resolveHandlerOptions,
+  bodyTimeoutError,
   settleDelivery,
   tooLargeError,
   verificationFailure,
 } from './handler-common.js';
+import { resolveHandlerOptions, type WebhookHandlerOptions } from './handler-options.js';
+import { readRequestBody } from './read-body.js';
 import { WEBHOOK_SIGNATURE_HEADER, parsedBodyError } from './signature.js';
 import { verifyWebhookAsync } from './verify-async.js';
 
@@ -25,43 +28,18 @@ function respond(answer: HandlerAnswer): Response {
   });
 }
 
-/** The body's bytes, or undefined once it passes `max`; stops reading there rather than buffering it. */
-async function readBody(request: Request, max: number): Promise<Uint8Array | undefined> {
-  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
-  if (declared > max) return undefined;
-  if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    // Typed by hand: the global ReadableStream's reader yields `any`.
-    const { done, value } = (await reader.read()) as { done: boolean; value?: Uint8Array };
-    if (done || value === undefined) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return body;
-}
-
 /**
  * Creates a Fetch-style webhook endpoint: it reads the raw body, verifies it with Web Crypto, calls
  * `onEvent`, and answers 200 `{"received":true}` once `onEvent` resolved; 400 with no detail for a
  * bad signature or body; 500 when `onEvent` throws (so the service delivers again) or when the body
- * was already read by something else; 405 for a method other than POST; 413 over `maxBodyBytes`.
+ * was already read by something else; 405 for a method other than POST; 408 when the body is not
+ * complete within `bodyTimeout`; 413 over `maxBodyBytes`; 503 when a `dedupe` store cannot guard the
+ * event (held by another delivery, or unreachable), so it comes again.
  *
  * @param options - see {@link WebhookHandlerOptions}.
  * @returns `(request: Request) => Promise<Response>`; it never rejects.
  * @throws WebhookVerificationError with reason `missing_secret` at creation when the secret is empty.
+ * @throws ValidationError at creation for any other bad option (all of them at once).
  *
  * @example
  * ```ts
@@ -78,33 +56,34 @@ async function readBody(request: Request, max: number): Promise<Uint8Array | und
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): FetchWebhookHandler {
   const resolved = resolveHandlerOptions(options, 'createWebhookHandler');
-  const { onError, maxBodyBytes } = resolved;
-  const fail = (error: unknown): Response => {
-    const answer = verificationFailure(error);
+  const { onError, maxBodyBytes, bodyTimeout } = resolved;
+  const limits = { maxBytes: maxBodyBytes, timeoutMs: bodyTimeout };
+  const fail = (answer: HandlerAnswer, error: unknown): Response => {
     onError(error, { status: answer.status });
     return respond(answer);
   };
   return async (request: Request): Promise<Response> => {
     if (request.method !== 'POST') {
-      onError(new Error(`Method ${request.method} is not allowed; deliveries are POST.`), { status: 405 });
-      return respond(METHOD_NOT_ALLOWED);
+      const error = new Error(`Method ${request.method} is not allowed; deliveries are POST.`);
+      return fail(METHOD_NOT_ALLOWED, error);
     }
-    if (request.bodyUsed) return fail(parsedBodyError('createWebhookHandler'));
+    if (request.bodyUsed) {
+      const error = parsedBodyError('createWebhookHandler');
+      return fail(verificationFailure(error), error);
+    }
     let body;
     try {
-      body = await readBody(request, maxBodyBytes);
+      body = await readRequestBody(request, limits);
     } catch (error) {
       // The sender broke off the upload: nothing to trust, and nothing the merchant can fix.
-      onError(error, { status: BAD_REQUEST.status });
-      return respond(BAD_REQUEST);
+      return fail(BAD_REQUEST, error);
     }
-    if (body === undefined) {
-      onError(tooLargeError(maxBodyBytes), { status: TOO_LARGE.status });
-      return respond(TOO_LARGE);
-    }
+    if (body === 'too_large') return fail(TOO_LARGE, tooLargeError(maxBodyBytes));
+    if (body === 'timeout') return fail(TIMED_OUT, bodyTimeoutError(bodyTimeout));
+    const raw = body;
     const signature = request.headers.get(WEBHOOK_SIGNATURE_HEADER);
     return respond(
-      await settleDelivery(resolved, () => verifyWebhookAsync(body, signature, resolved.secret)),
+      await settleDelivery(resolved, raw, () => verifyWebhookAsync(raw, signature, resolved.secret)),
     );
   };
 }

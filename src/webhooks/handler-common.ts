@@ -1,91 +1,13 @@
 /**
- * What the Fetch and Node handlers share: their options, and which answer each failure gets.
+ * What the Fetch and Node handlers share: which answer each outcome gets.
  * The answers are the service's contract: 200 only once the merchant's callback succeeded, 400 for
- * a delivery that cannot be trusted, 500 for anything the merchant can fix (so it comes again).
+ * a delivery that cannot be trusted, 5xx for anything that can be fixed (so it comes again).
  */
-import { WalletError, isWebhookVerificationError } from '../errors.js';
-import type { WebhookEvent, WebhookSecret } from './types.js';
-import { checkSecrets } from './signature.js';
-
-/** Facts about a delivery that was not acknowledged, for {@link WebhookHandlerOptions.onError}. */
-export interface WebhookErrorContext {
-  /** The HTTP status the handler answered: 400, 405, 413 or 500. */
-  status: number;
-}
-
-/** Options of {@link createWebhookHandler} and {@link createNodeWebhookHandler}. */
-export interface WebhookHandlerOptions {
-  /** Your webhook secret, or several during a rotation (any may match). Checked at creation. */
-  secret: WebhookSecret;
-  /**
-   * Called once per verified delivery; may return a promise (its value is ignored). The handler
-   * answers 200 only after it resolves, and 500 if it throws or rejects, so the service delivers
-   * again. Deliveries can repeat: deduplicate on `event` + `data.reference`, and confirm with
-   * `wallet.charges.verify(reference)` before giving value.
-   */
-  onEvent: (event: WebhookEvent) => unknown;
-  /**
-   * Told about every delivery that was not acknowledged: a refused signature or body (400), a wrong
-   * method (405), a body over {@link WebhookHandlerOptions.maxBodyBytes} (413), a misconfiguration
-   * such as a body parsed by `express.json()` first (500), or an error from `onEvent` (500). Errors
-   * it throws are ignored.
-   *
-   * @default logs a warning for 4xx and an error (with the stack) for 5xx, via `console`
-   */
-  onError?: (error: unknown, context: WebhookErrorContext) => void;
-  /**
-   * The largest body accepted, in bytes; a larger one is answered 413 without being buffered.
-   *
-   * @default 1_048_576 (1 MiB)
-   */
-  maxBodyBytes?: number;
-}
-
-/** Default of {@link WebhookHandlerOptions.maxBodyBytes}. */
-export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
-
-/** The checked options, with defaults applied; `onError` never throws. */
-export interface ResolvedHandlerOptions {
-  /** As given. */
-  secret: WebhookSecret;
-  /** As given. */
-  onEvent: (event: WebhookEvent) => unknown;
-  /** The merchant's hook or the default logger, wrapped so it cannot throw. */
-  onError: (error: unknown, context: WebhookErrorContext) => void;
-  /** The limit in bytes. */
-  maxBodyBytes: number;
-}
-
-function defaultOnError(error: unknown, { status }: WebhookErrorContext): void {
-  if (status >= 500) console.error(`[@wallet/node] webhook delivery answered ${status}:`, error);
-  else console.warn(`[@wallet/node] webhook delivery answered ${status}: ${String(error)}`);
-}
-
-/** Checks the options once, at creation, so a missing secret fails at startup, not per delivery. */
-export function resolveHandlerOptions(
-  options: WebhookHandlerOptions,
-  caller: string,
-): ResolvedHandlerOptions {
-  checkSecrets(options.secret);
-  if (typeof options.onEvent !== 'function') throw new TypeError(`${caller}: onEvent must be a function.`);
-  const max = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (!Number.isSafeInteger(max) || max <= 0) {
-    throw new RangeError(`${caller}: maxBodyBytes must be a positive integer, got ${String(max)}.`);
-  }
-  const onError = options.onError ?? defaultOnError;
-  return {
-    secret: options.secret,
-    onEvent: options.onEvent,
-    onError: (error, context) => {
-      try {
-        onError(error, context);
-      } catch {
-        // A failing logger must not turn an answer into a crash.
-      }
-    },
-    maxBodyBytes: max,
-  };
-}
+import { WalletError, isWebhookVerificationError } from '../errors/base.js';
+import { runOnce, type RunOutcome } from './dedupe/run-once.js';
+import type { ResolvedHandlerOptions } from './handler-options.js';
+import { bodyBytes } from './signature.js';
+import type { RawWebhookBody, WebhookEvent } from './types.js';
 
 /** A status and JSON body to answer with. */
 export interface HandlerAnswer {
@@ -140,12 +62,44 @@ export function verificationFailure(error: unknown): HandlerAnswer {
 /** The answer when `onEvent` threw: no detail, since the message is the merchant's own. */
 export const CALLBACK_FAILED: HandlerAnswer = { status: 500, body: { received: false } };
 
+/** Answer for a body still incomplete at the deadline; the connection is closed. */
+export const TIMED_OUT: HandlerAnswer = {
+  status: 408,
+  body: { received: false },
+  headers: { connection: 'close' },
+};
+
+/** Raised when a body is still incomplete after {@link WebhookHandlerOptions.bodyTimeout}. */
+export function bodyTimeoutError(ms: number): WalletError {
+  return new WalletError(
+    `The webhook body did not arrive within bodyTimeout (${ms} ms).`,
+    'webhook_body_timeout',
+  );
+}
+
 /**
- * The tail both handlers share once they hold the raw body: verify, hand the event to `onEvent`,
- * and pick the answer, telling `onError` about every delivery not acknowledged.
+ * Answer when the dedupe store could not guard the event (busy elsewhere, or unreachable). 503, not
+ * 409: webhook senders treat a 5xx as "try again later", while some take a 4xx as a final refusal
+ * and would drop the event.
+ */
+export const UNAVAILABLE: HandlerAnswer = { status: 503, body: { received: false } };
+
+const ANSWERS: Record<RunOutcome, HandlerAnswer> = {
+  handled: RECEIVED,
+  already_done: RECEIVED,
+  failed: CALLBACK_FAILED,
+  busy: UNAVAILABLE,
+  store_failed: UNAVAILABLE,
+};
+
+/**
+ * The tail both handlers share once they hold the raw body: verify, hand the event to `onEvent`
+ * (through the dedupe store when there is one), and pick the answer, telling `onError` about every
+ * delivery not acknowledged.
  */
 export async function settleDelivery(
   options: ResolvedHandlerOptions,
+  body: RawWebhookBody,
   verify: () => WebhookEvent | Promise<WebhookEvent>,
 ): Promise<HandlerAnswer> {
   let event: WebhookEvent;
@@ -155,6 +109,9 @@ export async function settleDelivery(
     const answer = verificationFailure(error);
     options.onError(error, { status: answer.status });
     return answer;
+  }
+  if (options.dedupe !== undefined) {
+    return ANSWERS[await runOnce(options.dedupe, event, bodyBytes(body), options.onEvent, options.onError)];
   }
   try {
     await options.onEvent(event);

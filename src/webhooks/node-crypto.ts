@@ -5,9 +5,10 @@
  */
 import type * as NodeCryptoModule from 'node:crypto';
 
-import { WalletError } from '../errors.js';
+import { WalletError } from '../errors/base.js';
 
 type NodeCrypto = typeof NodeCryptoModule;
+type KeyObject = NodeCryptoModule.KeyObject;
 
 let cached: NodeCrypto | undefined;
 
@@ -25,4 +26,20 @@ export function nodeCrypto(caller: string): NodeCrypto {
   }
   cached = mod;
   return mod;
+}
+
+// Secrets are few (one, two during a rotation); the bound only guards against a caller passing a
+// fresh secret per call. A KeyObject spares createHmac re-reading the string key on every call.
+const MAX_KEYS = 16;
+const keys = new Map<string, KeyObject>();
+
+/** The HMAC key for `secret`, made once. */
+export function hmacKey(crypto: NodeCrypto, secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (key === undefined) {
+    if (keys.size >= MAX_KEYS) keys.clear();
+    key = crypto.createSecretKey(secret, 'utf8');
+    keys.set(secret, key);
+  }
+  return key;
 }

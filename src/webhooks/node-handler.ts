@@ -4,16 +4,19 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import type { HandlerAnswer, WebhookHandlerOptions } from './handler-common.js';
+import type { HandlerAnswer } from './handler-common.js';
 import {
   BAD_REQUEST,
   METHOD_NOT_ALLOWED,
+  TIMED_OUT,
   TOO_LARGE,
-  resolveHandlerOptions,
+  bodyTimeoutError,
   settleDelivery,
   tooLargeError,
   verificationFailure,
 } from './handler-common.js';
+import { resolveHandlerOptions, type WebhookHandlerOptions } from './handler-options.js';
+import { readNodeBody } from './read-body.js';
 import { WEBHOOK_SIGNATURE_HEADER, isByteArray, parsedBodyError } from './signature.js';
 import { verifyWebhook } from './verify.js';
 
@@ -34,46 +37,13 @@ function respond(res: ServerResponse, answer: HandlerAnswer): void {
   res.end(JSON.stringify(answer.body));
 }
 
-/** The body's bytes, or undefined once it passes `max` (the rest is discarded unread). */
-function readBody(req: IncomingMessage, max: number): Promise<Uint8Array | undefined> {
-  if (Number(req.headers['content-length'] ?? Number.NaN) > max) {
-    req.resume();
-    return Promise.resolve(undefined);
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (): void => {
-      req.off('data', onData).off('end', onEnd).off('error', onFailure).off('close', onClose);
-    };
-    const onData = (chunk: Buffer | string): void => {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      size += bytes.length;
-      if (size > max) {
-        done();
-        req.resume();
-        resolve(undefined);
-      } else chunks.push(bytes);
-    };
-    const onEnd = (): void => {
-      done();
-      resolve(Buffer.concat(chunks, size));
-    };
-    const onFailure = (error: unknown): void => {
-      done();
-      reject(error instanceof Error ? error : new Error(String(error)));
-    };
-    const onClose = (): void => onFailure(new Error('The request closed before its body was complete.'));
-    req.on('data', onData).on('end', onEnd).on('error', onFailure).on('close', onClose);
-  });
-}
-
 /**
  * Creates a webhook endpoint for `node:http` and Express. It takes the raw body from `req.body` when
  * `express.raw()` (or `express.text()`) left a Buffer or string there, and otherwise reads it from the
  * request itself. It answers 200 `{"received":true}` once `onEvent` resolved; 400 with no detail for a
  * bad signature or body; 500 when `onEvent` throws, so the service delivers again; 405 for a method
- * other than POST; 413 over `maxBodyBytes`.
+ * other than POST; 408 when the body is not complete within `bodyTimeout`; 413 over `maxBodyBytes`;
+ * 503 when a `dedupe` store cannot guard the event (held by another delivery, or unreachable).
  *
  * When `express.json()` (or any parser) already turned the body into an object, the signed bytes are
  * gone: it answers 500 with reason `raw_body_required` and passes a `WebhookVerificationError` saying
@@ -83,6 +53,7 @@ function readBody(req: IncomingMessage, max: number): Promise<Uint8Array | undef
  * @param options - see {@link WebhookHandlerOptions}.
  * @returns `(req, res) => Promise<void>`, a request listener and an Express handler; it never rejects.
  * @throws WebhookVerificationError with reason `missing_secret` at creation when the secret is empty.
+ * @throws ValidationError at creation for any other bad option (all of them at once).
  *
  * @example
  * ```ts
@@ -108,7 +79,8 @@ function readBody(req: IncomingMessage, max: number): Promise<Uint8Array | undef
  */
 export function createNodeWebhookHandler(options: WebhookHandlerOptions): NodeWebhookHandler {
   const resolved = resolveHandlerOptions(options, 'createNodeWebhookHandler');
-  const { onError, maxBodyBytes } = resolved;
+  const { onError, maxBodyBytes, bodyTimeout } = resolved;
+  const limits = { maxBytes: maxBodyBytes, timeoutMs: bodyTimeout };
   const answer = (res: ServerResponse, reply: HandlerAnswer, error?: unknown): void => {
     if (error !== undefined) onError(error, { status: reply.status });
     respond(res, reply);
@@ -124,11 +96,12 @@ export function createNodeWebhookHandler(options: WebhookHandlerOptions): NodeWe
       if (req.readableEnded) body = null;
       else {
         try {
-          body = await readBody(req, maxBodyBytes);
+          body = await readNodeBody(req, limits);
         } catch (error) {
           return answer(res, BAD_REQUEST, error);
         }
-        if (body === undefined) return answer(res, TOO_LARGE, tooLargeError(maxBodyBytes));
+        if (body === 'too_large') return answer(res, TOO_LARGE, tooLargeError(maxBodyBytes));
+        if (body === 'timeout') return answer(res, TIMED_OUT, bodyTimeoutError(bodyTimeout));
       }
     }
     if (typeof body !== 'string' && !isByteArray(body)) {
@@ -138,7 +111,7 @@ export function createNodeWebhookHandler(options: WebhookHandlerOptions): NodeWe
     const raw = body;
     respond(
       res,
-      await settleDelivery(resolved, () =>
+      await settleDelivery(resolved, raw, () =>
         verifyWebhook(raw, req.headers[WEBHOOK_SIGNATURE_HEADER], resolved.secret),
       ),
     );

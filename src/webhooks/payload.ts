@@ -2,7 +2,7 @@
  * Parsing a body whose signature already matched, and checking the documented fields. Hand-written
  * checks rather than zod: this entry must not load zod.
  */
-import { WebhookVerificationError } from '../errors.js';
+import { WebhookVerificationError } from '../errors/validation.js';
 import type { WebhookEvent } from './types.js';
 
 // Fatal: a signed body that is not UTF-8 is not a JSON delivery, and silently replacing bytes would

@@ -2,7 +2,7 @@
  * Signing deliveries the way the service does, so merchants' tests and the sandbox can produce
  * bodies that the verifiers in this entry accept.
  */
-import { WebhookVerificationError } from '../errors.js';
+import { ValidationError, WebhookVerificationError } from '../errors/validation.js';
 import { nodeCrypto } from './node-crypto.js';
 import { isByteArray } from './signature.js';
 
@@ -18,19 +18,26 @@ export interface SignedWebhook {
 // and a signature over bytes the receiver never sees would only mislead a test.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+const refuse = (message: string): ValidationError =>
+  new ValidationError('signWebhook payload', [{ path: 'payload', message }]);
+
 function toBody(payload: unknown): string {
   if (typeof payload === 'string') return payload;
   if (isByteArray(payload)) {
     try {
       return utf8.decode(payload);
-    } catch (cause) {
-      throw new TypeError('signWebhook: a byte payload must be valid UTF-8.', { cause });
+    } catch {
+      throw refuse('bytes must be valid UTF-8');
     }
   }
-  const body: unknown = JSON.stringify(payload);
-  if (typeof body !== 'string') {
-    throw new TypeError('signWebhook: the payload must be an object, a string or bytes (got no JSON).');
+  let body: unknown;
+  try {
+    body = JSON.stringify(payload);
+  } catch (error) {
+    // A cycle, a BigInt or a throwing toJSON: say which, typed.
+    throw refuse(`cannot be serialized to JSON (${error instanceof Error ? error.message : String(error)})`);
   }
+  if (typeof body !== 'string') throw refuse('must be an object, a string or bytes (it gave no JSON)');
   return body;
 }
 
@@ -43,7 +50,7 @@ function toBody(payload: unknown): string {
  * @param secret - the webhook secret; must not be empty.
  * @returns the body to send and its `X-Wallet-Signature` value.
  * @throws WebhookVerificationError with reason `missing_secret` when `secret` is empty.
- * @throws TypeError when the payload cannot be serialized, or bytes are not UTF-8.
+ * @throws ValidationError when the payload cannot be serialized, or bytes are not UTF-8.
  *
  * @example
  * ```ts

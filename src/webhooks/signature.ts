@@ -2,7 +2,7 @@
  * Input checks shared by the sync and async verifiers, so the two refuse exactly the same inputs
  * with the same reason. Runtime-neutral: no `node:` module and no `Buffer`, for edge runtimes.
  */
-import { WebhookVerificationError } from '../errors.js';
+import { WebhookVerificationError } from '../errors/validation.js';
 import type { RawWebhookBody, WebhookSecret, WebhookSignatureHeader } from './types.js';
 
 /** The header that carries the signature, lowercase as Node and Fetch `Headers` expose it. */
@@ -17,11 +17,18 @@ const RAW_BODY_HELP =
   "express.raw({ type: 'application/json' }) on the webhook route before express.json(); in Next.js App " +
   'Router, Hono, Bun or Deno, pass await request.text(). A re-serialized object never matches the signature.';
 
-/** The secrets to try, in order. Refuses a missing or empty one: an empty HMAC key is forgeable. */
-export function checkSecrets(secret: WebhookSecret | undefined): readonly string[] {
+/** The secrets to try, in order, or undefined when one is missing or empty. */
+export function secretsOf(secret: unknown): readonly string[] | undefined {
   const list: readonly unknown[] =
     typeof secret === 'string' ? [secret] : Array.isArray(secret) ? secret : [];
-  if (list.length === 0 || !list.every((s): s is string => typeof s === 'string' && s.length > 0)) {
+  const valid = list.length > 0 && list.every((s): s is string => typeof s === 'string' && s.length > 0);
+  return valid ? list : undefined;
+}
+
+/** The secrets to try, in order. Refuses a missing or empty one: an empty HMAC key is forgeable. */
+export function checkSecrets(secret: WebhookSecret | undefined): readonly string[] {
+  const list = secretsOf(secret);
+  if (list === undefined) {
     throw new WebhookVerificationError(
       'missing_secret',
       'The webhook secret is missing or empty (is WALLET_WEBHOOK_SECRET set?). Pass a non-empty string, ' +
@@ -52,6 +59,8 @@ export function isByteArray(value: unknown): value is Uint8Array {
 /** The body's bytes, which is what the signature covers. */
 export function bodyBytes(rawBody: RawWebhookBody): Uint8Array {
   if (typeof rawBody === 'string') return encoder.encode(rawBody);
+  // The common case, a Buffer from node:http or express.raw(), without the tag checks below.
+  if (rawBody instanceof Uint8Array && rawBody.buffer instanceof ArrayBuffer) return rawBody;
   if (isByteArray(rawBody)) {
     // Web Crypto refuses views of shared memory; a copy keeps the two verifiers in agreement.
     return tagOf(rawBody.buffer) === '[object ArrayBuffer]' ? rawBody : new Uint8Array(rawBody);
@@ -71,20 +80,31 @@ export function parsedBodyError(where: string): WebhookVerificationError {
   );
 }
 
-function decodeHex(hex: string): Uint8Array {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-  return bytes;
+/**
+ * Removes what HTTP calls optional whitespace (SP and HTAB, RFC 9110 5.6.3) from both ends, and
+ * nothing else: `String.prototype.trim` would also accept U+00A0, U+FEFF or U+2028 around a
+ * signature, characters no HTTP layer strips and no genuine delivery carries.
+ */
+function trimHttpWhitespace(value: string): string {
+  let start = 0;
+  let end = value.length;
+  while (start < end && (value.charCodeAt(start) === 0x20 || value.charCodeAt(start) === 0x09)) start++;
+  while (end > start && (value.charCodeAt(end - 1) === 0x20 || value.charCodeAt(end - 1) === 0x09)) end--;
+  return start === 0 && end === value.length ? value : value.slice(start, end);
 }
 
+const normalize = (value: unknown): unknown =>
+  typeof value === 'string' ? trimHttpWhitespace(value) : value;
+
 /**
- * The signature's 64 bytes. Its exact form is checked before any comparison, so a valid signature
- * with characters added, or two different header values, is refused rather than partly matched.
+ * The signature's 128 hex digits, checked for exact form before any comparison, so a valid
+ * signature with characters added, or two different header values, is refused rather than partly
+ * matched. Decoding is left to the caller, which has the platform's decoder at hand.
  */
-export function signatureBytes(header: WebhookSignatureHeader): Uint8Array {
+export function signatureHex(header: WebhookSignatureHeader): string {
   let value: unknown = header;
   if (Array.isArray(header)) {
-    const distinct = [...new Set(header.map((v: unknown) => (typeof v === 'string' ? v.trim() : v)))];
+    const distinct = [...new Set(header.map(normalize))];
     if (distinct.length > 1) {
       throw new WebhookVerificationError(
         'malformed_signature',
@@ -92,21 +112,32 @@ export function signatureBytes(header: WebhookSignatureHeader): Uint8Array {
       );
     }
     value = distinct[0];
-  }
-  if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
+  } else value = normalize(header);
+  if (value === undefined || value === null || value === '') {
     throw new WebhookVerificationError(
       'missing_signature',
       `The ${WEBHOOK_SIGNATURE_HEADER} header is missing or empty.`,
     );
   }
-  const hex = typeof value === 'string' ? value.trim() : '';
-  if (!SIGNATURE_FORM.test(hex)) {
+  if (typeof value !== 'string' || value.length !== SIGNATURE_HEX_LENGTH || !SIGNATURE_FORM.test(value)) {
     throw new WebhookVerificationError(
       'malformed_signature',
       `The ${WEBHOOK_SIGNATURE_HEADER} header is not ${SIGNATURE_HEX_LENGTH} hex digits (HMAC-SHA512).`,
     );
   }
-  return decodeHex(hex);
+  return value;
+}
+
+/** The bytes of hex digits already checked by {@link signatureHex}, without `Buffer` (edge runtimes). */
+export function hexBytes(hex: string): Uint8Array {
+  const bytes = new Uint8Array(hex.length >> 1);
+  for (let i = 0; i < bytes.length; i++) {
+    // Each digit's value from its char code: '0'-'9' is 0x30-0x39, 'a'-'f' and 'A'-'F' end in 1-6.
+    const hi = hex.charCodeAt(2 * i);
+    const lo = hex.charCodeAt(2 * i + 1);
+    bytes[i] = (((hi & 0xf) + (hi >> 6) * 9) << 4) | ((lo & 0xf) + (lo >> 6) * 9);
+  }
+  return bytes;
 }
 
 /** The error for a well-formed signature that no secret produced. */

@@ -4,10 +4,10 @@
  */
 import type { webcrypto } from 'node:crypto';
 
-import { WalletError } from '../errors.js';
+import { WalletError } from '../errors/base.js';
 import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
 import { parseEvent } from './payload.js';
-import { bodyBytes, checkSecrets, mismatchError, signatureBytes } from './signature.js';
+import { bodyBytes, checkSecrets, hexBytes, mismatchError, signatureHex } from './signature.js';
 
 const encoder = new TextEncoder();
 
@@ -21,6 +21,25 @@ function subtleCrypto(): webcrypto.SubtleCrypto {
     );
   }
   return subtle;
+}
+
+// As in the sync verifier: secrets are few, so each is imported once; the bound guards against a
+// caller passing a fresh secret per call. The promise is kept, so concurrent first calls share it.
+const MAX_KEYS = 16;
+const keys = new Map<string, Promise<webcrypto.CryptoKey>>();
+
+function verifyKey(subtle: webcrypto.SubtleCrypto, secret: string): Promise<webcrypto.CryptoKey> {
+  let key = keys.get(secret);
+  if (key === undefined) {
+    if (keys.size >= MAX_KEYS) keys.clear();
+    key = subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-512' }, false, [
+      'verify',
+    ]);
+    keys.set(secret, key);
+    // A failed import is not kept: the next call tries again.
+    key.catch(() => keys.delete(secret));
+  }
+  return key;
 }
 
 /**
@@ -55,21 +74,12 @@ export async function verifyWebhookAsync(
 ): Promise<WebhookEvent> {
   const secrets = checkSecrets(secret);
   const body = bodyBytes(rawBody);
-  const given = signatureBytes(signature);
+  const given = hexBytes(signatureHex(signature));
   const subtle = subtleCrypto();
   // subtle.verify compares in constant time; every secret is tried so timing does not tell which matched.
-  const results = await Promise.all(
-    secrets.map(async (key) => {
-      const hmacKey = await subtle.importKey(
-        'raw',
-        encoder.encode(key),
-        { name: 'HMAC', hash: 'SHA-512' },
-        false,
-        ['verify'],
-      );
-      return subtle.verify('HMAC', hmacKey, given, body);
-    }),
-  );
+  const check = async (key: string): Promise<boolean> =>
+    subtle.verify('HMAC', await verifyKey(subtle, key), given, body);
+  const results = secrets.length === 1 ? [await check(secrets[0]!)] : await Promise.all(secrets.map(check));
   if (!results.includes(true)) throw mismatchError(secrets.length);
   return parseEvent(body);
 }

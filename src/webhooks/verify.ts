@@ -2,9 +2,9 @@
  * Synchronous verification with `node:crypto`: the fastest path on Node, used by the Node handler.
  */
 import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
-import { nodeCrypto } from './node-crypto.js';
+import { hmacKey, nodeCrypto } from './node-crypto.js';
 import { parseEvent } from './payload.js';
-import { bodyBytes, checkSecrets, mismatchError, signatureBytes } from './signature.js';
+import { bodyBytes, checkSecrets, mismatchError, signatureHex } from './signature.js';
 
 /**
  * Verifies a webhook delivery and returns its event. The signature is the hex HMAC-SHA512 of the
@@ -46,13 +46,14 @@ export function verifyWebhook(
 ): WebhookEvent {
   const secrets = checkSecrets(secret);
   const body = bodyBytes(rawBody);
-  const given = signatureBytes(signature);
-  const { createHmac, timingSafeEqual } = nodeCrypto('verifyWebhook');
+  const hex = signatureHex(signature);
+  const crypto = nodeCrypto('verifyWebhook');
+  const given = Buffer.from(hex, 'hex');
   let matched = false;
   // Every secret is tried, without stopping at a match, so timing does not tell which one matched.
   for (const key of secrets) {
-    const expected = createHmac('sha512', key).update(body).digest();
-    if (timingSafeEqual(expected, given)) matched = true;
+    const expected = crypto.createHmac('sha512', hmacKey(crypto, key)).update(body).digest();
+    if (crypto.timingSafeEqual(expected, given)) matched = true;
   }
   if (!matched) throw mismatchError(secrets.length);
   return parseEvent(body);

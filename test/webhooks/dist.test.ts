@@ -43,15 +43,27 @@ const event = mod.verifyWebhook(signed.body, signed.signature, ${JSON.stringify(
 const asyncEvent = await mod.verifyWebhookAsync(${JSON.stringify(BODY)}, ${JSON.stringify(SIGNATURE)}, [${JSON.stringify(SECRET)}]);
 let reason;
 try { mod.verifyWebhook({}, signed.signature, ${JSON.stringify(SECRET)}); } catch (e) { reason = e.reason; }
+// Dedupe stores load no Redis package: the Redis one drives whatever client it is given.
+const sent = [];
+const store = mod.redisDedupeStore({ sendCommand: async (args) => (sent.push(args[0]), 'OK') });
+await store.claim('charge.success:order_1');
+await mod.memoryDedupeStore().claim('x');
+if (sent[0] !== 'SET') throw new Error('redis store did not use the given client');
 console.log(JSON.stringify({ exports: Object.keys(mod).sort(), event, asyncEvent, reason, signature: signed.signature }));
 `;
 
 const EXPORTS = [
+  'ValidationError',
   'WEBHOOK_SIGNATURE_HEADER',
+  'WalletError',
   'WebhookVerificationError',
   'createNodeWebhookHandler',
   'createWebhookHandler',
+  'isValidationError',
+  'isWalletError',
   'isWebhookVerificationError',
+  'memoryDedupeStore',
+  'redisDedupeStore',
   'signWebhook',
   'verifyWebhook',
   'verifyWebhookAsync',
@@ -77,7 +89,7 @@ beforeAll(() => {
 });
 
 describe('built @wallet/node/webhooks', () => {
-  test('ESM: loads neither undici nor zod, and signs and verifies', () => {
+  test('ESM: loads neither undici nor zod nor any Redis client, and signs, verifies and dedupes', () => {
     const { loaded, result } = esm(ESM, USE);
     // The hook saw the entry itself, so an empty list of forbidden modules means something.
     expect(loaded.some((m) => m.endsWith('/dist/webhooks.js'))).toBe(true);
@@ -92,7 +104,7 @@ describe('built @wallet/node/webhooks', () => {
     });
   });
 
-  test('CommonJS: loads neither undici nor zod, and signs and verifies', () => {
+  test('CommonJS: loads neither undici nor zod nor any Redis client, and signs, verifies and dedupes', () => {
     const { loaded, result } = cjs(CJS, `(async () => {${USE}})();`);
     expect(loaded.some((m) => m.endsWith('/dist/webhooks.cjs'))).toBe(true);
     expect(forbidden(loaded)).toEqual([]);
@@ -120,16 +132,18 @@ describe('built @wallet/node/webhooks', () => {
     expect(result).toEqual({ event: CHARGE_SUCCESS, status: 200, code: 'node_crypto_unavailable' });
   });
 
-  test('imports in a few milliseconds', () => {
+  test('imports in a few milliseconds of CPU', () => {
+    // CPU time of the import in a fresh process: wall time on a shared CI machine mostly measures the
+    // neighbours (60 ms seen under a load average of 22). test/webhooks/bench.mjs holds the 2 ms target.
     const time = (): number => {
-      const code = `const t0 = performance.now(); await import(${JSON.stringify(ESM)}); console.log(performance.now() - t0);`;
+      const code = `const c = process.cpuUsage(); await import(${JSON.stringify(ESM)}); const d = process.cpuUsage(c); console.log((d.user + d.system) / 1000);`;
       const child = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
       return Number(child.stdout);
     };
-    // About 6 ms on a developer machine; the best of three keeps a busy CI machine from failing it.
+    // About 7 ms of CPU here (4.5 of them Node's own loader); the best of three keeps noise out.
     const best = Math.min(time(), time(), time());
     expect(best).toBeGreaterThan(0);
-    expect(best).toBeLessThan(50);
+    expect(best).toBeLessThan(30);
   });
 
   test('the check detects a forbidden module when one is loaded (control)', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, test, vi } from 'vitest';
 
+import { ValidationError } from '../../src/errors.js';
 import { createWebhookHandler, WebhookVerificationError } from '../../src/webhooks.js';
 import type { WebhookHandlerOptions } from '../../src/webhooks.js';
 import { BODY, CHARGE_SUCCESS, OTHER_SECRET, SECRET, SIGNATURE, hmacHex, recording } from './helpers.js';
@@ -154,7 +155,7 @@ describe('createWebhookHandler (Fetch)', () => {
       WebhookVerificationError,
     );
     expect(() => createWebhookHandler({ secret: SECRET, onEvent: () => undefined, maxBodyBytes: 0 })).toThrow(
-      RangeError,
+      ValidationError,
     );
   });
 });

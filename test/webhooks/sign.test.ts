@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 
-import { signWebhook, verifyWebhook, WebhookVerificationError } from '../../src/webhooks.js';
+import { signWebhook, ValidationError, verifyWebhook, WebhookVerificationError } from '../../src/webhooks.js';
 import { BODY, CHARGE_SUCCESS, SECRET, SIGNATURE, hmacHex } from './helpers.js';
 
 describe('signWebhook', () => {
@@ -23,13 +23,13 @@ describe('signWebhook', () => {
   });
 
   test('refuses bytes that are not UTF-8, which the returned string could not carry', () => {
-    expect(() => signWebhook(new Uint8Array([0xff, 0xfe]), SECRET)).toThrow(TypeError);
+    expect(() => signWebhook(new Uint8Array([0xff, 0xfe]), SECRET)).toThrow(ValidationError);
   });
 
   test('refuses a payload that JSON cannot represent', () => {
-    expect(() => signWebhook(undefined, SECRET)).toThrow(TypeError);
-    expect(() => signWebhook(() => 1, SECRET)).toThrow(TypeError);
-    expect(() => signWebhook({ amount: 1n }, SECRET)).toThrow(TypeError);
+    expect(() => signWebhook(undefined, SECRET)).toThrow(ValidationError);
+    expect(() => signWebhook(() => 1, SECRET)).toThrow(ValidationError);
+    expect(() => signWebhook({ amount: 1n }, SECRET)).toThrow(ValidationError);
   });
 
   test('refuses an empty secret with missing_secret', () => {

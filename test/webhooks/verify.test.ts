@@ -84,7 +84,7 @@ describe('accepted deliveries', () => {
 
   test.each([
     ['uppercase hex', SIGNATURE.toUpperCase()],
-    ['surrounding whitespace', `  ${SIGNATURE}\r\n`],
+    ['surrounding HTTP whitespace (SP and HTAB)', ` \t ${SIGNATURE}\t `],
     ['a header array with one value', [SIGNATURE]],
     ['a header array repeating the same value', [SIGNATURE, ` ${SIGNATURE}`]],
   ])('takes the signature as %s', async (_, signature) => {
@@ -160,6 +160,23 @@ describe('forgeries: each refused with its reason, by both verifiers', () => {
       Buffer.from(SIGNATURE, 'hex').toString('base64'),
       'malformed_signature',
     ],
+    ...(
+      [
+        ['CR LF', '\r\n'],
+        ['U+00A0 (no-break space)', '\u00a0'],
+        ['U+FEFF (byte order mark)', '\ufeff'],
+        ['U+2028 (line separator)', '\u2028'],
+        ['U+3000 (ideographic space)', '\u3000'],
+      ] as const
+    ).flatMap(([name, ws]): [string, string, string, WebhookVerificationReason][] => [
+      [
+        `a valid signature after ${name}, which is not HTTP whitespace`,
+        BODY,
+        `${ws}${SIGNATURE}`,
+        'malformed_signature',
+      ],
+      [`a valid signature before ${name}`, BODY, `${SIGNATURE}${ws}`, 'malformed_signature'],
+    ]),
     ['duplicate headers joined by Node', BODY, `${SIGNATURE}, ${wrongSecret}`, 'malformed_signature'],
     ['empty signature', BODY, '', 'missing_signature'],
     ['blank signature', BODY, '   ', 'missing_signature'],

@@ -1,0 +1,162 @@
+/**
+ * The options both webhook handlers take, checked once at creation so a mistake fails at startup
+ * rather than on each delivery.
+ */
+import { checkOptions, ofType, type OptionRule } from '../core/options.js';
+import type { ValidationIssue } from '../errors/validation.js';
+import { MAX_TIMER_MS, throwIssues, wholeNumber } from './option-rules.js';
+import type { WebhookDedupeStore } from './dedupe/types.js';
+import { checkSecrets, secretsOf } from './signature.js';
+import type { WebhookEvent, WebhookSecret } from './types.js';
+
+/** Facts about a delivery that was not acknowledged, for {@link WebhookHandlerOptions.onError}. */
+export interface WebhookErrorContext {
+  /**
+   * The HTTP status the handler answered: 400, 405, 408, 413, 500 or 503; or 200 when `onEvent`
+   * succeeded but the dedupe store could not record it (the event may run again once its claim
+   * expires).
+   */
+  status: number;
+}
+
+/** Options of {@link createWebhookHandler} and {@link createNodeWebhookHandler}. */
+export interface WebhookHandlerOptions {
+  /** Your webhook secret, or several during a rotation (any may match). Checked at creation. */
+  secret: WebhookSecret;
+  /**
+   * Called once per verified delivery; may return a promise (its value is ignored). The handler
+   * answers 200 only after it resolves, and 500 if it throws or rejects, so the service delivers
+   * again. Deliveries can repeat: pass {@link WebhookHandlerOptions.dedupe}, keep your own order
+   * state unique on `data.reference`, and confirm with `wallet.charges.verify(reference)` before
+   * giving value.
+   */
+  onEvent: (event: WebhookEvent) => unknown;
+  /**
+   * Told about every delivery that was not acknowledged: a refused signature or body (400), a wrong
+   * method (405), a body too slow (408) or too large (413), a misconfiguration such as a body parsed
+   * by `express.json()` first (500), an error from `onEvent` (500), or a dedupe store that failed or
+   * found the event being handled elsewhere (503). Errors it throws are ignored.
+   *
+   * @default logs a warning for 4xx and an error (with the stack) for 5xx, via `console`
+   */
+  onError?: (error: unknown, context: WebhookErrorContext) => void;
+  /**
+   * The largest body accepted, in bytes; a larger one is answered 413 without being buffered.
+   *
+   * @default 1_048_576 (1 MiB)
+   */
+  maxBodyBytes?: number;
+  /**
+   * Milliseconds allowed to receive the whole body, from the moment the handler is called. A body
+   * still incomplete then is answered 408 and the connection closed, so a sender dripping bytes
+   * cannot hold the route open. `onEvent`'s own time is not counted. It covers the bodies the
+   * handler reads itself: a body parser mounted before it (`express.raw()`) reads without it.
+   *
+   * @default 10_000
+   */
+  bodyTimeout?: number;
+  /**
+   * Runs `onEvent` once per event across every process sharing the store, however often and wherever
+   * the service delivers it: see {@link memoryDedupeStore} and {@link redisDedupeStore}. A delivery
+   * of an event already handled is answered 200 without `onEvent`; one whose event is being handled
+   * elsewhere, or arriving while the store is unreachable, is answered 503 so it comes again later.
+   *
+   * @default undefined (every verified delivery runs `onEvent`)
+   */
+  dedupe?: WebhookDedupeStore;
+}
+
+/** Default of {@link WebhookHandlerOptions.maxBodyBytes}. */
+export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
+
+/** Default of {@link WebhookHandlerOptions.bodyTimeout}. */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+
+const RULES: Readonly<Record<keyof WebhookHandlerOptions, OptionRule>> = {
+  // Checked after the others by checkSecrets, which throws missing_secret as the verifiers do.
+  secret: () => undefined,
+  onEvent: ofType('function'),
+  onError: ofType('function'),
+  maxBodyBytes: wholeNumber(1, 2 ** 31 - 1),
+  bodyTimeout: wholeNumber(1, MAX_TIMER_MS),
+  dedupe: (value) =>
+    isStore(value)
+      ? undefined
+      : 'must be a store with claim, done and release (memoryDedupeStore, redisDedupeStore)',
+};
+
+/** The checked options, with defaults applied; `onError` never throws. */
+export interface ResolvedHandlerOptions {
+  /** As given. */
+  secret: WebhookSecret;
+  /** As given. */
+  onEvent: (event: WebhookEvent) => unknown;
+  /** The merchant's hook or the default logger, wrapped so it cannot throw. */
+  onError: (error: unknown, context: WebhookErrorContext) => void;
+  /** The limit in bytes. */
+  maxBodyBytes: number;
+  /** The body deadline in ms. */
+  bodyTimeout: number;
+  /** The store, if any. */
+  dedupe: WebhookDedupeStore | undefined;
+}
+
+function defaultOnError(error: unknown, { status }: WebhookErrorContext): void {
+  // A duplicate held by another delivery is routine under concurrent redeliveries: a warning.
+  const routine = (error as { code?: unknown } | null)?.code === 'webhook_event_in_progress';
+  if ((status >= 500 || status === 200) && !routine) {
+    console.error(`[@wallet/node] webhook delivery answered ${status}:`, error);
+  } else console.warn(`[@wallet/node] webhook delivery answered ${status}: ${String(error)}`);
+}
+
+function isStore(value: unknown): value is WebhookDedupeStore {
+  const store = value as Partial<Record<keyof WebhookDedupeStore, unknown>> | null;
+  return (
+    typeof store === 'object' &&
+    store !== null &&
+    typeof store.claim === 'function' &&
+    typeof store.done === 'function' &&
+    typeof store.release === 'function'
+  );
+}
+
+/**
+ * Checks the options at creation. A missing or empty secret throws `WebhookVerificationError`
+ * (`missing_secret`), as the verifiers do; every other problem, all at once, a `ValidationError`.
+ */
+export function resolveHandlerOptions(
+  options: WebhookHandlerOptions,
+  caller: string,
+): ResolvedHandlerOptions {
+  const issues: ValidationIssue[] =
+    options === undefined
+      ? [{ path: '', message: 'must be an object with secret and onEvent, not undefined' }]
+      : checkOptions(options, RULES, '', `an option of ${caller}`);
+  const isObject = typeof options === 'object' && options !== null && !Array.isArray(options);
+  if (isObject && options.onEvent === undefined) {
+    issues.push({ path: 'onEvent', message: 'is required: the function that handles each verified event' });
+  }
+  if (issues.length > 0) {
+    // Listed with the rest when there is a rest, so one run shows every problem.
+    if (isObject && secretsOf(options.secret) === undefined) {
+      issues.push({ path: 'secret', message: 'must be a non-empty string, or a non-empty array of them' });
+    }
+  }
+  throwIssues(`${caller} options`, issues);
+  checkSecrets(options.secret);
+  const report = options.onError ?? defaultOnError;
+  return {
+    secret: options.secret,
+    onEvent: options.onEvent,
+    onError: (error, context) => {
+      try {
+        report(error, context);
+      } catch {
+        // A failing logger must not turn an answer into a crash.
+      }
+    },
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    bodyTimeout: options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT_MS,
+    dedupe: options.dedupe,
+  };
+}

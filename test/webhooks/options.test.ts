@@ -1,0 +1,205 @@
+/**
+ * Bad input to any public webhook function is a typed error (a WalletError subclass) with a message
+ * that says what to change; nothing is half-created.
+ */
+import { createClient } from 'redis';
+import { describe, expect, test } from 'vitest';
+
+import {
+  ValidationError,
+  WalletError,
+  WebhookVerificationError,
+  createNodeWebhookHandler,
+  createWebhookHandler,
+  memoryDedupeStore,
+  redisDedupeStore,
+  signWebhook,
+  verifyWebhook,
+  verifyWebhookAsync,
+} from '../../src/webhooks.js';
+import type { RedisClientLike, WebhookHandlerOptions } from '../../src/webhooks.js';
+import { BODY, SECRET, SIGNATURE } from './helpers.js';
+
+const onEvent = (): void => undefined;
+const creators = [
+  ['createWebhookHandler', createWebhookHandler],
+  ['createNodeWebhookHandler', createNodeWebhookHandler],
+] as const;
+
+/** The error `run` throws, which must be a WalletError. */
+function thrown(run: () => unknown): WalletError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(WalletError);
+    return error as WalletError;
+  }
+  throw new Error('did not throw');
+}
+
+describe.each(creators)('%s options', (name, create) => {
+  const make = (options: unknown) => () => create(options as WebhookHandlerOptions);
+
+  test.each([null, undefined, 'whsec', 42, [], () => undefined])('refuses %s as options', (options) => {
+    const error = thrown(make(options));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.message).toContain(`${name} options`);
+    expect(error.message).toContain('must be an object');
+  });
+
+  test('refuses a missing or non-function onEvent', () => {
+    for (const value of [undefined, 'handle', {}]) {
+      const error = thrown(make({ secret: SECRET, onEvent: value }));
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues.map((i) => i.path)).toEqual(['onEvent']);
+      expect(error.message).toMatch(/onEvent: (is required|must be a function)/);
+    }
+  });
+
+  test.each([
+    ['maxBodyBytes', -1],
+    ['maxBodyBytes', 0],
+    ['maxBodyBytes', 1.5],
+    ['maxBodyBytes', Number.NaN],
+    ['maxBodyBytes', '1024'],
+    ['bodyTimeout', 0],
+    ['bodyTimeout', -5],
+    ['bodyTimeout', Infinity],
+    ['bodyTimeout', 2 ** 31],
+    ['bodyTimeout', '10s'],
+  ])('refuses %s: %s', (option, value) => {
+    const error = thrown(make({ secret: SECRET, onEvent, [option]: value })) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.issues.map((i) => i.path)).toEqual([option]);
+    expect(error.message).toMatch(/must be a whole number from 1 to/);
+  });
+
+  test.each([
+    ['maxBodySize', 'maxBodyBytes'],
+    ['bodyTimout', 'bodyTimeout'],
+    ['onevent', 'onEvent'],
+    ['dedup', 'dedupe'],
+    ['secrets', 'secret'],
+  ])('names %s as unknown and suggests %s', (typo, meant) => {
+    const error = thrown(make({ secret: SECRET, onEvent, [typo]: 1 })) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.issues).toContainEqual({
+      path: typo,
+      message: `is not an option of ${name} (did you mean '${meant}'?)`,
+    });
+  });
+
+  test('lists every problem at once, the secret too when other problems are listed', () => {
+    const empty = thrown(make({})) as ValidationError;
+    expect(empty.issues.map((i) => i.path).sort()).toEqual(['onEvent', 'secret']);
+    const error = thrown(make({ secret: SECRET, maxBodySize: 1, bodyTimeout: -1 })) as ValidationError;
+    expect(error.issues.map((i) => i.path).sort()).toEqual(['bodyTimeout', 'maxBodySize', 'onEvent']);
+  });
+
+  test('refuses a dedupe that is not a store, and an onError that is not a function', () => {
+    const error = thrown(make({ secret: SECRET, onEvent, dedupe: {}, onError: 'log' })) as ValidationError;
+    expect(error.issues.map((i) => i.path).sort()).toEqual(['dedupe', 'onError']);
+  });
+
+  test('an empty secret stays a WebhookVerificationError (missing_secret), as in the verifiers', () => {
+    for (const secret of ['', [], [SECRET, ''], undefined, 42]) {
+      const error = thrown(make({ secret, onEvent }));
+      expect(error).toBeInstanceOf(WebhookVerificationError);
+      expect((error as WebhookVerificationError).reason).toBe('missing_secret');
+    }
+  });
+
+  test('valid options create a handler', () => {
+    expect(typeof make({ secret: SECRET, onEvent, maxBodyBytes: 10, bodyTimeout: 5 })()).toBe('function');
+  });
+});
+
+describe('dedupe store options', () => {
+  test.each([
+    [{ ttl: 0 }, 'ttl'],
+    [{ ttl: -1 }, 'ttl'],
+    [{ claimTtl: 1.5 }, 'claimTtl'],
+    [{ ttl: 1000, claimTtl: 1000 }, 'claimTtl'],
+    [{ tll: 5 }, 'tll'],
+  ])('memoryDedupeStore refuses %o', (options, path) => {
+    const error = thrown(() => memoryDedupeStore(options as never)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.issues.map((i) => i.path)).toEqual([path]);
+  });
+
+  test('memoryDedupeStore refuses non-object options and suggests ttl for tll', () => {
+    expect(thrown(() => memoryDedupeStore(null as never))).toBeInstanceOf(ValidationError);
+    expect(thrown(() => memoryDedupeStore({ tll: 5 } as never)).message).toContain("did you mean 'ttl'?");
+  });
+
+  test('redisDedupeStore refuses a value that is no Redis client, before any option', () => {
+    for (const client of [null, undefined, {}, 'redis://localhost', { get: () => 1 }]) {
+      const error = thrown(() => redisDedupeStore(client as unknown as RedisClientLike));
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error.message).toContain('redis (createClient) or ioredis');
+    }
+  });
+
+  test('redisDedupeStore checks its options without touching the client (never connected here)', () => {
+    const client = createClient({ url: 'redis://127.0.0.1:1' });
+    const error = thrown(() =>
+      redisDedupeStore(client, { prefix: 5, timeout: 0, prefx: 'x' } as never),
+    ) as ValidationError;
+    expect(error.issues.map((i) => i.path).sort()).toEqual(['prefix', 'prefx', 'timeout']);
+    expect(error.message).toContain("did you mean 'prefix'?");
+  });
+});
+
+describe('the other public functions throw only typed errors for bad input', () => {
+  const cyclic: Record<string, unknown> = {};
+  cyclic['self'] = cyclic;
+  test.each([
+    ['undefined', undefined],
+    ['a function', () => 1],
+    ['a BigInt', { amount: 1n }],
+    ['a cycle', cyclic],
+    [
+      'a throwing toJSON',
+      {
+        toJSON: () => {
+          throw new RangeError('no');
+        },
+      },
+    ],
+    ['bytes that are not UTF-8', new Uint8Array([0xff, 0xfe])],
+  ])('signWebhook refuses %s as the payload with a ValidationError', (_, payload) => {
+    expect(thrown(() => signWebhook(payload, SECRET))).toBeInstanceOf(ValidationError);
+  });
+
+  test.each([null, undefined, 42, {}, [], [''], [42], '', Symbol('s')])(
+    'verifyWebhook and verifyWebhookAsync refuse %s as the secret with missing_secret',
+    async (secret) => {
+      const error = thrown(() => verifyWebhook(BODY, SIGNATURE, secret as never));
+      expect(error).toMatchObject({ reason: 'missing_secret' });
+      await expect(verifyWebhookAsync(BODY, SIGNATURE, secret as never)).rejects.toMatchObject({
+        reason: 'missing_secret',
+      });
+    },
+  );
+
+  test.each([42, true, {}, Symbol('s'), [42], [null], [SIGNATURE, 42], 10n])(
+    'verifyWebhook refuses %s as the signature with a WebhookVerificationError',
+    async (signature) => {
+      expect(thrown(() => verifyWebhook(BODY, signature as never, SECRET))).toBeInstanceOf(
+        WebhookVerificationError,
+      );
+      await expect(verifyWebhookAsync(BODY, signature as never, SECRET)).rejects.toBeInstanceOf(
+        WebhookVerificationError,
+      );
+    },
+  );
+
+  test.each([null, undefined, 42, {}, [], new Date(), new DataView(new ArrayBuffer(4)), new Uint16Array(4)])(
+    'verifyWebhook refuses %s as the body with raw_body_required',
+    (body) => {
+      expect(thrown(() => verifyWebhook(body as never, SIGNATURE, SECRET))).toMatchObject({
+        reason: 'raw_body_required',
+      });
+    },
+  );
+});
