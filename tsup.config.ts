@@ -17,6 +17,9 @@ const config: Options = {
   clean: true,
   sourcemap: false,
   external: ['undici', 'zod', 'msw'],
+  // The sandbox's QR page draws with uqr, bundled into its own chunk behind a dynamic import: the
+  // package gains no runtime dependency and nothing loads it until a QR page is drawn.
+  noExternal: ['uqr'],
 };
 
 export default config;

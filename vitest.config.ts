@@ -37,6 +37,8 @@ const config: UserConfig = defineConfig({
   test: {
     reporters: ['default', summary],
     include: ['test/**/*.test.ts'],
+    // Builds dist/ once when it is older than the source (npm test has just built it: no work).
+    globalSetup: ['test/helpers/fresh-build.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // The CI machine has two cores; suites with loopback servers behave better without oversubscription.

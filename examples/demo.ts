@@ -4,7 +4,8 @@
  * It starts the sandbox's HTTP server and an Express webhook endpoint, then does what a merchant's
  * backend does: resolve the customer, dispatch a push, (the customer authorizes), receive and verify
  * the signed webhook, confirm by reference, refund part, see an over-refund refused, and retry a
- * request safely with its idempotency key. It prints a short transcript and exits 0.
+ * request safely with its idempotency key. It prints a short transcript, then the sandbox's own log
+ * of what it saw and did (one line per request and per webhook delivery attempt), and exits 0.
  */
 import type { Server } from 'node:http';
 
@@ -59,7 +60,10 @@ function closeServer(server: Server): Promise<void> {
 async function main(): Promise<void> {
   const received: WebhookEvent[] = [];
   const webhook = await startWebhookEndpoint(received);
-  const sandbox = createSandbox({ webhookUrl: webhook.url, webhookSecret: WEBHOOK_SECRET });
+  // The sandbox logs as the development server does; kept aside and printed after the transcript.
+  const log: string[] = [];
+  const logger = { info: (line: string) => log.push(line), warn: (line: string) => log.push(line) };
+  const sandbox = createSandbox({ webhookUrl: webhook.url, webhookSecret: WEBHOOK_SECRET, logger });
   const api = await sandbox.listen();
   const wallet = new Wallet({ apiKey: API_KEY, baseUrl: api.url });
   try {
@@ -135,6 +139,8 @@ async function main(): Promise<void> {
     console.log(
       `\nDone: Ada debited ${debits.length} time (${formatNaira(debits[0]?.amount ?? 0)}), refunded ${formatNaira(refunded)}.`,
     );
+    console.log('\nSandbox log (what the sandbox saw and did):');
+    for (const line of log) console.log(`  ${line}`);
   } finally {
     await wallet.close();
     await sandbox.close();

@@ -19,7 +19,10 @@ export type {
   SandboxRequestRecord,
 } from './testing/state.js';
 export type { SandboxRequestContext } from './testing/router.js';
+export type { SandboxMswHandler } from './testing/msw.js';
 export type { SandboxListenOptions, SandboxServer } from './testing/server.js';
-export type { WebhookRetryOptions, WebhookOutcome } from './testing/webhook-delivery.js';
+export type { WebhookRetryOptions, WebhookOutcome, WebhookDelivery } from './testing/webhook-delivery.js';
+export type { SandboxLogger } from './testing/log.js';
+export type { SandboxFaults, SandboxFaultKind } from './testing/faults.js';
 export { signWebhook } from './webhooks/sign.js';
 export type { SignedWebhook } from './webhooks/sign.js';

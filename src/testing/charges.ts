@@ -14,8 +14,6 @@ import type { JsonObject } from './validate.js';
 import { optionalObject, optionalString, requireAmount, requireOneOf, requireString } from './validate.js';
 
 const FEE_CAP = 200_000;
-// At or above this amount 2% is at least the cap, so the fee is the cap without multiplying an amount
-// that could leave the safe integer range.
 const AUTH_CHANNELS: readonly AuthChannel[] = ['wallet_push', 'wallet_qr'];
 
 type Charge = { -readonly [K in keyof SandboxCharge]: SandboxCharge[K] };
@@ -89,13 +87,18 @@ export function resolveHandle(state: SandboxState, body: JsonObject, now: Date):
   return success(data, 'Customer resolved');
 }
 
+/** When and where a dispatch happens. @internal */
+export interface DispatchContext {
+  now: Date;
+  /** How long the prompt lives, ms. */
+  ttlMs: number;
+  /** The absolute URL QR pages live under, ending in `/`: the sandbox's own, as the caller reached it. */
+  pageBase: string;
+}
+
 /** POST /v1/charges/dispatch. @internal */
-export function dispatchCharge(
-  state: SandboxState,
-  body: JsonObject,
-  now: Date,
-  promptTtlMs: number,
-): SavedResponse {
+export function dispatchCharge(state: SandboxState, body: JsonObject, at: DispatchContext): SavedResponse {
+  const { now } = at;
   const reference = requireString(body, 'reference');
   const bankId = requireString(body, 'bankId');
   const authChannel = requireOneOf(body, 'authChannel', AUTH_CHANNELS);
@@ -120,11 +123,15 @@ export function dispatchCharge(
   charge.channel = authChannel;
   charge.description = description ?? null;
   charge.metadata = metadata ?? null;
-  charge.expiresAt = new Date(now.getTime() + promptTtlMs).toISOString();
-  charge.qrCodeUrl =
-    authChannel === 'wallet_qr'
-      ? `https://sandbox.wallet.test/qr/${randomUUID().replaceAll('-', '')}.png`
-      : null;
+  charge.expiresAt = new Date(now.getTime() + at.ttlMs).toISOString();
+  // The replaced prompt's QR page goes, so QR pages never outnumber charges.
+  if (charge.qrCodeUrl !== null) state.qrCodes.delete(charge.qrCodeUrl.slice(-32));
+  charge.qrCodeUrl = null;
+  if (authChannel === 'wallet_qr') {
+    const id = randomUUID().replaceAll('-', '');
+    state.qrCodes.set(id, reference);
+    charge.qrCodeUrl = `${at.pageBase}${id}`;
+  }
   charge.prompts += 1;
   const data: ChargeDispatch = {
     reference,

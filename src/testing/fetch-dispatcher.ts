@@ -1,5 +1,7 @@
 import { Dispatcher } from 'undici';
 
+import { checkValue, fn } from './options.js';
+
 /** A Fetch-style request handler: what Next.js, Hono, MSW's `getResponse` and the sandbox speak. */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -54,6 +56,7 @@ export class FetchDispatcher extends Dispatcher {
 
   /** @param handle - answers each request. */
   constructor(handle: FetchHandler) {
+    checkValue('FetchDispatcher argument', 'handle', handle, fn);
     super();
     this.#handle = handle;
   }
@@ -86,6 +89,12 @@ export class FetchDispatcher extends Dispatcher {
       });
       const response = await this.#handle(request);
       if (failed) return;
+      if (response.type === 'error') {
+        // `Response.error()` is a dropped connection, as undici reports one from a real socket.
+        return fail(
+          Object.assign(new Error('other side closed'), { name: 'SocketError', code: 'UND_ERR_SOCKET' }),
+        );
+      }
       const rawHeaders: Buffer[] = [];
       response.headers.forEach((value, name) => rawHeaders.push(Buffer.from(name), Buffer.from(value)));
       let resume: (() => void) | undefined;

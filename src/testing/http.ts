@@ -3,20 +3,19 @@
  * the state machine gives goes through here, so all three ways of serving it answer byte for byte
  * the same.
  */
+import { WalletError, named } from '../errors/base.js';
 
 /**
  * A request the sandbox refused, or a test control called on a charge in the wrong state. Carries
  * the HTTP status the sandbox answers with, so the same refusal reads the same over HTTP and in
- * process.
+ * process. A {@link WalletError}, so `isWalletError` and `instanceof WalletError` hold.
  *
  * @example
  * ```ts
  * await expect(sandbox.authorize('order_unknown')).rejects.toMatchObject({ name: 'SandboxError', status: 404 });
  * ```
  */
-export class SandboxError extends Error {
-  /** Always `'SandboxError'`. */
-  override readonly name = 'SandboxError' as const;
+export class SandboxError extends WalletError {
   /** The HTTP status the sandbox answers with for this refusal. */
   readonly status: number;
 
@@ -26,6 +25,8 @@ export class SandboxError extends Error {
     this.status = status;
   }
 }
+
+named({ SandboxError });
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
 

@@ -4,6 +4,8 @@
  * request; the same key with a different request is refused with 422, because replaying an answer
  * to a request the merchant did not send would hide a bug in their retry logic.
  */
+import { createHash } from 'node:crypto';
+
 import type { SavedResponse } from './http.js';
 import { failure } from './http.js';
 import type { SandboxState } from './state.js';
@@ -23,7 +25,7 @@ function canonical(value: unknown): unknown {
 /**
  * What makes two requests "the same": method, path and body, with the body's keys in any order,
  * since two JSON encoders of one object may order them differently. A body that is not JSON
- * compares as text.
+ * compares as text. Kept as a hash, so a saved key costs the same for a 1 MiB body as for 100 bytes.
  * @internal
  */
 export function fingerprint(method: string, path: string, body: string): string {
@@ -33,7 +35,16 @@ export function fingerprint(method: string, path: string, body: string): string 
   } catch {
     // Not JSON: compared as sent.
   }
-  return `${method} ${path}\n${normalized}`;
+  return createHash('sha256').update(`${method} ${path}\n${normalized}`).digest('base64');
+}
+
+/**
+ * The store's key: the API key and the idempotency key together, so two merchants (or a test and
+ * a live-like key) that pick the same idempotency key never get each other's answers.
+ * @internal
+ */
+export function storeKey(apiKey: string, idempotencyKey: string): string {
+  return `${createHash('sha256').update(apiKey).digest('base64')} ${idempotencyKey}`;
 }
 
 /** The outcome of looking a key up. @internal */
@@ -65,4 +76,9 @@ export function lookup(state: SandboxState, key: string, print: string): Lookup 
 export function remember(state: SandboxState, key: string, print: string, response: SavedResponse): void {
   if (response.status === 400 || response.status === 401 || response.status === 403) return;
   state.idempotency.set(key, { fingerprint: print, response });
+  // Like the service's key expiry, but by count: the oldest key goes first.
+  if (state.idempotency.size > state.limits.idempotencyKeys) {
+    const oldest = state.idempotency.keys().next();
+    if (oldest.done !== true) state.idempotency.delete(oldest.value);
+  }
 }

@@ -1,15 +1,24 @@
 /**
- * The sandbox as one Fetch-style handler: authentication, the IP allow list, routing, idempotent
- * replay and the request log, in front of the synchronous state changes in `charges.ts` and
+ * The sandbox as one Fetch-style handler: routes relative to the base path, injected faults,
+ * authentication, the IP allow list, idempotent replay and the request log, in front of the synchronous state changes in `charges.ts` and
  * `refunds.ts`. MSW, the in-process dispatcher and the loopback server all call this, so they
  * cannot drift apart.
  */
-import { createRefund } from './refunds.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { readBody } from './body.js';
 import { dispatchCharge, resolveHandle, verifyCharge } from './charges.js';
-import { SandboxError, failure, success, toResponse } from './http.js';
+import { control, decodeSegment } from './controls.js';
+import type { ControlRoutes } from './controls.js';
+import type { Fault } from './faults.js';
+import { SandboxError, failure, toResponse } from './http.js';
 import type { SavedResponse } from './http.js';
-import { fingerprint, lookup, remember } from './idempotency.js';
-import type { SandboxState } from './state.js';
+import { fingerprint, lookup, remember, storeKey } from './idempotency.js';
+import { requestLine } from './log.js';
+import type { SandboxLogger } from './log.js';
+import { QR_PAGE_PREFIX } from './qr-page.js';
+import { createRefund } from './refunds.js';
+import type { SandboxRequestRecord, SandboxState } from './state.js';
 import { parseJsonObject } from './validate.js';
 
 /** Who is calling, as the way of serving knows it. */
@@ -22,15 +31,6 @@ export interface SandboxRequestContext {
   clientIp?: string;
 }
 
-/** The test controls the `/_sandbox/` routes expose, for callers in other languages. @internal */
-export interface ControlRoutes {
-  authorize(reference: string): Promise<unknown>;
-  decline(reference: string): Promise<unknown>;
-  expire(reference: string): Promise<unknown>;
-  reset(): void;
-  state(): unknown;
-}
-
 /** What the handler needs from the sandbox. @internal */
 export interface RouterContext {
   state: SandboxState;
@@ -38,6 +38,10 @@ export interface RouterContext {
   promptTtlMs: number;
   defaultClientIp: string;
   controls: ControlRoutes;
+  /** The path of `baseUrl` (`''` or for example `/api`): every route is under it. */
+  basePath: string;
+  faults: (() => Fault) | undefined;
+  logger: SandboxLogger | undefined;
 }
 
 type Route = { method: 'GET' | 'POST'; run: (body: string, request: Request) => SavedResponse };
@@ -50,7 +54,7 @@ export function normalizeIp(ip: string): string {
   return trimmed.startsWith('::ffff:') && trimmed.includes('.') ? trimmed.slice(7) : trimmed;
 }
 
-function authenticate(header: string | null): void {
+function authenticate(header: string | null): string {
   const match = header === null ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
   const key = match?.[1];
   if (key === undefined) {
@@ -68,17 +72,10 @@ function authenticate(header: string | null): void {
   if (!key.startsWith('sk_test_') || key.length === 'sk_test_'.length) {
     throw new SandboxError(401, 'Invalid secret key: the sandbox accepts any key that starts with sk_test_.');
   }
+  return key;
 }
 
-function decodeSegment(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    throw new SandboxError(400, 'The reference in the path is not valid percent-encoding.');
-  }
-}
-
-function route(ctx: RouterContext, path: string): Route {
+function route(ctx: RouterContext, path: string, pageBase: string): Route {
   const json = (request: Request, body: string) => parseJsonObject(body, request.headers.get('content-type'));
   switch (path) {
     case '/v1/charges/resolve-handle':
@@ -86,7 +83,8 @@ function route(ctx: RouterContext, path: string): Route {
     case '/v1/charges/dispatch':
       return {
         method: 'POST',
-        run: (body, req) => dispatchCharge(ctx.state, json(req, body), ctx.now(), ctx.promptTtlMs),
+        run: (body, req) =>
+          dispatchCharge(ctx.state, json(req, body), { now: ctx.now(), ttlMs: ctx.promptTtlMs, pageBase }),
       };
     case '/v1/refunds':
       return { method: 'POST', run: (body, req) => createRefund(ctx.state, json(req, body), ctx.now()) };
@@ -107,15 +105,16 @@ function answer(
   path: string,
   body: string,
   clientIp: string,
-): { response: SavedResponse; replayed: boolean } {
-  authenticate(request.headers.get('authorization'));
+  pageBase: string,
+): Outcome {
+  const apiKey = authenticate(request.headers.get('authorization'));
   if (ctx.state.allowedIps !== undefined && !ctx.state.allowedIps.has(clientIp)) {
     throw new SandboxError(
       403,
       `Requests from ${clientIp} are not allowed: the IP is not on this key's allow list.`,
     );
   }
-  const endpoint = route(ctx, path);
+  const endpoint = route(ctx, path, pageBase);
   if (endpoint.method !== request.method) {
     throw new SandboxError(405, `${path} accepts ${endpoint.method} only.`);
   }
@@ -133,70 +132,91 @@ function answer(
     throw new SandboxError(400, `X-Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`);
   }
   const print = fingerprint(request.method, path, body);
-  const found = lookup(ctx.state, key, print);
+  const stored = storeKey(apiKey, key);
+  const found = lookup(ctx.state, stored, print);
   if (found.kind !== 'new') return { response: found.response, replayed: found.kind === 'replay' };
   const response = run();
-  remember(ctx.state, key, print, response);
+  remember(ctx.state, stored, print, response);
   return { response, replayed: false };
 }
 
-async function control(ctx: RouterContext, request: Request, path: string): Promise<Response> {
+type Outcome = { response: SavedResponse; replayed: boolean };
+
+/** The path under `basePath`, or `undefined` for a path outside it. */
+function relativePath(path: string, basePath: string): string | undefined {
+  if (basePath === '') return path;
+  if (path === basePath) return '/';
+  return path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined;
+}
+
+function refusal(error: unknown): SavedResponse {
+  if (error instanceof SandboxError) return failure(error.status, error.message);
+  return failure(500, `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+// Everything but the injected delay and the body read is synchronous, from the idempotency lookup
+// to saving the answer: see answer().
+async function serve(
+  ctx: RouterContext,
+  request: Request,
+  path: string | undefined,
+  clientIp: string,
+  fault: Fault | undefined,
+  pageBase: string,
+): Promise<Outcome> {
+  if (fault !== undefined && fault.delayMs > 0) await sleep(fault.delayMs);
+  if (fault?.kind === 'error') {
+    return { response: failure(fault.status, 'Injected fault: the sandbox did not act.'), replayed: false };
+  }
+  if (fault?.kind === 'reset') return { response: failure(502, 'Injected reset.'), replayed: false };
   try {
-    if (path === '/_sandbox/state' && request.method === 'GET')
-      return toResponse(success(ctx.controls.state()));
-    if (path === '/_sandbox/reset' && request.method === 'POST') {
-      ctx.controls.reset();
-      return toResponse(success(null, 'Sandbox reset'));
+    if (path === undefined) {
+      throw new SandboxError(
+        404,
+        `No endpoint at ${new URL(request.url).pathname}: this sandbox serves under ${ctx.basePath}.`,
+      );
     }
-    const match = /^\/_sandbox\/charges\/([^/]+)\/(authorize|decline|expire)$/.exec(path);
-    if (match?.[1] !== undefined && match[2] !== undefined && request.method === 'POST') {
-      const reference = decodeSegment(match[1]);
-      const action = match[2] as 'authorize' | 'decline' | 'expire';
-      const result = await ctx.controls[action](reference);
-      return toResponse(success(result, `Charge ${action}d`));
-    }
-    throw new SandboxError(404, `No sandbox control at ${request.method} ${path}.`);
+    const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await readBody(request);
+    return answer(ctx, request, path, body, clientIp, pageBase);
   } catch (error) {
-    if (error instanceof SandboxError) return toResponse(failure(error.status, error.message));
-    throw error;
+    return { response: refusal(error), replayed: false };
   }
 }
 
 /**
- * Builds the sandbox's Fetch handler.
+ * Builds the sandbox's Fetch handler. A reset (an injected fault) is answered `Response.error()`,
+ * which each way of serving turns into a dropped connection.
  * @internal
  */
 export function createRouter(
   ctx: RouterContext,
 ): (request: Request, context?: SandboxRequestContext) => Promise<Response> {
   return async (request, context = {}) => {
+    const started = performance.now();
+    const at = ctx.now().toISOString();
     const url = new URL(request.url);
-    const path = url.pathname;
-    // The controls play the customer and the clock, not the merchant: no key, no allow list, no log.
-    if (path.startsWith('/_sandbox/')) return control(ctx, request, path);
+    const path = relativePath(url.pathname, ctx.basePath);
+    const pageBase = `${url.origin}${ctx.basePath}${QR_PAGE_PREFIX}`;
+    if (path?.startsWith('/_sandbox/')) return control(ctx.controls, ctx.state, request, path, pageBase);
     const clientIp = normalizeIp(context.clientIp ?? ctx.defaultClientIp);
-    const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
-    let outcome: { response: SavedResponse; replayed: boolean };
-    try {
-      outcome = answer(ctx, request, path, body, clientIp);
-    } catch (error) {
-      const response =
-        error instanceof SandboxError
-          ? failure(error.status, error.message)
-          : failure(500, `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`);
-      outcome = { response, replayed: false };
-    }
-    ctx.state.requests.push(
-      Object.freeze({
-        method: request.method,
-        path,
-        idempotencyKey: request.headers.get('x-idempotency-key'),
-        status: outcome.response.status,
-        replayed: outcome.replayed,
-        clientIp,
-        at: ctx.now().toISOString(),
-      }),
-    );
+    const fault = ctx.faults?.();
+    const outcome = await serve(ctx, request, path, clientIp, fault, pageBase);
+    const record: SandboxRequestRecord = Object.freeze({
+      method: request.method,
+      path: url.pathname,
+      idempotencyKey: request.headers.get('x-idempotency-key'),
+      status: outcome.response.status,
+      replayed: outcome.replayed,
+      clientIp,
+      fault: fault?.kind ?? null,
+      at,
+      durationMs: performance.now() - started,
+    });
+    ctx.state.requests.push(record);
+    const line = requestLine(record);
+    if (record.status >= 500 || record.fault !== null) ctx.logger?.warn(line);
+    else ctx.logger?.info(line);
+    if (fault?.kind === 'reset' || fault?.kind === 'reset-after') return Response.error();
     return toResponse(outcome.response, outcome.replayed ? { 'idempotent-replayed': 'true' } : {});
   };
 }

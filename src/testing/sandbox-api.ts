@@ -2,10 +2,9 @@
  * The sandbox's public shape: its options, and what `createSandbox()` returns. Kept apart from the
  * implementation so the contract a merchant codes against reads on its own.
  */
-import type { HttpHandler } from 'msw';
-
 import type { SandboxCustomer, SandboxCustomerInit } from './customers.js';
 import type { FetchDispatcher } from './fetch-dispatcher.js';
+import type { SandboxMswHandler } from './msw.js';
 import type { SandboxRequestContext } from './router.js';
 import type { SandboxListenOptions, SandboxServer } from './server.js';
 import type {
@@ -15,12 +14,15 @@ import type {
   SandboxRefund,
   SandboxRequestRecord,
 } from './state.js';
-import type { WebhookOutcome, WebhookRetryOptions } from './webhook-delivery.js';
+import type { SandboxFaults } from './faults.js';
+import type { SandboxLogger } from './log.js';
+import type { WebhookDelivery, WebhookRetryOptions } from './webhook-delivery.js';
 
 /** Options of `createSandbox()`. */
 export interface SandboxOptions {
   /**
    * The base URL the MSW handlers answer and the dispatcher is meant for; give the same one to the SDK.
+   * Its path, if any (`https://sandbox.wallet.test/api`), prefixes every route, `listen()`'s too.
    * @default 'https://sandbox.wallet.test'
    */
   baseUrl?: string;
@@ -36,12 +38,21 @@ export interface SandboxOptions {
   webhookSecret?: string;
   /**
    * Retries of a delivery to an endpoint that fails or is too slow.
-   * @default { attempts: 5, delayMs: 50, timeoutMs: 2000 }
+   * @default { attempts: 5, delayMs: 50, maxDelayMs: 10000, timeoutMs: 2000 }
    */
   webhookRetry?: WebhookRetryOptions;
   /**
    * More customers, added to `defaultSandboxCustomers`; one with the same handle replaces the default.
+   * Checked like every option: a missing phone or a repeated bankId is a `ValidationError`.
    * @default []
+   *
+   * @example
+   * ```ts
+   * const sandbox = createSandbox({
+   *   customers: [{ handle: '@chioma', phone: '+2348000000003', name: 'Chioma Obi',
+   *     banks: [{ bankId: 'bnk_chioma_uba', bankName: 'UBA', bankCode: '033', accountNumber: '0011223344' }] }],
+   * });
+   * ```
    */
   customers?: readonly SandboxCustomerInit[];
   /**
@@ -65,14 +76,46 @@ export interface SandboxOptions {
    * @default () => new Date()
    */
   now?: () => Date;
+  /**
+   * Where to write one line per request answered and per webhook delivery attempt. The bin logs
+   * to the terminal; a library user turns it on with `logger: console`.
+   * @default undefined (no log)
+   */
+  logger?: SandboxLogger;
+  /**
+   * Fault injection: a seeded share of API requests answered with a 5xx or a reset connection, and
+   * delays, to prove a merchant's retry paths.
+   * @default undefined (no faults)
+   *
+   * @example
+   * ```ts
+   * const sandbox = createSandbox({ faults: { failRate: 0.2, latency: [5, 50], seed: 42 } });
+   * ```
+   */
+  faults?: SandboxFaults;
+  /**
+   * How many requests and how many webhook delivery attempts `requests` and `deliveries` keep
+   * (each); older ones are dropped, so a long-running server's memory stays bounded.
+   * @default 1000
+   */
+  historyLimit?: number;
+  /**
+   * How many idempotency keys are remembered; past it the oldest is forgotten, as keys expire on the
+   * service. Keys are kept per API key.
+   * @default 10000
+   */
+  idempotencyKeyLimit?: number;
 }
 
 /** What `authorize()` did. */
 export interface AuthorizeResult {
   /** The charge, now `SUCCESS`. */
   readonly charge: SandboxCharge;
-  /** How the `charge.success` delivery went, or `null` without a `webhookUrl`. */
-  readonly webhook: WebhookOutcome | null;
+  /**
+   * How the first attempt to deliver `charge.success` went, or `null` without a `webhookUrl`.
+   * Retries of a failed attempt go on in the background; `webhook.settled` resolves after the last.
+   */
+  readonly webhook: WebhookDelivery | null;
 }
 
 /** The sandbox: serve it, play the customer, and inspect what happened. */
@@ -82,6 +125,7 @@ export interface Sandbox {
   /**
    * Answers one request as the service would: the whole sandbox as a Fetch-style handler, for
    * Hono, Next.js route handlers or your own server. Bound, so it can be passed around alone.
+   * An injected reset (see `faults`) is answered `Response.error()`: carry it as a dropped connection.
    *
    * @example
    * ```ts
@@ -99,7 +143,7 @@ export interface Sandbox {
    * const server = setupServer(...sandbox.handlers);
    * ```
    */
-  readonly handlers: HttpHandler[];
+  readonly handlers: SandboxMswHandler[];
   /**
    * An undici `Dispatcher` that answers in process, with no sockets; pass it to the SDK.
    *
@@ -124,10 +168,24 @@ export interface Sandbox {
   /**
    * Plays the customer authorizing a pending charge: it becomes `SUCCESS` with fee, `netAmount`,
    * settlement and `paidAt`; the customer is debited once; and the signed `charge.success` is
-   * delivered to `webhookUrl` (with retries) before this resolves.
-   * Rejects with a `SandboxError`: 404 for an unknown reference, 409 if the charge is not pending.
+   * sent to `webhookUrl`. Resolves once the first delivery attempt is answered, so a test can
+   * assert on its handler right after; retries of a failed attempt go on in the background.
+   * Rejects with a `SandboxError`: 404 for an unknown reference, 409 if the charge is not pending;
+   * with a `ValidationError` for a reference that is not a non-empty string.
+   *
+   * @example
+   * ```ts
+   * const { webhook } = await sandbox.authorize('order_1');
+   * if (webhook?.retrying) await webhook.settled; // wait for the retries too
+   * ```
    */
   authorize(reference: string): Promise<AuthorizeResult>;
+  /**
+   * Sends the charge's last webhook again, as a new delivery with its own retries; resolves like
+   * `authorize()`, after the first attempt. Rejects with a `SandboxError` 404 for an unknown
+   * reference and 409 when the charge has no webhook (it was never authorized, or no `webhookUrl`).
+   */
+  redeliver(reference: string): Promise<WebhookDelivery>;
   /** Plays the customer declining a pending charge: it becomes `FAILED`. Rejects like `authorize`. */
   decline(reference: string): Promise<SandboxCharge>;
   /** Ends a pending charge's prompt now; verify then reports `FAILED`, and it may be dispatched again. */
@@ -146,12 +204,12 @@ export interface Sandbox {
   readonly refunds: readonly SandboxRefund[];
   /** Every debit of a customer: one per authorized charge. A frozen snapshot. */
   readonly debits: readonly SandboxDebit[];
-  /** Every webhook delivery attempt, in order. A frozen snapshot. */
+  /** Webhook delivery attempts, in order: the newest `historyLimit`. A frozen snapshot. */
   readonly deliveries: readonly SandboxDeliveryAttempt[];
-  /** Every API request answered (not the `/_sandbox/` controls). A frozen snapshot. */
+  /** API requests answered (not the `/_sandbox/` controls): the newest `historyLimit`. A frozen snapshot. */
   readonly requests: readonly SandboxRequestRecord[];
   /** Forgets charges, refunds, debits, deliveries, requests and idempotency keys; restores customers and the allow list. */
   reset(): void;
-  /** Stops every server `listen()` started and closes the dispatcher. */
+  /** Stops every server `listen()` started, stops webhook retries under way, and closes the dispatcher. */
   close(): Promise<void>;
 }

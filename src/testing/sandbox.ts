@@ -3,16 +3,21 @@
  * machine answers everything; MSW, the in-process dispatcher and the loopback server only carry
  * requests to it.
  */
-import type { HttpHandler } from 'msw';
-
 import { authorizeCharge, declineCharge, expireCharge } from './charges.js';
-import { customerKey, defaultSandboxCustomers, toSandboxCustomer } from './customers.js';
+import { checkCustomer, customerKey, defaultSandboxCustomers, toSandboxCustomer } from './customers.js';
 import type { SandboxCustomer, SandboxCustomerInit } from './customers.js';
+import { faultSource } from './faults.js';
 import { FetchDispatcher } from './fetch-dispatcher.js';
+import { SandboxError } from './http.js';
+import { controlLine, deliveryLine, safeLogger } from './log.js';
+import type { SandboxLogger } from './log.js';
 import { mswHandlers } from './msw.js';
+import type { SandboxMswHandler } from './msw.js';
+import { checkArgument, checkValue, list, text } from './options.js';
 import { createRouter, normalizeIp } from './router.js';
 import type { SandboxRequestContext } from './router.js';
 import type { AuthorizeResult, Sandbox, SandboxOptions } from './sandbox-api.js';
+import { checkFetchArguments, checkListenOptions, checkSandboxOptions } from './sandbox-options.js';
 import { startServer } from './server.js';
 import type { SandboxListenOptions, SandboxServer } from './server.js';
 import { SandboxState, snapshot } from './state.js';
@@ -23,50 +28,54 @@ import type {
   SandboxRefund,
   SandboxRequestRecord,
 } from './state.js';
-import { deliverWebhook, retryOptions } from './webhook-delivery.js';
-import type { WebhookRetryOptions } from './webhook-delivery.js';
+import { retryOptions, startDelivery } from './webhook-delivery.js';
+import type { WebhookDelivery, WebhookOutcome, WebhookRetryOptions } from './webhook-delivery.js';
 
-function checkWebhookOptions(options: SandboxOptions): void {
-  if (options.webhookUrl === undefined) return;
-  if (!options.webhookSecret) {
-    throw new TypeError(
-      'createSandbox: webhookUrl needs webhookSecret, the secret your webhook handler verifies with.',
-    );
-  }
-  const url = new URL(options.webhookUrl);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TypeError('createSandbox: webhookUrl must be an http: or https: URL.');
-  }
-}
+type Handle = (request: Request, context?: SandboxRequestContext) => Promise<Response>;
 
 class SandboxImpl implements Sandbox {
   readonly baseUrl: string;
   readonly dispatcher: FetchDispatcher;
-  readonly fetch: (request: Request, context?: SandboxRequestContext) => Promise<Response>;
+  readonly fetch: Handle;
   readonly #options: SandboxOptions;
-  readonly #state = new SandboxState();
+  readonly #state: SandboxState;
   readonly #now: () => Date;
   readonly #retry: Required<WebhookRetryOptions>;
+  readonly #logger: SandboxLogger | undefined;
   readonly #servers = new Set<SandboxServer>();
-  readonly #handle: (request: Request, context?: SandboxRequestContext) => Promise<Response>;
-  #handlers: HttpHandler[] | undefined;
+  readonly #handle: Handle;
+  // Background webhook retries: close() stops them and waits for them to end.
+  #stop = new AbortController();
+  readonly #pending = new Set<Promise<WebhookOutcome>>();
+  #handlers: readonly unknown[] | undefined;
 
   constructor(options: SandboxOptions) {
-    checkWebhookOptions(options);
     this.#options = options;
     this.#now = options.now ?? (() => new Date());
     this.#retry = retryOptions(options.webhookRetry);
-    this.baseUrl = (options.baseUrl ?? 'https://sandbox.wallet.test').replace(/\/+$/, '');
+    this.#logger = safeLogger(options.logger);
+    this.#state = new SandboxState({
+      history: options.historyLimit ?? 1000,
+      idempotencyKeys: options.idempotencyKeyLimit ?? 10_000,
+    });
+    const base = new URL(options.baseUrl ?? 'https://sandbox.wallet.test');
+    const basePath = base.pathname.replace(/\/+$/, '');
+    this.baseUrl = `${base.origin}${basePath}`;
     this.#handle = createRouter({
       state: this.#state,
       now: this.#now,
       promptTtlMs: options.promptTtlMs ?? 600_000,
       defaultClientIp: options.clientIp ?? '127.0.0.1',
+      basePath,
+      faults: faultSource(options.faults),
+      logger: this.#logger,
       controls: {
         authorize: (reference) => this.authorize(reference),
         decline: (reference) => this.decline(reference),
         expire: (reference) => this.expire(reference),
+        redeliver: (reference) => this.redeliver(reference),
         reset: () => this.reset(),
+        charge: (reference) => this.charge(reference),
         state: () => ({
           charges: this.charges,
           refunds: this.refunds,
@@ -76,18 +85,24 @@ class SandboxImpl implements Sandbox {
         }),
       },
     });
-    this.fetch = (request, context) => this.#handle(request, context);
+    this.fetch = async (request, context) => {
+      checkFetchArguments(request, context);
+      return this.#handle(request, context);
+    };
     this.dispatcher = new FetchDispatcher((request) => this.#handle(request));
     this.reset();
   }
 
-  get handlers(): HttpHandler[] {
+  get handlers(): SandboxMswHandler[] {
     this.#handlers ??= mswHandlers(this.baseUrl, (request) => this.#handle(request));
-    return [...this.#handlers];
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- any by design: see SandboxMswHandler.
+    return [...this.#handlers] as SandboxMswHandler[];
   }
 
   async listen(options?: SandboxListenOptions): Promise<SandboxServer> {
-    const server = await startServer(this.#handle, options);
+    checkListenOptions(options);
+    const basePath = new URL(this.baseUrl).pathname.replace(/\/$/, '');
+    const server = await startServer(this.#handle, options, basePath);
     this.#servers.add(server);
     return {
       url: server.url,
@@ -100,50 +115,92 @@ class SandboxImpl implements Sandbox {
   }
 
   async authorize(reference: string): Promise<AuthorizeResult> {
-    const charge = snapshot(authorizeCharge(this.#state, reference, this.#now()));
+    checkArgument('authorize() argument', 'reference', reference);
+    const paid = authorizeCharge(this.#state, reference, this.#now());
+    const charge = snapshot(paid);
+    this.#logger?.info(controlLine(this.#now(), 'authorize', reference, charge.status));
+    const data = { reference, amount: charge.amount, customer: { handle: charge.customer.handle } };
+    this.#state.sentEvents.set(reference, { event: 'charge.success', data });
+    return { charge, webhook: await this.#deliver(reference) };
+  }
+
+  async redeliver(reference: string): Promise<WebhookDelivery> {
+    checkArgument('redeliver() argument', 'reference', reference);
+    if (this.charge(reference) === undefined) {
+      throw new SandboxError(404, `No charge with reference '${reference}'.`);
+    }
+    if (!this.#state.sentEvents.has(reference)) {
+      throw new SandboxError(
+        409,
+        `No webhook was sent for '${reference}': only an authorized charge has one.`,
+      );
+    }
+    const delivery = await this.#deliver(reference);
+    if (delivery === null) {
+      throw new SandboxError(409, 'This sandbox has no webhookUrl, so there is nothing to redeliver.');
+    }
+    return delivery;
+  }
+
+  async #deliver(reference: string): Promise<WebhookDelivery | null> {
     const { webhookUrl, webhookSecret } = this.#options;
-    if (webhookUrl === undefined || webhookSecret === undefined) return { charge, webhook: null };
-    const webhook = await deliverWebhook({
+    const sent = this.#state.sentEvents.get(reference);
+    if (webhookUrl === undefined || webhookSecret === undefined || sent === undefined) return null;
+    const delivery = await startDelivery({
       url: webhookUrl,
       secret: webhookSecret,
-      event: 'charge.success',
+      event: sent.event,
       reference,
-      data: { reference, amount: charge.amount, customer: { handle: charge.customer.handle } },
+      data: sent.data,
       retry: this.#retry,
       now: this.#now,
-      record: (attempt) => this.#state.deliveries.push(attempt),
+      signal: this.#stop.signal,
+      record: (attempt) => {
+        this.#state.deliveries.push(attempt);
+        if (attempt.ok) this.#logger?.info(deliveryLine(attempt));
+        else this.#logger?.warn(deliveryLine(attempt));
+      },
     });
-    return { charge, webhook };
+    const settled = delivery.settled;
+    this.#pending.add(settled);
+    void settled.then(() => this.#pending.delete(settled));
+    return delivery;
   }
 
   decline(reference: string): Promise<SandboxCharge> {
-    return this.#control(() => declineCharge(this.#state, reference, this.#now()));
+    return this.#control('decline', reference, () => declineCharge(this.#state, reference, this.#now()));
   }
 
   expire(reference: string): Promise<SandboxCharge> {
-    return this.#control(() => expireCharge(this.#state, reference, this.#now()));
+    return this.#control('expire', reference, () => expireCharge(this.#state, reference, this.#now()));
   }
 
   // Asynchronous like authorize(), so a refusal is always a rejection and never a synchronous throw.
-  #control(change: () => SandboxCharge): Promise<SandboxCharge> {
+  #control(name: string, reference: unknown, change: () => SandboxCharge): Promise<SandboxCharge> {
     try {
-      return Promise.resolve(snapshot(change()));
+      checkArgument(`${name}() argument`, 'reference', reference);
+      const charge = snapshot(change());
+      this.#logger?.info(controlLine(this.#now(), name, charge.reference, charge.status));
+      return Promise.resolve(charge);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
   }
 
   addCustomer(init: SandboxCustomerInit): SandboxCustomer {
+    checkCustomer(init);
     const customer = toSandboxCustomer(init);
     this.#state.customers.set(customerKey(customer.handle), customer);
     return customer;
   }
 
   setAllowedIps(ips: readonly string[] | undefined): void {
+    if (ips !== undefined) checkValue('setAllowedIps() argument', 'ips', ips, list(text, 10_000));
     this.#state.allowedIps = ips === undefined ? undefined : new Set(ips.map(normalizeIp));
   }
 
   charge(reference: string): SandboxCharge | undefined {
+    checkArgument('charge() argument', 'reference', reference);
     const charge = this.#state.charges.get(reference);
     return charge === undefined ? undefined : snapshot(charge);
   }
@@ -161,29 +218,34 @@ class SandboxImpl implements Sandbox {
     return snapshot(this.#state.debits);
   }
   get deliveries(): readonly SandboxDeliveryAttempt[] {
-    return snapshot(this.#state.deliveries);
+    return snapshot(this.#state.deliveries.toArray());
   }
   get requests(): readonly SandboxRequestRecord[] {
-    return snapshot(this.#state.requests);
+    return snapshot(this.#state.requests.toArray());
   }
 
   reset(): void {
     this.#state.clear();
-    for (const customer of [...defaultSandboxCustomers, ...(this.#options.customers ?? [])])
-      this.addCustomer(customer);
+    for (const customer of [...defaultSandboxCustomers, ...(this.#options.customers ?? [])]) {
+      this.#state.customers.set(customerKey(customer.handle), toSandboxCustomer(customer));
+    }
     this.setAllowedIps(this.#options.allowedIps);
   }
 
   async close(): Promise<void> {
+    this.#stop.abort();
     await Promise.all([...this.#servers].map((server) => server.close()));
     this.#servers.clear();
+    await Promise.all(this.#pending);
+    // Ready for deliveries again, as listen() is: close() ends what runs now, not the sandbox.
+    this.#stop = new AbortController();
     await this.dispatcher.close();
   }
 }
 
 /**
  * Creates a sandbox: the service in memory, with `@ada` (phone `+2348000000001`) and `@tunde`
- * ready to charge. Accepts any `sk_test_` key.
+ * ready to charge. Accepts any `sk_test_` key. Throws a `ValidationError` naming every bad option.
  *
  * @example
  * ```ts
@@ -200,5 +262,6 @@ class SandboxImpl implements Sandbox {
  * ```
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  checkSandboxOptions(options);
   return new SandboxImpl(options);
 }

@@ -5,6 +5,8 @@
  */
 import type { AuthChannel } from '../types.js';
 import type { SandboxCustomer } from './customers.js';
+import type { SandboxFaultKind } from './faults.js';
+import { History } from './history.js';
 import type { SavedResponse } from './http.js';
 
 /**
@@ -102,6 +104,8 @@ export interface SandboxDeliveryAttempt {
   readonly url: string;
   /** 1 for the first attempt. */
   readonly attempt: number;
+  /** Attempts allowed in all (the `webhookRetry.attempts` option). */
+  readonly of: number;
   /** True when the endpoint answered 2xx in time. */
   readonly ok: boolean;
   /** The endpoint's HTTP status, or `null` when none arrived (refused, timed out). */
@@ -114,6 +118,10 @@ export interface SandboxDeliveryAttempt {
   readonly signature: string;
   /** When the attempt started. */
   readonly at: string;
+  /** How long the attempt took, ms. */
+  readonly durationMs: number;
+  /** When the next attempt is scheduled, or `null` when this one succeeded or was the last. */
+  readonly nextRetryAt: string | null;
 }
 
 /** One request the sandbox answered (test-control routes under `/_sandbox/` are not recorded). */
@@ -130,13 +138,17 @@ export interface SandboxRequestRecord {
   readonly replayed: boolean;
   /** The caller's IP address as the sandbox saw it. */
   readonly clientIp: string;
-  /** When. */
+  /** The fault injected (see the `faults` option), or `null`. */
+  readonly fault: SandboxFaultKind | null;
+  /** When it arrived. */
   readonly at: string;
+  /** How long answering took, ms (injected latency included). */
+  readonly durationMs: number;
 }
 
 /** A saved answer and what it answered, for idempotent replay. @internal */
 export interface IdempotencyEntry {
-  /** Method, path and canonical body of the first request with the key. */
+  /** Hash of the method, path and canonical body of the first request with the key. */
   fingerprint: string;
   /** Its answer. */
   response: SavedResponse;
@@ -144,16 +156,41 @@ export interface IdempotencyEntry {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** The last event sent for a charge, which the redeliver control sends again. @internal */
+export interface SentEvent {
+  event: string;
+  data: unknown;
+}
+
+/** How much of its history the sandbox keeps. @internal */
+export interface StateLimits {
+  /** Requests and delivery attempts kept, each. */
+  history: number;
+  /** Idempotency keys kept; the oldest is forgotten first. */
+  idempotencyKeys: number;
+}
+
 /** The sandbox's memory. Everything a request can change lives here. @internal */
 export class SandboxState {
   readonly customers: Map<string, SandboxCustomer> = new Map();
   readonly charges: Map<string, Mutable<SandboxCharge>> = new Map();
   readonly refunds: SandboxRefund[] = [];
   readonly debits: SandboxDebit[] = [];
-  readonly deliveries: SandboxDeliveryAttempt[] = [];
-  readonly requests: SandboxRequestRecord[] = [];
+  readonly deliveries: History<SandboxDeliveryAttempt>;
+  readonly requests: History<SandboxRequestRecord>;
+  /** Keyed by API key and idempotency key together: two merchants never share a key. */
   readonly idempotency: Map<string, IdempotencyEntry> = new Map();
+  /** The id in a QR page's URL → the reference of the charge it pays. */
+  readonly qrCodes: Map<string, string> = new Map();
+  readonly sentEvents: Map<string, SentEvent> = new Map();
+  readonly limits: StateLimits;
   allowedIps: ReadonlySet<string> | undefined;
+
+  constructor(limits: StateLimits) {
+    this.limits = limits;
+    this.deliveries = new History(limits.history);
+    this.requests = new History(limits.history);
+  }
 
   /** Forgets everything that happened; customers and the allow list are set again by the caller. */
   clear(): void {
@@ -161,9 +198,11 @@ export class SandboxState {
     this.charges.clear();
     this.refunds.length = 0;
     this.debits.length = 0;
-    this.deliveries.length = 0;
-    this.requests.length = 0;
+    this.deliveries.clear();
+    this.requests.clear();
     this.idempotency.clear();
+    this.qrCodes.clear();
+    this.sentEvents.clear();
   }
 }
 

@@ -74,13 +74,30 @@ export function optionalAmount(body: JsonObject, field: string): number | undefi
   return checkAmount(body[field], field);
 }
 
-/** An optional plain object of custom pairs (JSON can hold nothing else). @internal */
+/** How deep a stored object may nest: the sandbox copies and freezes what it keeps, recursively. */
+const MAX_DEPTH = 32;
+
+function depth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, level] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    deepest = Math.max(deepest, level);
+    if (deepest > MAX_DEPTH) return deepest;
+    for (const inner of Object.values(item)) stack.push([inner, level + 1]);
+  }
+  return deepest;
+}
+
+/** An optional plain object of custom pairs (JSON can hold nothing else), nested at most 32 deep. @internal */
 export function optionalObject(body: JsonObject, field: string): JsonObject | undefined {
   const value = body[field];
   if (value === undefined) return undefined;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw bad(`${field} must be an object of key-value pairs when given.`);
   }
+  if (depth(value) > MAX_DEPTH) throw bad(`${field} nests more than ${MAX_DEPTH} levels deep.`);
   return value as JsonObject;
 }
 

@@ -1,26 +1,34 @@
 /**
  * Delivering a webhook as the service would: signed exactly as the SDK verifies, POSTed with
- * global `fetch`, retried with doubling delays while the merchant's endpoint fails or is too slow,
- * and every attempt recorded. The spec shows no retry schedule; the sandbox's defaults are short so
- * a merchant's test suite never waits long on an endpoint that is down.
+ * global `fetch`, retried with doubling delays (capped) while the merchant's endpoint fails or is
+ * too slow, and every attempt recorded. The caller learns how the first attempt went; the retries
+ * go on in the background, so a failing endpoint never holds `authorize()` for the whole schedule.
+ * The spec shows no retry schedule; the defaults are short so a test suite never waits long.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { signWebhook } from '../webhooks/sign.js';
+import { object, range } from './options.js';
+import type { Rule } from './options.js';
 import type { SandboxDeliveryAttempt } from './state.js';
 
 /** How the sandbox retries a webhook delivery. */
 export interface WebhookRetryOptions {
   /**
-   * Attempts in all, the first included.
+   * Attempts in all, the first included; from 1 to 20.
    * @default 5
    */
   attempts?: number;
   /**
-   * Delay before the second attempt, ms; it doubles before each later one.
+   * Delay before the second attempt, ms; it doubles before each later one, up to `maxDelayMs`.
    * @default 50
    */
   delayMs?: number;
+  /**
+   * The longest delay between two attempts, ms.
+   * @default 10000
+   */
+  maxDelayMs?: number;
   /**
    * How long one attempt may take, from sending to the end of the endpoint's answer, ms.
    * @default 2000
@@ -28,12 +36,24 @@ export interface WebhookRetryOptions {
   timeoutMs?: number;
 }
 
-/** How a delivery went. */
+/** How a delivery went, once its last attempt is over. */
 export interface WebhookOutcome {
   /** True when an attempt got a 2xx answer. */
   readonly delivered: boolean;
   /** Every attempt, in order. */
   readonly attempts: readonly SandboxDeliveryAttempt[];
+}
+
+/** A delivery as its first attempt left it; retries may go on in the background. */
+export interface WebhookDelivery {
+  /** True when the first attempt got a 2xx answer. */
+  readonly delivered: boolean;
+  /** The first attempt. */
+  readonly attempts: readonly SandboxDeliveryAttempt[];
+  /** True when the first attempt failed and more are scheduled. */
+  readonly retrying: boolean;
+  /** Resolves when the last attempt is over (never rejects); `sandbox.close()` ends it early. */
+  readonly settled: Promise<WebhookOutcome>;
 }
 
 /** What one delivery needs. @internal */
@@ -45,28 +65,33 @@ export interface Delivery {
   data: unknown;
   retry: Required<WebhookRetryOptions>;
   now: () => Date;
+  /** Aborted by `sandbox.close()`: the attempt under way and the schedule stop. */
+  signal: AbortSignal;
   /** Called with each attempt as it ends, so a test sees attempts while later ones are pending. */
   record: (attempt: SandboxDeliveryAttempt) => void;
 }
 
-/** Fills in and checks the retry options. @internal */
+/** The rule for the `webhookRetry` option. @internal */
+export const retryRule: Rule = object({
+  attempts: range(1, 20, true),
+  delayMs: range(0, 600_000),
+  maxDelayMs: range(0, 600_000),
+  timeoutMs: range(1, 600_000),
+});
+
+/** Fills in the retry options (checked by {@link retryRule} before). @internal */
 export function retryOptions(options: WebhookRetryOptions = {}): Required<WebhookRetryOptions> {
-  const resolved = { attempts: 5, delayMs: 50, timeoutMs: 2000, ...options };
-  if (!Number.isSafeInteger(resolved.attempts) || resolved.attempts < 1) {
-    throw new TypeError('webhookRetry.attempts must be a whole number of at least 1.');
-  }
-  for (const key of ['delayMs', 'timeoutMs'] as const) {
-    if (!Number.isFinite(resolved[key]) || resolved[key] < 0) {
-      throw new TypeError(`webhookRetry.${key} must be a number of milliseconds, 0 or more.`);
-    }
-  }
-  return resolved;
+  return { attempts: 5, delayMs: 50, maxDelayMs: 10_000, timeoutMs: 2000, ...options };
+}
+
+/** The wait before attempt `attempt` (2 or more): doubling from `delayMs`, capped. @internal */
+export function retryDelay(retry: Required<WebhookRetryOptions>, attempt: number): number {
+  return Math.min(retry.delayMs * 2 ** Math.min(attempt - 2, 30), retry.maxDelayMs);
 }
 
 function describe(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
-    return `timed out after ${timeoutMs} ms`;
-  }
+  if (error instanceof Error && error.name === 'TimeoutError') return `timed out after ${timeoutMs} ms`;
+  if (error instanceof Error && error.name === 'AbortError') return 'stopped: the sandbox closed';
   const cause =
     error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
   if (typeof cause?.code === 'string') return cause.code;
@@ -79,7 +104,7 @@ async function attemptOnce(
   body: string,
   signature: string,
 ): Promise<{ status: number | null; error: string | null }> {
-  const signal = AbortSignal.timeout(delivery.retry.timeoutMs);
+  const signal = AbortSignal.any([AbortSignal.timeout(delivery.retry.timeoutMs), delivery.signal]);
   try {
     const response = await fetch(delivery.url, {
       method: 'POST',
@@ -101,30 +126,58 @@ async function attemptOnce(
   }
 }
 
-/** Delivers one event, retrying until a 2xx or the last attempt. Never throws. @internal */
-export async function deliverWebhook(delivery: Delivery): Promise<WebhookOutcome> {
+async function run(
+  delivery: Delivery,
+  onFirst: (attempt: SandboxDeliveryAttempt) => void,
+): Promise<WebhookOutcome> {
   const { body, signature } = signWebhook({ event: delivery.event, data: delivery.data }, delivery.secret);
   const attempts: SandboxDeliveryAttempt[] = [];
   for (let attempt = 1; attempt <= delivery.retry.attempts; attempt += 1) {
-    if (attempt > 1) await sleep(delivery.retry.delayMs * 2 ** (attempt - 2));
-    const at = delivery.now().toISOString();
+    const started = delivery.now();
+    const clock = performance.now();
     const { status, error } = await attemptOnce(delivery, body, signature);
     const ok = status !== null && status >= 200 && status < 300;
+    const more = !ok && attempt < delivery.retry.attempts && !delivery.signal.aborted;
+    const wait = more ? retryDelay(delivery.retry, attempt + 1) : 0;
     const record: SandboxDeliveryAttempt = Object.freeze({
       event: delivery.event,
       reference: delivery.reference,
       url: delivery.url,
       attempt,
+      of: delivery.retry.attempts,
       ok,
       status,
       error: error ?? (ok ? null : `HTTP ${status}`),
       body,
       signature,
-      at,
+      at: started.toISOString(),
+      durationMs: Math.round(performance.now() - clock),
+      nextRetryAt: more ? new Date(delivery.now().getTime() + wait).toISOString() : null,
     });
     attempts.push(record);
     delivery.record(record);
-    if (ok) return { delivered: true, attempts };
+    if (attempt === 1) onFirst(record);
+    if (!more) return { delivered: ok, attempts };
+    try {
+      // Holds the process open (a script awaiting `settled` must not exit first); the schedule is
+      // bounded by attempts and maxDelayMs, and close() ends it.
+      await sleep(wait, undefined, { signal: delivery.signal });
+    } catch {
+      break;
+    }
   }
   return { delivered: false, attempts };
+}
+
+/**
+ * Starts delivering one event. Resolves once the first attempt is answered (or failed); later
+ * attempts go on in the background. Never rejects.
+ * @internal
+ */
+export function startDelivery(delivery: Delivery): Promise<WebhookDelivery> {
+  return new Promise((resolve) => {
+    const settled: Promise<WebhookOutcome> = run(delivery, (first) =>
+      resolve({ delivered: first.ok, attempts: [first], retrying: first.nextRetryAt !== null, settled }),
+    );
+  });
 }

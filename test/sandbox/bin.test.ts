@@ -1,4 +1,10 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
+import { parseBinArgs } from '../../src/testing/bin-args.js';
 
 import { callHttp } from './http-helpers.js';
 import { WEBHOOK_SECRET, startReceiver } from './receiver.js';
@@ -8,6 +14,16 @@ import type { Child } from './child.js';
 
 const BIN = 'src/testing/bin.ts';
 const LISTENING = /^wallet-sandbox listening on (http:\/\/127\.0\.0\.1:\d+)$/;
+
+function textFile(text: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'wallet-customers-')), 'customers.json');
+  writeFileSync(file, text);
+  return file;
+}
+
+function customersFile(content: unknown): string {
+  return textFile(JSON.stringify(content));
+}
 
 let child: Child | undefined;
 let receiver: Receiver | undefined;
@@ -57,12 +73,89 @@ describe('the wallet-sandbox bin', () => {
     expect(await child.exited).toEqual({ code: 0, signal: null });
   });
 
-  it.each([[['--port', 'eighty']], [['--webhook-url', 'http://127.0.0.1:9/hook']], [['--colour']]])(
-    'refuses %j with exit code 2 and its usage',
-    async (args) => {
-      child = startTs(BIN, args);
-      expect((await child.exited).code).toBe(2);
-      expect(child.stderr()).toMatch(/Usage: wallet-sandbox/);
-    },
-  );
+  it('logs each request, adds --customers from a file, and injects seeded faults', async () => {
+    const file = customersFile([
+      {
+        handle: '@chioma',
+        phone: '+2348000000003',
+        name: 'Chioma Obi',
+        banks: [{ bankId: 'bnk_chioma_uba', bankName: 'UBA', bankCode: '033', accountNumber: '0011223344' }],
+      },
+    ]);
+    child = startTs(BIN, ['--customers', file, '--fail-rate', '0.5', '--latency', '1-3', '--seed', '9']);
+    const [, url] = await child.waitForLine(LISTENING);
+    await child.waitForLine(/^ {2}customer {3}curl -X POST/);
+    expect(child.stdout()).toMatch(/customers {2}@ada, @tunde, @chioma \(with --customers\)/);
+    expect(child.stdout()).toMatch(/faults {5}fail rate 0\.5, latency 1-3 ms, seed 9/);
+    const seen: (number | string)[] = [];
+    for (let i = 0; i < 20; i++) {
+      const answer = await callHttp(url!, 'POST', '/v1/charges/resolve-handle', {
+        body: { handle: '@chioma', amount: 1000, reference: `cli_c${i}` },
+      }).catch(() => 'reset');
+      seen.push(typeof answer === 'string' ? answer : answer.status);
+    }
+    expect(seen).toContain(200);
+    expect(seen.some((s) => s !== 200)).toBe(true);
+    await child.waitForLine(/ POST \/v1\/charges\/resolve-handle 200 \d+ms$/);
+    expect(child.stdout()).toMatch(/ POST \/v1\/charges\/resolve-handle (5\d\d|reset) fault=/);
+  });
+
+  it('refuses a bad flag with exit code 2, a clear message and its usage', async () => {
+    child = startTs(BIN, ['--fail-rate', '1.5']);
+    expect((await child.exited).code).toBe(2);
+    expect(child.stderr()).toMatch(
+      /^wallet-sandbox: Invalid arguments: --fail-rate: must be from 0 to 1 \(got 1\.5\)/,
+    );
+    expect(child.stderr()).toMatch(/Usage: wallet-sandbox/);
+  });
+});
+
+// The same checks without a process each: parseBinArgs is what the bin runs first.
+describe("the bin's flags", () => {
+  it.each([
+    [['--port', 'eighty'], /--port must be a number/],
+    [['--port', '70000'], /--port must be a number from 0 to 65535/],
+    [['--webhook-url', 'http://127.0.0.1:9/hook'], /--webhook-secret: is required with --webhook-url/],
+    [['--webhook-url', 'ftp://x', '--webhook-secret', 's'], /--webhook-url: must be an http: or https: URL/],
+    [['--colour'], /Unknown option '--colour'/],
+    [['--fail-rate', '1.5'], /--fail-rate: must be from 0 to 1 \(got 1\.5\)/],
+    [['--fail-rate', 'lots'], /--fail-rate must be a number/],
+    [['--latency', '50-10'], /--latency: must be \[min, max\] with min <= max/],
+    [['--latency', 'slow'], /--latency must be ms, or MIN-MAX/],
+    [['--seed', '1.5'], /--seed must be a whole number/],
+    [
+      ['--customers', '/nonexistent/customers.json'],
+      /--customers: cannot read \/nonexistent\/customers\.json \(ENOENT\)/,
+    ],
+    [['--customers', textFile('[{ handle: @x }]')], /is not valid JSON/],
+    [
+      ['--customers', customersFile({ customers: [{ handle: '@x', name: 'X', phone: 'none' }] })],
+      /--customers: customer 0\.phone: must be a phone number/,
+    ],
+    [['--customers', customersFile({ '@x': {} })], /--customers: must be an array/],
+  ])('refuses %j with a sentence naming the flag', (args, message) => {
+    const parsed = parseBinArgs(args);
+    expect(parsed.kind).toBe('error');
+    expect(parsed.kind === 'error' && parsed.message).toMatch(message);
+  });
+
+  it('turns good flags into sandbox and listen options', () => {
+    const parsed = parseBinArgs([
+      '--port',
+      '4010',
+      '--fail-rate',
+      '0.2',
+      '--latency',
+      '20-300',
+      '--seed',
+      '42',
+      '--quiet',
+    ]);
+    expect(parsed).toMatchObject({
+      kind: 'serve',
+      listen: { port: 4010, host: '127.0.0.1' },
+      quiet: true,
+      sandbox: { faults: { failRate: 0.2, latency: [20, 300], seed: 42 } },
+    });
+  });
 });

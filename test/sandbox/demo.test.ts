@@ -27,5 +27,16 @@ describe('npm run demo', () => {
     expect(out).toMatch(/refund\s+₦4,500\.00 refused: UnprocessableEntityError \(422\)/);
     expect(out).toMatch(/retry\s+.*original answer replayed.*Ada debited 1 time/);
     expect(out).toMatch(/Done: Ada debited 1 time \(₦5,000\.00\), refunded ₦1,000\.00\./);
+    const log = out.slice(out.indexOf('Sandbox log'));
+    const time = String.raw`\d\d:\d\d:\d\d\.\d{3}`;
+    expect(log).toMatch(new RegExp(`${time} POST /v1/charges/resolve-handle 200 key=\\S+ \\d+ms`));
+    expect(log).toMatch(new RegExp(`${time} customer authorize order_1042: SUCCESS`));
+    expect(log).toMatch(
+      new RegExp(`${time} webhook charge.success order_1042 -> \\S+ 200 attempt 1/5 \\d+ms, delivered`),
+    );
+    expect(log).toMatch(new RegExp(`${time} POST /v1/refunds 422 key=\\S+ \\d+ms`));
+    expect(log).toMatch(
+      new RegExp(`${time} POST /v1/charges/dispatch 200 key=dispatch-order_1042 replayed \\d+ms`),
+    );
   });
 });

@@ -5,6 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import type { Sandbox, SandboxOptions, WebhookRetryOptions } from '@wallet/node/testing';
 import { createNodeWebhookHandler } from '@wallet/node/webhooks';
 import type { WebhookEvent } from '@wallet/node/webhooks';
 
@@ -58,4 +59,15 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
       server.closeAllConnections();
     });
   return receiver;
+}
+
+/** Sandbox options that deliver to `url`, signed with the tests' secret. */
+export function deliveringTo(url: string, webhookRetry?: WebhookRetryOptions): SandboxOptions {
+  return { webhookUrl: url, webhookSecret: WEBHOOK_SECRET, ...(webhookRetry ? { webhookRetry } : {}) };
+}
+
+/** Authorizes a charge and waits until its delivery's last attempt is over. */
+export async function authorizeAndSettle(sandbox: Sandbox, reference: string): Promise<void> {
+  const { webhook } = await sandbox.authorize(reference);
+  await webhook?.settled;
 }

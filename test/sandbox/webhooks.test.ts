@@ -4,7 +4,7 @@ import { createSandbox } from '@wallet/node/testing';
 import { verifyWebhook } from '@wallet/node/webhooks';
 
 import { resolveAndDispatch } from './http-helpers.js';
-import { WEBHOOK_SECRET, startReceiver } from './receiver.js';
+import { WEBHOOK_SECRET, authorizeAndSettle, deliveringTo, startReceiver } from './receiver.js';
 import type { Receiver } from './receiver.js';
 
 let receiver: Receiver | undefined;
@@ -16,13 +16,9 @@ afterEach(async () => {
 const fast = { attempts: 5, delayMs: 10, timeoutMs: 1000 };
 
 describe('webhook delivery', () => {
-  it('delivers a charge.success that the SDK verifies, before authorize resolves', async () => {
+  it('delivers a charge.success that the SDK verifies, answered before authorize resolves', async () => {
     receiver = await startReceiver();
-    const sandbox = createSandbox({
-      webhookUrl: receiver.url,
-      webhookSecret: WEBHOOK_SECRET,
-      webhookRetry: fast,
-    });
+    const sandbox = createSandbox(deliveringTo(receiver.url, fast));
     await resolveAndDispatch(sandbox, 'order_1', 500_000);
     const { webhook } = await sandbox.authorize('order_1');
 
@@ -45,15 +41,19 @@ describe('webhook delivery', () => {
     expect(verifyWebhook(attempt!.body, attempt!.signature, WEBHOOK_SECRET)).toEqual(receiver.handled[0]);
   });
 
-  it('retries an endpoint that fails twice: three attempts recorded, one event handled', async () => {
+  it('retries an endpoint that fails twice in the background: three attempts recorded, one event handled', async () => {
     receiver = await startReceiver({ failFirst: 2 });
-    const sandbox = createSandbox({
-      webhookUrl: receiver.url,
-      webhookSecret: WEBHOOK_SECRET,
-      webhookRetry: fast,
-    });
+    const sandbox = createSandbox(deliveringTo(receiver.url, { ...fast, delayMs: 300 }));
     await resolveAndDispatch(sandbox, 'order_1', 500_000);
-    await sandbox.authorize('order_1');
+    const { webhook } = await sandbox.authorize('order_1');
+    // authorize() answered after the first attempt; the retries are still to come.
+    expect(webhook).toMatchObject({ delivered: false, retrying: true });
+    expect(sandbox.deliveries.map((d) => [d.attempt, d.status, d.nextRetryAt !== null])).toEqual([
+      [1, 500, true],
+    ]);
+    expect(receiver.handled).toHaveLength(0);
+    const outcome = await webhook!.settled;
+    expect(outcome.delivered).toBe(true);
 
     expect(sandbox.deliveries.map((d) => [d.attempt, d.status, d.ok])).toEqual([
       [1, 500, false],
@@ -66,13 +66,9 @@ describe('webhook delivery', () => {
 
   it('gives up on an endpoint that answers too slowly, and retries it', async () => {
     receiver = await startReceiver({ hangFirst: 1 });
-    const sandbox = createSandbox({
-      webhookUrl: receiver.url,
-      webhookSecret: WEBHOOK_SECRET,
-      webhookRetry: { attempts: 3, delayMs: 10, timeoutMs: 200 },
-    });
+    const sandbox = createSandbox(deliveringTo(receiver.url, { attempts: 3, delayMs: 10, timeoutMs: 200 }));
     await resolveAndDispatch(sandbox, 'order_1', 500_000);
-    await sandbox.authorize('order_1');
+    await authorizeAndSettle(sandbox, 'order_1');
     expect(sandbox.deliveries.map((d) => [d.status, d.error])).toEqual([
       [null, 'timed out after 200 ms'],
       [200, null],
@@ -82,15 +78,13 @@ describe('webhook delivery', () => {
 
   it('stops after the last attempt when the endpoint never accepts, and the charge stays paid', async () => {
     receiver = await startReceiver({ secret: 'whsec_another_secret' });
-    const sandbox = createSandbox({
-      webhookUrl: receiver.url,
-      webhookSecret: WEBHOOK_SECRET,
-      webhookRetry: { attempts: 3, delayMs: 5, timeoutMs: 1000 },
-    });
+    const sandbox = createSandbox(deliveringTo(receiver.url, { attempts: 3, delayMs: 5, timeoutMs: 1000 }));
     await resolveAndDispatch(sandbox, 'order_1', 500_000);
     const { charge, webhook } = await sandbox.authorize('order_1');
     expect(webhook?.delivered).toBe(false);
+    expect((await webhook?.settled)?.delivered).toBe(false);
     expect(sandbox.deliveries.map((d) => d.status)).toEqual([400, 400, 400]);
+    expect(sandbox.deliveries.map((d) => d.nextRetryAt === null)).toEqual([false, false, true]);
     expect(receiver.handled).toEqual([]);
     expect(charge.status).toBe('SUCCESS');
   });
@@ -100,13 +94,9 @@ describe('webhook delivery', () => {
     const url = receiver.url;
     await receiver.close();
     receiver = undefined;
-    const sandbox = createSandbox({
-      webhookUrl: url,
-      webhookSecret: WEBHOOK_SECRET,
-      webhookRetry: { attempts: 2, delayMs: 5, timeoutMs: 1000 },
-    });
+    const sandbox = createSandbox(deliveringTo(url, { attempts: 2, delayMs: 5, timeoutMs: 1000 }));
     await resolveAndDispatch(sandbox, 'order_1', 500_000);
-    await sandbox.authorize('order_1');
+    await authorizeAndSettle(sandbox, 'order_1');
     expect(sandbox.deliveries).toEqual([
       expect.objectContaining({ attempt: 1, ok: false, status: null, error: 'ECONNREFUSED' }),
       expect.objectContaining({ attempt: 2, ok: false, status: null, error: 'ECONNREFUSED' }),
@@ -115,5 +105,35 @@ describe('webhook delivery', () => {
 
   it('refuses a webhookUrl without the secret to sign with', () => {
     expect(() => createSandbox({ webhookUrl: 'http://127.0.0.1:1/hook' })).toThrow(/webhookSecret/);
+  });
+
+  it('caps the doubling delay between attempts at maxDelayMs', async () => {
+    receiver = await startReceiver({ failFirst: 100 });
+    const sandbox = createSandbox(
+      deliveringTo(receiver.url, { attempts: 6, delayMs: 20, maxDelayMs: 60, timeoutMs: 1000 }),
+    );
+    await resolveAndDispatch(sandbox, 'order_1', 500_000);
+    const started = Date.now();
+    await authorizeAndSettle(sandbox, 'order_1');
+    const gaps = sandbox.deliveries
+      .slice(0, -1)
+      .map((d) => Date.parse(d.nextRetryAt!) - Date.parse(d.at) - d.durationMs);
+    // 20, 40, then 60 (not 80, 160): the schedule never waits more than the cap.
+    expect(gaps.map((gap) => Math.round(gap / 10) * 10)).toEqual([20, 40, 60, 60, 60]);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('close() stops the retries under way', async () => {
+    receiver = await startReceiver({ failFirst: 100 });
+    const sandbox = createSandbox(
+      deliveringTo(receiver.url, { attempts: 20, delayMs: 10_000, timeoutMs: 1000 }),
+    );
+    await resolveAndDispatch(sandbox, 'order_1', 500_000);
+    const { webhook } = await sandbox.authorize('order_1');
+    const started = Date.now();
+    await sandbox.close();
+    expect(await webhook!.settled).toMatchObject({ delivered: false });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(receiver.hits).toBe(1);
   });
 });

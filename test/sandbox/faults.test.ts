@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { Wallet } from '@wallet/node';
+import { createSandbox } from '@wallet/node/testing';
+import type { Sandbox, SandboxOptions } from '@wallet/node/testing';
+
+import { TEST_KEY, callHttp, callSandbox } from './http-helpers.js';
+
+const sandboxes: Sandbox[] = [];
+const wallets: Wallet[] = [];
+afterEach(async () => {
+  await Promise.all(wallets.splice(0).map((w) => w.close()));
+  await Promise.all(sandboxes.splice(0).map((s) => s.close()));
+});
+
+function track(options: SandboxOptions = {}): Sandbox {
+  const sandbox = createSandbox(options);
+  sandboxes.push(sandbox);
+  return sandbox;
+}
+
+async function statuses(sandbox: Sandbox, count: number): Promise<(number | string)[]> {
+  const seen: (number | string)[] = [];
+  for (let i = 0; i < count; i++) {
+    const response = await sandbox.fetch(
+      new Request(`${sandbox.baseUrl}/v1/charges/verify/nope`, {
+        headers: { authorization: `Bearer ${TEST_KEY}` },
+      }),
+    );
+    seen.push(response.type === 'error' ? 'reset' : response.status);
+  }
+  return seen;
+}
+
+describe('fault injection', () => {
+  it('fails a seeded share of requests with 5xx and resets, the same way for the same seed', async () => {
+    const faults = { failRate: 0.3, seed: 42 };
+    const first = await statuses(track({ faults }), 400);
+    const second = await statuses(track({ faults }), 400);
+    expect(second).toEqual(first);
+    const failed = first.filter((s) => s !== 404).length;
+    expect(failed / first.length).toBeGreaterThan(0.22);
+    expect(failed / first.length).toBeLessThan(0.38);
+    expect(new Set(first)).toEqual(new Set([404, 500, 502, 503, 'reset']));
+    const other = await statuses(track({ faults: { ...faults, seed: 7 } }), 400);
+    expect(other).not.toEqual(first);
+  });
+
+  it('logs the faults in the request record', async () => {
+    const sandbox = track({ faults: { failRate: 1, kinds: ['error'] } });
+    const answer = await callSandbox(sandbox, 'GET', '/v1/charges/verify/nope');
+    expect(answer.status).toBeGreaterThanOrEqual(500);
+    expect(sandbox.requests[0]).toMatchObject({ fault: 'error', status: answer.status });
+  });
+
+  it('delays every answer by the latency, in a seeded range', async () => {
+    const sandbox = track({ faults: { latency: [40, 60] } });
+    const started = performance.now();
+    await callSandbox(sandbox, 'GET', '/v1/charges/verify/nope');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(39);
+    expect(sandbox.requests[0]!.durationMs).toBeGreaterThanOrEqual(39);
+  });
+
+  it('resets over loopback as a dropped connection', async () => {
+    const sandbox = track({ faults: { failRate: 1, kinds: ['reset'] } });
+    const { url } = await sandbox.listen();
+    await expect(callHttp(url, 'GET', '/v1/charges/verify/nope')).rejects.toThrow(/fetch failed/);
+  });
+
+  it('lets the SDK prove its retry path: acted-then-reset refunds are retried with their key, never twice', async () => {
+    const sandbox = track({ faults: { failRate: 0.5, kinds: ['reset-after', 'error', 'reset'], seed: 3 } });
+    const wallet = new Wallet({
+      apiKey: TEST_KEY,
+      baseUrl: sandbox.baseUrl,
+      dispatcher: sandbox.dispatcher,
+      maxRetries: 8,
+    });
+    wallets.push(wallet);
+    // Resolve and dispatch through the faulty sandbox too: the SDK's retries get them through.
+    const { linkedBanks } = await wallet.charges.resolveHandle({
+      handle: '@ada',
+      amount: 10_000,
+      reference: 'order_f',
+    });
+    await wallet.charges.dispatch({
+      reference: 'order_f',
+      bankId: linkedBanks[0]!.bankId,
+      authChannel: 'wallet_push',
+    });
+    await sandbox.authorize('order_f');
+    const refunds = await Promise.all(
+      Array.from({ length: 4 }, () => wallet.refunds.create({ reference: 'order_f', amount: 1000 })),
+    );
+    expect(refunds.every((r) => r.status === 'PROCESSED')).toBe(true);
+    expect(sandbox.refunds).toHaveLength(4);
+    expect(sandbox.charge('order_f')?.refundedAmount).toBe(4000);
+    const acted = sandbox.requests.filter((r) => r.fault === 'reset-after');
+    expect(acted.length).toBeGreaterThan(0);
+    expect(sandbox.requests.some((r) => r.replayed)).toBe(true);
+  }, 30_000);
+
+  it('refuses bad fault options by name', () => {
+    expect(() =>
+      track({ faults: { failRate: 2, latency: [50, 10], kinds: ['boom' as never], sede: 1 } as never }),
+    ).toThrow(
+      expect.objectContaining({
+        name: 'ValidationError',
+        issues: [
+          { path: 'faults.failRate', message: 'must be from 0 to 1 (got 2)' },
+          { path: 'faults.latency', message: 'must be [min, max] with min <= max' },
+          { path: 'faults.kinds.0', message: 'must be one of error, reset, reset-after' },
+          { path: 'faults.sede', message: "is not a known option (did you mean 'seed'?)" },
+        ],
+      }),
+    );
+  });
+});

@@ -1,0 +1,98 @@
+import { afterAll, describe, expect, it } from 'vitest';
+
+import { ValidationError, WalletError, isWalletError } from '@wallet/node';
+import { FetchDispatcher, SandboxError, createSandbox } from '@wallet/node/testing';
+
+const sandbox = createSandbox();
+afterAll(() => sandbox.close());
+
+// Each row: a call with bad input, and the issue path the ValidationError must name.
+const badOptions: [string, unknown, string][] = [
+  ['null options', null, ''],
+  ['a string for options', 'https://x', ''],
+  ['a misspelled option', { webhookURL: 'http://127.0.0.1:1/h' }, 'webhookURL'],
+  ['an ftp baseUrl', { baseUrl: 'ftp://x' }, 'baseUrl'],
+  ['a baseUrl with a query', { baseUrl: 'https://x.test/?a=1' }, 'baseUrl'],
+  ['a webhookUrl without its secret', { webhookUrl: 'http://127.0.0.1:1/h' }, 'webhookSecret'],
+  ['a secret without a webhookUrl', { webhookSecret: 'whsec' }, 'webhookUrl'],
+  ['zero attempts', { webhookRetry: { attempts: 0 } }, 'webhookRetry.attempts'],
+  ['a billion attempts', { webhookRetry: { attempts: 1e9 } }, 'webhookRetry.attempts'],
+  ['a negative delay', { webhookRetry: { delayMs: -1 } }, 'webhookRetry.delayMs'],
+  ['an infinite cap', { webhookRetry: { maxDelayMs: Infinity } }, 'webhookRetry.maxDelayMs'],
+  ['a misspelled retry option', { webhookRetry: { timeout: 5 } }, 'webhookRetry.timeout'],
+  ['a NaN prompt lifetime', { promptTtlMs: NaN }, 'promptTtlMs'],
+  ['a clock that is not a function', { now: 5 }, 'now'],
+  ['a logger without warn', { logger: { info() {} } }, 'logger'],
+  ['allowedIps as a string', { allowedIps: '10.0.0.1' }, 'allowedIps'],
+  ['an empty clientIp', { clientIp: ' ' }, 'clientIp'],
+  ['a negative history', { historyLimit: -1 }, 'historyLimit'],
+  ['a fractional key limit', { idempotencyKeyLimit: 0.5 }, 'idempotencyKeyLimit'],
+  ['customers as an object', { customers: { '@ada': {} } }, 'customers'],
+  [
+    'a lone surrogate in a secret',
+    { webhookUrl: 'http://127.0.0.1:1/h', webhookSecret: 'a\uD800' },
+    'webhookSecret',
+  ],
+];
+
+describe('createSandbox() options', () => {
+  it.each(badOptions)('refuses %s with a ValidationError naming the field', (_, options, path) => {
+    let caught: unknown;
+    try {
+      createSandbox(options as never);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ValidationError);
+    expect((caught as ValidationError).issues.map((issue) => issue.path)).toContain(path);
+  });
+
+  it('says which option was meant', () => {
+    expect(() => createSandbox({ webhookURL: 'x' } as never)).toThrow(
+      "webhookURL: is not a known option (did you mean 'webhookUrl'?)",
+    );
+  });
+});
+
+describe('sandbox functions given bad input', () => {
+  const calls: [string, () => unknown][] = [
+    ['authorize(42)', () => sandbox.authorize(42 as never)],
+    ["authorize('')", () => sandbox.authorize('')],
+    ['authorize(lone surrogate)', () => sandbox.authorize('order_\uD800')],
+    ['decline(null)', () => sandbox.decline(null as never)],
+    ['expire({})', () => sandbox.expire({} as never)],
+    ['redeliver([])', () => sandbox.redeliver([] as never)],
+    ['charge(undefined)', () => sandbox.charge(undefined as never)],
+    ['addCustomer(null)', () => sandbox.addCustomer(null as never)],
+    ['addCustomer without a phone', () => sandbox.addCustomer({ handle: '@x', name: 'X' } as never)],
+    ["setAllowedIps('10.0.0.1')", () => sandbox.setAllowedIps('10.0.0.1' as never)],
+    ['listen({ port: -1 })', () => sandbox.listen({ port: -1 })],
+    ['listen({ prot: 80 })', () => sandbox.listen({ prot: 80 } as never)],
+    ['listen({ requestTimeoutMs: 0 })', () => sandbox.listen({ requestTimeoutMs: 0 })],
+    ["fetch('/v1/refunds')", () => sandbox.fetch('/v1/refunds' as never)],
+    [
+      'fetch(request, { clientIP })',
+      () => sandbox.fetch(new Request('https://x.test/'), { clientIP: '1' } as never),
+    ],
+    ['new FetchDispatcher(null)', () => new FetchDispatcher(null as never)],
+  ];
+
+  it.each(calls)('%s fails with a ValidationError, never a TypeError', async (_, call) => {
+    let caught: unknown;
+    try {
+      await call();
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ValidationError);
+    expect(isWalletError(caught)).toBe(true);
+  });
+
+  it('refuses an unknown reference with a SandboxError that is a WalletError', async () => {
+    const error: unknown = await sandbox.authorize('order_unknown').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SandboxError);
+    expect(error).toBeInstanceOf(WalletError);
+    expect(isWalletError(error)).toBe(true);
+    expect(error).toMatchObject({ name: 'SandboxError', code: 'sandbox_refused', status: 404 });
+  });
+});
