@@ -6,17 +6,8 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
-/** mulberry32: fast, seedable, good enough to pick faults. Returns floats in [0, 1). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+// One seeded RNG for the test suites (mulberry32), shared with the webhook forgery proof.
+export { rng } from '../../webhooks/forgery.js';
 
 /** A 32-bit seed from a run seed and any strings (FNV-1a), so each request's fate is reproducible. */
 export function seedOf(seed: number, ...parts: string[]): number {
