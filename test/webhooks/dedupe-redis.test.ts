@@ -85,6 +85,16 @@ describe.each(['redis', 'ioredis'] as const)('redisDedupeStore with the %s clien
     expect(runs.get('order_1')).toBe(1);
   });
 
+  test('references differing only in a lone surrogate stay two events (Redis would read both as U+FFFD)', async () => {
+    const store = redisDedupeStore(await connect(kind), { prefix: `surrogate-${kind}:` });
+    const runs = new Map<string, number>();
+    const handler = countingHandler(store, runs);
+    for (const reference of ['order_\ud800', 'order_\ud801', 'order_\ud800']) {
+      expect((await handler(requestFor(reference))).status).toBe(200);
+    }
+    expect([...runs.values()]).toEqual([1, 1]);
+  });
+
   test('a release by a slow worker whose claim expired leaves the new claim alone', async () => {
     const slow = redisDedupeStore(await connect(kind), { prefix: `own-${kind}:`, claimTtl: 150 });
     const fast = redisDedupeStore(await connect(kind), { prefix: `own-${kind}:`, claimTtl: 60_000 });

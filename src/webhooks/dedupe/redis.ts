@@ -64,7 +64,7 @@ const text = (reply: unknown): string | undefined =>
  * import { createClient } from 'redis';
  * import { createNodeWebhookHandler, redisDedupeStore } from '@wallet/node/webhooks';
  *
- * const redis = await createClient({ url: process.env.REDIS_URL }).connect();
+ * const redis = await createClient({ url: process.env.REDIS_URL! }).connect();
  * export const handler = createNodeWebhookHandler({
  *   secret: process.env.WALLET_WEBHOOK_SECRET!,
  *   dedupe: redisDedupeStore(redis, { prefix: 'shop:webhooks:' }),
