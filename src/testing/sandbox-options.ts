@@ -53,7 +53,12 @@ export function checkSandboxOptions(options: unknown): asserts options is Sandbo
 
 /** Checks `listen()` options. @internal */
 export function checkListenOptions(options: unknown): asserts options is SandboxListenOptions {
-  const rules = { port: range(0, 65_535, true), host: text, requestTimeoutMs: range(1, 600_000) };
+  const rules = {
+    port: range(0, 65_535, true),
+    host: text,
+    requestTimeoutMs: range(1, 600_000),
+    logger: loggerRule,
+  };
   throwIfAny('listen() options', checkOptions(options, rules, '', 'a known option'));
 }
 

@@ -41,8 +41,13 @@ class SandboxImpl implements Sandbox {
   readonly #state: SandboxState;
   readonly #now: () => Date;
   readonly #retry: Required<WebhookRetryOptions>;
-  readonly #logger: SandboxLogger | undefined;
-  readonly #servers = new Set<SandboxServer>();
+  // The `logger` option's, and one per `listen({ logger })` while that server runs.
+  readonly #loggers = new Set<SandboxLogger>();
+  readonly #logger: SandboxLogger = {
+    info: (line) => this.#loggers.forEach((logger) => logger.info(line)),
+    warn: (line) => this.#loggers.forEach((logger) => logger.warn(line)),
+  };
+  readonly #servers = new Set<() => Promise<void>>();
   readonly #handle: Handle;
   // Background webhook retries: close() stops them and waits for them to end.
   #stop = new AbortController();
@@ -53,7 +58,8 @@ class SandboxImpl implements Sandbox {
     this.#options = options;
     this.#now = options.now ?? (() => new Date());
     this.#retry = retryOptions(options.webhookRetry);
-    this.#logger = safeLogger(options.logger);
+    const logger = safeLogger(options.logger);
+    if (logger !== undefined) this.#loggers.add(logger);
     this.#state = new SandboxState({
       history: options.historyLimit ?? 1000,
       idempotencyKeys: options.idempotencyKeyLimit ?? 10_000,
@@ -103,22 +109,22 @@ class SandboxImpl implements Sandbox {
     checkListenOptions(options);
     const basePath = new URL(this.baseUrl).pathname.replace(/\/$/, '');
     const server = await startServer(this.#handle, options, basePath);
-    this.#servers.add(server);
-    return {
-      url: server.url,
-      port: server.port,
-      close: async () => {
-        this.#servers.delete(server);
-        await server.close();
-      },
+    const logger = safeLogger(options?.logger);
+    if (logger !== undefined) this.#loggers.add(logger);
+    const stop = async (): Promise<void> => {
+      this.#servers.delete(stop);
+      if (logger !== undefined) this.#loggers.delete(logger);
+      await server.close();
     };
+    this.#servers.add(stop);
+    return { url: server.url, port: server.port, close: stop };
   }
 
   async authorize(reference: string): Promise<AuthorizeResult> {
     checkArgument('authorize() argument', 'reference', reference);
     const paid = authorizeCharge(this.#state, reference, this.#now());
     const charge = snapshot(paid);
-    this.#logger?.info(controlLine(this.#now(), 'authorize', reference, charge.status));
+    this.#logger.info(controlLine(this.#now(), 'authorize', reference, charge.status));
     const data = { reference, amount: charge.amount, customer: { handle: charge.customer.handle } };
     this.#state.sentEvents.set(reference, { event: 'charge.success', data });
     return { charge, webhook: await this.#deliver(reference) };
@@ -157,8 +163,8 @@ class SandboxImpl implements Sandbox {
       signal: this.#stop.signal,
       record: (attempt) => {
         this.#state.deliveries.push(attempt);
-        if (attempt.ok) this.#logger?.info(deliveryLine(attempt));
-        else this.#logger?.warn(deliveryLine(attempt));
+        if (attempt.ok) this.#logger.info(deliveryLine(attempt));
+        else this.#logger.warn(deliveryLine(attempt));
       },
     });
     const settled = delivery.settled;
@@ -180,7 +186,7 @@ class SandboxImpl implements Sandbox {
     try {
       checkArgument(`${name}() argument`, 'reference', reference);
       const charge = snapshot(change());
-      this.#logger?.info(controlLine(this.#now(), name, charge.reference, charge.status));
+      this.#logger.info(controlLine(this.#now(), name, charge.reference, charge.status));
       return Promise.resolve(charge);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
@@ -234,7 +240,7 @@ class SandboxImpl implements Sandbox {
 
   async close(): Promise<void> {
     this.#stop.abort();
-    await Promise.all([...this.#servers].map((server) => server.close()));
+    await Promise.all([...this.#servers].map((stop) => stop()));
     this.#servers.clear();
     await Promise.all(this.#pending);
     // Ready for deliveries again, as listen() is: close() ends what runs now, not the sandbox.

@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import type { SandboxLogger } from './log.js';
 import type { SandboxRequestContext } from './router.js';
 
 /** Where and how `sandbox.listen()` serves. */
@@ -27,6 +28,17 @@ export interface SandboxListenOptions {
    * @default 30000
    */
   requestTimeoutMs?: number;
+  /**
+   * Where to log, while this server runs, one line per request and per webhook delivery attempt
+   * of the sandbox (as the `logger` option of `createSandbox()` does for its whole life).
+   * @default undefined (only the sandbox's own `logger`, if any)
+   *
+   * @example
+   * ```ts
+   * const { url } = await sandbox.listen({ port: 4010, logger: console });
+   * ```
+   */
+  logger?: SandboxLogger;
 }
 
 /** A running loopback server. */

@@ -85,6 +85,16 @@ describe('the development server log', () => {
     expect(lines.at(-1)).toMatch(/ ECONNREFUSED attempt 2\/2 \d+ms, giving up$/);
   });
 
+  it('logs while a listen({ logger }) server runs, and stops when it closes', async () => {
+    const { lines, logger } = recorder();
+    const sandbox = track();
+    const server = await sandbox.listen({ logger });
+    await callHttp(server.url, 'GET', '/v1/charges/verify/during');
+    await server.close();
+    await callSandbox(sandbox, 'GET', '/v1/charges/verify/after');
+    expect(lines).toEqual([expect.stringMatching(/ GET \/v1\/charges\/verify\/during 404 \d+ms$/)]);
+  });
+
   it('is off by default, and a logger that throws costs a line, not the request', async () => {
     const sandbox = track({
       logger: {
