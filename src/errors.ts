@@ -2,14 +2,13 @@
  * The SDK's error tree, one file per branch under errors/. Every error extends {@link WalletError}
  * and carries a literal `name` and a stable `code`.
  */
+export { WalletError, isWalletError } from './errors/base.js';
 export {
-  WalletError,
-  isWalletError,
   isApiError,
   isConnectionError,
   isValidationError,
   isWebhookVerificationError,
-} from './errors/base.js';
+} from './errors/guards.js';
 export type { WalletErrorName, CallInfo, WalletErrorOptions } from './errors/base.js';
 export {
   ApiError,

@@ -5,10 +5,7 @@
  * `instanceof`. Like every file under errors/, it imports nothing at run time: the webhooks entry
  * loads it and must stay light.
  */
-import type { ApiError } from './api.js';
-import type { ConnectionError } from './connection.js';
 import { boundedCopy } from './json.js';
-import type { ValidationError, WebhookVerificationError } from './validation.js';
 
 const BRAND = Symbol.for('@wallet/node.error');
 
@@ -59,7 +56,8 @@ const TREE: Readonly<Record<WalletErrorName, readonly [WalletErrorName | undefin
   SandboxError: ['WalletError', 'sandbox_refused'],
 };
 
-function isKind(value: unknown, kind: WalletErrorName): boolean {
+/** True when `value` is an SDK error of `kind` or below it, from any copy of the package. @internal */
+export function isKind(value: unknown, kind: WalletErrorName): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const brand = (value as { [BRAND]?: unknown })[BRAND];
   if (brand === undefined) return false;
@@ -197,20 +195,4 @@ Object.defineProperty(WalletError.prototype, 'outcomeUnknown', { value: false, w
 /** True for any error thrown by this SDK, from any copy of the package. */
 export function isWalletError(error: unknown): error is WalletError {
   return isKind(error, 'WalletError');
-}
-/** True when the service answered with an error status or an error envelope. */
-export function isApiError(error: unknown): error is ApiError {
-  return isKind(error, 'ApiError');
-}
-/** True when no response arrived (including timeouts); see `outcomeUnknown` for what that means. */
-export function isConnectionError(error: unknown): error is ConnectionError {
-  return isKind(error, 'ConnectionError');
-}
-/** True when request parameters were refused before anything was sent. */
-export function isValidationError(error: unknown): error is ValidationError {
-  return isKind(error, 'ValidationError');
-}
-/** True when a webhook delivery failed verification. */
-export function isWebhookVerificationError(error: unknown): error is WebhookVerificationError {
-  return isKind(error, 'WebhookVerificationError');
 }

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-import { isValidationError } from '../errors/base.js';
+import { isValidationError } from '../errors/guards.js';
 import type { SandboxOptions } from './sandbox-api.js';
 import { checkSandboxOptions } from './sandbox-options.js';
 import type { SandboxListenOptions } from './server.js';

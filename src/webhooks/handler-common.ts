@@ -3,7 +3,8 @@
  * The answers are the service's contract: 200 only once the merchant's callback succeeded, 400 for
  * a delivery that cannot be trusted, 5xx for anything that can be fixed (so it comes again).
  */
-import { WalletError, isWebhookVerificationError } from '../errors/base.js';
+import { WalletError } from '../errors/base.js';
+import { isWebhookVerificationError } from '../errors/guards.js';
 import { runOnce, type RunOutcome } from './dedupe/run-once.js';
 import type { ResolvedHandlerOptions } from './handler-options.js';
 import { bodyBytes } from './signature.js';
