@@ -61,7 +61,8 @@ export class Wallet {
     this.mode = this.#config.mode;
     this.baseUrl = `${this.#config.origin}${this.#config.basePath}`;
     this.#transport = createTransport(this.#config, () => (this.#attempt ??= this.#openAttempt()));
-    this.charges = new Charges(this.#transport.request);
+    const { scrub } = this.#config;
+    this.charges = new Charges(this.#transport.request, (text) => scrub.text(text));
     this.refunds = new Refunds(this.#transport.request);
   }
 

@@ -82,7 +82,7 @@ describe('charges.waitForOutcome against the sandbox', () => {
     // Every poll is counted; one cut off by the deadline may not have reached the sandbox.
     expect(timeout.attempts! - verifies(sandbox, 'order_never')).toBeGreaterThanOrEqual(0);
     expect(timeout.attempts! - verifies(sandbox, 'order_never')).toBeLessThanOrEqual(1);
-    expect(timeout.message).toContain("'order_never'");
+    expect(timeout.message).toContain('"order_never"');
     expect(elapsed).toBeGreaterThanOrEqual(780);
     expect(elapsed).toBeLessThan(2_000);
     expect(JSON.parse(JSON.stringify({ e: timeout }))).toBeTruthy();

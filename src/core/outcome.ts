@@ -16,6 +16,7 @@ import {
 import type { WithResponse } from './api-promise.js';
 import type { AttemptOutcome } from './attempt.js';
 import type { Logger } from './logger.js';
+import type { Scrubber } from './scrub.js';
 import { failureMessage, tooLargeMessage, type CallWords } from './messages.js';
 import { apiErrorFor, openEnvelope } from './response.js';
 import { backoffDelay, isRetryableStatus, MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry.js';
@@ -51,6 +52,8 @@ export interface Finish {
   /** The call's account so far: attempts and outcomeUnknown are updated as attempts end. */
   call: CallInfo;
   host: string;
+  /** Every message built from the parameters passes through it (a reference may carry anything). */
+  scrub: Scrubber;
   /** How the call describes itself in messages; asked only when a message is written. */
   what: {
     summary?: ((params: Record<string, unknown>) => string) | undefined;
@@ -64,8 +67,10 @@ export interface Finish {
 
 // The words of a message, put together only when a call ends in one (the success path needs none).
 function wordsOf(ctx: Finish): CallWords {
-  const { what, params } = ctx;
-  return { ...ctx.call, host: ctx.host, summary: what.summary?.(params), confirm: what.confirm?.(params) };
+  const { what, params, scrub } = ctx;
+  const say = (words: ((p: Record<string, unknown>) => string) | undefined): string | undefined =>
+    words === undefined ? undefined : scrub.text(words(params));
+  return { ...ctx.call, host: ctx.host, summary: say(what.summary), confirm: say(what.confirm) };
 }
 
 /** The call's result from its last outcome, or the typed error it ends in. */

@@ -66,10 +66,16 @@ export interface FailedAttempt {
   readonly reason?: string;
 }
 
+/** The call's account before a retry: its key, and whether an attempt so far may have acted. @internal */
+export interface CallSoFar {
+  readonly idempotencyKey: string | undefined;
+  readonly outcomeUnknown: boolean;
+}
+
 /** What the transport reports while a traced call runs. @internal */
 export interface CallTrace {
   /** Before waiting out a retry; `attempt` is the one about to be made. */
-  retry(attempt: number, delay: number, failed: FailedAttempt, idempotencyKey: string | undefined): void;
+  retry(attempt: number, delay: number, failed: FailedAttempt, call: CallSoFar): void;
 }
 
 type TracingChannel = DiagnosticsChannel.TracingChannel<object, RequestTraceMessage>;
@@ -115,11 +121,12 @@ function settleFailure(message: RequestTraceMessage, error: unknown): void {
 
 function callTrace(message: RequestTraceMessage, retries: DiagnosticsChannel.Channel): CallTrace {
   return {
-    retry(attempt, delay, failed, idempotencyKey) {
+    retry(attempt, delay, failed, call) {
       const status = failed.status;
       message.attempts = attempt - 1;
       message.status = status;
-      message.idempotencyKey = idempotencyKey;
+      message.idempotencyKey = call.idempotencyKey;
+      message.outcomeUnknown = call.outcomeUnknown;
       if (!retries.hasSubscribers) return;
       const reason =
         failed.kind !== 'failure' ? 'status' : failed.reason === 'timeout' ? 'timeout' : 'network';

@@ -124,7 +124,8 @@ export function createTransport(config: Config, openAttempt: () => Promise<Attem
     const params = validate(call, s, scrub);
     const options = call.options ?? {};
     const route = call.path(params);
-    const endpoint = `${call.method} ${route}`;
+    // What errors, logs and traces show: scrubbed, since a reference may carry anything.
+    const endpoint = scrub.text(`${call.method} ${route}`);
     const post = call.method === 'POST';
     const idempotencyKey = post ? (options.idempotencyKey ?? globalThis.crypto.randomUUID()) : undefined;
     if (refused)
@@ -151,6 +152,7 @@ export function createTransport(config: Config, openAttempt: () => Promise<Attem
       call: { endpoint, attempts: 0, idempotencyKey, outcomeUnknown: false },
       host,
       what: call,
+      scrub,
       params,
       timeout: request.timeout,
       schemas: s,
@@ -181,7 +183,7 @@ export function createTransport(config: Config, openAttempt: () => Promise<Attem
       }
       const wait = n < maxAttempts ? retryDelay(outcome, n, logger) : undefined;
       if (wait !== undefined) {
-        trace?.retry(n + 1, wait, outcome, idempotencyKey);
+        trace?.retry(n + 1, wait, outcome, ctx.call);
         logger.log(
           'info',
           `${endpoint}: retrying in ${wait} ms (${describeOutcome(outcome)}), attempt ${n + 1}/${maxAttempts}`,

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { Attempt, AttemptOutcome, AttemptRequest, Deadline, Stoppable } from './attempt.js';
-import { startDeadline } from './attempt.js';
+import { errorCode, startDeadline } from './attempt.js';
 import { BoundedBody } from './body.js';
 
 type Settle = (outcome: AttemptOutcome) => void;
@@ -43,9 +43,12 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
   stop(reason: unknown): void {
     if (this.#abort) this.#abort(reason as Error);
     else {
-      // Still queued for a connection: answer now; undici drops the request when it reaches a socket.
+      // Still queued for a connection: undici hands over its abort just before it writes, so
+      // nothing was written and the service cannot have seen it. Answer now; undici drops the
+      // request when it reaches a socket.
       this.#reason = reason;
-      this.#end(this.#deadline.failure(reason));
+      const outcome = this.#deadline.failure(reason);
+      this.#end(outcome.kind === 'failure' ? { ...outcome, reached: false } : outcome);
     }
   }
 
@@ -85,6 +88,11 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
   onError(error: Error): void {
     this.#end(this.#deadline.failure(error));
   }
+
+  /** The dispatcher refused the request before sending anything. */
+  refuse(cause: unknown): void {
+    this.#end({ kind: 'failure', reason: 'refused', reached: false, code: errorCode(cause), cause });
+  }
 }
 
 /**
@@ -117,8 +125,9 @@ export function undiciAttempt(dispatcher: Dispatcher): Attempt {
           exchange,
         );
       } catch (error) {
-        // A dispatcher that throws instead of calling onError (undici calls onError itself).
-        exchange.onError(error as Error);
+        // dispatch() throws only before anything is written (a closed dispatcher, arguments it
+        // refuses): the call is refused here, final and never retried, and nothing can have acted.
+        exchange.refuse(error);
       }
     });
 }

@@ -9,16 +9,22 @@ import type {
   Transaction,
 } from '../types.js';
 import { DispatchMemory } from './dispatch-memory.js';
-import { waitForOutcome, type WaitForOutcomeOptions } from './wait-for-outcome.js';
+import { waitForOutcome, type VerifyFn, type WaitForOutcomeOptions } from './wait-for-outcome.js';
 
 /** Charges: find the customer, send the authorization prompt, confirm the outcome. */
 export class Charges {
   readonly #request: RequestFn;
+  readonly #redact: (text: string) => string;
   readonly #dispatches = new DispatchMemory();
 
-  /** @param request - the transport's request function. @internal */
-  constructor(request: RequestFn) {
+  /**
+   * @param request - the transport's request function.
+   * @param redact - the client's scrubber, for messages this resource writes itself.
+   * @internal
+   */
+  constructor(request: RequestFn, redact: (text: string) => string = (text) => text) {
     this.#request = request;
+    this.#redact = redact;
   }
 
   /**
@@ -131,6 +137,7 @@ export class Charges {
    * ```
    */
   waitForOutcome(reference: string, options?: WaitForOutcomeOptions): Promise<Transaction> {
-    return waitForOutcome((ref, o) => this.verify(ref, o), this.#dispatches, reference, options);
+    const verify: VerifyFn = (ref, o) => this.verify(ref, o);
+    return waitForOutcome(verify, this.#dispatches, this.#redact, reference, options);
   }
 }

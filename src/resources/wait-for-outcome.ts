@@ -4,6 +4,7 @@
  * retries (429, 5xx, lost connections) happen underneath; this loop adds its own growing interval
  * on top, honours `Retry-After`, and keeps one deadline for the whole wait.
  */
+import { quoted } from '../core/words.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { MAX_TIMER_MS } from '../core/config.js';
 import { checkOptions, type OptionRule } from '../core/options.js';
@@ -99,12 +100,13 @@ function defaultTimeout(expiry: number | undefined): number {
 export async function waitForOutcome(
   verify: VerifyFn,
   dispatches: DispatchMemory,
+  redact: (text: string) => string,
   reference: string,
   options?: WaitForOutcomeOptions,
 ): Promise<Transaction> {
   const issues = checkOptions(options, RULES, 'options', 'an option of waitForOutcome');
   if (issues.length > 0) throw new ValidationError('waitForOutcome options', issues, 'Nothing was sent.');
-  const endpoint = verifyEndpoint(reference);
+  const endpoint = redact(verifyEndpoint(reference));
   const signal = options?.signal;
   if (signal?.aborted) throw new RequestAbortedError({ endpoint, attempts: 0, cause: signal.reason });
   const first = options?.pollInterval ?? DEFAULT_POLL_INTERVAL_MS;
@@ -130,7 +132,7 @@ export async function waitForOutcome(
     if (!timedOut) return new RequestAbortedError({ ...call, cause: signal?.reason });
     const seen = last ? `it was last seen ${last.status}` : 'no poll got an answer';
     return new WaitTimeoutError(
-      `Charge '${reference}' had no outcome after ${timeout} ms (${polls} poll(s); ${seen}).` +
+      redact(`Charge ${quoted(reference)} had no outcome after ${timeout} ms (${polls} poll(s); ${seen}).`) +
         ' The customer may still answer until the prompt expires: keep your webhook, or verify it again later.',
       last,
       { call, cause: lastError },

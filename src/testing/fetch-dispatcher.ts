@@ -61,9 +61,22 @@ export class FetchDispatcher extends Dispatcher {
     this.#handle = handle;
   }
 
+  /** True once `close()` or `destroy()` ran: new requests are refused, as undici's are. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Same as {@link FetchDispatcher.closed}: this dispatcher has nothing to tear down. */
+  get destroyed(): boolean {
+    return this.#closed;
+  }
+
   /** Starts answering one request; undici calls this. */
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    if (this.#closed) throw new Error('FetchDispatcher is closed');
+    if (this.#closed) {
+      // The code undici's own closed dispatchers use, so callers know nothing was sent.
+      throw Object.assign(new Error('FetchDispatcher is closed'), { code: 'UND_ERR_CLOSED' });
+    }
     void this.#answer(options, handler as AnyHandler);
     return true;
   }
@@ -100,13 +113,23 @@ export class FetchDispatcher extends Dispatcher {
       let resume: (() => void) | undefined;
       const resumed = (): Promise<void> => new Promise((r) => (resume = r));
       const onResume = (): void => resume?.();
-      if (handler.onHeaders?.(response.status, rawHeaders, onResume, response.statusText) === false) {
+      // `false` is backpressure, unless the handler has given up on the answer (an oversized
+      // body aborts it): then no resume ever comes, and the body is cancelled instead.
+      const pause = async (): Promise<boolean> => {
+        if (failed) {
+          await response.body?.cancel().catch(() => undefined);
+          return false;
+        }
         await resumed();
+        return true;
+      };
+      if (handler.onHeaders?.(response.status, rawHeaders, onResume, response.statusText) === false) {
+        if (!(await pause())) return;
       }
       if (response.body) {
         for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
           if (failed) return;
-          if (handler.onData?.(Buffer.from(chunk)) === false) await resumed();
+          if (handler.onData?.(Buffer.from(chunk)) === false && !(await pause())) return;
         }
       }
       if (!failed) handler.onComplete?.([]);

@@ -243,9 +243,9 @@ class SandboxImpl implements Sandbox {
     await Promise.all([...this.#servers].map((stop) => stop()));
     this.#servers.clear();
     await Promise.all(this.#pending);
-    // Ready for deliveries again, as listen() is: close() ends what runs now, not the sandbox.
+    // Ready for deliveries again, as listen() is: close() ends what runs now, not the sandbox. The
+    // in-process dispatcher holds no socket, so it stays open too.
     this.#stop = new AbortController();
-    await this.dispatcher.close();
   }
 }
 

@@ -123,8 +123,8 @@ export const TSCONFIGS = {
     compilerOptions: { ...base(repo), module: 'preserve', moduleResolution: 'bundler' },
     files: ['app.ts'],
   }),
-  // The legacy "node" resolution: subpaths resolve through typesVersions. zod's own declarations
-  // need esModuleInterop there, as most such projects set.
+  // The legacy "node" resolution: subpaths resolve through typesVersions; esModuleInterop, as the
+  // README asks and most such projects set.
   node10: (repo) => ({
     compilerOptions: { ...base(repo), module: 'commonjs', moduleResolution: 'node10', esModuleInterop: true },
     files: ['app.ts'],
