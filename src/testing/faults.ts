@@ -5,6 +5,7 @@
  */
 import type { Rule } from './options.js';
 import { list, object, range } from './options.js';
+import { wholeNumber } from '../core/options.js';
 
 /**
  * How a faulty request fails. `error`: a 5xx answer, and the sandbox did not act. `reset`: the
@@ -70,7 +71,7 @@ export const faultsRule: Rule = object({
   failRate: range(0, 1),
   kinds: list(kind, KINDS.length * 4),
   latency,
-  seed: range(0, 2 ** 32 - 1, true),
+  seed: wholeNumber(0, 2 ** 32 - 1),
 });
 
 /** mulberry32: small, fast, and the same sequence from the same seed on every runtime. */

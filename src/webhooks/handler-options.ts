@@ -2,9 +2,16 @@
  * The options both webhook handlers take, checked once at creation so a mistake fails at startup
  * rather than on each delivery.
  */
-import { checkOptions, ofType, type OptionRule } from '../core/options.js';
+import {
+  MAX_INT32,
+  MAX_TIMER_MS,
+  checkOptions,
+  ofType,
+  throwIssues,
+  wholeNumber,
+  type OptionRule,
+} from '../core/options.js';
 import type { ValidationIssue } from '../errors/validation.js';
-import { MAX_TIMER_MS, throwIssues, wholeNumber } from './option-rules.js';
 import type { WebhookDedupeStore } from './dedupe/types.js';
 import { checkSecrets, secretsOf } from './signature.js';
 import type { WebhookEvent, WebhookSecret } from './types.js';
@@ -77,7 +84,7 @@ const RULES: Readonly<Record<keyof WebhookHandlerOptions, OptionRule>> = {
   secret: () => undefined,
   onEvent: ofType('function'),
   onError: ofType('function'),
-  maxBodyBytes: wholeNumber(1, 2 ** 31 - 1),
+  maxBodyBytes: wholeNumber(1, MAX_INT32),
   bodyTimeout: wholeNumber(1, MAX_TIMER_MS),
   dedupe: (value) =>
     isStore(value)

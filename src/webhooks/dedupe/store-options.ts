@@ -1,8 +1,7 @@
 /**
  * The ttl options both built-in dedupe stores take, and the tokens that prove who owns a claim.
  */
-import { checkOptions, type OptionRule } from '../../core/options.js';
-import { MAX_TIMER_MS, throwIssues, wholeNumber } from '../option-rules.js';
+import { MAX_TIMER_MS, checkOptions, throwIssues, wholeNumber, type OptionRule } from '../../core/options.js';
 import { DEFAULT_CLAIM_TTL_MS, DEFAULT_DONE_TTL_MS } from './types.js';
 
 /** Options of {@link memoryDedupeStore}. */
