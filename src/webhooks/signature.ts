@@ -3,6 +3,7 @@
  * with the same reason. Runtime-neutral: no `node:` module and no `Buffer`, for edge runtimes.
  */
 import { WebhookVerificationError } from '../errors/validation.js';
+import { describe } from '../schemas/describe.js';
 import type { RawWebhookBody, WebhookSecret, WebhookSignatureHeader } from './types.js';
 
 /** The header that carries the signature, lowercase as Node and Fetch `Headers` expose it. */
@@ -39,13 +40,6 @@ export function checkSecrets(secret: WebhookSecret | undefined): readonly string
 }
 
 const encoder = new TextEncoder();
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an already parsed object';
-  return typeof value;
-}
 
 // By tag rather than instanceof: test runners and bundlers can hand over a Buffer or ArrayBuffer
 // from another realm, and refusing those as "parsed" would send the merchant the wrong way.
