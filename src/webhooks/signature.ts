@@ -40,6 +40,16 @@ export function checkSecrets(secret: WebhookSecret | undefined): readonly string
 }
 
 const encoder = new TextEncoder();
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Decodes webhook bytes, throwing on anything that is not UTF-8: replacing bad bytes would change a
+ * body the signature covers (parsing hands the merchant data the service never sent; signing covers
+ * bytes the receiver never sees). BOM kept, so a string and its bytes decode alike.
+ */
+export function decodeUtf8(bytes: Uint8Array): string {
+  return strictUtf8.decode(bytes);
+}
 
 // By tag rather than instanceof: test runners and bundlers can hand over a Buffer or ArrayBuffer
 // from another realm, and refusing those as "parsed" would send the merchant the wrong way.
