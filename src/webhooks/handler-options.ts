@@ -74,10 +74,10 @@ export interface WebhookHandlerOptions {
 }
 
 /** Default of {@link WebhookHandlerOptions.maxBodyBytes}. */
-export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
+const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 
 /** Default of {@link WebhookHandlerOptions.bodyTimeout}. */
-export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
 const RULES: Readonly<Record<keyof WebhookHandlerOptions, OptionRule>> = {
   // Checked after the others by checkSecrets, which throws missing_secret as the verifiers do.
