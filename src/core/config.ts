@@ -3,7 +3,10 @@ import { ValidationError, type ValidationIssue } from '../errors.js';
 import type { FetchFunction } from './fetch-attempt.js';
 import { checkHeaders } from './headers.js';
 import { createLogger, type Logger, type LogLevel, type LogSink } from './logger.js';
-import { checkOptions, ofType, type OptionRule } from './options.js';
+import { MAX_TIMER_MS, checkOptions, ofType, wholeNumber, type OptionRule } from './options.js';
+
+// Until resources/wait-for-outcome.ts imports it from core/options.ts, where it is defined.
+export { MAX_TIMER_MS } from './options.js';
 import { createScrubber, type Scrubber } from './scrub.js';
 import { userAgentOf, type AppInfo } from './user-agent.js';
 
@@ -96,7 +99,6 @@ export interface Config {
 
 const KEY_PATTERN = /^sk_(live|test)_[\x21-\x7e]{1,500}$/;
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-export const MAX_TIMER_MS = 2_147_483_647;
 
 /** Checks a timeout: a positive number of milliseconds that a timer can hold. */
 export function timeoutProblem(value: unknown): string | undefined {
@@ -107,12 +109,7 @@ export function timeoutProblem(value: unknown): string | undefined {
 }
 
 /** Checks a retry count: a whole number from 0 to 10. */
-export function maxRetriesProblem(value: unknown): string | undefined {
-  if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > 10) {
-    return 'must be a whole number from 0 to 10';
-  }
-  return undefined;
-}
+export const maxRetriesProblem: OptionRule = wholeNumber(0, 10);
 
 // Never echo the key: not even part of it ends up in an error, a log or a bug report.
 function keyProblem(key: unknown): string | undefined {
@@ -164,10 +161,7 @@ const RULES: Readonly<Record<string, OptionRule>> = {
       ? undefined
       : 'must be an undici Dispatcher',
   fetch: ofType('function'),
-  maxConnections: (v) =>
-    Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 10_000
-      ? undefined
-      : 'must be a whole number from 1 to 10000',
+  maxConnections: wholeNumber(1, 10_000),
   defaultHeaders: (v, path) => checkHeaders(v, path),
   appInfo: () => undefined, // checked while building the User-Agent
   logger: () => undefined, // checked by createLogger

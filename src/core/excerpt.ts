@@ -5,9 +5,9 @@
  */
 
 /** How much of a body is looked at, in characters. */
-export const EXCERPT_SOURCE_CHARS = 8_192;
+const EXCERPT_SOURCE_CHARS = 8_192;
 /** How long an excerpt may be, in characters. */
-export const EXCERPT_LENGTH = 300;
+const EXCERPT_LENGTH = 300;
 
 function isSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13) || c === 0xa0;

@@ -22,7 +22,7 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const INVALID_VALUE_CHAR = /[^\t\x20-\x7e\x80-\xff]/;
 
 /** Why a header value cannot be sent as it is, or undefined when it can. */
-export function headerValueProblem(value: string): string | undefined {
+function headerValueProblem(value: string): string | undefined {
   if (value.length > 8_192) return 'is longer than 8192 characters';
   const bad = INVALID_VALUE_CHAR.exec(value);
   if (!bad) return undefined;

@@ -1,8 +1,14 @@
-import type { ValidationIssue } from '../errors.js';
+import { ValidationError, type ValidationIssue } from '../errors/validation.js';
 import { closest, describe } from '../schemas/describe.js';
 
 /** Checks one option's value: a problem, a list of problems at sub-paths, or undefined when fine. */
 export type OptionRule = (value: unknown, path: string) => string | ValidationIssue[] | undefined;
+
+/** The largest signed 32-bit integer. */
+export const MAX_INT32 = 2_147_483_647;
+
+/** The longest delay a timer can hold, in ms (longer ones fire at once). */
+export const MAX_TIMER_MS: number = MAX_INT32;
 
 const join = (where: string, name: string): string => (where ? `${where}.${name}` : name);
 
@@ -53,3 +59,16 @@ export const ofType =
   (type: 'string' | 'number' | 'boolean' | 'function' | 'object'): OptionRule =>
   (value) =>
     typeof value === type && value !== null ? undefined : `must be a ${type}, not ${describe(value)}`;
+
+/** A rule for a whole number from `min` to `max`, inclusive. */
+export const wholeNumber =
+  (min: number, max: number): OptionRule =>
+  (value) =>
+    typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max
+      ? undefined
+      : `must be a whole number from ${min} to ${max}, not ${describe(value)}`;
+
+/** Throws every issue at once as one `ValidationError` for `context` (for example `createWebhookHandler options`). */
+export function throwIssues(context: string, issues: readonly ValidationIssue[]): void {
+  if (issues.length > 0) throw new ValidationError(context, issues);
+}

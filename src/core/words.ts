@@ -10,7 +10,7 @@ export function quoted(reference: unknown): string {
 }
 
 /** `₦4,500.00 (450000 Kobo)`: what a merchant reads and what the service counts. */
-export function nairaAndKobo(kobo: unknown): string {
+function nairaAndKobo(kobo: unknown): string {
   return typeof kobo === 'number' && Number.isSafeInteger(kobo)
     ? `${formatNaira(kobo)} (${kobo} Kobo)`
     : String(kobo);

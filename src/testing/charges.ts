@@ -23,7 +23,7 @@ type Charge = { -readonly [K in keyof SandboxCharge]: SandboxCharge[K] };
  * Computed here on its own, not with the SDK's `estimateFee`, so a test comparing the two proves something.
  * @internal
  */
-export function sandboxFee(amount: number): number {
+function sandboxFee(amount: number): number {
   return Math.min(Math.floor((amount * 2 + 50) / 100), FEE_CAP);
 }
 
@@ -144,7 +144,7 @@ export function dispatchCharge(state: SandboxState, body: JsonObject, at: Dispat
 }
 
 /** The verify response's data for a charge. @internal */
-export function toTransaction(charge: SandboxCharge): Transaction {
+function toTransaction(charge: SandboxCharge): Transaction {
   const paid = charge.status === 'SUCCESS';
   const status =
     charge.status === 'PENDING_SCAN'

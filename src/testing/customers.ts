@@ -111,7 +111,7 @@ function phoneKey(phone: string): string | undefined {
 }
 
 /** Replaces all but the last four digits with `*`, as the spec's `accountNumberMasked`. @internal */
-export function maskAccountNumber(accountNumber: string): string {
+function maskAccountNumber(accountNumber: string): string {
   const keep = accountNumber.slice(-4);
   return '*'.repeat(Math.max(accountNumber.length - 4, 0)) + keep;
 }

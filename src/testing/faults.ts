@@ -5,6 +5,7 @@
  */
 import type { Rule } from './options.js';
 import { list, object, range } from './options.js';
+import { wholeNumber } from '../core/options.js';
 
 /**
  * How a faulty request fails. `error`: a 5xx answer, and the sandbox did not act. `reset`: the
@@ -70,11 +71,14 @@ export const faultsRule: Rule = object({
   failRate: range(0, 1),
   kinds: list(kind, KINDS.length * 4),
   latency,
-  seed: range(0, 2 ** 32 - 1, true),
+  seed: wholeNumber(0, 2 ** 32 - 1),
 });
 
-/** mulberry32: small, fast, and the same sequence from the same seed on every runtime. */
-function random(seed: number): () => number {
+/**
+ * mulberry32: small, fast, and the same sequence from the same seed on every runtime. Exported for
+ * the tests' seeded forgeries and fault campaigns. @internal
+ */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -88,7 +92,7 @@ function random(seed: number): () => number {
 /** Draws each request's fault from the options; `undefined` options draw no faults. @internal */
 export function faultSource(options: SandboxFaults | undefined): (() => Fault) | undefined {
   if (options === undefined) return undefined;
-  const next = random(options.seed ?? 1);
+  const next = mulberry32(options.seed ?? 1);
   const rate = options.failRate ?? 0;
   const kinds = options.kinds !== undefined && options.kinds.length > 0 ? options.kinds : KINDS;
   const [min, max] =

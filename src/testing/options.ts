@@ -5,9 +5,8 @@
  * option silently ignored.
  */
 import { describe } from '../schemas/describe.js';
-import { checkOptions } from '../core/options.js';
+import { checkOptions, ofType, throwIssues } from '../core/options.js';
 import type { OptionRule } from '../core/options.js';
-import { ValidationError } from '../errors/validation.js';
 import type { ValidationIssue } from '../errors/validation.js';
 
 /** Checks one value: a problem, problems at sub-paths, or `undefined`. @internal */
@@ -17,11 +16,6 @@ export type Rule = OptionRule;
 export function issuesOf(problem: ReturnType<Rule>, path: string): ValidationIssue[] {
   if (problem === undefined) return [];
   return typeof problem === 'string' ? [{ path, message: problem }] : problem;
-}
-
-/** Throws one `ValidationError` for `context` when there are issues. @internal */
-export function throwIfAny(context: string, issues: readonly ValidationIssue[]): void {
-  if (issues.length > 0) throw new ValidationError(context, issues);
 }
 
 /** True for `{}` and objects made by `Object.create(null)`, not arrays, dates or class instances. @internal */
@@ -47,13 +41,11 @@ export const text: Rule = (value) => {
   return undefined;
 };
 
-/** A number from `min` to `max`, inclusive; a whole one when `integer`. @internal */
+/** A number from `min` to `max`, inclusive (for a whole one, core's `wholeNumber`). @internal */
 export const range =
-  (min: number, max: number, integer = false): Rule =>
+  (min: number, max: number): Rule =>
   (value) => {
-    const kind = integer ? 'a whole number' : 'a number';
-    if (typeof value !== 'number' || Number.isNaN(value)) return `must be ${kind} (got ${describe(value)})`;
-    if (integer && !Number.isInteger(value)) return `must be ${kind} (got ${value})`;
+    if (typeof value !== 'number' || Number.isNaN(value)) return `must be a number (got ${describe(value)})`;
     if (value < min || value > max) return `must be from ${min} to ${max} (got ${value})`;
     return undefined;
   };
@@ -70,9 +62,8 @@ export const httpUrl: Rule = (value, path) => {
   return undefined;
 };
 
-/** A function. @internal */
-export const fn: Rule = (value) =>
-  typeof value === 'function' ? undefined : `must be a function (got ${describe(value)})`;
+/** A function (fetch-dispatcher.ts and log.ts check with this name). @internal */
+export const fn: Rule = ofType('function');
 
 /** An array of at most `max` items, each passing `item`. @internal */
 export const list =
@@ -87,7 +78,7 @@ export const list =
 
 /** Checks one value against a rule, throwing a `ValidationError` for `context`. @internal */
 export function checkValue(context: string, name: string, value: unknown, rule: Rule): void {
-  throwIfAny(context, issuesOf(rule(value, name), name));
+  throwIssues(context, issuesOf(rule(value, name), name));
 }
 
 /** A string argument of a sandbox function, for example the reference given to `authorize()`. @internal */

@@ -25,7 +25,7 @@ const PAGE_HEADERS = {
  * zone, so a phone camera reads it from a screen.
  * @internal
  */
-export async function qrSvg(text: string): Promise<string> {
+async function qrSvg(text: string): Promise<string> {
   const { renderSVG } = await import('uqr');
   const svg = renderSVG(text, { ecc: 'M', border: 4, pixelSize: 8 });
   // A natural size, so an `<img>` without CSS shows it at 8 px per module rather than 300 x 150.

@@ -5,9 +5,9 @@
 import { customersRule } from './customers.js';
 import { faultsRule } from './faults.js';
 import { loggerRule } from './log.js';
-import { checkOptions } from '../core/options.js';
+import { checkOptions, throwIssues, wholeNumber } from '../core/options.js';
 import { describe } from '../schemas/describe.js';
-import { fn, httpUrl, list, range, text, throwIfAny } from './options.js';
+import { fn, httpUrl, list, range, text } from './options.js';
 import type { SandboxOptions } from './sandbox-api.js';
 import type { SandboxListenOptions } from './server.js';
 import { retryRule } from './webhook-delivery.js';
@@ -30,8 +30,8 @@ export function checkSandboxOptions(options: unknown): asserts options is Sandbo
       now: fn,
       logger: loggerRule,
       faults: faultsRule,
-      historyLimit: range(0, 1_000_000, true),
-      idempotencyKeyLimit: range(1, 10_000_000, true),
+      historyLimit: wholeNumber(0, 1_000_000),
+      idempotencyKeyLimit: wholeNumber(1, 10_000_000),
     },
     '',
     'a known option',
@@ -48,18 +48,18 @@ export function checkSandboxOptions(options: unknown): asserts options is Sandbo
       issues.push({ path: 'webhookUrl', message: 'is required with webhookSecret: where should events go?' });
     }
   }
-  throwIfAny('createSandbox() options', issues);
+  throwIssues('createSandbox() options', issues);
 }
 
 /** Checks `listen()` options. @internal */
 export function checkListenOptions(options: unknown): asserts options is SandboxListenOptions {
   const rules = {
-    port: range(0, 65_535, true),
+    port: wholeNumber(0, 65_535),
     host: text,
     requestTimeoutMs: range(1, 600_000),
     logger: loggerRule,
   };
-  throwIfAny('listen() options', checkOptions(options, rules, '', 'a known option'));
+  throwIssues('listen() options', checkOptions(options, rules, '', 'a known option'));
 }
 
 /** Checks what `sandbox.fetch()` is given: a Fetch `Request`, and an optional context. @internal */
@@ -69,5 +69,5 @@ export function checkFetchArguments(request: unknown, context: unknown): void {
       ? []
       : [{ path: 'request', message: `must be a Request (got ${describe(request)})` }];
   issues.push(...checkOptions(context, { clientIp: text }, 'context', 'a known field of the context'));
-  throwIfAny('sandbox.fetch() arguments', issues);
+  throwIssues('sandbox.fetch() arguments', issues);
 }

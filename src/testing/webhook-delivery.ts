@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { signWebhook } from '../webhooks/sign.js';
 import { object, range } from './options.js';
+import { wholeNumber } from '../core/options.js';
 import type { Rule } from './options.js';
 import type { SandboxDeliveryAttempt } from './state.js';
 
@@ -73,7 +74,7 @@ export interface Delivery {
 
 /** The rule for the `webhookRetry` option. @internal */
 export const retryRule: Rule = object({
-  attempts: range(1, 20, true),
+  attempts: wholeNumber(1, 20),
   delayMs: range(0, 600_000),
   maxDelayMs: range(0, 600_000),
   timeoutMs: range(1, 600_000),

@@ -24,7 +24,7 @@ export interface HandlerAnswer {
 export const BAD_REQUEST: HandlerAnswer = { status: 400, body: { received: false } };
 
 /** The answer once `onEvent` resolved. */
-export const RECEIVED: HandlerAnswer = { status: 200, body: { received: true } };
+const RECEIVED: HandlerAnswer = { status: 200, body: { received: true } };
 
 /** Answer for a request that is not a POST. */
 export const METHOD_NOT_ALLOWED: HandlerAnswer = {
@@ -61,7 +61,7 @@ export function verificationFailure(error: unknown): HandlerAnswer {
 }
 
 /** The answer when `onEvent` threw: no detail, since the message is the merchant's own. */
-export const CALLBACK_FAILED: HandlerAnswer = { status: 500, body: { received: false } };
+const CALLBACK_FAILED: HandlerAnswer = { status: 500, body: { received: false } };
 
 /** Answer for a body still incomplete at the deadline; the connection is closed. */
 export const TIMED_OUT: HandlerAnswer = {
@@ -83,7 +83,7 @@ export function bodyTimeoutError(ms: number): WalletError {
  * 409: webhook senders treat a 5xx as "try again later", while some take a 4xx as a final refusal
  * and would drop the event.
  */
-export const UNAVAILABLE: HandlerAnswer = { status: 503, body: { received: false } };
+const UNAVAILABLE: HandlerAnswer = { status: 503, body: { received: false } };
 
 const ANSWERS: Record<RunOutcome, HandlerAnswer> = {
   handled: RECEIVED,

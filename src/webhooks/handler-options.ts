@@ -2,9 +2,16 @@
  * The options both webhook handlers take, checked once at creation so a mistake fails at startup
  * rather than on each delivery.
  */
-import { checkOptions, ofType, type OptionRule } from '../core/options.js';
+import {
+  MAX_INT32,
+  MAX_TIMER_MS,
+  checkOptions,
+  ofType,
+  throwIssues,
+  wholeNumber,
+  type OptionRule,
+} from '../core/options.js';
 import type { ValidationIssue } from '../errors/validation.js';
-import { MAX_TIMER_MS, throwIssues, wholeNumber } from './option-rules.js';
 import type { WebhookDedupeStore } from './dedupe/types.js';
 import { checkSecrets, secretsOf } from './signature.js';
 import type { WebhookEvent, WebhookSecret } from './types.js';
@@ -67,17 +74,17 @@ export interface WebhookHandlerOptions {
 }
 
 /** Default of {@link WebhookHandlerOptions.maxBodyBytes}. */
-export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
+const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 
 /** Default of {@link WebhookHandlerOptions.bodyTimeout}. */
-export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
 const RULES: Readonly<Record<keyof WebhookHandlerOptions, OptionRule>> = {
   // Checked after the others by checkSecrets, which throws missing_secret as the verifiers do.
   secret: () => undefined,
   onEvent: ofType('function'),
   onError: ofType('function'),
-  maxBodyBytes: wholeNumber(1, 2 ** 31 - 1),
+  maxBodyBytes: wholeNumber(1, MAX_INT32),
   bodyTimeout: wholeNumber(1, MAX_TIMER_MS),
   dedupe: (value) =>
     isStore(value)

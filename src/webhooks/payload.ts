@@ -3,11 +3,8 @@
  * checks rather than zod: this entry must not load zod.
  */
 import { WebhookVerificationError } from '../errors/validation.js';
+import { decodeUtf8 } from './signature.js';
 import type { WebhookEvent } from './types.js';
-
-// Fatal: a signed body that is not UTF-8 is not a JSON delivery, and silently replacing bytes would
-// hand the merchant data the service never sent. BOM kept, so a string and its bytes parse alike.
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -34,7 +31,7 @@ function chargeSuccessProblem(data: Record<string, unknown>): string | undefined
 export function parseEvent(body: Uint8Array): WebhookEvent {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(utf8.decode(body));
+    parsed = JSON.parse(decodeUtf8(body));
   } catch {
     throw invalid('the body is not UTF-8 JSON');
   }

@@ -4,7 +4,7 @@
  */
 import { ValidationError, WebhookVerificationError } from '../errors/validation.js';
 import { nodeCrypto } from './node-crypto.js';
-import { isByteArray } from './signature.js';
+import { decodeUtf8, isByteArray } from './signature.js';
 
 /** A signed delivery: send `body` as is, with `signature` in the `X-Wallet-Signature` header. */
 export interface SignedWebhook {
@@ -14,10 +14,6 @@ export interface SignedWebhook {
   signature: string;
 }
 
-// Fatal, because a body that is not UTF-8 cannot travel as the returned string without changing bytes,
-// and a signature over bytes the receiver never sees would only mislead a test.
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
 const refuse = (message: string): ValidationError =>
   new ValidationError('signWebhook payload', [{ path: 'payload', message }]);
 
@@ -25,7 +21,7 @@ function toBody(payload: unknown): string {
   if (typeof payload === 'string') return payload;
   if (isByteArray(payload)) {
     try {
-      return utf8.decode(payload);
+      return decodeUtf8(payload);
     } catch {
       throw refuse('bytes must be valid UTF-8');
     }

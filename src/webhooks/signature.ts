@@ -3,6 +3,7 @@
  * with the same reason. Runtime-neutral: no `node:` module and no `Buffer`, for edge runtimes.
  */
 import { WebhookVerificationError } from '../errors/validation.js';
+import { describe } from '../schemas/describe.js';
 import type { RawWebhookBody, WebhookSecret, WebhookSignatureHeader } from './types.js';
 
 /** The header that carries the signature, lowercase as Node and Fetch `Headers` expose it. */
@@ -39,12 +40,15 @@ export function checkSecrets(secret: WebhookSecret | undefined): readonly string
 }
 
 const encoder = new TextEncoder();
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an already parsed object';
-  return typeof value;
+/**
+ * Decodes webhook bytes, throwing on anything that is not UTF-8: replacing bad bytes would change a
+ * body the signature covers (parsing hands the merchant data the service never sent; signing covers
+ * bytes the receiver never sees). BOM kept, so a string and its bytes decode alike.
+ */
+export function decodeUtf8(bytes: Uint8Array): string {
+  return strictUtf8.decode(bytes);
 }
 
 // By tag rather than instanceof: test runners and bundlers can hand over a Buffer or ArrayBuffer

@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, type Browser } from '../helpers/chromium.js';
 import { ensureFreshSite, serve } from './site-server.js';
 
 // The docs site as a merchant meets it: `npm run docs` output, opened in headless Chromium. The
@@ -13,7 +13,6 @@ import { ensureFreshSite, serve } from './site-server.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const site = join(root, 'docs/api');
 const shots = join(root, 'test/docs/screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const GUIDES = [
   'getting-started',
   'errors',
@@ -33,8 +32,7 @@ function guideTitle(file: string): string {
 
 let server: Server;
 let base: string;
-let userData: string;
-let context: BrowserContext;
+let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
@@ -42,28 +40,12 @@ beforeAll(async () => {
   ({ server, base } = await serve(site));
   rmSync(shots, { recursive: true, force: true });
   mkdirSync(shots, { recursive: true });
-  userData = mkdtempSync(join(tmpdir(), 'wallet-docs-chromium-'));
-  context = await chromium.launchPersistentContext(userData, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  browser = await launchChromium({ width: 1280, height: 900 });
+  page = browser.context.pages()[0] ?? (await browser.context.newPage());
 }, 60_000);
 
 afterAll(async () => {
-  await context?.close();
-  if (userData) rmSync(userData, { recursive: true, force: true });
+  await browser?.close();
   server?.close();
 });
 
@@ -100,9 +82,9 @@ async function exampleCode(): Promise<string> {
 
 describe('the docs site', () => {
   it('shows the landing page content with scripts off: merchant material, no contributor sections', async () => {
-    const plain = await context.newPage();
+    const plain = await browser.context.newPage();
     try {
-      const cdp = await context.newCDPSession(plain);
+      const cdp = await browser.context.newCDPSession(plain);
       await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
       await plain.goto(url('index.html'));
       // The theme's script never ran (it defines window.app), and the page shows anyway.
@@ -122,7 +104,7 @@ describe('the docs site', () => {
   });
 
   it('shows the landing page at once while the theme script is still on its way', async () => {
-    const held = await context.newPage();
+    const held = await browser.context.newPage();
     try {
       // A slow network for the theme's main script: the page must not wait for it.
       await held.route('**/assets/main.js', () => undefined);

@@ -1,47 +1,7 @@
 /**
- * Headless Chromium for the customer-page test: Debian's chromium driven by playwright-core, with
- * a fresh profile per launch, no network beyond loopback, and always closed by the test.
+ * Reading the customer page's QR code back from the pixels Chromium renders (the browser itself is
+ * launched by test/helpers/chromium.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
-import { chromium } from 'playwright-core';
-import type { BrowserContext } from 'playwright-core';
-
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-export interface Browser {
-  context: BrowserContext;
-  close(): Promise<void>;
-}
-
-export async function launchChromium(): Promise<Browser> {
-  const profile = mkdtempSync(join(tmpdir(), 'wallet-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 480, height: 760 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  return {
-    context,
-    close: async () => {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
-}
-
 /**
  * Reads the QR image the page shows (`img#qr`) back as a module grid, from its pixels: the dark
  * bounding box is the code, the top-left finder's width is 7 modules, and each module is sampled

@@ -6,8 +6,8 @@ import { Wallet } from '@wallet/node';
 import { createSandbox } from '@wallet/node/testing';
 import type { Sandbox, SandboxServer } from '@wallet/node/testing';
 
-import { launchChromium, readQrGrid } from './browser.js';
-import type { Browser } from './browser.js';
+import { launchChromium, type Browser } from '../helpers/chromium.js';
+import { readQrGrid } from './browser.js';
 import { TEST_KEY } from './http-helpers.js';
 import { decodeQr } from './qr-decode.js';
 import { WEBHOOK_SECRET, startReceiver } from './receiver.js';
@@ -27,7 +27,7 @@ beforeAll(async () => {
   sandbox = createSandbox({ webhookUrl: receiver.url, webhookSecret: WEBHOOK_SECRET });
   server = await sandbox.listen();
   wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: server.url });
-  browser = await launchChromium();
+  browser = await launchChromium({ width: 480, height: 760 });
 }, 30_000);
 
 afterAll(async () => {

@@ -6,6 +6,7 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 
+import { mulberry32 } from '../../src/testing/faults.js';
 import { BODY, OTHER_SECRET, SECRET, SIGNATURE, hmacHex } from './helpers.js';
 
 /** A delivery as it reaches a verifier. */
@@ -14,18 +15,6 @@ export interface Delivery {
   kind: string;
   body: Uint8Array;
   signature: string | string[] | undefined;
-}
-
-/** mulberry32: small, seeded, good enough to spread mutations. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const GENUINE = Buffer.from(BODY);
@@ -63,7 +52,7 @@ export function isGenuine({ body, signature }: Delivery): boolean {
  * oracle calls genuine (a case change of the real signature, say) are drawn again.
  */
 export function forgeries(seed: number, count: number): Delivery[] {
-  const random = rng(seed);
+  const random = mulberry32(seed);
   const int = (n: number): number => Math.floor(random() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
   const randomCase = (s: string): string =>

@@ -4,8 +4,7 @@
  * token; done overwrites it with a long-lived mark; release deletes it only while it still holds
  * the releasing token.
  */
-import { ofType, type OptionRule } from '../../core/options.js';
-import { MAX_TIMER_MS, wholeNumber } from '../option-rules.js';
+import { MAX_TIMER_MS, ofType, wholeNumber, type OptionRule } from '../../core/options.js';
 import { redisCommand, withTimeout, type RedisClientLike } from './redis-client.js';
 import { TTL_RULES, checkStoreOptions, claimToken, type MemoryDedupeStoreOptions } from './store-options.js';
 import type { DedupeClaim, WebhookDedupeStore } from './types.js';

@@ -1,9 +1,13 @@
 /**
  * The ttl options both built-in dedupe stores take, and the tokens that prove who owns a claim.
  */
-import { checkOptions, type OptionRule } from '../../core/options.js';
-import { MAX_TIMER_MS, throwIssues, wholeNumber } from '../option-rules.js';
-import { DEFAULT_CLAIM_TTL_MS, DEFAULT_DONE_TTL_MS } from './types.js';
+import { MAX_TIMER_MS, checkOptions, throwIssues, wholeNumber, type OptionRule } from '../../core/options.js';
+
+/** Default of the stores' `ttl`: how long a handled event is remembered, 7 days in ms. */
+const DEFAULT_DONE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Default of the stores' `claimTtl`: how long a claim blocks other deliveries, 60 s in ms. */
+const DEFAULT_CLAIM_TTL_MS = 60_000;
 
 /** Options of {@link memoryDedupeStore}. */
 export interface MemoryDedupeStoreOptions {

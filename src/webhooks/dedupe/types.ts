@@ -42,9 +42,3 @@ export interface WebhookDedupeStore {
    */
   release(id: string, token: string): Promise<void>;
 }
-
-/** Default of the stores' `ttl`: how long a handled event is remembered, 7 days in ms. */
-export const DEFAULT_DONE_TTL_MS: number = 7 * 24 * 60 * 60 * 1000;
-
-/** Default of the stores' `claimTtl`: how long a claim blocks other deliveries, 60 s in ms. */
-export const DEFAULT_CLAIM_TTL_MS = 60_000;
