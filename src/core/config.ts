@@ -6,7 +6,6 @@ import { createLogger, type Logger, type LogLevel, type LogSink } from './logger
 import { MAX_TIMER_MS, checkOptions, ofType, wholeNumber, type OptionRule } from './options.js';
 
 // Until resources/wait-for-outcome.ts imports it from core/options.ts, where it is defined.
-export { MAX_TIMER_MS } from './options.js';
 import { createScrubber, type Scrubber } from './scrub.js';
 import { userAgentOf, type AppInfo } from './user-agent.js';
 

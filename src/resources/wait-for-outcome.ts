@@ -6,8 +6,7 @@
  */
 import { quoted } from '../core/words.js';
 import type { APIPromise } from '../core/api-promise.js';
-import { MAX_TIMER_MS } from '../core/config.js';
-import { checkOptions, type OptionRule } from '../core/options.js';
+import { MAX_TIMER_MS, checkOptions, type OptionRule } from '../core/options.js';
 import { RULES as REQUEST_OPTION_RULES } from '../core/request-options.js';
 import { isRetryableStatus, parseRetryAfter, sleep } from '../core/retry.js';
 import type { RequestOptions } from '../core/transport.js';
