@@ -71,9 +71,12 @@ describe('sandbox abuse, stress form', () => {
   it('never refunds more than was paid: 10 charges x 400 racing refunds', async () => {
     const references = Array.from({ length: 10 }, (_, i) => `order_sr${i}`);
     for (const reference of references) await paid(target.url, reference, 200_000);
-    const races = await Promise.all(
-      references.map((reference, i) => raceRefunds(target.url, reference, 400, i + 1)),
-    );
+    // One charge at a time, its 400 refunds at once: the race is within each charge, and 4,000
+    // connections at once would overflow the kernel's listen backlog (511) and measure only that.
+    const races: Awaited<ReturnType<typeof raceRefunds>>[] = [];
+    for (const [i, reference] of references.entries()) {
+      races.push(await raceRefunds(target.url, reference, 400, i + 1));
+    }
     references.forEach((reference, i) => {
       const charge = target.sandbox.charge(reference)!;
       const recorded = target.sandbox.refunds
