@@ -5,11 +5,12 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { build, type Plugin } from 'esbuild';
 import { Miniflare } from 'miniflare';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from 'vitest';
 
 import { expectMerchantFlow, expectWebhooks, merchantProject, servedSandbox } from './harness.js';
 import { proofBin } from './pack.mjs';
 import type { ScenarioReport, WebhookReport } from './scenario/report.js';
+import { proof } from './pending.js';
 import { recordFigure } from './timing.js';
 
 const run = promisify(execFile);
@@ -144,39 +145,48 @@ describe('the packed tarball in workerd (Cloudflare Workers), without nodejs_com
   beforeEach(async () => void (served = await servedSandbox()));
   afterEach(() => served.close());
 
-  it('wrangler deploy --dry-run bundles the API Worker with no undici and no Node builtin, and it runs the whole flow', async () => {
-    const bundle = await wranglerBundle(app.dir, 'worker.ts', 'out');
-    recordFigure('wrangler bundle of the API Worker (worker.js)', `${bundle.bytes} bytes`);
-    expect(bundle.packages).toEqual(['@wallet/node']);
-    expect(bundle.externals.filter((s) => s.startsWith('node:') || isBuiltin(s))).toEqual([]);
-    expect(builtinImports(bundle.text)).toEqual([]);
-    expect(bundle.text).not.toMatch(/node_modules\/undici/);
+  proof(
+    'wrangler deploy --dry-run bundles the API Worker with no undici and no Node builtin, and it runs the whole flow',
+    async () => {
+      const bundle = await wranglerBundle(app.dir, 'worker.ts', 'out');
+      recordFigure('wrangler bundle of the API Worker (worker.js)', `${bundle.bytes} bytes`);
+      expect(bundle.packages).toEqual(['@wallet/node']);
+      expect(bundle.externals.filter((s) => s.startsWith('node:') || isBuiltin(s))).toEqual([]);
+      expect(builtinImports(bundle.text)).toEqual([]);
+      expect(bundle.text).not.toMatch(/node_modules\/undici/);
 
-    const report = await inMiniflare<ScenarioReport>(app.dir, bundle.path, served.input);
-    expectMerchantFlow(report, served.sandbox, served.input);
-    expectWebhooks(report, served.input, 'unavailable');
-  });
+      const report = await inMiniflare<ScenarioReport>(app.dir, bundle.path, served.input);
+      expectMerchantFlow(report, served.sandbox, served.input);
+      expectWebhooks(report, served.input, 'unavailable');
+    },
+  );
 
-  it('wrangler bundles a webhook-only Worker from @wallet/node/webhooks alone, and it verifies and refuses', async () => {
-    const bundle = await wranglerBundle(app.dir, 'webhook-worker.ts', 'out-hooks');
-    recordFigure('wrangler bundle of the webhook-only Worker', `${bundle.bytes} bytes`);
-    expect(bundle.packages).toEqual(['@wallet/node']);
-    expect(builtinImports(bundle.text)).toEqual([]);
-    const webhooks = await inMiniflare<WebhookReport>(app.dir, bundle.path, served.input);
-    expectWebhooks(
-      { runtime: 'workerd', flow: { ok: true, value: null! }, webhooks: { ok: true, value: webhooks } },
-      served.input,
-      'unavailable',
-    );
-  });
+  proof(
+    'wrangler bundles a webhook-only Worker from @wallet/node/webhooks alone, and it verifies and refuses',
+    async () => {
+      const bundle = await wranglerBundle(app.dir, 'webhook-worker.ts', 'out-hooks');
+      recordFigure('wrangler bundle of the webhook-only Worker', `${bundle.bytes} bytes`);
+      expect(bundle.packages).toEqual(['@wallet/node']);
+      expect(builtinImports(bundle.text)).toEqual([]);
+      const webhooks = await inMiniflare<WebhookReport>(app.dir, bundle.path, served.input);
+      expectWebhooks(
+        { runtime: 'workerd', flow: { ok: true, value: null! }, webhooks: { ok: true, value: webhooks } },
+        served.input,
+        'unavailable',
+      );
+    },
+  );
 
-  it('Miniflare with scriptPath runs the package unbundled through its workerd condition: the whole flow', async () => {
-    const scriptPath = await compileUnbundled(app.dir, 'worker.ts');
-    const source = readFileSync(scriptPath, 'utf8');
-    // The package stays outside the Worker's own file, as its own modules.
-    expect(source).toMatch(/from\s*["']\.\/node_modules\/@wallet\/node\//);
-    const report = await inMiniflare<ScenarioReport>(app.dir, scriptPath, served.input);
-    expectMerchantFlow(report, served.sandbox, served.input);
-    expectWebhooks(report, served.input, 'unavailable');
-  });
+  proof(
+    'Miniflare with scriptPath runs the package unbundled through its workerd condition: the whole flow',
+    async () => {
+      const scriptPath = await compileUnbundled(app.dir, 'worker.ts');
+      const source = readFileSync(scriptPath, 'utf8');
+      // The package stays outside the Worker's own file, as its own modules.
+      expect(source).toMatch(/from\s*["']\.\/node_modules\/@wallet\/node\//);
+      const report = await inMiniflare<ScenarioReport>(app.dir, scriptPath, served.input);
+      expectMerchantFlow(report, served.sandbox, served.input);
+      expectWebhooks(report, served.input, 'unavailable');
+    },
+  );
 });
