@@ -44,8 +44,10 @@ export class APIPromise<T> extends Promise<T> {
     this.#result = result;
   }
 
-  // Promise methods that build a new promise (then on the base, Promise.prototype.finally) must
-  // build a plain one: this constructor takes a call under way, not an executor.
+  /**
+   * `Promise`: built-in methods that make a new promise from this one make a plain `Promise`,
+   * since this constructor takes a call under way, not an executor.
+   */
   static override get [Symbol.species](): PromiseConstructor {
     return Promise;
   }
