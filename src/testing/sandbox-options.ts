@@ -2,15 +2,15 @@
  * The checks of `createSandbox()` options and `listen()` options, in one place: every problem is
  * named at once, by field, in one `ValidationError`, with "did you mean" for a misspelled option.
  */
-import { customersRule } from './customers.js';
-import { faultsRule } from './faults.js';
-import { loggerRule } from './log.js';
+import { customersRule } from './state/customers.js';
+import { faultsRule } from './endpoints/faults.js';
+import { loggerRule } from './endpoints/log.js';
 import { checkOptions, throwIssues, wholeNumber } from '../core/options.js';
 import { describe } from '../schemas/describe.js';
 import { fn, httpUrl, list, range, text } from './options.js';
-import type { SandboxOptions } from './sandbox-api.js';
-import type { SandboxListenOptions } from './server.js';
-import { retryRule } from './webhook-delivery.js';
+import type { SandboxOptions } from './api.js';
+import type { SandboxListenOptions } from './transports/server.js';
+import { retryRule } from './webhooks/delivery.js';
 
 const WEEK_MS = 7 * 24 * 3_600_000;
 

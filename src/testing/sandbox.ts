@@ -3,33 +3,33 @@
  * machine answers everything; MSW, the in-process dispatcher and the loopback server only carry
  * requests to it.
  */
-import { authorizeCharge, declineCharge, expireCharge } from './charges.js';
-import { checkCustomer, customerKey, defaultSandboxCustomers, toSandboxCustomer } from './customers.js';
-import type { SandboxCustomer, SandboxCustomerInit } from './customers.js';
-import { faultSource } from './faults.js';
-import { FetchDispatcher } from './fetch-dispatcher.js';
-import { SandboxError } from './http.js';
-import { controlLine, deliveryLine, safeLogger } from './log.js';
-import type { SandboxLogger } from './log.js';
-import { mswHandlers } from './msw.js';
-import type { SandboxMswHandler } from './msw.js';
+import { authorizeCharge, declineCharge, expireCharge } from './state/charges.js';
+import { checkCustomer, customerKey, defaultSandboxCustomers, toSandboxCustomer } from './state/customers.js';
+import type { SandboxCustomer, SandboxCustomerInit } from './state/customers.js';
+import { faultSource } from './endpoints/faults.js';
+import { FetchDispatcher } from './transports/fetch-dispatcher.js';
+import { SandboxError } from './endpoints/envelope.js';
+import { controlLine, deliveryLine, safeLogger } from './endpoints/log.js';
+import type { SandboxLogger } from './endpoints/log.js';
+import { mswHandlers } from './transports/msw.js';
+import type { SandboxMswHandler } from './transports/msw.js';
 import { checkArgument, checkValue, list, text } from './options.js';
-import { createRouter, normalizeIp } from './router.js';
-import type { SandboxRequestContext } from './router.js';
-import type { AuthorizeResult, Sandbox, SandboxOptions } from './sandbox-api.js';
+import { createRouter, normalizeIp } from './endpoints/router.js';
+import type { SandboxRequestContext } from './endpoints/router.js';
+import type { AuthorizeResult, Sandbox, SandboxOptions } from './api.js';
 import { checkFetchArguments, checkListenOptions, checkSandboxOptions } from './sandbox-options.js';
-import { startServer } from './server.js';
-import type { SandboxListenOptions, SandboxServer } from './server.js';
-import { SandboxState, snapshot } from './state.js';
+import { startServer } from './transports/server.js';
+import type { SandboxListenOptions, SandboxServer } from './transports/server.js';
+import { SandboxState, snapshot } from './state/store.js';
 import type {
   SandboxCharge,
   SandboxDebit,
   SandboxDeliveryAttempt,
   SandboxRefund,
   SandboxRequestRecord,
-} from './state.js';
-import { retryOptions, startDelivery } from './webhook-delivery.js';
-import type { WebhookDelivery, WebhookOutcome, WebhookRetryOptions } from './webhook-delivery.js';
+} from './state/store.js';
+import { retryOptions, startDelivery } from './webhooks/delivery.js';
+import type { WebhookDelivery, WebhookOutcome, WebhookRetryOptions } from './webhooks/delivery.js';
 
 type Handle = (request: Request, context?: SandboxRequestContext) => Promise<Response>;
 

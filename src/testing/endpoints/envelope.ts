@@ -3,7 +3,7 @@
  * the state machine gives goes through here, so all three ways of serving it answer byte for byte
  * the same.
  */
-import { WalletError, named } from '../errors/base.js';
+import { WalletError, named } from '../../errors/base.js';
 
 /**
  * A request the sandbox refused, or a test control called on a charge in the wrong state. Carries

@@ -3,11 +3,11 @@
  * plain data changed only by synchronous functions, so no two requests ever interleave inside one
  * state change: that is what makes idempotent replay exact without locks.
  */
-import type { AuthChannel } from '../types.js';
+import type { AuthChannel } from '../../types.js';
 import type { SandboxCustomer } from './customers.js';
-import type { SandboxFaultKind } from './faults.js';
+import type { SandboxFaultKind } from '../endpoints/faults.js';
 import { History } from './history.js';
-import type { SavedResponse } from './http.js';
+import type { SavedResponse } from '../endpoints/envelope.js';
 
 /**
  * Where a charge is in the sandbox. `RESOLVED`: registered by resolve, not dispatched yet.

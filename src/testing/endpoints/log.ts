@@ -3,10 +3,10 @@
  * attempt, in the shape a merchant scans in a terminal, like the Stripe CLI's `listen`. Off unless
  * the sandbox gets a `logger`; the bin always gives one.
  */
-import { describe } from '../schemas/describe.js';
-import { fn } from './options.js';
-import type { Rule } from './options.js';
-import type { SandboxDeliveryAttempt, SandboxRequestRecord } from './state.js';
+import { describe } from '../../schemas/describe.js';
+import { fn } from '../options.js';
+import type { Rule } from '../options.js';
+import type { SandboxDeliveryAttempt, SandboxRequestRecord } from '../state/store.js';
 
 /**
  * Where the sandbox writes its log lines: `console` will do. `info` gets requests and delivered

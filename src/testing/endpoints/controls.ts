@@ -3,10 +3,10 @@
  * customer page of a QR charge. They play the customer and the clock, not the merchant: no key, no
  * allow list, no faults, and they are not in the request log.
  */
-import { SandboxError, failure, success, toResponse } from './http.js';
-import { QR_PAGE_PREFIX, pageResponse, svgResponse, wantsImage } from './qr-page.js';
-import type { SandboxCharge, SandboxState } from './state.js';
-import type { WebhookDelivery } from './webhook-delivery.js';
+import { SandboxError, failure, success, toResponse } from './envelope.js';
+import { QR_PAGE_PREFIX, pageResponse, svgResponse, wantsImage } from '../page/qr-page.js';
+import type { SandboxCharge, SandboxState } from '../state/store.js';
+import type { WebhookDelivery } from '../webhooks/delivery.js';
 
 /** The test controls the `/_sandbox/` routes expose. @internal */
 export interface ControlRoutes {

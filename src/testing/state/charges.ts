@@ -5,13 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import type { AuthChannel, ChargeDispatch, ResolvedCustomer, Transaction } from '../types.js';
+import type { AuthChannel, ChargeDispatch, ResolvedCustomer, Transaction } from '../../types.js';
 import { findCustomer, linkedBanks, publicProfile } from './customers.js';
-import { SandboxError, success } from './http.js';
-import type { SavedResponse } from './http.js';
-import type { SandboxCharge, SandboxState } from './state.js';
-import type { JsonObject } from './validate.js';
-import { optionalObject, optionalString, requireAmount, requireOneOf, requireString } from './validate.js';
+import { SandboxError, success } from '../endpoints/envelope.js';
+import type { SavedResponse } from '../endpoints/envelope.js';
+import type { SandboxCharge, SandboxState } from './store.js';
+import type { JsonObject } from '../endpoints/validate.js';
+import { optionalObject, optionalString, requireAmount, requireOneOf, requireString } from '../endpoints/validate.js';
 
 const FEE_CAP = 200_000;
 const AUTH_CHANNELS: readonly AuthChannel[] = ['wallet_push', 'wallet_qr'];

@@ -2,9 +2,9 @@
  * The sandbox's customers and their mandate banks, and how a resolve request finds one: by handle
  * with or without `@`, case-insensitive, or by registered phone number in the usual Nigerian forms.
  */
-import type { Customer, LinkedBank } from '../types.js';
-import { checkValue, httpUrl, isPlainObject, issuesOf, list, object, text } from './options.js';
-import type { Rule } from './options.js';
+import type { Customer, LinkedBank } from '../../types.js';
+import { checkValue, httpUrl, isPlainObject, issuesOf, list, object, text } from '../options.js';
+import type { Rule } from '../options.js';
 
 const HANDLE = /^@?[A-Za-z0-9_.-]{1,64}$/;
 

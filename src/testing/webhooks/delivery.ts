@@ -7,11 +7,11 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { signWebhook } from '../webhooks/sign.js';
-import { object, range } from './options.js';
-import { wholeNumber } from '../core/options.js';
-import type { Rule } from './options.js';
-import type { SandboxDeliveryAttempt } from './state.js';
+import { signWebhook } from '../../webhooks/sign.js';
+import { object, range } from '../options.js';
+import { wholeNumber } from '../../core/options.js';
+import type { Rule } from '../options.js';
+import type { SandboxDeliveryAttempt } from '../state/store.js';
 
 /** How the sandbox retries a webhook delivery. */
 export interface WebhookRetryOptions {

@@ -1,6 +1,6 @@
 import { Dispatcher } from 'undici';
 
-import { checkValue, fn } from './options.js';
+import { checkValue, fn } from '../options.js';
 
 /** A Fetch-style request handler: what Next.js, Hono, MSW's `getResponse` and the sandbox speak. */
 export type FetchHandler = (request: Request) => Promise<Response>;

@@ -7,18 +7,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { readBody } from './body.js';
-import { dispatchCharge, resolveHandle, verifyCharge } from './charges.js';
+import { dispatchCharge, resolveHandle, verifyCharge } from '../state/charges.js';
 import { control, decodeSegment } from './controls.js';
 import type { ControlRoutes } from './controls.js';
 import type { Fault } from './faults.js';
-import { SandboxError, failure, toResponse } from './http.js';
-import type { SavedResponse } from './http.js';
+import { SandboxError, failure, toResponse } from './envelope.js';
+import type { SavedResponse } from './envelope.js';
 import { fingerprint, lookup, remember, storeKey } from './idempotency.js';
 import { requestLine } from './log.js';
 import type { SandboxLogger } from './log.js';
-import { QR_PAGE_PREFIX } from './qr-page.js';
-import { createRefund } from './refunds.js';
-import type { SandboxRequestRecord, SandboxState } from './state.js';
+import { QR_PAGE_PREFIX } from '../page/qr-page.js';
+import { createRefund } from '../state/refunds.js';
+import type { SandboxRequestRecord, SandboxState } from '../state/store.js';
 import { parseJsonObject } from './validate.js';
 
 /** Who is calling, as the way of serving knows it. */

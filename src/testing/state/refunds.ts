@@ -4,13 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import type { Refund } from '../types.js';
+import type { Refund } from '../../types.js';
 import { findCharge } from './charges.js';
-import { SandboxError, success } from './http.js';
-import type { SavedResponse } from './http.js';
-import type { SandboxState } from './state.js';
-import type { JsonObject } from './validate.js';
-import { optionalAmount, optionalString, requireString } from './validate.js';
+import { SandboxError, success } from '../endpoints/envelope.js';
+import type { SavedResponse } from '../endpoints/envelope.js';
+import type { SandboxState } from './store.js';
+import type { JsonObject } from '../endpoints/validate.js';
+import { optionalAmount, optionalString, requireString } from '../endpoints/validate.js';
 
 /**
  * POST /v1/refunds. A charge that is not SUCCESS answers 409, because the refusal is about the

@@ -3,9 +3,9 @@
  * answered with a 5xx, or the connection is reset before or after the sandbox acted, and every
  * request can be delayed. The same seed gives the same faults in the same order of requests.
  */
-import type { Rule } from './options.js';
-import { list, object, range } from './options.js';
-import { wholeNumber } from '../core/options.js';
+import type { Rule } from '../options.js';
+import { list, object, range } from '../options.js';
+import { wholeNumber } from '../../core/options.js';
 
 /**
  * How a faulty request fails. `error`: a 5xx answer, and the sandbox did not act. `reset`: the

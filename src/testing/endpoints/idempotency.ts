@@ -6,9 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 
-import type { SavedResponse } from './http.js';
-import { failure } from './http.js';
-import type { SandboxState } from './state.js';
+import type { SavedResponse } from './envelope.js';
+import { failure } from './envelope.js';
+import type { SandboxState } from '../state/store.js';
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
