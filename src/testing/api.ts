@@ -13,7 +13,7 @@ import type {
   SandboxDeliveryAttempt,
   SandboxRefund,
   SandboxRequestRecord,
-} from './state/store.js';
+} from './state/records.js';
 import type { SandboxFaults } from './endpoints/faults.js';
 import type { SandboxLogger } from './endpoints/log.js';
 import type { WebhookDelivery, WebhookRetryOptions } from './webhooks/delivery.js';
@@ -105,6 +105,14 @@ export interface SandboxOptions {
    * @default 10000
    */
   idempotencyKeyLimit?: number;
+  /**
+   * How many charges the sandbox keeps (and refunds and debits, each). Past it, the oldest
+   * finished charges (paid, failed, expired, or never dispatched) are forgotten, a hundredth of the
+   * limit at a time, and the log says which; a charge still waiting for its customer is never
+   * forgotten. A resolve that finds every kept charge waiting answers 503.
+   * @default 100000
+   */
+  maxCharges?: number;
 }
 
 /** What `authorize()` did. */

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 
 import { isValidationError } from '../../errors/guards.js';
 import type { SandboxOptions } from '../api.js';
-import { checkSandboxOptions } from '../sandbox-options.js';
+import { checkSandboxOptions } from '../options.js';
 import type { SandboxListenOptions } from '../transports/server.js';
 
 /** The bin's usage text. @internal */

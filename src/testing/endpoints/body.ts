@@ -5,7 +5,7 @@
  * cost the sandbox nothing.
  */
 import { MAX_BODY_BYTES, readBounded } from '../../core/body.js';
-import { SandboxError } from './envelope.js';
+import { SandboxError } from '../state/errors.js';
 
 /**
  * Reads a request's body as UTF-8 text. Throws a 413 {@link SandboxError} past 1 MiB, after

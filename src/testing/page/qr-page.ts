@@ -6,7 +6,7 @@
  * Plain HTML forms, no script: it works in any browser and under a strict Content-Security-Policy.
  */
 import { formatNaira } from '../../money.js';
-import type { SandboxCharge } from '../state/store.js';
+import type { SandboxCharge } from '../state/records.js';
 
 /** The path of a QR page under the sandbox's base path. @internal */
 export const QR_PAGE_PREFIX = '/_sandbox/qr/';

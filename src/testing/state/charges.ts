@@ -1,29 +1,25 @@
 /**
  * The charge's life in the sandbox: resolve registers it, dispatch sends a prompt, and the test
  * controls play the customer (authorize, decline) or the clock (expire). Each function changes the
- * state synchronously and returns the envelope to answer with, or throws a {@link SandboxError}.
+ * state synchronously and returns the charge, or throws a {@link SandboxError}; the endpoints turn
+ * either into the service's answer.
  */
 import { randomUUID } from 'node:crypto';
 
-import type { AuthChannel, ChargeDispatch, ResolvedCustomer, Transaction } from '../../types.js';
-import { findCustomer, linkedBanks, publicProfile } from './customers.js';
-import { SandboxError, success } from '../endpoints/envelope.js';
-import type { SavedResponse } from '../endpoints/envelope.js';
-import type { SandboxCharge, SandboxState } from './store.js';
-import type { JsonObject } from '../endpoints/validate.js';
-import { optionalObject, optionalString, requireAmount, requireOneOf, requireString } from '../endpoints/validate.js';
+import type { AuthChannel } from '../../types.js';
+import type { SandboxCustomer } from './customers.js';
+import { SandboxError } from './errors.js';
+import type { SandboxCharge } from './records.js';
+import type { Charge, SandboxState } from './store.js';
 
 const FEE_CAP = 200_000;
-const AUTH_CHANNELS: readonly AuthChannel[] = ['wallet_push', 'wallet_qr'];
-
-type Charge = { -readonly [K in keyof SandboxCharge]: SandboxCharge[K] };
 
 /**
  * The service's fee: 2% of the amount, rounded half up to a whole Kobo, capped at 200 000 Kobo.
  * Computed here on its own, not with the SDK's `estimateFee`, so a test comparing the two proves something.
  * @internal
  */
-function sandboxFee(amount: number): number {
+export function sandboxFee(amount: number): number {
   return Math.min(Math.floor((amount * 2 + 50) / 100), FEE_CAP);
 }
 
@@ -38,57 +34,59 @@ export function findCharge(state: SandboxState, reference: string, now: Date): C
   return charge;
 }
 
-/** POST /v1/charges/resolve-handle. @internal */
-export function resolveHandle(state: SandboxState, body: JsonObject, now: Date): SavedResponse {
-  const handle = requireString(body, 'handle');
-  const amount = requireAmount(body, 'amount');
-  const reference = requireString(body, 'reference');
-  const customer = findCustomer(state.customers, handle);
-  if (!customer) throw new SandboxError(404, `No customer with handle or phone '${handle}'.`);
-  const existing = state.charges.get(reference);
-  if (existing) {
-    // Resolving the same order again (a page reload) is harmless; reusing its reference for another
-    // amount or customer is the duplicate billing the reference exists to prevent.
-    if (existing.amount !== amount || existing.customer.handle !== customer.handle) {
-      throw new SandboxError(
-        409,
-        `Duplicate reference: '${reference}' is already registered for another amount or customer.`,
-      );
-    }
-  } else {
-    state.charges.set(reference, {
-      reference,
-      amount,
-      currency: 'NGN',
-      customer: { handle: customer.handle, phone: customer.phone, name: customer.name },
-      status: 'RESOLVED',
-      bankId: null,
-      channel: null,
-      description: null,
-      metadata: null,
-      qrCodeUrl: null,
-      expiresAt: null,
-      prompts: 0,
-      fee: null,
-      netAmount: null,
-      paidAt: null,
-      refundedAmount: 0,
-      createdAt: now.toISOString(),
-    });
-  }
-  const data: ResolvedCustomer = {
-    customer: publicProfile(customer),
-    availableAuthChannels: [
-      { id: 'wallet_push', name: 'Wallet push notification', isRecommended: true },
-      { id: 'wallet_qr', name: 'Wallet QR code' },
-    ],
-    linkedBanks: linkedBanks(customer),
+/** A charge as resolve registers it: nothing dispatched, nothing paid. @internal */
+export function newCharge(reference: string, amount: number, customer: SandboxCustomer, now: Date): Charge {
+  return {
+    reference,
+    amount,
+    currency: 'NGN',
+    customer: { handle: customer.handle, phone: customer.phone, name: customer.name },
+    status: 'RESOLVED',
+    bankId: null,
+    channel: null,
+    description: null,
+    metadata: null,
+    qrCodeUrl: null,
+    expiresAt: null,
+    prompts: 0,
+    fee: null,
+    netAmount: null,
+    paidAt: null,
+    refundedAmount: 0,
+    createdAt: now.toISOString(),
   };
-  return success(data, 'Customer resolved');
 }
 
-/** When and where a dispatch happens. @internal */
-export interface DispatchContext {
+/**
+ * Registers a reference for an amount and a customer. Resolving the same order again (a page
+ * reload) is harmless; reusing its reference for another amount or customer is the duplicate
+ * billing the reference exists to prevent, and answers 409.
+ * @internal
+ */
+export function registerCharge(
+  state: SandboxState,
+  reference: string,
+  amount: number,
+  customer: SandboxCustomer,
+  now: Date,
+): void {
+  const existing = state.charges.get(reference);
+  if (existing === undefined) return state.admit(newCharge(reference, amount, customer, now), now);
+  if (existing.amount !== amount || existing.customer.handle !== customer.handle) {
+    throw new SandboxError(
+      409,
+      `Duplicate reference: '${reference}' is already registered for another amount or customer.`,
+    );
+  }
+}
+
+/** What a dispatch asks for. @internal */
+export interface Prompt {
+  reference: string;
+  bankId: string;
+  channel: AuthChannel;
+  description: string | undefined;
+  metadata: Record<string, unknown> | undefined;
   now: Date;
   /** How long the prompt lives, ms. */
   ttlMs: number;
@@ -96,14 +94,9 @@ export interface DispatchContext {
   pageBase: string;
 }
 
-/** POST /v1/charges/dispatch. @internal */
-export function dispatchCharge(state: SandboxState, body: JsonObject, at: DispatchContext): SavedResponse {
-  const { now } = at;
-  const reference = requireString(body, 'reference');
-  const bankId = requireString(body, 'bankId');
-  const authChannel = requireOneOf(body, 'authChannel', AUTH_CHANNELS);
-  const description = optionalString(body, 'description');
-  const metadata = optionalObject(body, 'metadata');
+/** Sends the customer a prompt (push) or makes a QR code: the charge waits for the customer. @internal */
+export function promptCharge(state: SandboxState, prompt: Prompt): SandboxCharge {
+  const { reference, bankId, now } = prompt;
   const charge = findCharge(state, reference, now);
   if (charge.status === 'SUCCESS') {
     throw new SandboxError(409, `Charge '${reference}' is already paid; it cannot be dispatched again.`);
@@ -118,64 +111,22 @@ export function dispatchCharge(state: SandboxState, body: JsonObject, at: Dispat
   }
   // A new prompt replaces the previous one (the customer missed it, or the merchant switched to QR);
   // there is still one charge per reference, so authorizing can debit only once.
-  charge.status = authChannel === 'wallet_push' ? 'PENDING_AUTHORIZATION' : 'PENDING_SCAN';
+  charge.status = prompt.channel === 'wallet_push' ? 'PENDING_AUTHORIZATION' : 'PENDING_SCAN';
   charge.bankId = bankId;
-  charge.channel = authChannel;
-  charge.description = description ?? null;
-  charge.metadata = metadata ?? null;
-  charge.expiresAt = new Date(now.getTime() + at.ttlMs).toISOString();
+  charge.channel = prompt.channel;
+  charge.description = prompt.description ?? null;
+  charge.metadata = prompt.metadata ?? null;
+  charge.expiresAt = new Date(now.getTime() + prompt.ttlMs).toISOString();
   // The replaced prompt's QR page goes, so QR pages never outnumber charges.
   if (charge.qrCodeUrl !== null) state.qrCodes.delete(charge.qrCodeUrl.slice(-32));
   charge.qrCodeUrl = null;
-  if (authChannel === 'wallet_qr') {
+  if (prompt.channel === 'wallet_qr') {
     const id = randomUUID().replaceAll('-', '');
     state.qrCodes.set(id, reference);
-    charge.qrCodeUrl = `${at.pageBase}${id}`;
+    charge.qrCodeUrl = `${prompt.pageBase}${id}`;
   }
   charge.prompts += 1;
-  const data: ChargeDispatch = {
-    reference,
-    status: charge.status,
-    authChannel,
-    ...(charge.qrCodeUrl === null ? {} : { qrCodeUrl: charge.qrCodeUrl }),
-    expiresAt: charge.expiresAt,
-  };
-  return success(data, authChannel === 'wallet_push' ? 'Authorization prompt sent' : 'QR code generated');
-}
-
-/** The verify response's data for a charge. @internal */
-function toTransaction(charge: SandboxCharge): Transaction {
-  const paid = charge.status === 'SUCCESS';
-  const status =
-    charge.status === 'PENDING_SCAN'
-      ? 'PENDING_AUTHORIZATION'
-      : charge.status === 'EXPIRED'
-        ? 'FAILED'
-        : charge.status;
-  return {
-    reference: charge.reference,
-    amount: charge.amount,
-    currency: charge.currency,
-    fee: charge.fee,
-    netAmount: charge.netAmount,
-    status,
-    channel: charge.channel ?? 'wallet_push',
-    customer: { ...charge.customer },
-    settlement: paid && charge.paidAt !== null ? { status: 'SETTLED', settledAt: charge.paidAt } : null,
-    paidAt: charge.paidAt,
-  };
-}
-
-/** GET /v1/charges/verify/{reference}. The verify shape has no `message`. @internal */
-export function verifyCharge(state: SandboxState, reference: string, now: Date): SavedResponse {
-  const charge = findCharge(state, reference, now);
-  if (charge.status === 'RESOLVED') {
-    throw new SandboxError(
-      404,
-      `Charge '${reference}' was resolved but never dispatched; there is nothing to verify.`,
-    );
-  }
-  return success(toTransaction(charge));
+  return charge;
 }
 
 function requirePending(charge: Charge, action: string): void {

@@ -1,160 +1,22 @@
 /**
- * What the sandbox remembers, and the read-only records a merchant's test inspects. The state is
- * plain data changed only by synchronous functions, so no two requests ever interleave inside one
- * state change: that is what makes idempotent replay exact without locks.
+ * What the sandbox remembers. The state is plain data changed only by synchronous functions, so no
+ * two requests ever interleave inside one state change: that is what makes idempotent replay exact
+ * without locks. Everything it keeps is bounded: charges by `maxCharges` (the oldest finished ones
+ * are forgotten first, never one still waiting for the customer), the logs by `historyLimit`.
  */
-import type { AuthChannel } from '../../types.js';
 import type { SandboxCustomer } from './customers.js';
-import type { SandboxFaultKind } from '../endpoints/faults.js';
+import { SandboxError } from './errors.js';
 import { History } from './history.js';
-import type { SavedResponse } from '../endpoints/envelope.js';
+import type {
+  SandboxCharge,
+  SandboxDebit,
+  SandboxDeliveryAttempt,
+  SandboxRefund,
+  SandboxRequestRecord,
+} from './records.js';
 
-/**
- * Where a charge is in the sandbox. `RESOLVED`: registered by resolve, not dispatched yet.
- * `EXPIRED`: its prompt ran out or `expire()` ended it. Verify reports the spec's three values:
- * `PENDING_SCAN` reads as `PENDING_AUTHORIZATION` and `EXPIRED` as `FAILED`.
- */
-export type SandboxChargeStatus =
-  'RESOLVED' | 'PENDING_AUTHORIZATION' | 'PENDING_SCAN' | 'SUCCESS' | 'FAILED' | 'EXPIRED';
-
-/** A charge, as the sandbox holds it. */
-export interface SandboxCharge {
-  /** The merchant's reference. */
-  readonly reference: string;
-  /** Amount registered at resolve, Kobo. */
-  readonly amount: number;
-  /** Always `NGN`. */
-  readonly currency: 'NGN';
-  /** Who is paying. */
-  readonly customer: {
-    /** Handle with a leading `@`. */
-    readonly handle: string;
-    /** Registered phone number. */
-    readonly phone: string;
-    /** Display name. */
-    readonly name: string;
-  };
-  /** Where the charge is. */
-  readonly status: SandboxChargeStatus;
-  /** The bank of the latest dispatch, or `null` before one. */
-  readonly bankId: string | null;
-  /** The channel of the latest dispatch, or `null` before one. */
-  readonly channel: AuthChannel | null;
-  /** The latest dispatch's description, if any. */
-  readonly description: string | null;
-  /** The latest dispatch's metadata, if any. */
-  readonly metadata: Readonly<Record<string, unknown>> | null;
-  /** The QR code URL of a `wallet_qr` dispatch. */
-  readonly qrCodeUrl: string | null;
-  /** When the latest prompt expires (ISO-8601). */
-  readonly expiresAt: string | null;
-  /** How many prompts were sent (dispatches that the sandbox acted on; replays do not count). */
-  readonly prompts: number;
-  /** Gateway fee, Kobo, once `SUCCESS`. */
-  readonly fee: number | null;
-  /** Amount less fee, Kobo, once `SUCCESS`. */
-  readonly netAmount: number | null;
-  /** When it was paid, once `SUCCESS`. */
-  readonly paidAt: string | null;
-  /** Kobo refunded so far. */
-  readonly refundedAmount: number;
-  /** When resolve registered it. */
-  readonly createdAt: string;
-}
-
-/** A refund the sandbox processed. */
-export interface SandboxRefund {
-  /** Unique refund reference, as returned by the refund endpoint. */
-  readonly refundReference: string;
-  /** The charge's reference. */
-  readonly reference: string;
-  /** Kobo refunded. */
-  readonly amount: number;
-  /** Always `NGN`. */
-  readonly currency: 'NGN';
-  /** Always `PROCESSED`: the sandbox refunds at once. */
-  readonly status: 'PROCESSED';
-  /** The merchant's reason, if given. */
-  readonly reason: string | null;
-  /** When it was made. */
-  readonly refundedAt: string;
-}
-
-/** Money taken from a customer's account: one per successful authorization, never more. */
-export interface SandboxDebit {
-  /** The charge's reference. */
-  readonly reference: string;
-  /** Kobo debited. */
-  readonly amount: number;
-  /** The customer's handle. */
-  readonly handle: string;
-  /** The bank account debited. */
-  readonly bankId: string;
-  /** When. */
-  readonly at: string;
-}
-
-/** One attempt to deliver a webhook to the merchant's endpoint. */
-export interface SandboxDeliveryAttempt {
-  /** Event kind, for example `charge.success`. */
-  readonly event: string;
-  /** The charge's reference. */
-  readonly reference: string;
-  /** The endpoint posted to. */
-  readonly url: string;
-  /** 1 for the first attempt. */
-  readonly attempt: number;
-  /** Attempts allowed in all (the `webhookRetry.attempts` option). */
-  readonly of: number;
-  /** True when the endpoint answered 2xx in time. */
-  readonly ok: boolean;
-  /** The endpoint's HTTP status, or `null` when none arrived (refused, timed out). */
-  readonly status: number | null;
-  /** Why the attempt failed, for example `HTTP 500`, `ECONNREFUSED` or `timed out after 2000 ms`; `null` when it did not. */
-  readonly error: string | null;
-  /** The exact body sent. */
-  readonly body: string;
-  /** The `X-Wallet-Signature` sent. */
-  readonly signature: string;
-  /** When the attempt started. */
-  readonly at: string;
-  /** How long the attempt took, ms. */
-  readonly durationMs: number;
-  /** When the next attempt is scheduled, or `null` when this one succeeded or was the last. */
-  readonly nextRetryAt: string | null;
-}
-
-/** One request the sandbox answered (test-control routes under `/_sandbox/` are not recorded). */
-export interface SandboxRequestRecord {
-  /** HTTP method. */
-  readonly method: string;
-  /** Path, percent-encoded as received. */
-  readonly path: string;
-  /** The `X-Idempotency-Key` sent, or `null`. */
-  readonly idempotencyKey: string | null;
-  /** The HTTP status answered. */
-  readonly status: number;
-  /** True when the answer was a saved response replayed for a repeated idempotency key. */
-  readonly replayed: boolean;
-  /** The caller's IP address as the sandbox saw it. */
-  readonly clientIp: string;
-  /** The fault injected (see the `faults` option), or `null`. */
-  readonly fault: SandboxFaultKind | null;
-  /** When it arrived. */
-  readonly at: string;
-  /** How long answering took, ms (injected latency included). */
-  readonly durationMs: number;
-}
-
-/** A saved answer and what it answered, for idempotent replay. @internal */
-export interface IdempotencyEntry {
-  /** Hash of the method, path and canonical body of the first request with the key. */
-  fingerprint: string;
-  /** Its answer. */
-  response: SavedResponse;
-}
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+/** A charge as the state changes it. @internal */
+export type Charge = { -readonly [K in keyof SandboxCharge]: SandboxCharge[K] };
 
 /** The last event sent for a charge, which the redeliver control sends again. @internal */
 export interface SentEvent {
@@ -162,45 +24,87 @@ export interface SentEvent {
   data: unknown;
 }
 
-/** How much of its history the sandbox keeps. @internal */
+/** How much the sandbox keeps. @internal */
 export interface StateLimits {
   /** Requests and delivery attempts kept, each. */
   history: number;
-  /** Idempotency keys kept; the oldest is forgotten first. */
-  idempotencyKeys: number;
+  /** Charges kept (and refunds and debits, each); past it the oldest finished charges go. */
+  maxCharges: number;
+}
+
+/** True while a charge waits for the customer: its prompt is out and has not run out. @internal */
+export function isWaiting(charge: SandboxCharge, now: Date): boolean {
+  const pending = charge.status === 'PENDING_AUTHORIZATION' || charge.status === 'PENDING_SCAN';
+  return pending && (charge.expiresAt === null || Date.parse(charge.expiresAt) > now.getTime());
 }
 
 /** The sandbox's memory. Everything a request can change lives here. @internal */
 export class SandboxState {
   readonly customers: Map<string, SandboxCustomer> = new Map();
-  readonly charges: Map<string, Mutable<SandboxCharge>> = new Map();
-  readonly refunds: SandboxRefund[] = [];
-  readonly debits: SandboxDebit[] = [];
+  /** In the order they were registered: the first is the oldest. */
+  readonly charges: Map<string, Charge> = new Map();
+  readonly refunds: History<SandboxRefund>;
+  readonly debits: History<SandboxDebit>;
   readonly deliveries: History<SandboxDeliveryAttempt>;
   readonly requests: History<SandboxRequestRecord>;
-  /** Keyed by API key and idempotency key together: two merchants never share a key. */
-  readonly idempotency: Map<string, IdempotencyEntry> = new Map();
   /** The id in a QR page's URL → the reference of the charge it pays. */
   readonly qrCodes: Map<string, string> = new Map();
   readonly sentEvents: Map<string, SentEvent> = new Map();
   readonly limits: StateLimits;
   allowedIps: ReadonlySet<string> | undefined;
+  /** Told the references of charges forgotten to stay within `maxCharges`, oldest first. */
+  onForget: ((references: readonly string[]) => void) | undefined;
 
   constructor(limits: StateLimits) {
     this.limits = limits;
+    this.refunds = new History(limits.maxCharges);
+    this.debits = new History(limits.maxCharges);
     this.deliveries = new History(limits.history);
     this.requests = new History(limits.history);
+  }
+
+  /**
+   * Keeps a new charge, first making room if the sandbox is full. Room is made a hundredth of
+   * `maxCharges` at a time, so a full sandbox does not scan its oldest charges on every resolve.
+   * Throws a 503 {@link SandboxError} (and keeps nothing) when every charge kept is still waiting
+   * for its customer.
+   */
+  admit(charge: Charge, now: Date): void {
+    const { maxCharges } = this.limits;
+    if (this.charges.size >= maxCharges) {
+      const forgotten = this.#makeRoom(maxCharges - Math.max(1, Math.floor(maxCharges / 100)), now);
+      if (forgotten.length > 0) this.onForget?.(forgotten);
+      if (this.charges.size >= maxCharges) {
+        throw new SandboxError(
+          503,
+          `The sandbox is full: it keeps ${maxCharges} charges (maxCharges) and every one is waiting for its customer. Authorize, decline or expire some, or raise maxCharges.`,
+        );
+      }
+    }
+    this.charges.set(charge.reference, charge);
+  }
+
+  #makeRoom(target: number, now: Date): string[] {
+    const forgotten: string[] = [];
+    for (const [reference, charge] of this.charges) {
+      if (this.charges.size <= target) break;
+      if (isWaiting(charge, now)) continue;
+      this.charges.delete(reference);
+      this.sentEvents.delete(reference);
+      if (charge.qrCodeUrl !== null) this.qrCodes.delete(charge.qrCodeUrl.slice(-32));
+      forgotten.push(reference);
+    }
+    return forgotten;
   }
 
   /** Forgets everything that happened; customers and the allow list are set again by the caller. */
   clear(): void {
     this.customers.clear();
     this.charges.clear();
-    this.refunds.length = 0;
-    this.debits.length = 0;
+    this.refunds.clear();
+    this.debits.clear();
     this.deliveries.clear();
     this.requests.clear();
-    this.idempotency.clear();
     this.qrCodes.clear();
     this.sentEvents.clear();
   }
