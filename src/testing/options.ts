@@ -8,7 +8,8 @@
 import { checkOptions, ofType, throwIssues, wholeNumber } from '../core/options.js';
 import type { OptionRule } from '../core/options.js';
 import type { ValidationIssue } from '../errors/validation.js';
-import { describe } from '../schemas/describe.js';
+import { describe } from '../internal/describe.js';
+import { isPlainObject } from '../internal/plain.js';
 import type { SandboxOptions } from './api.js';
 import { KINDS, MAX_LATENCY_MS } from './endpoints/faults.js';
 import type { SandboxFaultKind } from './endpoints/faults.js';
@@ -25,13 +26,6 @@ const WEEK_MS = 7 * 24 * 3_600_000;
 export function issuesOf(problem: ReturnType<Rule>, path: string): ValidationIssue[] {
   if (problem === undefined) return [];
   return typeof problem === 'string' ? [{ path, message: problem }] : problem;
-}
-
-/** True for `{}` and objects made by `Object.create(null)`, not arrays, dates or class instances. @internal */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
 }
 
 /** A rule for a nested plain object whose fields have their own rules. @internal */
