@@ -1,34 +1,13 @@
 /**
  * Runs one async task per input item, at most `concurrency` at a time, and yields the results in
- * input order. Input is pulled lazily, never more than `window` items ahead of the result being
- * yielded, so memory stays flat however long the input is: a slow head row holds back at most
- * `window` finished results, never the whole run.
+ * input order. An item is read only when a slot is free to start it, and never more than `window`
+ * items ahead of the result being yielded, so memory stays flat however long the input is: a slow
+ * head row holds back at most `window` finished results, never the whole run.
  */
 import { sleep } from '../core/retry.js';
 
 /** Any iterable or async iterable, as `verifyMany` and `reconcile` take. */
 export type AnyIterable<T> = Iterable<T> | AsyncIterable<T>;
-
-/** A counting semaphore whose waiters are served in arrival order (that is, input order). */
-class Slots {
-  #free: number;
-  readonly #waiting: (() => void)[] = [];
-  constructor(size: number) {
-    this.#free = size;
-  }
-  async take(): Promise<void> {
-    if (this.#free > 0) {
-      this.#free--;
-      return;
-    }
-    await new Promise<void>((resolve) => this.#waiting.push(resolve));
-  }
-  give(): void {
-    const next = this.#waiting.shift();
-    if (next) next();
-    else this.#free++;
-  }
-}
 
 /**
  * One pause shared by every task of a run: a 429 or a `Retry-After` seen by one task holds all of
@@ -64,8 +43,10 @@ export interface PoolOptions {
 }
 
 /**
- * Yields `task(item)` for each input item, in input order. `task` must not throw: each item's
- * failure belongs on its own result. Breaking out of the loop stops pulling input and closes it.
+ * Yields `task(item)` for each input item, in input order. An item is read from the input only
+ * when a slot is free to start it, so when the input ends (or the caller stops feeding it) only
+ * the tasks under way finish. `task` should not throw: each item's failure belongs on its own
+ * result (a throw ends the loop at that item). Breaking out of the loop closes the input.
  * @internal
  */
 export async function* orderedPool<T, R>(
@@ -74,35 +55,49 @@ export async function* orderedPool<T, R>(
   options: PoolOptions,
 ): AsyncGenerator<R, void, undefined> {
   const iterator = iteratorOf(input);
-  const slots = new Slots(options.concurrency);
-  const queue: Promise<R>[] = [];
+  // Finished results waiting for the rows before them: at most `window` rows ahead of the head.
+  const finished = new Map<number, { ok: true; value: R } | { ok: false; error: unknown }>();
+  let pulled = 0;
+  let emitted = 0;
+  let running = 0;
   let ended = false;
-  const run = async (item: T): Promise<R> => {
-    await slots.take();
-    try {
-      return await task(item);
-    } finally {
-      slots.give();
-    }
+  let wake: (() => void) | undefined;
+  const start = (item: T, index: number): void => {
+    running++;
+    task(item)
+      .then(
+        (value) => finished.set(index, { ok: true, value }),
+        (error: unknown) => finished.set(index, { ok: false, error }),
+      )
+      .finally(() => {
+        running--;
+        wake?.();
+      });
   };
-  const pull = async (): Promise<void> => {
-    while (!ended && queue.length < options.window && options.signal?.aborted !== true) {
+  const fill = async (): Promise<void> => {
+    while (!ended && running < options.concurrency && pulled - emitted < options.window) {
+      if (options.signal?.aborted === true) return;
       const next = await iterator.next();
       if (next.done === true) ended = true;
-      else queue.push(run(next.value));
+      else start(next.value, pulled++);
     }
   };
   try {
-    await pull();
-    while (queue.length > 0) {
-      const head = queue.shift() as Promise<R>;
-      // The window refills before waiting on the head, so free slots never idle behind it.
-      await pull();
-      yield await head;
+    for (;;) {
+      await fill();
+      const head = finished.get(emitted);
+      if (head !== undefined) {
+        finished.delete(emitted);
+        emitted++;
+        if (!head.ok) throw head.error;
+        yield head.value;
+        continue;
+      }
+      if (running === 0 && (ended || options.signal?.aborted === true)) return;
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
     }
   } finally {
     if (!ended) await iterator.return?.();
-    // Results nobody will read: let them settle quietly, never as unhandled rejections.
-    for (const pending of queue) pending.catch(() => undefined);
   }
 }
