@@ -27,32 +27,8 @@ function reparsed(captured: Buffer): unknown {
 const RAW_BODY_FIX =
   'Verify the raw bytes as received (express.raw(), await request.text()), before any parsing.';
 
-/** The alterations tried, in the order they are reported. */
+/** The alterations tried, byte-level ones first (a trimmed newline is not a re-serialization). */
 export const ALTERATIONS: readonly Alteration[] = [
-  {
-    id: 'reserialized_compact',
-    explanation: `The body was parsed and re-serialized: the service sent it indented, the handler checked compact JSON. ${RAW_BODY_FIX}`,
-    original: (b) => {
-      const value = reparsed(b);
-      return value === undefined ? undefined : Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
-    },
-  },
-  {
-    id: 'reserialized_indented_no_newline',
-    explanation: `The body was parsed and re-serialized (indented, final newline lost). ${RAW_BODY_FIX}`,
-    original: (b) => {
-      const value = reparsed(b);
-      return value === undefined ? undefined : Buffer.from(JSON.stringify(value, null, 2));
-    },
-  },
-  {
-    id: 'reserialized_indented',
-    explanation: `The body was parsed and re-serialized: the service sent compact JSON, the handler checked it indented. ${RAW_BODY_FIX}`,
-    original: (b) => {
-      const value = reparsed(b);
-      return value === undefined ? undefined : Buffer.from(JSON.stringify(value));
-    },
-  },
   {
     id: 'final_newline_trimmed',
     explanation:
@@ -89,6 +65,30 @@ export const ALTERATIONS: readonly Alteration[] = [
       return codes.some((c) => c > 0x7f) && codes.every((c) => c <= 0xff)
         ? Buffer.from(text, 'latin1')
         : undefined;
+    },
+  },
+  {
+    id: 'reserialized_compact',
+    explanation: `The body was parsed and re-serialized: the service sent it indented, the handler checked compact JSON. ${RAW_BODY_FIX}`,
+    original: (b) => {
+      const value = reparsed(b);
+      return value === undefined ? undefined : Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
+    },
+  },
+  {
+    id: 'reserialized_indented_no_newline',
+    explanation: `The body was parsed and re-serialized (indented, final newline lost). ${RAW_BODY_FIX}`,
+    original: (b) => {
+      const value = reparsed(b);
+      return value === undefined ? undefined : Buffer.from(JSON.stringify(value, null, 2));
+    },
+  },
+  {
+    id: 'reserialized_indented',
+    explanation: `The body was parsed and re-serialized: the service sent compact JSON, the handler checked it indented. ${RAW_BODY_FIX}`,
+    original: (b) => {
+      const value = reparsed(b);
+      return value === undefined ? undefined : Buffer.from(JSON.stringify(value));
     },
   },
 ];
