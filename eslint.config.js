@@ -24,7 +24,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**', 'examples/**'],
+    files: ['test/**', 'examples/**', 'packages/*/test/**'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',

@@ -90,10 +90,12 @@ describe('wallet reconcile, interrupted and resumed', () => {
       child.on('error', reject);
       child.on('close', () => resolve(text));
     });
-    expect(output).toMatch(
-      /\r\x1b\[2K\[#*-*\] +\d+%  [\d,]+\/150  [\d,]+\/s  ETA \d+:\d\d  (match \d+ · )?unknown_reference \d+/,
+    // Each frame clears the line and redraws in place: ESC [2K after a carriage return.
+    const frame = new RegExp(
+      String.raw`\r\u001b\[2K\[#*-*\] +\d+% {2}[\d,]+/150 {2}[\d,]+/s {2}ETA \d+:\d\d {2}(match \d+ · )?unknown_reference \d+`,
     );
-    expect(output).toMatch(/\[#{24}\] 100%  150\/150/);
+    expect(output).toMatch(frame);
+    expect(output).toMatch(/\[#{24}\] 100% {2}150\/150/);
     // Colour on a terminal; the summary names each verdict.
     expect(output).toContain('\x1b[');
     expect(output).toMatch(/unknown_reference.*149/);

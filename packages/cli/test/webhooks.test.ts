@@ -15,7 +15,7 @@ import {
   type WebhookEvent,
 } from '@wallet/node/webhooks';
 
-import { startSandbox, TEST_KEY, wallet } from './helpers/processes.js';
+import { startSandbox, wallet } from './helpers/processes.js';
 import { seed } from './helpers/seed.js';
 
 const SECRET = 'whsec_cli_test_secret';
