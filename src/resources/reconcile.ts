@@ -3,7 +3,7 @@
  * It is `verifyMany` over the ledger's references plus the verdict rules below; a malformed row is
  * refused on its own row (nothing sent for it), so one bad line never ends a nightly run.
  */
-import { quoted } from '../core/words.js';
+import { quoted } from '../internal/words.js';
 import { ValidationError, type ValidationIssue, type WalletError } from '../errors.js';
 import { isApiError } from '../errors/guards.js';
 import { estimateFee } from '../money.js';
