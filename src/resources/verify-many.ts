@@ -119,7 +119,8 @@ export async function verifyWithRetries(
       if (retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS)
         return { reference, error: walletError };
       const rateLimited = isApiError(error) && error.status === 429;
-      const delay = Math.max(backoffDelay(retry + 1), retryAfter ?? 0);
+      // As a verify waits: what the service asked for, else the backoff.
+      const delay = retryAfter ?? backoffDelay(retry + 1);
       // The service asked the client to slow down, not this one request: every worker waits.
       if (rateLimited || retryAfter !== undefined) run.pause.pause(delay);
       else await sleep(delay, run.signal).catch(() => undefined);

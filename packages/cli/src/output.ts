@@ -58,7 +58,7 @@ export function createOutput(json: boolean, env: NodeJS.ProcessEnv = process.env
   };
 }
 
-/** Pads a table's columns to their widest cell; the first column left, the rest right-aligned. */
+/** Pads a table's columns to their widest cell: numbers right-aligned, words left-aligned. */
 export function table(rows: readonly (readonly string[])[]): string[] {
   const widths: number[] = [];
   for (const row of rows)
@@ -67,9 +67,11 @@ export function table(rows: readonly (readonly string[])[]): string[] {
     row
       .map((cell, i) => {
         const pad = ' '.repeat((widths[i] ?? 0) - visible(cell).length);
-        return i === 0 ? cell + pad : pad + cell;
+        // Counts line up on the right; words read from the left.
+        return /^[\d,.]+$/.test(visible(cell)) ? pad + cell : cell + pad;
       })
-      .join('  '),
+      .join('  ')
+      .trimEnd(),
   );
 }
 
