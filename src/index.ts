@@ -14,7 +14,12 @@ export type { RequestTraceMessage, RequestRetryMessage, TracedError } from './co
 export { Charges } from './resources/charges.js';
 export type { WaitForOutcomeOptions } from './resources/wait-for-outcome.js';
 export type { AnyIterable } from './resources/ordered-pool.js';
-export type { VerifyManyOptions, VerifyResult } from './resources/verify-many.js';
+export type {
+  VerifyManyOptions,
+  VerifyResult,
+  VerifiedResult,
+  FailedResult,
+} from './resources/verify-many.js';
 export { VERDICTS } from './resources/reconcile.js';
 export type {
   LedgerRow,

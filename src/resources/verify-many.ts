@@ -43,9 +43,27 @@ export interface VerifyManyOptions {
 }
 
 /** One reference's answer: its transaction, or the error that kept it from being verified. */
-export type VerifyResult =
-  | { readonly reference: string; readonly transaction: Transaction; readonly error?: undefined }
-  | { readonly reference: string; readonly transaction?: undefined; readonly error: WalletError };
+export type VerifyResult = VerifiedResult | FailedResult;
+
+/** A reference the service answered for. */
+export interface VerifiedResult {
+  /** The reference, as given. */
+  readonly reference: string;
+  /** What the service holds for it. */
+  readonly transaction: Transaction;
+  /** Never set on a verified result. */
+  readonly error?: undefined;
+}
+
+/** A reference that could not be verified (after retries), or that the service does not know (404). */
+export interface FailedResult {
+  /** The reference, as given. */
+  readonly reference: string;
+  /** Never set on a failed result. */
+  readonly transaction?: undefined;
+  /** Why: a `NotFoundError` for an unknown reference, a `ValidationError` for a malformed one, … */
+  readonly error: WalletError;
+}
 
 /** Verify as the loop calls it. @internal */
 export type VerifyFn = (reference: string, options: RequestOptions) => APIPromise<Transaction>;
