@@ -81,6 +81,7 @@ describe('wallet reconcile, interrupted and resumed', () => {
   it('draws a progress bar with rate, ETA and counts on a terminal (script -qc)', async () => {
     const file = ledger('tty.csv');
     const command = `${process.execPath} ${CLI_BIN} reconcile ${file} --out ${join(dir, 'tty.report.csv')}`;
+    const started = performance.now();
     const output = await new Promise<string>((resolve, reject) => {
       const child = spawn('script', ['-qec', command, '/dev/null'], {
         env: cleanEnv({ ...env, TERM: 'xterm' }),
@@ -95,6 +96,10 @@ describe('wallet reconcile, interrupted and resumed', () => {
       String.raw`\r\u001b\[2K\[#*-*\] +\d+% {2}[\d,]+/150 {2}[\d,]+/s {2}ETA \d+:\d\d {2}(match \d+ · )?unknown_reference \d+`,
     );
     expect(output).toMatch(frame);
+    // At most ten frames a second, whatever the row rate (plus the final frame).
+    const frames = output.split('\r\u001b[2K[').length - 1;
+    expect(frames).toBeGreaterThan(0);
+    expect(frames).toBeLessThanOrEqual(Math.ceil(((performance.now() - started) / 1000) * 10) + 1);
     expect(output).toMatch(/\[#{24}\] 100% {2}150\/150/);
     // Colour on a terminal; the summary names each verdict.
     expect(output).toContain('\x1b[');
