@@ -70,7 +70,7 @@ function truthOf(i: number): { truth: Truth; failed: boolean } {
 
 beforeAll(async () => {
   buildCli();
-  sandbox = createSandbox({ maxCharges: ROWS });
+  sandbox = createSandbox({ maxCharges: ROWS, promptTtlMs: 3_600_000 });
   const lines = ['reference,amount,status'];
   const started = performance.now();
   for (let i = 0; i < ROWS; i++) {
