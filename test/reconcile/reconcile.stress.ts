@@ -37,7 +37,7 @@ const MIX: [number, Truth][] = [
   [10, 'recorded_not_paid'],
   [10, 'still_pending'],
   [10, 'amount_mismatch'],
-  [14, 'unknown_reference'],
+  [24, 'unknown_reference'],
   [1, 'error'],
 ];
 const MATCH_FAILED = 10; // of the 35 matches, 10 are failed in both books
@@ -151,8 +151,10 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  layer?.closeAllConnections();
-  await new Promise((resolve) => layer?.close(resolve));
+  if (layer !== undefined) {
+    layer.closeAllConnections();
+    await new Promise((resolve) => layer.close(resolve));
+  }
   await sandbox?.close();
 });
 
