@@ -10,6 +10,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+// A tool's structured content is JSON the test reads by path, as a model would.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Data = Record<string, any>;
+
 export const MCP_BIN = 'packages/agent-toolkit/src/mcp-bin.ts';
 
 /** The sandbox bin, serving on loopback. */
@@ -69,7 +73,7 @@ export interface McpSession {
   call(
     name: string,
     args: Record<string, unknown>,
-  ): Promise<{ isError: boolean; text: string; data: Record<string, any> }>;
+  ): Promise<{ isError: boolean; text: string; data: Data }>;
   stderr(): string;
   close(): Promise<void>;
 }
@@ -94,7 +98,7 @@ export async function startMcp(env: Record<string, string>): Promise<McpSession>
       return {
         isError: result.isError === true,
         text: content[0]!.text,
-        data: (result.structuredContent ?? {}) as Record<string, any>,
+        data: (result.structuredContent ?? {}) as Data,
       };
     },
     stderr: () => err,
