@@ -98,7 +98,7 @@ export async function startMcp(env: Record<string, string>): Promise<McpSession>
       return {
         isError: result.isError === true,
         text: content[0]!.text,
-        data: (result.structuredContent ?? {}) as Data,
+        data: (result.structuredContent ?? {}),
       };
     },
     stderr: () => err,
