@@ -70,10 +70,7 @@ async function stop(child: ChildProcess): Promise<void> {
 export interface McpSession {
   client: Client;
   /** Calls a tool; resolves to its text, isError and structured data. */
-  call(
-    name: string,
-    args: Record<string, unknown>,
-  ): Promise<{ isError: boolean; text: string; data: Data }>;
+  call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; data: Data }>;
   stderr(): string;
   close(): Promise<void>;
 }
@@ -98,7 +95,7 @@ export async function startMcp(env: Record<string, string>): Promise<McpSession>
       return {
         isError: result.isError === true,
         text: content[0]!.text,
-        data: (result.structuredContent ?? {}),
+        data: result.structuredContent ?? {},
       };
     },
     stderr: () => err,
