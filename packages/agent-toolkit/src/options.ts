@@ -57,6 +57,7 @@ const OPTION_KEYS = [
 
 function show(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number') return String(value);
   if (Array.isArray(value)) return 'an array';
   return value === null ? 'null' : typeof value;
 }
