@@ -3,17 +3,9 @@
  * answered with a 5xx, or the connection is reset before or after the sandbox acted, and every
  * request can be delayed. The same seed gives the same faults in the same order of requests.
  */
-import type { Rule } from './options.js';
-import { list, object, range } from './options.js';
-import { wholeNumber } from '../core/options.js';
+import type { SandboxFaultKind } from '../state/records.js';
 
-/**
- * How a faulty request fails. `error`: a 5xx answer, and the sandbox did not act. `reset`: the
- * connection drops before the sandbox acts. `reset-after`: the sandbox acts (a charge is dispatched,
- * a refund made), then the connection drops: the outcome the merchant cannot see, which retrying
- * with the same idempotency key resolves.
- */
-export type SandboxFaultKind = 'error' | 'reset' | 'reset-after';
+export type { SandboxFaultKind };
 
 /** Options of fault injection (`createSandbox({ faults })`). Control routes are never faulted. */
 export interface SandboxFaults {
@@ -47,32 +39,11 @@ export interface Fault {
   status: number;
 }
 
-const KINDS: readonly SandboxFaultKind[] = ['error', 'reset', 'reset-after'];
+/** Every kind of fault. @internal */
+export const KINDS: readonly SandboxFaultKind[] = ['error', 'reset', 'reset-after'];
 const STATUSES = [500, 502, 503] as const;
-const MAX_LATENCY_MS = 120_000;
-
-const kind: Rule = (value) =>
-  KINDS.includes(value as SandboxFaultKind) ? undefined : `must be one of ${KINDS.join(', ')}`;
-
-const latencyMs = range(0, MAX_LATENCY_MS);
-
-const latency: Rule = (value, path) => {
-  if (!Array.isArray(value)) return latencyMs(value, path);
-  const [min, max] = value as unknown[];
-  const bad = (bound: unknown): boolean => latencyMs(bound, path) !== undefined;
-  if (value.length !== 2 || bad(min) || bad(max)) {
-    return `must be ms from 0 to ${MAX_LATENCY_MS}, or [min, max] of them`;
-  }
-  return (min as number) <= (max as number) ? undefined : 'must be [min, max] with min <= max';
-};
-
-/** The rule for the `faults` option. @internal */
-export const faultsRule: Rule = object({
-  failRate: range(0, 1),
-  kinds: list(kind, KINDS.length * 4),
-  latency,
-  seed: wholeNumber(0, 2 ** 32 - 1),
-});
+/** The longest injected delay, ms. @internal */
+export const MAX_LATENCY_MS = 120_000;
 
 /**
  * mulberry32: small, fast, and the same sequence from the same seed on every runtime. Exported for

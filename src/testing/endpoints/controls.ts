@@ -3,35 +3,29 @@
  * customer page of a QR charge. They play the customer and the clock, not the merchant: no key, no
  * allow list, no faults, and they are not in the request log.
  */
-import { SandboxError, failure, success, toResponse } from './http.js';
-import { QR_PAGE_PREFIX, pageResponse, svgResponse, wantsImage } from './qr-page.js';
-import type { SandboxCharge, SandboxState } from './state.js';
-import type { WebhookDelivery } from './webhook-delivery.js';
+import { QR_PAGE_PREFIX } from '../page/qr-page.js';
+import { SandboxError } from '../state/errors.js';
+import type { SandboxCharge } from '../state/records.js';
+import type { SandboxState } from '../state/store.js';
+import type { WebhookDelivery } from '../webhooks/delivery.js';
+import { failure, success, toResponse } from './envelope.js';
+import { qrRoute } from './qr-route.js';
+import type { CustomerControls } from './qr-route.js';
+import { decodeSegment } from './service.js';
 
 /** The test controls the `/_sandbox/` routes expose. @internal */
-export interface ControlRoutes {
+export interface ControlRoutes extends CustomerControls {
   authorize(reference: string): Promise<{ charge: SandboxCharge; webhook: WebhookDelivery | null }>;
-  decline(reference: string): Promise<SandboxCharge>;
   expire(reference: string): Promise<SandboxCharge>;
   redeliver(reference: string): Promise<WebhookDelivery>;
   reset(): void;
   state(): unknown;
-  charge(reference: string): SandboxCharge | undefined;
 }
 
 /** The JSON of a delivery as a control route answers it (the `settled` promise cannot travel). */
 function deliveryJson(webhook: WebhookDelivery | null): unknown {
   if (webhook === null) return null;
   return { delivered: webhook.delivered, retrying: webhook.retrying, attempts: webhook.attempts };
-}
-
-/** Percent-decodes one path segment, refusing malformed encoding with a 400. @internal */
-export function decodeSegment(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    throw new SandboxError(400, 'The reference in the path is not valid percent-encoding.');
-  }
 }
 
 async function chargeAction(controls: ControlRoutes, reference: string, action: string): Promise<Response> {
@@ -47,44 +41,6 @@ async function chargeAction(controls: ControlRoutes, reference: string, action: 
     default:
       return toResponse(success(await controls.expire(reference), 'Charge expired'));
   }
-}
-
-async function qrRoute(
-  controls: ControlRoutes,
-  state: SandboxState,
-  request: Request,
-  rest: string,
-  pageBase: string,
-): Promise<Response> {
-  const match = /^([0-9a-f]{32})(?:\/(qr\.svg|authorize|decline))?$/.exec(rest);
-  const id = match?.[1];
-  const reference = id === undefined ? undefined : state.qrCodes.get(id);
-  const charge = reference === undefined ? undefined : controls.charge(reference);
-  if (id === undefined || charge === undefined) {
-    throw new SandboxError(404, 'No such QR code: it expired with a reset, or a newer prompt replaced it.');
-  }
-  const pageUrl = `${pageBase}${id}`;
-  const action = match?.[2];
-  if (action === 'qr.svg' || (action === undefined && wantsImage(request.headers.get('accept')))) {
-    if (request.method !== 'GET') throw new SandboxError(405, 'The QR image accepts GET only.');
-    return svgResponse(pageUrl);
-  }
-  if (action === undefined) {
-    if (request.method !== 'GET') throw new SandboxError(405, 'The QR page accepts GET only.');
-    return pageResponse({ charge, pageUrl });
-  }
-  if (request.method !== 'POST') throw new SandboxError(405, `${action} accepts POST only.`);
-  try {
-    await (action === 'authorize'
-      ? controls.authorize(charge.reference)
-      : controls.decline(charge.reference));
-  } catch (error) {
-    if (!(error instanceof SandboxError)) throw error;
-    const now = controls.charge(charge.reference) ?? charge;
-    return pageResponse({ charge: now, pageUrl, notice: error.message }, error.status);
-  }
-  // Post/redirect/get: a reload of the page shows the outcome and does not act twice.
-  return new Response(null, { status: 303, headers: { location: new URL(pageUrl).pathname } });
 }
 
 /**

@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-import { isValidationError } from '../errors/guards.js';
-import type { SandboxOptions } from './sandbox-api.js';
-import { checkSandboxOptions } from './sandbox-options.js';
-import type { SandboxListenOptions } from './server.js';
+import { isValidationError } from '../../errors/guards.js';
+import type { SandboxOptions } from '../api.js';
+import { checkSandboxOptions } from '../options.js';
+import type { SandboxListenOptions } from '../transports/server.js';
 
 /** The bin's usage text. @internal */
 export const USAGE = `Usage: wallet-sandbox [options]

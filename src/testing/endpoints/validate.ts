@@ -2,7 +2,7 @@
  * Hand-written checks of request bodies, answering 400 the way a strict service would. The sandbox
  * avoids zod so that `@wallet/node/testing` stays cheap to load in a merchant's test run.
  */
-import { SandboxError } from './http.js';
+import { SandboxError } from '../state/errors.js';
 
 /** A parsed JSON request body that is an object. @internal */
 export type JsonObject = Record<string, unknown>;

@@ -2,21 +2,21 @@
  * The sandbox's public shape: its options, and what `createSandbox()` returns. Kept apart from the
  * implementation so the contract a merchant codes against reads on its own.
  */
-import type { SandboxCustomer, SandboxCustomerInit } from './customers.js';
-import type { FetchDispatcher } from './fetch-dispatcher.js';
-import type { SandboxMswHandler } from './msw.js';
-import type { SandboxRequestContext } from './router.js';
-import type { SandboxListenOptions, SandboxServer } from './server.js';
+import type { SandboxCustomer, SandboxCustomerInit } from './state/customers.js';
+import type { FetchDispatcher } from './transports/fetch-dispatcher.js';
+import type { SandboxMswHandler } from './transports/msw.js';
+import type { SandboxRequestContext } from './endpoints/router.js';
+import type { SandboxListenOptions, SandboxServer } from './transports/server.js';
 import type {
   SandboxCharge,
   SandboxDebit,
   SandboxDeliveryAttempt,
   SandboxRefund,
   SandboxRequestRecord,
-} from './state.js';
-import type { SandboxFaults } from './faults.js';
-import type { SandboxLogger } from './log.js';
-import type { WebhookDelivery, WebhookRetryOptions } from './webhook-delivery.js';
+} from './state/records.js';
+import type { SandboxFaults } from './endpoints/faults.js';
+import type { SandboxLogger } from './endpoints/log.js';
+import type { WebhookDelivery, WebhookRetryOptions } from './webhooks/delivery.js';
 
 /** Options of `createSandbox()`. @expand */
 export interface SandboxOptions {
@@ -105,6 +105,14 @@ export interface SandboxOptions {
    * @default 10000
    */
   idempotencyKeyLimit?: number;
+  /**
+   * How many charges the sandbox keeps (and refunds and debits, each). Past it, the oldest
+   * finished charges (paid, failed, expired, or never dispatched) are forgotten, a hundredth of the
+   * limit at a time, and the log says which; a charge still waiting for its customer is never
+   * forgotten. A resolve that finds every kept charge waiting answers 503.
+   * @default 100000
+   */
+  maxCharges?: number;
 }
 
 /** What `authorize()` did. */

@@ -1,6 +1,8 @@
 import { Dispatcher } from 'undici';
 
-import { checkValue, fn } from './options.js';
+import { ofType, throwIssues } from '../../core/options.js';
+
+const isFunction = ofType('function');
 
 /** A Fetch-style request handler: what Next.js, Hono, MSW's `getResponse` and the sandbox speak. */
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -56,7 +58,9 @@ export class FetchDispatcher extends Dispatcher {
 
   /** @param handle - answers each request. */
   constructor(handle: FetchHandler) {
-    checkValue('FetchDispatcher argument', 'handle', handle, fn);
+    const problem = isFunction(handle, 'handle');
+    if (typeof problem === 'string')
+      throwIssues('FetchDispatcher argument', [{ path: 'handle', message: problem }]);
     super();
     this.#handle = handle;
   }

@@ -1,20 +1,18 @@
 /**
- * A ring buffer for the sandbox's logs (requests answered, webhook attempts made): the newest
- * `limit` records are kept, the oldest dropped, so a development server left running for days, or
- * flooded, holds a bounded amount of memory.
+ * A ring buffer for what the sandbox keeps a bounded amount of (requests answered, webhook attempts
+ * made, refunds, debits): the newest `limit` records are kept, the oldest dropped, so a development
+ * server left running for days, or flooded, holds a bounded amount of memory. It grows as records
+ * come, so a large limit costs nothing until it is used.
  */
 
 /** The newest `limit` items pushed, oldest first. @internal */
 export class History<T> {
-  readonly #items: (T | undefined)[];
+  #items: T[] = [];
   #start = 0;
-  #size = 0;
   #dropped = 0;
 
   /** @param limit - how many records to keep; 0 keeps none. */
-  constructor(readonly limit: number) {
-    this.#items = new Array<T | undefined>(limit);
-  }
+  constructor(readonly limit: number) {}
 
   /** Adds a record, dropping the oldest when full. */
   push(item: T): void {
@@ -22,9 +20,8 @@ export class History<T> {
       this.#dropped += 1;
       return;
     }
-    if (this.#size < this.limit) {
-      this.#items[(this.#start + this.#size) % this.limit] = item;
-      this.#size += 1;
+    if (this.#items.length < this.limit) {
+      this.#items.push(item);
       return;
     }
     this.#items[this.#start] = item;
@@ -37,18 +34,20 @@ export class History<T> {
     return this.#dropped;
   }
 
+  /** How many records are kept. */
+  get size(): number {
+    return this.#items.length;
+  }
+
   /** The records kept, oldest first. */
   toArray(): T[] {
-    const out: T[] = [];
-    for (let i = 0; i < this.#size; i += 1) out.push(this.#items[(this.#start + i) % this.limit] as T);
-    return out;
+    return [...this.#items.slice(this.#start), ...this.#items.slice(0, this.#start)];
   }
 
   /** Forgets every record. */
   clear(): void {
-    this.#items.fill(undefined);
+    this.#items = [];
     this.#start = 0;
-    this.#size = 0;
     this.#dropped = 0;
   }
 }

@@ -1,24 +1,27 @@
 /**
  * The sandbox as one Fetch-style handler: routes relative to the base path, injected faults,
- * authentication, the IP allow list, idempotent replay and the request log, in front of the synchronous state changes in `charges.ts` and
- * `refunds.ts`. MSW, the in-process dispatcher and the loopback server all call this, so they
- * cannot drift apart.
+ * authentication, the IP allow list, idempotent replay and the request log, in front of the
+ * endpoints in `service.ts` and the controls in `controls.ts`. MSW, the in-process dispatcher and
+ * the loopback server all call this, so they cannot drift apart.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { SandboxError } from '../state/errors.js';
+import type { SandboxRequestRecord } from '../state/records.js';
+import { authenticate, checkAllowed, normalizeIp } from './access.js';
 import { readBody } from './body.js';
-import { dispatchCharge, resolveHandle, verifyCharge } from './charges.js';
-import { control, decodeSegment } from './controls.js';
+import { control } from './controls.js';
 import type { ControlRoutes } from './controls.js';
+import { failure, refusal, toResponse } from './envelope.js';
+import type { SavedResponse } from './envelope.js';
 import type { Fault } from './faults.js';
-import { SandboxError, failure, toResponse } from './http.js';
-import type { SavedResponse } from './http.js';
-import { fingerprint, lookup, remember, storeKey } from './idempotency.js';
+import { fingerprint, storeKey } from './idempotency.js';
+import type { IdempotencyStore } from './idempotency.js';
 import { requestLine } from './log.js';
 import type { SandboxLogger } from './log.js';
-import { QR_PAGE_PREFIX } from './qr-page.js';
-import { createRefund } from './refunds.js';
-import type { SandboxRequestRecord, SandboxState } from './state.js';
+import { QR_PAGE_PREFIX } from '../page/qr-page.js';
+import { endpointAt } from './service.js';
+import type { ServiceContext } from './service.js';
 import { parseJsonObject } from './validate.js';
 
 /** Who is calling, as the way of serving knows it. */
@@ -32,10 +35,8 @@ export interface SandboxRequestContext {
 }
 
 /** What the handler needs from the sandbox. @internal */
-export interface RouterContext {
-  state: SandboxState;
-  now: () => Date;
-  promptTtlMs: number;
+export interface RouterContext extends ServiceContext {
+  idempotency: IdempotencyStore;
   defaultClientIp: string;
   controls: ControlRoutes;
   /** The path of `baseUrl` (`''` or for example `/api`): every route is under it. */
@@ -44,58 +45,9 @@ export interface RouterContext {
   logger: SandboxLogger | undefined;
 }
 
-type Route = { method: 'GET' | 'POST'; run: (body: string, request: Request) => SavedResponse };
+type Outcome = { response: SavedResponse; replayed: boolean };
 
 const MAX_KEY_LENGTH = 255;
-
-/** `::ffff:10.0.0.1` (IPv4 seen by an IPv6 socket) is the same caller as `10.0.0.1`. @internal */
-export function normalizeIp(ip: string): string {
-  const trimmed = ip.trim().toLowerCase();
-  return trimmed.startsWith('::ffff:') && trimmed.includes('.') ? trimmed.slice(7) : trimmed;
-}
-
-function authenticate(header: string | null): string {
-  const match = header === null ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
-  const key = match?.[1];
-  if (key === undefined) {
-    throw new SandboxError(
-      401,
-      "Missing or malformed Authorization header; send 'Authorization: Bearer sk_test_...'.",
-    );
-  }
-  if (key.startsWith('sk_live_')) {
-    throw new SandboxError(
-      401,
-      'Live keys (sk_live_...) are refused: the sandbox moves no money. Use an sk_test_ key.',
-    );
-  }
-  if (!key.startsWith('sk_test_') || key.length === 'sk_test_'.length) {
-    throw new SandboxError(401, 'Invalid secret key: the sandbox accepts any key that starts with sk_test_.');
-  }
-  return key;
-}
-
-function route(ctx: RouterContext, path: string, pageBase: string): Route {
-  const json = (request: Request, body: string) => parseJsonObject(body, request.headers.get('content-type'));
-  switch (path) {
-    case '/v1/charges/resolve-handle':
-      return { method: 'POST', run: (body, req) => resolveHandle(ctx.state, json(req, body), ctx.now()) };
-    case '/v1/charges/dispatch':
-      return {
-        method: 'POST',
-        run: (body, req) =>
-          dispatchCharge(ctx.state, json(req, body), { now: ctx.now(), ttlMs: ctx.promptTtlMs, pageBase }),
-      };
-    case '/v1/refunds':
-      return { method: 'POST', run: (body, req) => createRefund(ctx.state, json(req, body), ctx.now()) };
-  }
-  const verify = /^\/v1\/charges\/verify\/([^/]+)$/.exec(path);
-  if (verify?.[1] !== undefined) {
-    const reference = decodeSegment(verify[1]);
-    return { method: 'GET', run: () => verifyCharge(ctx.state, reference, ctx.now()) };
-  }
-  throw new SandboxError(404, `No endpoint at ${path}.`);
-}
 
 // Synchronous from the idempotency lookup to saving the answer: no other request can run in between,
 // so two concurrent requests with one key act once and the second replays the first.
@@ -108,19 +60,14 @@ function answer(
   pageBase: string,
 ): Outcome {
   const apiKey = authenticate(request.headers.get('authorization'));
-  if (ctx.state.allowedIps !== undefined && !ctx.state.allowedIps.has(clientIp)) {
-    throw new SandboxError(
-      403,
-      `Requests from ${clientIp} are not allowed: the IP is not on this key's allow list.`,
-    );
-  }
-  const endpoint = route(ctx, path, pageBase);
+  checkAllowed(ctx.state.allowedIps, clientIp);
+  const endpoint = endpointAt(ctx, path, pageBase);
   if (endpoint.method !== request.method) {
     throw new SandboxError(405, `${path} accepts ${endpoint.method} only.`);
   }
   const run = (): SavedResponse => {
     try {
-      return endpoint.run(body, request);
+      return endpoint.run(() => parseJsonObject(body, request.headers.get('content-type')));
     } catch (error) {
       if (error instanceof SandboxError) return failure(error.status, error.message);
       throw error;
@@ -133,25 +80,18 @@ function answer(
   }
   const print = fingerprint(request.method, path, body);
   const stored = storeKey(apiKey, key);
-  const found = lookup(ctx.state, stored, print);
+  const found = ctx.idempotency.lookup(stored, print);
   if (found.kind !== 'new') return { response: found.response, replayed: found.kind === 'replay' };
   const response = run();
-  remember(ctx.state, stored, print, response);
+  ctx.idempotency.remember(stored, print, response);
   return { response, replayed: false };
 }
-
-type Outcome = { response: SavedResponse; replayed: boolean };
 
 /** The path under `basePath`, or `undefined` for a path outside it. */
 function relativePath(path: string, basePath: string): string | undefined {
   if (basePath === '') return path;
   if (path === basePath) return '/';
   return path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined;
-}
-
-function refusal(error: unknown): SavedResponse {
-  if (error instanceof SandboxError) return failure(error.status, error.message);
-  return failure(500, `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 // Everything but the injected delay and the body read is synchronous, from the idempotency lookup

@@ -1,32 +1,8 @@
 /**
- * The sandbox's HTTP vocabulary: its error type and the service's response envelopes. Every answer
- * the state machine gives goes through here, so all three ways of serving it answer byte for byte
- * the same.
+ * The service's response envelopes. Every answer the endpoints give goes through here, so all three
+ * ways of serving the sandbox answer byte for byte the same.
  */
-import { WalletError, named } from '../errors/base.js';
-
-/**
- * A request the sandbox refused, or a test control called on a charge in the wrong state. Carries
- * the HTTP status the sandbox answers with, so the same refusal reads the same over HTTP and in
- * process. A {@link WalletError}, so `isWalletError` and `instanceof WalletError` hold.
- *
- * @example
- * ```ts
- * await expect(sandbox.authorize('order_unknown')).rejects.toMatchObject({ name: 'SandboxError', status: 404 });
- * ```
- */
-export class SandboxError extends WalletError {
-  /** The HTTP status the sandbox answers with for this refusal. */
-  readonly status: number;
-
-  /** @param status - HTTP status. @param message - the envelope's `message`, for a person. */
-  constructor(status: number, message: string) {
-    super(message);
-    this.status = status;
-  }
-}
-
-named({ SandboxError });
+import { SandboxError } from '../state/errors.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
 
@@ -47,6 +23,12 @@ export function success(data: unknown, message?: string): SavedResponse {
 /** `{ status: 'error', message }` with the given HTTP status. @internal */
 export function failure(status: number, message: string): SavedResponse {
   return { status, body: JSON.stringify({ status: 'error', message }) };
+}
+
+/** The error envelope of a refusal; anything but a {@link SandboxError} is the sandbox's own 500. @internal */
+export function refusal(error: unknown): SavedResponse {
+  if (error instanceof SandboxError) return failure(error.status, error.message);
+  return failure(500, `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 /** Builds the Fetch `Response` for a saved answer; `extra` adds headers such as `Idempotent-Replayed`. @internal */

@@ -1,13 +1,8 @@
 /**
- * What the sandbox remembers, and the read-only records a merchant's test inspects. The state is
- * plain data changed only by synchronous functions, so no two requests ever interleave inside one
- * state change: that is what makes idempotent replay exact without locks.
+ * The records a merchant's test reads: charges, refunds, debits, webhook delivery attempts and
+ * requests answered. Plain data, frozen when handed out, with no behaviour of their own.
  */
-import type { AuthChannel } from '../types.js';
-import type { SandboxCustomer } from './customers.js';
-import type { SandboxFaultKind } from './faults.js';
-import { History } from './history.js';
-import type { SavedResponse } from './http.js';
+import type { AuthChannel } from '../../types.js';
 
 /**
  * Where a charge is in the sandbox. `RESOLVED`: registered by resolve, not dispatched yet.
@@ -146,75 +141,10 @@ export interface SandboxRequestRecord {
   readonly durationMs: number;
 }
 
-/** A saved answer and what it answered, for idempotent replay. @internal */
-export interface IdempotencyEntry {
-  /** Hash of the method, path and canonical body of the first request with the key. */
-  fingerprint: string;
-  /** Its answer. */
-  response: SavedResponse;
-}
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-/** The last event sent for a charge, which the redeliver control sends again. @internal */
-export interface SentEvent {
-  event: string;
-  data: unknown;
-}
-
-/** How much of its history the sandbox keeps. @internal */
-export interface StateLimits {
-  /** Requests and delivery attempts kept, each. */
-  history: number;
-  /** Idempotency keys kept; the oldest is forgotten first. */
-  idempotencyKeys: number;
-}
-
-/** The sandbox's memory. Everything a request can change lives here. @internal */
-export class SandboxState {
-  readonly customers: Map<string, SandboxCustomer> = new Map();
-  readonly charges: Map<string, Mutable<SandboxCharge>> = new Map();
-  readonly refunds: SandboxRefund[] = [];
-  readonly debits: SandboxDebit[] = [];
-  readonly deliveries: History<SandboxDeliveryAttempt>;
-  readonly requests: History<SandboxRequestRecord>;
-  /** Keyed by API key and idempotency key together: two merchants never share a key. */
-  readonly idempotency: Map<string, IdempotencyEntry> = new Map();
-  /** The id in a QR page's URL → the reference of the charge it pays. */
-  readonly qrCodes: Map<string, string> = new Map();
-  readonly sentEvents: Map<string, SentEvent> = new Map();
-  readonly limits: StateLimits;
-  allowedIps: ReadonlySet<string> | undefined;
-
-  constructor(limits: StateLimits) {
-    this.limits = limits;
-    this.deliveries = new History(limits.history);
-    this.requests = new History(limits.history);
-  }
-
-  /** Forgets everything that happened; customers and the allow list are set again by the caller. */
-  clear(): void {
-    this.customers.clear();
-    this.charges.clear();
-    this.refunds.length = 0;
-    this.debits.length = 0;
-    this.deliveries.clear();
-    this.requests.clear();
-    this.idempotency.clear();
-    this.qrCodes.clear();
-    this.sentEvents.clear();
-  }
-}
-
-/** A deep, frozen copy: a test can keep it and the sandbox can go on changing. @internal */
-export function snapshot<T>(value: T): T {
-  return deepFreeze(structuredClone(value));
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
+/**
+ * How a faulty request fails. `error`: a 5xx answer, and the sandbox did not act. `reset`: the
+ * connection drops before the sandbox acts. `reset-after`: the sandbox acts (a charge is dispatched,
+ * a refund made), then the connection drops: the outcome the merchant cannot see, which retrying
+ * with the same idempotency key resolves.
+ */
+export type SandboxFaultKind = 'error' | 'reset' | 'reset-after';

@@ -2,12 +2,10 @@
  * The sandbox's customers and their mandate banks, and how a resolve request finds one: by handle
  * with or without `@`, case-insensitive, or by registered phone number in the usual Nigerian forms.
  */
-import type { Customer, LinkedBank } from '../types.js';
-import { isPlainObject } from '../internal/plain.js';
-import { checkValue, httpUrl, issuesOf, list, object, text } from './options.js';
-import type { Rule } from './options.js';
+import type { Customer, LinkedBank } from '../../types.js';
 
-const HANDLE = /^@?[A-Za-z0-9_.-]{1,64}$/;
+/** What a handle may be made of. @internal */
+export const HANDLE: RegExp = /^@?[A-Za-z0-9_.-]{1,64}$/;
 
 /** A bank account of a sandbox customer, as a test sets it up. */
 export interface SandboxBankInit {
@@ -95,14 +93,16 @@ export const defaultSandboxCustomers: readonly SandboxCustomerInit[] = [
   },
 ];
 
-function withAt(handle: string): string {
+/** A handle as stored: with one `@`, lower case. @internal */
+export function withAt(handle: string): string {
   const bare = handle.trim().replace(/^@/, '');
   return `@${bare.toLowerCase()}`;
 }
 
 // Phones match on their national digits, so `+234 800 000 0001`, `2348000000001` and `08000000001`
 // all find the customer registered as `+2348000000001`.
-function phoneKey(phone: string): string | undefined {
+/** A phone's national digits, or `undefined` for text that is not a phone number. @internal */
+export function phoneKey(phone: string): string | undefined {
   const trimmed = phone.trim();
   if (!/^\+?[\d\s()-]+$/.test(trimmed)) return undefined;
   const digits = trimmed.replace(/\D/g, '');
@@ -165,63 +165,4 @@ export function linkedBanks(customer: SandboxCustomer): LinkedBank[] {
       accountNumberMasked: maskAccountNumber(bank.accountNumber),
       mandateStatus: bank.mandateStatus,
     }));
-}
-
-const bankRule: Rule = object({
-  bankId: text,
-  bankName: text,
-  bankCode: text,
-  accountNumber: (value, path) =>
-    text(value, path) ?? (/^\d{4,34}$/.test(value as string) ? undefined : 'must be 4 to 34 digits'),
-  mandateStatus: text,
-});
-
-const customerShape = object({
-  handle: (handle, path) =>
-    text(handle, path) ??
-    (HANDLE.test(handle as string)
-      ? undefined
-      : 'must be letters, digits, _ . or - (up to 64), with or without @'),
-  phone: (phone, path) =>
-    text(phone, path) ??
-    ((phoneKey(phone as string)?.length ?? 0) >= 7
-      ? undefined
-      : "must be a phone number, for example '+2348000000003'"),
-  name: text,
-  avatarUrl: httpUrl,
-  banks: list(bankRule, 100),
-});
-
-const customerRule: Rule = (value, path) => {
-  const issues = issuesOf(customerShape(value, path), path);
-  if (!isPlainObject(value)) return issues;
-  for (const field of ['handle', 'phone', 'name'] as const) {
-    if (value[field] === undefined) issues.push({ path: `${path}.${field}`, message: 'is required' });
-  }
-  const ids = Array.isArray(value.banks)
-    ? value.banks.map((bank: unknown) => (bank as { bankId?: unknown }).bankId)
-    : [];
-  if (new Set(ids).size !== ids.length)
-    issues.push({ path: `${path}.banks`, message: 'must have distinct bankIds' });
-  return issues;
-};
-
-/** The rule for a list of customers (the `customers` option and `--customers FILE`). @internal */
-export const customersRule: Rule = (value, path) => {
-  const issues = issuesOf(list(customerRule, 10_000)(value, path), path);
-  if (!Array.isArray(value)) return issues;
-  const seen = new Set<string>();
-  value.forEach((customer: unknown, index) => {
-    const handle = (customer as { handle?: unknown } | null)?.handle;
-    if (typeof handle !== 'string') return;
-    if (seen.has(withAt(handle)))
-      issues.push({ path: `${path}.${index}.handle`, message: `repeats ${withAt(handle)}` });
-    seen.add(withAt(handle));
-  });
-  return issues;
-};
-
-/** Checks one customer, as `addCustomer()` gets it. @internal */
-export function checkCustomer(value: unknown): asserts value is SandboxCustomerInit {
-  checkValue('sandbox customer', 'customer', value, customerRule);
 }

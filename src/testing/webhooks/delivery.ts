@@ -7,11 +7,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { signWebhook } from '../webhooks/sign.js';
-import { object, range } from './options.js';
-import { wholeNumber } from '../core/options.js';
-import type { Rule } from './options.js';
-import type { SandboxDeliveryAttempt } from './state.js';
+import { signWebhook } from '../../webhooks/sign.js';
+import type { SandboxDeliveryAttempt } from '../state/records.js';
 
 /** How the sandbox retries a webhook delivery. */
 export interface WebhookRetryOptions {
@@ -71,14 +68,6 @@ export interface Delivery {
   /** Called with each attempt as it ends, so a test sees attempts while later ones are pending. */
   record: (attempt: SandboxDeliveryAttempt) => void;
 }
-
-/** The rule for the `webhookRetry` option. @internal */
-export const retryRule: Rule = object({
-  attempts: wholeNumber(1, 20),
-  delayMs: range(0, 600_000),
-  maxDelayMs: range(0, 600_000),
-  timeoutMs: range(1, 600_000),
-});
 
 /** Fills in the retry options (checked by {@link retryRule} before). @internal */
 export function retryOptions(options: WebhookRetryOptions = {}): Required<WebhookRetryOptions> {

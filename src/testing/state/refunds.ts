@@ -4,24 +4,27 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import type { Refund } from '../types.js';
 import { findCharge } from './charges.js';
-import { SandboxError, success } from './http.js';
-import type { SavedResponse } from './http.js';
-import type { SandboxState } from './state.js';
-import type { JsonObject } from './validate.js';
-import { optionalAmount, optionalString, requireString } from './validate.js';
+import { SandboxError } from './errors.js';
+import type { SandboxRefund } from './records.js';
+import type { SandboxState } from './store.js';
+
+/** What a refund asks for. @internal */
+export interface RefundRequest {
+  reference: string;
+  /** Kobo; `undefined` refunds all that is left. */
+  amount: number | undefined;
+  reason: string | undefined;
+}
 
 /**
- * POST /v1/refunds. A charge that is not SUCCESS answers 409, because the refusal is about the
+ * Refunds a charge. A charge that is not SUCCESS answers 409, because the refusal is about the
  * charge's state (it may yet be paid); an amount beyond what is left answers 422, because the
  * request itself can never succeed.
  * @internal
  */
-export function createRefund(state: SandboxState, body: JsonObject, now: Date): SavedResponse {
-  const reference = requireString(body, 'reference');
-  const requested = optionalAmount(body, 'amount');
-  const reason = optionalString(body, 'reason');
+export function refundCharge(state: SandboxState, request: RefundRequest, now: Date): SandboxRefund {
+  const { reference } = request;
   const charge = findCharge(state, reference, now);
   if (charge.status !== 'SUCCESS') {
     throw new SandboxError(
@@ -31,7 +34,7 @@ export function createRefund(state: SandboxState, body: JsonObject, now: Date): 
   }
   const left = charge.amount - charge.refundedAmount;
   if (left === 0) throw new SandboxError(422, `Charge '${reference}' is already fully refunded.`);
-  const amount = requested ?? left;
+  const amount = request.amount ?? left;
   if (amount > left) {
     throw new SandboxError(
       422,
@@ -39,22 +42,20 @@ export function createRefund(state: SandboxState, body: JsonObject, now: Date): 
     );
   }
   charge.refundedAmount += amount;
-  const refund = {
-    refundReference: `rfd_${randomUUID().replaceAll('-', '').slice(0, 24)}`,
+  const refund: SandboxRefund = {
+    refundReference: newRefundReference(),
     reference,
     amount,
     currency: 'NGN',
     status: 'PROCESSED',
-    reason: reason ?? null,
+    reason: request.reason ?? null,
     refundedAt: now.toISOString(),
-  } as const;
-  state.refunds.push(refund);
-  const data: Refund = {
-    refundReference: refund.refundReference,
-    amount,
-    currency: refund.currency,
-    status: refund.status,
-    refundedAt: refund.refundedAt,
   };
-  return success(data, 'Refund processed');
+  state.refunds.push(refund);
+  return refund;
+}
+
+/** A unique refund reference, as the refund endpoint returns it. @internal */
+export function newRefundReference(): string {
+  return `rfd_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
 }

@@ -4,8 +4,8 @@
  * chunk past the limit of a chunked body. The bytes beyond are never kept, so four 50 MB uploads
  * cost the sandbox nothing.
  */
-import { MAX_BODY_BYTES, readBounded } from '../core/body.js';
-import { SandboxError } from './http.js';
+import { MAX_BODY_BYTES, readBounded } from '../../core/body.js';
+import { SandboxError } from '../state/errors.js';
 
 /**
  * Reads a request's body as UTF-8 text. Throws a 413 {@link SandboxError} past 1 MiB, after

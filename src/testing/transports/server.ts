@@ -8,8 +8,8 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { SandboxLogger } from './log.js';
-import type { SandboxRequestContext } from './router.js';
+import type { SandboxLogger } from '../endpoints/log.js';
+import type { SandboxRequestContext } from '../endpoints/router.js';
 
 /** Where and how `sandbox.listen()` serves. */
 export interface SandboxListenOptions {

@@ -3,10 +3,7 @@
  * attempt, in the shape a merchant scans in a terminal, like the Stripe CLI's `listen`. Off unless
  * the sandbox gets a `logger`; the bin always gives one.
  */
-import { describe } from '../internal/describe.js';
-import { fn } from './options.js';
-import type { Rule } from './options.js';
-import type { SandboxDeliveryAttempt, SandboxRequestRecord } from './state.js';
+import type { SandboxDeliveryAttempt, SandboxRequestRecord } from '../state/records.js';
 
 /**
  * Where the sandbox writes its log lines: `console` will do. `info` gets requests and delivered
@@ -18,20 +15,6 @@ export interface SandboxLogger {
   /** One line about something a developer should look at. */
   warn(line: string): void;
 }
-
-/** The rule for the `logger` option: any object with `info` and `warn` (console, pino, winston). @internal */
-export const loggerRule: Rule = (value) => {
-  const sink = value as Partial<Record<'info' | 'warn', unknown>> | null;
-  if (
-    typeof sink !== 'object' ||
-    sink === null ||
-    fn(sink.info, '') !== undefined ||
-    fn(sink.warn, '') !== undefined
-  ) {
-    return `must be an object with info() and warn() methods, such as console (got ${describe(value)})`;
-  }
-  return undefined;
-};
 
 // Only the wall-clock time: a developer reads the log live, the date adds nothing.
 function clock(iso: string): string {
@@ -69,6 +52,17 @@ export function deliveryLine(attempt: SandboxDeliveryAttempt): string {
 /** `12:00:01.100 customer authorize order_1: SUCCESS`, for the controls that play the customer. @internal */
 export function controlLine(at: Date, action: string, reference: string, status: string): string {
   return `${clock(at.toISOString())} customer ${action} ${reference}: ${status}`;
+}
+
+/**
+ * `12:00:01.100 sandbox full (maxCharges 100000): forgot 1000 oldest finished charges, order_1 to order_1000`:
+ * charges forgotten to keep the sandbox's memory bounded.
+ * @internal
+ */
+export function forgetLine(at: Date, references: readonly string[], maxCharges: number): string {
+  const span = references.length === 1 ? references[0] : `${references[0]} to ${references.at(-1)}`;
+  const what = references.length === 1 ? 'oldest finished charge' : 'oldest finished charges';
+  return `${clock(at.toISOString())} sandbox full (maxCharges ${maxCharges}): forgot ${references.length} ${what}, ${span}`;
 }
 
 /** A logger that never throws into the sandbox: a broken sink loses a line, not a request. @internal */

@@ -6,9 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 
-import type { SavedResponse } from './http.js';
-import { failure } from './http.js';
-import type { SandboxState } from './state.js';
+import type { SavedResponse } from './envelope.js';
+import { failure } from './envelope.js';
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
@@ -53,32 +52,51 @@ export type Lookup =
   | { kind: 'replay'; response: SavedResponse }
   | { kind: 'mismatch'; response: SavedResponse };
 
-/** Looks up a key before a request is acted on. @internal */
-export function lookup(state: SandboxState, key: string, print: string): Lookup {
-  const entry = state.idempotency.get(key);
-  if (!entry) return { kind: 'new' };
-  if (entry.fingerprint === print) return { kind: 'replay', response: entry.response };
-  return {
-    kind: 'mismatch',
-    response: failure(
-      422,
-      'X-Idempotency-Key was already used for a different request; use a new key for a new request.',
-    ),
-  };
+/** A saved answer and what it answered. */
+interface Entry {
+  /** Hash of the method, path and canonical body of the first request with the key. */
+  fingerprint: string;
+  /** Its answer. */
+  response: SavedResponse;
 }
 
-/**
- * Saves an answer for replay. Answers that refused the request before acting on it (400 for a
- * malformed body, 401, 403) are not saved, so a merchant can fix the request and send it again with
- * the same key; answers of the endpoint itself, errors included (404, 409, 422), are.
- * @internal
- */
-export function remember(state: SandboxState, key: string, print: string, response: SavedResponse): void {
-  if (response.status === 400 || response.status === 401 || response.status === 403) return;
-  state.idempotency.set(key, { fingerprint: print, response });
-  // Like the service's key expiry, but by count: the oldest key goes first.
-  if (state.idempotency.size > state.limits.idempotencyKeys) {
-    const oldest = state.idempotency.keys().next();
-    if (oldest.done !== true) state.idempotency.delete(oldest.value);
+/** The saved answers, by API key and idempotency key, the newest `limit` of them. @internal */
+export class IdempotencyStore {
+  readonly #entries = new Map<string, Entry>();
+
+  /** @param limit - keys kept; past it the oldest is forgotten, as keys expire on the service. */
+  constructor(readonly limit: number) {}
+
+  /** Looks up a key before a request is acted on. */
+  lookup(key: string, print: string): Lookup {
+    const entry = this.#entries.get(key);
+    if (!entry) return { kind: 'new' };
+    if (entry.fingerprint === print) return { kind: 'replay', response: entry.response };
+    return {
+      kind: 'mismatch',
+      response: failure(
+        422,
+        'X-Idempotency-Key was already used for a different request; use a new key for a new request.',
+      ),
+    };
+  }
+
+  /**
+   * Saves an answer for replay. Answers that refused the request before acting on it (400 for a
+   * malformed body, 401, 403) are not saved, so a merchant can fix the request and send it again
+   * with the same key; answers of the endpoint itself, errors included (404, 409, 422), are.
+   */
+  remember(key: string, print: string, response: SavedResponse): void {
+    if (response.status === 400 || response.status === 401 || response.status === 403) return;
+    this.#entries.set(key, { fingerprint: print, response });
+    if (this.#entries.size > this.limit) {
+      const oldest = this.#entries.keys().next();
+      if (oldest.done !== true) this.#entries.delete(oldest.value);
+    }
+  }
+
+  /** Forgets every key. */
+  clear(): void {
+    this.#entries.clear();
   }
 }

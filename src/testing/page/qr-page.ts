@@ -5,8 +5,8 @@
  * the customer would, so a developer can pay from a browser, or from a phone on the same network.
  * Plain HTML forms, no script: it works in any browser and under a strict Content-Security-Policy.
  */
-import { formatNaira } from '../money.js';
-import type { SandboxCharge } from './state.js';
+import { formatNaira } from '../../money.js';
+import type { SandboxCharge } from '../state/records.js';
 
 /** The path of a QR page under the sandbox's base path. @internal */
 export const QR_PAGE_PREFIX = '/_sandbox/qr/';

@@ -4,9 +4,9 @@
  * merchants whose backend is not written in JavaScript. Prints where it listens, then one line per
  * request and per webhook delivery attempt, until SIGINT or SIGTERM.
  */
-import { USAGE, parseBinArgs } from './bin-args.js';
-import type { SandboxLogger } from './log.js';
-import { createSandbox } from './sandbox.js';
+import { USAGE, parseBinArgs } from './args.js';
+import type { SandboxLogger } from '../endpoints/log.js';
+import { createSandbox } from '../sandbox.js';
 
 function fail(message: string): never {
   process.stderr.write(`wallet-sandbox: ${message}\n\n${USAGE}\n`);
