@@ -83,8 +83,8 @@ describe('charges.waitForOutcome against the sandbox', () => {
     expect(timeout.attempts! - verifies(sandbox, 'order_never')).toBeGreaterThanOrEqual(0);
     expect(timeout.attempts! - verifies(sandbox, 'order_never')).toBeLessThanOrEqual(1);
     expect(timeout.message).toContain('"order_never"');
+    // From below only: the charge never resolves, so without the deadline the test times out.
     expect(elapsed).toBeGreaterThanOrEqual(780);
-    expect(elapsed).toBeLessThan(2_000);
     expect(JSON.parse(JSON.stringify({ e: timeout }))).toBeTruthy();
   });
 
@@ -146,19 +146,20 @@ describe('charges.waitForOutcome against a struggling service', () => {
   });
 
   it('ends a poll that hangs past the deadline, at the deadline, with the last transaction seen', async () => {
+    // The second poll is never answered and each request may take an hour: only the wait's own
+    // deadline can end it within the test (a clock bound from above would flake under load).
     const server = await loopback((_req, res, n) => {
       if (n === 1) json(res, 200, { status: 'success', data: pending });
-      else setTimeout(() => json(res, 200, { status: 'success', data: paid }), 5_000).unref();
     });
     cleanup.push(() => server.close());
     const started = performance.now();
     const error = await server
-      .wallet()
+      .wallet({ timeout: 3_600_000 })
       .charges.waitForOutcome('order_1042', { timeout: 600, pollInterval: 100 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WaitTimeoutError);
     expect((error as WaitTimeoutError).transaction?.status).toBe('PENDING_AUTHORIZATION');
-    expect(performance.now() - started).toBeLessThan(900);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(595);
     expect(server.received).toHaveLength(2);
   });
 
