@@ -8,11 +8,11 @@ import { MAX_BODY_BYTES, readBounded } from '../../core/body.js';
 import { SandboxError } from '../state/errors.js';
 
 /**
- * Reads a request's body as UTF-8 text. Throws a 413 {@link SandboxError} past 1 MiB, after
+ * Reads a request's body as UTF-8 text. Throws a 413 {@link SandboxError} past `limit` (1 MiB unless given), after
  * cancelling the rest of the stream.
  * @internal
  */
-export async function readBody(request: Request): Promise<string> {
+export async function readBody(request: Request, limit: number = MAX_BODY_BYTES): Promise<string> {
   if (request.body === null) return '';
   const reader = request.body.getReader();
   const declared = request.headers.get('content-length') ?? undefined;
@@ -20,9 +20,11 @@ export async function readBody(request: Request): Promise<string> {
     () => reader.read(),
     () => void reader.cancel().catch(() => {}),
     declared,
+    limit,
   );
   if (body === undefined) {
-    throw new SandboxError(413, `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`);
+    const size = limit === MAX_BODY_BYTES ? `${limit} bytes (1 MiB)` : `${limit} bytes`;
+    throw new SandboxError(413, `The request body is larger than ${size}.`);
   }
   return body.text();
 }

@@ -3,13 +3,18 @@
  * customer page of a QR charge. They play the customer and the clock, not the merchant: no key, no
  * allow list, no faults, and they are not in the request log.
  */
+import { isValidationError } from '../../errors/guards.js';
 import { QR_PAGE_PREFIX } from '../page/qr-page.js';
 import { SandboxError } from '../state/errors.js';
 import type { SandboxCharge } from '../state/records.js';
+import type { SandboxSeedResult } from '../state/seed.js';
 import type { SandboxState } from '../state/store.js';
 import type { WebhookDelivery } from '../webhooks/delivery.js';
 import { failure, success, toResponse } from './envelope.js';
 import { qrRoute } from './qr-route.js';
+import { readSeed } from './seed-route.js';
+import { parseJsonObject } from './validate.js';
+import { readBody } from './body.js';
 import type { CustomerControls } from './qr-route.js';
 import { decodeSegment } from './service.js';
 
@@ -20,6 +25,10 @@ export interface ControlRoutes extends CustomerControls {
   redeliver(reference: string): Promise<WebhookDelivery>;
   reset(): void;
   state(): unknown;
+  /** Seeds charges; throws a `ValidationError` naming the bad rows. */
+  seed(rows: readonly unknown[]): SandboxSeedResult;
+  /** Sets where webhooks go (`{ url, secret }`), or stops them (`{ url: null }`). */
+  setWebhook(target: unknown): { url: string } | null;
 }
 
 /** The JSON of a delivery as a control route answers it (the `settled` promise cannot travel). */
@@ -64,6 +73,15 @@ export async function control(
       controls.reset();
       return toResponse(success(null, 'Sandbox reset'));
     }
+    if (path === '/_sandbox/seed' && request.method === 'POST') {
+      const result = controls.seed(await readSeed(request));
+      return toResponse(success(result, `Seeded ${result.seeded} charges`));
+    }
+    if (path === '/_sandbox/webhook' && request.method === 'POST') {
+      const body = parseJsonObject(await readBody(request), request.headers.get('content-type'));
+      const target = controls.setWebhook(body);
+      return toResponse(success(target, target === null ? 'Webhooks off' : `Webhooks go to ${target.url}`));
+    }
     const match = /^\/_sandbox\/charges\/([^/]+)\/(authorize|decline|expire|redeliver)$/.exec(path);
     if (match?.[1] !== undefined && match[2] !== undefined && request.method === 'POST') {
       return await chargeAction(controls, decodeSegment(match[1]), match[2]);
@@ -71,6 +89,7 @@ export async function control(
     throw new SandboxError(404, `No sandbox control at ${request.method} ${path}.`);
   } catch (error) {
     if (error instanceof SandboxError) return toResponse(failure(error.status, error.message));
+    if (isValidationError(error)) return toResponse(failure(400, error.message));
     throw error;
   }
 }
