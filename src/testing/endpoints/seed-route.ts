@@ -30,16 +30,21 @@ export async function readSeed(request: Request): Promise<unknown[]> {
       throw new SandboxError(400, 'The seed must be a JSON array of charges, or JSON lines.');
     return rows as unknown[];
   }
-  const rows: unknown[] = [];
-  let line = 0;
-  for (const raw of text.split('\n')) {
-    line += 1;
-    if (raw.trim() === '') continue;
-    try {
-      rows.push(JSON.parse(raw));
-    } catch {
-      throw new SandboxError(400, `Line ${line} of the seed is not valid JSON.`);
-    }
+  // One parse of the lines joined as an array is several times faster than a parse per line; only
+  // a seed that fails it is parsed line by line, to name the bad line.
+  const lines = text.split('\n');
+  const filled = lines.filter((line) => line.trim() !== '');
+  try {
+    return JSON.parse(`[${filled.join(',')}]`) as unknown[];
+  } catch {
+    lines.forEach((line, index) => {
+      if (line.trim() === '') return;
+      try {
+        JSON.parse(line);
+      } catch {
+        throw new SandboxError(400, `Line ${index + 1} of the seed is not valid JSON.`);
+      }
+    });
+    throw new SandboxError(400, 'The seed is not valid JSON lines: one JSON object per line.');
   }
-  return rows;
 }
