@@ -150,6 +150,7 @@ describe('the development server log', () => {
     expect(lines.length).toBeGreaterThanOrEqual(5);
     for (const line of lines) {
       expect(line).not.toMatch(
+        // eslint-disable-next-line no-control-regex -- no control character may reach a log line.
         /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/,
       );
     }
