@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 
-import { root } from '../helpers/loaded-modules.js';
-import { consumerApp, expectMerchantFlow, expectWebhooks, runCli, servedSandbox } from './harness.js';
+import { expectMerchantFlow, expectWebhooks, merchantProject, runCli, servedSandbox } from './harness.js';
+import { proofBin } from './pack.mjs';
 
 // The project's entry: its input from a JSON file, so neither runtime needs its own globals for it.
 const MAIN = `import input from './input.json' with { type: 'json' };
@@ -12,16 +12,14 @@ const runtime = globalThis.Bun ? 'bun ' + globalThis.Bun.version : 'deno ' + glo
 console.log(JSON.stringify(await runScenario(runtime, input)));
 `;
 
-const bin = (name: string): string => join(root, 'node_modules', '.bin', name);
-
 const runtimes = [
-  { name: 'Bun', command: bin('bun'), args: ['main.ts'], env: {} },
+  { name: 'Bun', command: proofBin('bun'), args: ['main.ts'], env: {} },
   {
     name: 'Deno',
-    command: bin('deno'),
+    command: proofBin('deno'),
     // Only what a merchant's API client needs: the network to the sandbox, reading its own modules,
     // and the environment (the SDK's env fallbacks). Sloppy imports: the files import './x.js' as
-    // TypeScript on Node does.
+    // TypeScript on Node does. Deno reads the project's node_modules (package.json present).
     args: [
       'run',
       '--no-lock',
@@ -35,16 +33,17 @@ const runtimes = [
   },
 ];
 
-const app = consumerApp({ 'main.ts': MAIN });
+let app: Awaited<ReturnType<typeof merchantProject>>;
+beforeAll(async () => void (app = await merchantProject({ 'main.ts': MAIN })));
 afterAll(() => app.remove());
 
-describe.each(runtimes)('the built package in $name', ({ command, args, env }) => {
+describe.each(runtimes)('the packed tarball in $name', ({ command, args, env }) => {
   let served: Awaited<ReturnType<typeof servedSandbox>>;
   let report: Awaited<ReturnType<typeof runCli>>;
   beforeAll(async () => {
     served = await servedSandbox();
     writeFileSync(join(app.dir, 'input.json'), JSON.stringify(served.input));
-    report = await runCli(command, args, { cwd: app.dir, env });
+    report = await runCli(command, args, { cwd: app.dir, env, timeoutMs: 60_000 });
   });
   afterAll(() => served.close());
 

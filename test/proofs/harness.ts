@@ -1,18 +1,17 @@
 /**
- * The Node side of the runtime tests: a merchant's project that installed the built package, a
+ * The Node side of the proofs: a merchant's project that installed the packed tarball, a
  * sandbox on loopback for the runtime to call, a delivery signed here, and the checks every runtime
  * must pass on the report it sends back.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'vitest';
 
 import { createSandbox, signWebhook, type Sandbox } from '@wallet/node/testing';
 
-import { requireBuild, root } from '../helpers/loaded-modules.js';
-import type { ScenarioInput, ScenarioReport } from './report.js';
+import { freshProject } from './pack.mjs';
+import type { ScenarioInput, ScenarioReport } from './scenario/report.js';
 
 export const TEST_KEY = 'sk_test_runtime_4eC39HqLyjWDarjt';
 const WEBHOOK_SECRET = 'whsec_runtime_test';
@@ -26,22 +25,21 @@ const SCENARIO_FILES = [
 ];
 
 /**
- * A merchant project with `@wallet/node` installed: `node_modules/@wallet/node` is this package
- * (its package.json and exports map, so the built `dist/` is what resolves), and the scenario's
- * files copied beside the project's own entry files.
+ * A fresh merchant project with the packed tarball installed (see pack.mjs), the scenario's files
+ * copied into it beside `files`, and `dependencies` from the npm cache the proof install filled.
  */
-export function consumerApp(files: Record<string, string> = {}): { dir: string; remove: () => void } {
-  requireBuild();
-  const dir = mkdtempSync(join(tmpdir(), 'wallet-runtime-'));
-  mkdirSync(join(dir, 'node_modules', '@wallet'), { recursive: true });
-  symlinkSync(root, join(dir, 'node_modules', '@wallet', 'node'), 'dir');
-  writeFileSync(
-    join(dir, 'package.json'),
-    JSON.stringify({ name: 'merchant-app', private: true, type: 'module' }),
+export async function merchantProject(
+  files: Record<string, string> = {},
+  dependencies: Record<string, string> = {},
+  name = 'merchant-app',
+): Promise<{ dir: string; remove: () => void }> {
+  const scenario = Object.fromEntries(
+    SCENARIO_FILES.map((file) => [
+      file,
+      readFileSync(new URL(`./scenario/${file}`, import.meta.url), 'utf8'),
+    ]),
   );
-  for (const name of SCENARIO_FILES) cpSync(new URL(`./${name}`, import.meta.url), join(dir, name));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return freshProject({ name, files: { ...scenario, ...files }, dependencies });
 }
 
 /** The sandbox on loopback and the input for one run. */
