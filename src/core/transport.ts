@@ -120,6 +120,9 @@ export function createTransport(config: Config, openAttempt: () => Promise<Attem
     refused: boolean,
     trace: CallTrace | undefined,
   ): Promise<WithResponse<T>> {
+    // Settings the environment did not give when the client was built (a build step): said now.
+    if (config.unset.length > 0)
+      throw new ValidationError('Wallet configuration', config.unset, 'Nothing was sent.');
     const s = schemas ?? (await loadSchemas());
     const params = validate(call, s, scrub);
     const options = call.options ?? {};
