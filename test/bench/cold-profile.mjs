@@ -45,6 +45,8 @@ const top = (map, n) =>
     .slice(0, n)
     .map(([key, us]) => `${(us / 1000).toFixed(1).padStart(6)} ms  ${key}`)
     .join('\n');
-console.log(`${client} (${format}): ${(busy / 1000).toFixed(1)} ms busy to the first result; ${join(dir, name)}`);
+console.log(
+  `${client} (${format}): ${(busy / 1000).toFixed(1)} ms busy to the first result; ${join(dir, name)}`,
+);
 console.log(`\nby package or file (self time)\n${top(byFile, 15)}`);
 console.log(`\nby function\n${top(byFunction, 25)}`);
