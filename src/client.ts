@@ -1,9 +1,9 @@
 import type { Dispatcher } from 'undici';
-import type { Attempt } from './core/attempt.js';
+import type { Sender } from './core/attempt.js';
 import { resolveConfig, type ClientOptions, type Config } from './core/config.js';
-import { fetchAttempt, type FetchFunction } from './core/fetch-attempt.js';
+import { fetchSender, type FetchFunction } from './core/fetch-sender.js';
 import { createTransport, type Transport } from './core/transport.js';
-import { undiciAttempt } from './core/undici-attempt.js';
+import { undiciSender } from './core/undici-sender.js';
 import { WalletError } from './errors/base.js';
 import { ValidationError } from './errors/validation.js';
 import { platform } from './platform/index.js';
@@ -38,7 +38,7 @@ export class Wallet {
   // Private fields: the key is invisible to inspect, JSON.stringify, spreading and Object.keys.
   readonly #config: Config;
   readonly #transport: Transport;
-  #attempt: Promise<Attempt> | undefined;
+  #sender: Promise<Sender> | undefined;
   #agent: Dispatcher | undefined;
 
   /**
@@ -50,7 +50,7 @@ export class Wallet {
   constructor(options: ClientOptions = {}) {
     if (platform.refusal) throw new WalletError(platform.refusal, 'browser_refused');
     this.#config = resolveConfig(options, VERSION);
-    this.#transport = createTransport(this.#config, () => (this.#attempt ??= this.#openAttempt()));
+    this.#transport = createTransport(this.#config, () => (this.#sender ??= this.#openSender()));
     const { scrub } = this.#config;
     this.charges = new Charges(this.#transport.request, (text) => scrub.text(text));
     this.refunds = new Refunds(this.#transport.request);
@@ -81,13 +81,13 @@ export class Wallet {
 
   // Chosen on the first call: the merchant's fetch or dispatcher, else the platform's own Agent
   // (undici's, on Node, loaded now rather than at import), else the runtime's fetch.
-  async #openAttempt(): Promise<Attempt> {
+  async #openSender(): Promise<Sender> {
     const { fetch, dispatcher, timeout, maxConnections } = this.#config;
     const global = (): FetchFunction | undefined => globalThis.fetch;
-    if (fetch === 'global') return fetchAttempt(global);
-    if (fetch) return fetchAttempt(() => fetch);
-    if (dispatcher) return undiciAttempt(dispatcher);
-    if (!platform.createAgent) return fetchAttempt(global);
+    if (fetch === 'global') return fetchSender(global);
+    if (fetch) return fetchSender(() => fetch);
+    if (dispatcher) return undiciSender(dispatcher);
+    if (!platform.createAgent) return fetchSender(global);
     // undici's own timeouts are never shorter than the client's: one deadline, the SDK's, decides.
     const limit = Math.max(timeout, 300_000);
     this.#agent = await platform.createAgent({
@@ -97,7 +97,7 @@ export class Wallet {
       bodyTimeout: limit,
       connections: maxConnections,
     });
-    return undiciAttempt(this.#agent);
+    return undiciSender(this.#agent);
   }
 
   /**
@@ -107,7 +107,7 @@ export class Wallet {
    */
   async close(): Promise<void> {
     await this.#transport.close();
-    await this.#attempt?.catch(() => undefined);
+    await this.#sender?.catch(() => undefined);
     const agent = this.#agent;
     this.#agent = undefined;
     await agent?.close();

@@ -16,7 +16,9 @@ describe('negative amounts in responses', () => {
       .charges.verify('r')
       .catch((e: unknown) => e)) as ResponseValidationError;
     expect(error).toBeInstanceOf(ResponseValidationError);
-    expect(error.issues).toEqual([{ path: `data.${field}`, message: 'must not be negative (an amount in Kobo)' }]);
+    expect(error.issues).toEqual([
+      { path: `data.${field}`, message: 'must not be negative (an amount in Kobo)' },
+    ]);
     expect(error.body).toMatchObject({ data: { [field]: data[field as keyof typeof data] } });
   });
 

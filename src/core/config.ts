@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { ValidationError, type ValidationIssue } from '../errors.js';
-import type { FetchFunction } from './fetch-attempt.js';
+import type { FetchFunction } from './fetch-sender.js';
 import { checkHeaders } from './headers.js';
 import { platform } from '../platform/index.js';
 import { keyProblem } from './key.js';

@@ -15,8 +15,8 @@ export const platform: Platform = {
     const { Agent } = await import('./undici-agent.js');
     return new Agent(options);
   },
-  diagnostics: () => process.getBuiltinModule('node:diagnostics_channel') as Diagnostics,
-  nodeCrypto: () => process.getBuiltinModule('node:crypto') as NodeCrypto,
-  subtle: () => globalThis.crypto.subtle as SubtleCrypto,
+  diagnostics: (): Diagnostics => process.getBuiltinModule('node:diagnostics_channel'),
+  nodeCrypto: (): NodeCrypto => process.getBuiltinModule('node:crypto'),
+  subtle: (): SubtleCrypto => globalThis.crypto.subtle,
   refusal: undefined,
 };

@@ -7,7 +7,7 @@
 import { config, type ZodMiniType } from 'zod/mini';
 import { en } from 'zod/locales';
 import type { ValidationIssue } from '../errors.js';
-import { closest } from './describe.js';
+import { closest } from '../internal/describe.js';
 
 // zod/mini carries no messages of its own; the English ones word what a documented field broke.
 config(en());

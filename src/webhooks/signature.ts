@@ -4,8 +4,8 @@
  */
 import { WalletError } from '../errors/base.js';
 import { WebhookVerificationError } from '../errors/validation.js';
+import { describe } from '../internal/describe.js';
 import { platform } from '../platform/index.js';
-import { describe } from '../schemas/describe.js';
 import type { RawWebhookBody, WebhookSecret, WebhookSignatureHeader } from './types.js';
 
 /** The header that carries the signature, lowercase as Node and Fetch `Headers` expose it. */
