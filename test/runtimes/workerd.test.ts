@@ -72,12 +72,15 @@ describe('the built package in workerd (Cloudflare Workers), without nodejs_comp
   it('loads the root and ./webhooks entries, as built, with no node: builtin or dependency at the top level', async () => {
     // Only dist/ is given to workerd: a top-level import of a builtin (`node:crypto`, or `crypto`
     // once the bundler strips the prefix), of undici or of zod would stop the Worker from starting.
-    const dist = readdirSync(join(root, 'dist')).filter((f) => /^(index|webhooks|chunk-.*)\.js$/.test(f));
+    // The Web build, which the workerd condition picks; the schemas file is what its first call loads.
+    const dist = readdirSync(join(root, 'dist')).filter((f) =>
+      /^((index|webhooks)\.web|schemas)\.js$/.test(f),
+    );
     const modules = [
       {
         path: join(root, 'worker.js'),
-        contents: `import * as walletRoot from './dist/index.js';
-          import * as walletWebhooks from './dist/webhooks.js';
+        contents: `import * as walletRoot from './dist/index.web.js';
+          import * as walletWebhooks from './dist/webhooks.web.js';
           export default { fetch: () => Response.json({ root: Object.keys(walletRoot), webhooks: Object.keys(walletWebhooks) }) };`,
       },
       ...dist.map((f) => ({
