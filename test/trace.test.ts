@@ -189,7 +189,10 @@ describe('the wallet:request tracing channel', () => {
   it('is a silent no-op on a platform without node:diagnostics_channel (the Web builds)', async () => {
     const { platform } = await import('../src/platform/web.js');
     vi.doMock('../src/platform/index.js', () => ({ platform: { ...platform, createAgent: undefined } }));
-    undo.push(() => vi.doUnmock('../src/platform/index.js'), () => vi.resetModules());
+    undo.push(
+      () => vi.doUnmock('../src/platform/index.js'),
+      () => vi.resetModules(),
+    );
     vi.resetModules();
     const fresh = await import('@wallet/node');
     const seen = record();
