@@ -44,7 +44,7 @@ describe('new Wallet(options)', () => {
     ['a bare prefix', 'sk_test_', /nothing after its sk_live_ or sk_test_ prefix/],
   ])('refuses an apiKey that is %s without repeating it', (_, apiKey, message) => {
     vi.stubEnv('WALLET_SECRET_KEY', '');
-    const error = constructionError({ apiKey: apiKey as string, baseUrl: BASE_URL });
+    const error = constructionError({ apiKey: apiKey, baseUrl: BASE_URL });
     expect(error.issues[0]).toEqual({ path: 'apiKey', message: expect.stringMatching(message) });
     // A bare prefix is the very text the message names; anything longer must not be repeated.
     if (apiKey && apiKey.length > 'sk_test_'.length) {
