@@ -77,14 +77,20 @@ function platform(name: 'web' | 'bun-deno' | 'browser'): Plugin {
   };
 }
 
-// The client never offers HTTP/2, so undici's h2 client (and node:http2, and the fetch body code it
-// reaches) stays out of the Agent bundle; a server that somehow answered h2 gets this error.
-const noHttp2: Plugin = {
-  name: 'no-http2',
+// What the client's Agent never does, left out of its bundle: HTTP/2 (the client never offers h2;
+// this also drops node:http2) and FormData bodies (the SDK sends JSON strings; this drops undici's
+// fetch body code). Should either ever be asked for, the stub says so rather than failing obscurely.
+const STUBS: Record<string, string> = {
+  'client-h2': `module.exports = function connectH2() { throw new Error('HTTP/2 is not part of @wallet/node'); };`,
+  'fetch-body': `module.exports = { extractBody() { throw new Error('FormData bodies are not part of @wallet/node'); } };`,
+};
+const agentStubs: Plugin = {
+  name: 'agent-stubs',
   setup(build) {
-    build.onResolve({ filter: /\/client-h2\.js$/ }, () => ({ path: 'client-h2', namespace: 'no-h2' }));
-    build.onLoad({ filter: /.*/, namespace: 'no-h2' }, () => ({
-      contents: `module.exports = function connectH2() { throw new Error('HTTP/2 is not part of @wallet/node'); };`,
+    build.onResolve({ filter: /\/client-h2\.js$/ }, () => ({ path: 'client-h2', namespace: 'stub' }));
+    build.onResolve({ filter: /\/web\/fetch\/body\.js$/ }, () => ({ path: 'fetch-body', namespace: 'stub' }));
+    build.onLoad({ filter: /.*/, namespace: 'stub' }, (args) => ({
+      contents: STUBS[args.path] ?? '',
       loader: 'js',
     }));
   },
@@ -145,6 +151,8 @@ const config: Options[] = [
     ...common,
     entry: { schemas: 'src/schemas/index.ts' },
     splitting: false,
+    // Less to parse on the first call (the SDK's own code, in index.js, stays readable).
+    minify: true,
     external: ['undici', 'msw'],
     noExternal: ['zod'],
   },
@@ -159,7 +167,7 @@ const config: Options[] = [
     minify: true,
     external: ['msw'],
     noExternal: [/^undici\/lib\//],
-    esbuildPlugins: [noHttp2],
+    esbuildPlugins: [agentStubs],
     banner: ({ format }) => ({
       js:
         `/*! Bundles undici's Agent (https://github.com/nodejs/undici):\n${undiciLicense}*/\n` +

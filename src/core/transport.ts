@@ -123,6 +123,9 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
     // Settings the environment did not give when the client was built (a build step): said now.
     if (config.unset.length > 0)
       throw new ValidationError('Wallet configuration', config.unset, 'Nothing was sent.');
+    // The first call loads the way of sending (undici's Agent) while the schemas load; a call that
+    // then fails validation has only loaded it early.
+    if (send === undefined && !clientClosed) openSender().catch(() => undefined);
     const s = schemas ?? (await loadSchemas());
     const params = validate(call, s, scrub);
     const options = call.options ?? {};
