@@ -16,20 +16,24 @@ const firstCall = `
   await wallet.close();
   server.close();`;
 
-const FILES: Record<string, string> = {
-  workerd: 'web',
-  worker: 'web',
-  'edge-light': 'web',
-  deno: 'bun-deno',
-  bun: 'bun-deno',
-  browser: 'browser',
-  node: '',
-};
+// Each runtime's (or its bundler's) set of conditions, as it asks: the first key of the exports map
+// that any of them matches wins, so the key order matters (Node always adds `node` and `import`).
+const RUNTIMES: [string, string[], string][] = [
+  ['wrangler / Miniflare', ['workerd', 'worker', 'browser'], 'web'],
+  ['Next.js Edge', ['edge-light', 'worker', 'browser'], 'web'],
+  ['a worker bundler', ['worker', 'browser'], 'web'],
+  ['Deno', ['deno'], 'bun-deno'],
+  ['Bun', ['bun'], 'bun-deno'],
+  ['a browser bundler', ['browser'], 'browser'],
+  ['Node', [], ''],
+];
 
 describe('each runtime gets its entry by export condition', () => {
-  it.each(Object.entries(FILES))('%s → dist/index%s and its webhooks file', (condition, build) => {
+  it.each(RUNTIMES)('%s (%j) → the %s build of the root and its webhooks file', (_, conditions, build) => {
     const suffix = build ? `.${build}` : '';
-    const { modules } = modulesLoadedBy('esm', `await import('@wallet/node');`, [condition]);
+    // The resolve hook reports from its own thread: a moment's wait lets its last lines out.
+    const code = `await import('@wallet/node'); await new Promise((r) => setTimeout(r, 100));`;
+    const { modules } = modulesLoadedBy('esm', code, conditions);
     const dist = modules.filter((m) => m.includes('/dist/')).map((m) => m.replace(/.*\/dist\//, ''));
     expect(dist.sort()).toEqual([`index${suffix}.js`, `webhooks${suffix}.js`]);
   });

@@ -1,6 +1,6 @@
 // Cold start: what a serverless host's first request pays. Each sample is a fresh Node process that
 // makes one verify call against the bench's loopback server and reports `performance.now()` (ms since
-// the process started) and its RSS once the parsed result is in hand. An empty process of the same
+// the process started), its CPU time so far and its RSS once the parsed result is in hand. An empty process of the same
 // module system, sampled in the same interleaved rounds, is subtracted, so Node's own start-up
 // cancels out. Median of the runs, ESM and CommonJS, each client written the way a merchant would.
 // A baseline whose package is not installed (stripe may move out of the default install) is skipped
@@ -55,7 +55,8 @@ const EMPTY = 'empty process';
 /** The program of one sample: `client` by name (undefined: the empty process). */
 export function program(name, format, base) {
   const client = CLIENTS[name];
-  const report = `process.stdout.write(JSON.stringify({ ms: performance.now(), rss: process.memoryUsage().rss, ok }));
+  const report = `const ms = performance.now(); const { user, system } = process.cpuUsage();
+    process.stdout.write(JSON.stringify({ ms, cpu: (user + system) / 1000, rss: process.memoryUsage().rss, ok }));
     process.exit(0);`;
   if (!client) return `const ok = true; ${report}`;
   const load = client[format];
@@ -83,8 +84,10 @@ const installed = (name) => {
 };
 
 /**
- * `{ rows: { client: { esm: { ms, rss }, cjs: { ms, rss } } }, skipped: [lines], runs }`: ms and
- * RSS bytes over the empty process of the same module system, medians of `runs` interleaved samples.
+ * `{ rows: { client: { esm: { ms, cpu, rss }, cjs: {…} } }, skipped: [lines], runs }`: wall ms, CPU
+ * ms and RSS bytes over the empty process of the same module system, medians of `runs` interleaved
+ * samples. Wall ms is what a request waits; CPU ms is the same work without the time other
+ * processes held the CPU, so on a shared machine the targets are held on it.
  */
 export function coldStart(base, runs, only) {
   const skipped = [];
@@ -99,13 +102,14 @@ export function coldStart(base, runs, only) {
   });
   const samples = {};
   for (const format of ['esm', 'cjs']) {
-    for (const name of [EMPTY, ...names]) samples[`${name} ${format}`] = { ms: [], rss: [] };
+    for (const name of [EMPTY, ...names]) samples[`${name} ${format}`] = { ms: [], cpu: [], rss: [] };
   }
   for (let i = 0; i < runs; i++) {
     for (const format of ['esm', 'cjs']) {
       for (const name of [EMPTY, ...names]) {
-        const { ms, rss } = sample(program(name, format, base), format);
+        const { ms, cpu, rss } = sample(program(name, format, base), format);
         samples[`${name} ${format}`].ms.push(ms);
+        samples[`${name} ${format}`].cpu.push(cpu);
         samples[`${name} ${format}`].rss.push(rss);
       }
     }
@@ -118,6 +122,7 @@ export function coldStart(base, runs, only) {
       const own = samples[`${name} ${format}`];
       rows[name][format] = {
         ms: median(own.ms) - median(empty.ms),
+        cpu: median(own.cpu) - median(empty.cpu),
         rss: median(own.rss) - median(empty.rss),
       };
     }

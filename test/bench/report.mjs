@@ -65,13 +65,13 @@ export const TARGETS = [
     of: (r) => r.imports.over['@wallet/node/webhooks'],
   },
   {
-    name: 'cold start to first verify, ESM, vs global fetch',
+    name: 'cold start to first verify (CPU), ESM, vs global fetch',
     unit: 'x',
     max: { full: 1.0, short: 2.0 },
     of: (r) => coldRatio(r, 'esm'),
   },
   {
-    name: 'cold start to first verify, CommonJS, vs global fetch',
+    name: 'cold start to first verify (CPU), CommonJS, vs global fetch',
     unit: 'x',
     max: { full: 1.0, short: 2.0 },
     of: (r) => coldRatio(r, 'cjs'),
@@ -102,8 +102,9 @@ export const TARGETS = [
   },
 ];
 
+// Held on CPU time: on a shared machine, wall time mostly measures the neighbours.
 const coldRatio = (r, format) =>
-  r.cold.rows['@wallet/node'][format].ms / r.cold.rows['global fetch'][format].ms;
+  r.cold.rows['@wallet/node'][format].cpu / r.cold.rows['global fetch'][format].cpu;
 const coldRss = (r, format) =>
   (r.cold.rows['@wallet/node'][format].rss - r.cold.rows['global fetch'][format].rss) / MB;
 
@@ -184,14 +185,14 @@ export function format(results, checks, meta) {
   out.push(
     table(
       `Cold start: fresh process to the first verify result over loopback, minus an empty process of the ` +
-        `same module system; median of ${cold.runs}`,
+        `same module system; median of ${cold.runs}; wall ms (CPU ms), ratios of CPU ms`,
       ['client', 'ESM ms', 'CommonJS ms', 'ESM vs fetch', 'CJS vs fetch', 'RSS over empty (ESM / CJS)'],
       Object.entries(cold.rows).map(([name, row]) => [
         name,
-        row.esm.ms.toFixed(1),
-        row.cjs.ms.toFixed(1),
-        `${(row.esm.ms / cold.rows['global fetch'].esm.ms).toFixed(2)}x`,
-        `${(row.cjs.ms / cold.rows['global fetch'].cjs.ms).toFixed(2)}x`,
+        `${row.esm.ms.toFixed(1)} (${row.esm.cpu.toFixed(1)})`,
+        `${row.cjs.ms.toFixed(1)} (${row.cjs.cpu.toFixed(1)})`,
+        `${(row.esm.cpu / cold.rows['global fetch'].esm.cpu).toFixed(2)}x`,
+        `${(row.cjs.cpu / cold.rows['global fetch'].cjs.cpu).toFixed(2)}x`,
         `+${(row.esm.rss / MB).toFixed(1)} / +${(row.cjs.rss / MB).toFixed(1)} MB`,
       ]),
     ),
