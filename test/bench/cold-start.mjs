@@ -8,9 +8,12 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { peerDir } from '../proofs/peers/load.mjs';
 import { median } from './report.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+// The peer SDKs live in their own install (`npm run bench:peers`): their samples run from there.
+const peers = fileURLToPath(new URL('../proofs/peers/', import.meta.url));
 const KEY = 'sk_test_bench_0123456789abcdef';
 const PATH = '/v1/charges/verify/order_1042';
 const HEADERS = { authorization: `Bearer ${KEY}`, accept: 'application/json', 'user-agent': 'bench/1.0' };
@@ -43,6 +46,7 @@ const CLIENTS = {
   },
   'stripe-node': {
     package: 'stripe',
+    peer: true,
     esm: `import Stripe from 'stripe';`,
     cjs: `const Stripe = require('stripe');`,
     call: `(await new Stripe(${JSON.stringify(KEY)}, { host: new URL(base).hostname, port: Number(new URL(base).port),
@@ -65,16 +69,17 @@ export function program(name, format, base) {
   return format === 'esm' ? `${load}\n${body}` : `${load}\n(async () => { ${body} })();`;
 }
 
-function sample(code, format) {
+function sample(code, format, cwd = root) {
   const args = format === 'esm' ? ['--input-type=module', '-e', code] : ['-e', code];
-  const run = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', timeout: 60_000 });
   if (run.status !== 0) throw new Error(`cold start child exited ${run.status}: ${run.stderr}`);
   const out = JSON.parse(run.stdout);
   if (!out.ok) throw new Error(`cold start child did not get the transaction: ${run.stdout}`);
   return out;
 }
 
-const installed = (name) => {
+const installed = (name, peer) => {
+  if (peer) return peerDir(name) !== undefined;
   try {
     createRequire(`${root}/`).resolve(name);
     return true;
@@ -93,9 +98,10 @@ export function coldStart(base, runs, only) {
   const skipped = [];
   const names = Object.keys(CLIENTS).filter((name) => {
     if (only && !only.includes(name)) return false;
-    const pkg = CLIENTS[name].package;
-    if (pkg && !installed(pkg)) {
-      skipped.push(`${name}: skipped, the '${pkg}' package is not installed (npm install ${pkg} to compare)`);
+    const { package: pkg, peer } = CLIENTS[name];
+    if (pkg && !installed(pkg, peer)) {
+      const how = peer ? 'npm run bench:peers installs it' : `npm install ${pkg}`;
+      skipped.push(`cold start of ${name}: skipped, '${pkg}' is not installed (${how})`);
       return false;
     }
     return true;
@@ -107,7 +113,8 @@ export function coldStart(base, runs, only) {
   for (let i = 0; i < runs; i++) {
     for (const format of ['esm', 'cjs']) {
       for (const name of [EMPTY, ...names]) {
-        const { ms, cpu, rss } = sample(program(name, format, base), format);
+        const cwd = CLIENTS[name]?.peer ? peers : root;
+        const { ms, cpu, rss } = sample(program(name, format, base), format, cwd);
         samples[`${name} ${format}`].ms.push(ms);
         samples[`${name} ${format}`].cpu.push(cpu);
         samples[`${name} ${format}`].rss.push(rss);
