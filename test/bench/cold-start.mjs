@@ -3,13 +3,14 @@
 // the process started), its CPU time so far and its RSS once the parsed result is in hand. An empty process of the same
 // module system, sampled in the same interleaved rounds, is subtracted, so Node's own start-up
 // cancels out. Median of the runs, ESM and CommonJS, each client written the way a merchant would.
-// A baseline whose package is not installed (stripe may move out of the default install) is skipped
-// with a line saying so, never failed.
-import { spawnSync } from 'node:child_process';
+// A baseline whose package is not installed (stripe lives in the peers' install) is skipped with a
+// line saying so, never failed. `npm run bench` runs it; alone, after a build:
+//   node test/bench/cold-start.mjs [runs=9]      (prints the table of docs/performance.md)
+import { fork, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { peerDir } from '../proofs/peers/load.mjs';
-import { median } from './report.mjs';
+import { coldTable, median } from './report.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 // The peer SDKs live in their own install (`npm run bench:peers`): their samples run from there.
@@ -135,4 +136,13 @@ export function coldStart(base, runs, only) {
     }
   }
   return { rows, skipped, runs };
+}
+
+// Run alone: one loopback server, the table printed.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const server = fork(fileURLToPath(new URL('./server.mjs', import.meta.url)));
+  const { port } = await new Promise((resolve) => server.once('message', resolve));
+  const result = coldStart(`http://127.0.0.1:${port}`, Number(process.argv[2] ?? 9));
+  server.disconnect();
+  console.log(`node ${process.version}${coldTable(result)}`);
 }

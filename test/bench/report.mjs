@@ -118,6 +118,28 @@ export function checkTargets(results, form) {
   });
 }
 
+/** The cold-start table, and a line for each baseline skipped. */
+export function coldTable(cold) {
+  const fetchRow = cold.rows['global fetch'];
+  const vs = (row, format) => (fetchRow ? `${(row[format].cpu / fetchRow[format].cpu).toFixed(2)}x` : '');
+  const lines = [
+    table(
+      `Cold start: fresh process to the first verify result over loopback, minus an empty process of the ` +
+        `same module system; median of ${cold.runs}; wall ms (CPU ms), ratios of CPU ms`,
+      ['client', 'ESM ms', 'CommonJS ms', 'ESM vs fetch', 'CJS vs fetch', 'RSS over empty (ESM / CJS)'],
+      Object.entries(cold.rows).map(([name, row]) => [
+        name,
+        `${row.esm.ms.toFixed(1)} (${row.esm.cpu.toFixed(1)})`,
+        `${row.cjs.ms.toFixed(1)} (${row.cjs.cpu.toFixed(1)})`,
+        vs(row, 'esm'),
+        vs(row, 'cjs'),
+        `+${(row.esm.rss / MB).toFixed(1)} / +${(row.cjs.rss / MB).toFixed(1)} MB`,
+      ]),
+    ),
+  ];
+  return [...lines, ...cold.skipped].join('\n');
+}
+
 function table(title, header, rows) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => String(row[i]).length)));
   const line = (cells) =>
@@ -181,23 +203,7 @@ export function format(results, checks, meta) {
         `the lazy load of undici and the schemas costs ${f.extra.toFixed(1)} ms once`,
     );
   }
-  const { cold } = results;
-  out.push(
-    table(
-      `Cold start: fresh process to the first verify result over loopback, minus an empty process of the ` +
-        `same module system; median of ${cold.runs}; wall ms (CPU ms), ratios of CPU ms`,
-      ['client', 'ESM ms', 'CommonJS ms', 'ESM vs fetch', 'CJS vs fetch', 'RSS over empty (ESM / CJS)'],
-      Object.entries(cold.rows).map(([name, row]) => [
-        name,
-        `${row.esm.ms.toFixed(1)} (${row.esm.cpu.toFixed(1)})`,
-        `${row.cjs.ms.toFixed(1)} (${row.cjs.cpu.toFixed(1)})`,
-        `${(row.esm.cpu / cold.rows['global fetch'].esm.cpu).toFixed(2)}x`,
-        `${(row.cjs.cpu / cold.rows['global fetch'].cjs.cpu).toFixed(2)}x`,
-        `+${(row.esm.rss / MB).toFixed(1)} / +${(row.cjs.rss / MB).toFixed(1)} MB`,
-      ]),
-    ),
-  );
-  for (const line of cold.skipped) out.push(line);
+  out.push(coldTable(results.cold));
   const { sockets, heap } = results;
   const rows = [
     [
