@@ -156,8 +156,10 @@ const config: Options[] = [
     external: ['undici', 'msw'],
     noExternal: ['zod'],
   },
-  // Only undici's Agent (about a third of undici's code), loaded by the first call on Node. ESM code
-  // cannot require() node builtins, so the ESM file makes itself a require first.
+  // Only undici's Agent (about a third of undici's code), loaded by the first call on Node. The
+  // bundled code requires Node builtins only; the ESM file has no require, so it gets one from
+  // process.getBuiltinModule (Node >= 20.16): no import.meta, which a merchant's CommonJS bundle of
+  // this file (esbuild --format=cjs) would leave empty.
   {
     ...common,
     entry: { 'undici-agent': 'src/platform/undici-agent.ts' },
@@ -172,7 +174,7 @@ const config: Options[] = [
       js:
         `/*! Bundles undici's Agent (https://github.com/nodejs/undici):\n${undiciLicense}*/\n` +
         (format === 'esm'
-          ? `import { createRequire as __walletRequire } from 'node:module';\nconst require = __walletRequire(import.meta.url);`
+          ? "const require = (id) => { const m = process.getBuiltinModule(id); if (m === undefined) throw new Error(`Cannot find module '${id}'`); return m; };"
           : ''),
     }),
   },

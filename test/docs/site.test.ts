@@ -119,6 +119,9 @@ describe('the docs site', () => {
       expect(await held.evaluate(() => typeof (globalThis as { app?: unknown }).app)).toBe('undefined');
       expect(await heading.isVisible()).toBe(true);
     } finally {
+      // The clock belongs to the whole browser context: left paused, every later page's timers
+      // (the search box's debounce) would never fire.
+      await held.clock.resume();
       await held.close();
     }
   });
