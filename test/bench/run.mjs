@@ -166,6 +166,7 @@ results.webhooks = await webhooks();
 results.imports = imports(base);
 results.cold = coldStart(base, PLAN.cold, PLAN.coldRows);
 Object.assign(results, await socketsAndHeap(server, base));
+results.reconcile = await (await import('./reconcile.mjs')).reconcileBench(base, form);
 if (PLAN.extras) results.footprint = footprint();
 server.proc.disconnect();
 
