@@ -11,6 +11,7 @@ export const platform: Platform = {
   diagnostics: () => undefined,
   nodeCrypto: () => undefined,
   subtle: () => undefined,
+  zlib: () => undefined,
   refusal:
     '@wallet/node was bundled for a browser. It holds your secret key (and webhook secrets), which must ' +
     'never reach a browser: anyone could read them and move money. Call the Wallet API from your server ' +

@@ -4,4 +4,4 @@
  * plugin in `tsup.config.ts`), so every import stays static and no module guesses its runtime.
  */
 export { platform } from './node.js';
-export type { AgentOptions, Diagnostics, NodeCrypto, Platform, SubtleCrypto } from './types.js';
+export type { AgentOptions, Diagnostics, NodeCrypto, Platform, SubtleCrypto, Zlib } from './types.js';

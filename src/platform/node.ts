@@ -4,7 +4,7 @@
  * needed, so importing the package loads no builtin it may not use.
  */
 import type { Dispatcher } from 'undici';
-import type { AgentOptions, Diagnostics, NodeCrypto, Platform, SubtleCrypto } from './types.js';
+import type { AgentOptions, Diagnostics, NodeCrypto, Platform, SubtleCrypto, Zlib } from './types.js';
 
 export const platform: Platform = {
   runtime: `node/${process.versions.node}`,
@@ -18,5 +18,6 @@ export const platform: Platform = {
   diagnostics: (): Diagnostics => process.getBuiltinModule('node:diagnostics_channel'),
   nodeCrypto: (): NodeCrypto => process.getBuiltinModule('node:crypto'),
   subtle: (): SubtleCrypto => globalThis.crypto.subtle,
+  zlib: (): Zlib => process.getBuiltinModule('node:zlib'),
   refusal: undefined,
 };

@@ -6,10 +6,14 @@
  */
 import type * as NodeCryptoModule from 'node:crypto';
 import type * as DiagnosticsChannel from 'node:diagnostics_channel';
+import type * as ZlibModule from 'node:zlib';
 import type { Dispatcher } from 'undici';
 
 /** `node:crypto`, for the synchronous webhook functions. */
 export type NodeCrypto = typeof NodeCryptoModule;
+
+/** `node:zlib`, for decoding compressed responses on the undici path. */
+export type Zlib = typeof ZlibModule;
 
 /** Web Crypto's `SubtleCrypto`, for the asynchronous webhook verifier. */
 export type SubtleCrypto = NodeCryptoModule.webcrypto.SubtleCrypto;
@@ -43,6 +47,8 @@ export interface Platform {
   nodeCrypto(): NodeCrypto | undefined;
   /** Web Crypto's `crypto.subtle`, or `undefined` on a runtime without it. */
   subtle(): SubtleCrypto | undefined;
+  /** `node:zlib`, or `undefined` where the runtime's fetch decodes bodies itself. */
+  zlib(): Zlib | undefined;
   /**
    * Set where the SDK must not run at all (a browser): why, in a sentence for the merchant. The
    * client and the webhook functions refuse to be used there.

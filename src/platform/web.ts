@@ -22,6 +22,7 @@ export const webPlatform: Platform = {
   diagnostics: () => undefined,
   nodeCrypto: () => undefined,
   subtle: () => host.crypto?.subtle,
+  zlib: () => undefined,
   refusal: undefined,
 };
 
