@@ -146,10 +146,13 @@ const config: Options[] = [
   ...nodeEntries,
   ...otherRuntimes,
   // zod/mini, bundled here (tree-shaken: zod is not a runtime dependency) and loaded by the first
-  // call. Runtime-neutral, so every runtime's root entry shares it.
+  // call. Runtime-neutral, so every runtime's root entry shares it. Also the internal subpath
+  // `@wallet/node/schemas`, with types, so that @wallet/agent-toolkit derives its tools' JSON
+  // Schemas from these very schemas (one source for shapes); not for merchants.
   {
     ...common,
     entry: { schemas: 'src/schemas/index.ts' },
+    dts: { entry: { schemas: 'src/schemas/index.ts' } },
     splitting: false,
     // Less to parse on the first call (the SDK's own code, in index.js, stays readable).
     minify: true,
