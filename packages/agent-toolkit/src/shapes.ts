@@ -97,7 +97,12 @@ function toJsonSchema(name: ToolName, schema: z.ZodType): JsonSchema {
     io: 'input',
     unrepresentable: 'any',
     override: (ctx) => {
-      if ((ctx.zodSchema as unknown) === kobo) Object.assign(ctx.jsonSchema, { type: 'integer', minimum: 1 });
+      if ((ctx.zodSchema as unknown) === kobo) {
+        // The SDK's amount is zod/mini's int() + positive(): said here as a model reads it best.
+        delete ctx.jsonSchema.exclusiveMinimum;
+        delete ctx.jsonSchema.maximum;
+        Object.assign(ctx.jsonSchema, { type: 'integer', minimum: 1 });
+      }
     },
   }) as JsonSchema;
   delete json['$schema'];
