@@ -97,11 +97,11 @@ function toJsonSchema(name: ToolName, schema: z.ZodType): JsonSchema {
     io: 'input',
     unrepresentable: 'any',
     override: (ctx) => {
+      // Whatever zod makes of the rule (nothing for a custom check, ±2^53 bounds for an int), the
+      // model is shown exactly what the SDK accepts.
       if ((ctx.zodSchema as unknown) === kobo) {
-        // The SDK's amount is zod/mini's int() + positive(): said here as a model reads it best.
-        delete ctx.jsonSchema.exclusiveMinimum;
-        delete ctx.jsonSchema.maximum;
-        Object.assign(ctx.jsonSchema, { type: 'integer', minimum: 1 });
+        for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+        Object.assign(ctx.jsonSchema, { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
       }
     },
   }) as JsonSchema;
