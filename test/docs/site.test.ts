@@ -119,6 +119,9 @@ describe('the docs site', () => {
       expect(await held.evaluate(() => typeof (globalThis as { app?: unknown }).app)).toBe('undefined');
       expect(await heading.isVisible()).toBe(true);
     } finally {
+      // Playwright's clock belongs to the whole (persistent) context: left paused, later pages'
+      // timers never fire (their search never answers).
+      await held.clock.resume();
       await held.close();
     }
   });
