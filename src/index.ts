@@ -70,6 +70,7 @@ export {
   ValidationError,
   ResponseValidationError,
   WebhookVerificationError,
+  IdempotencyError,
   isWalletError,
   isApiError,
   isConnectionError,
@@ -86,6 +87,8 @@ export type {
   ConnectionErrorInit,
   ValidationIssue,
   WebhookVerificationReason,
+  IdempotencyErrorCode,
+  IdempotencyErrorInit,
 } from './errors.js';
 export type {
   OpenString,

@@ -17,8 +17,9 @@ import type { WithResponse } from './api-promise.js';
 import type { AttemptOutcome } from './attempt.js';
 import type { Logger } from './logger.js';
 import type { Scrubber } from './scrub.js';
-import { failureMessage, tooLargeMessage, type CallWords } from './messages.js';
-import { apiErrorFor, openEnvelope } from './response.js';
+import { failureMessage, redirectMessage, tooLargeMessage, type CallWords } from './messages.js';
+import { apiErrorFor, openEnvelope, redirectError } from './response.js';
+import { mismatches, replayMismatch, type Echo } from './idempotency.js';
 import { backoffDelay, isRetryableStatus, MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry.js';
 import type { Checked } from '../schemas/index.js';
 
@@ -29,7 +30,8 @@ import type { Checked } from '../schemas/index.js';
  */
 export function mayHaveActed(outcome: AttemptOutcome): boolean {
   if (outcome.kind === 'failure') return outcome.reached && outcome.reason !== 'refused';
-  if (outcome.status >= 500) return true;
+  // 303 See Other to a POST: the service did act, and says where the result is.
+  if (outcome.status >= 500 || outcome.status === 303) return true;
   return outcome.kind === 'too_large' && outcome.status >= 200 && outcome.status <= 299;
 }
 
@@ -58,6 +60,7 @@ export interface Finish {
   what: {
     summary?: ((params: Record<string, unknown>) => string) | undefined;
     confirm?: ((params: Record<string, unknown>) => string) | undefined;
+    echoes?: readonly Echo[] | undefined;
   };
   params: Record<string, unknown>;
   timeout: number;
@@ -111,6 +114,10 @@ export function finish<T>(outcome: AttemptOutcome, ctx: Finish): WithResponse<T>
         );
     }
   }
+  if (outcome.status >= 300 && outcome.status <= 399) {
+    const message = redirectMessage(outcome.status, outcome.headers.location, wordsOf(ctx));
+    throw redirectError(outcome, call, message);
+  }
   if (outcome.status < 200 || outcome.status > 299) throw apiErrorFor(outcome, call);
   const envelope = openEnvelope(outcome, call);
   const checked = ctx.schemas.check(ctx.dataSchema, envelope.data, 'data');
@@ -119,6 +126,19 @@ export function finish<T>(outcome: AttemptOutcome, ctx: Finish): WithResponse<T>
       ...call,
       outcomeUnknown: call.idempotencyKey !== undefined,
     });
+  }
+  const key = call.idempotencyKey;
+  const differences =
+    key !== undefined && ctx.what.echoes ? mismatches(ctx.what.echoes, ctx.params, checked.value) : [];
+  if (differences.length > 0) {
+    const { scrub } = ctx;
+    throw replayMismatch(
+      call.endpoint,
+      scrub.text(key!),
+      differences.map((d) => scrub.text(d)),
+      checked.value,
+      call.attempts,
+    );
   }
   return {
     data: checked.value as T,

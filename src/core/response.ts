@@ -78,6 +78,23 @@ export function apiErrorFor(raw: RawResponse, call: CallInfo): ApiError {
   return new Class(init);
 }
 
+/**
+ * The error for a 3xx, never followed: code `see_other` for a 303 to a POST (the service acted),
+ * else `redirect_refused`. The message is worded by the caller.
+ */
+export function redirectError(raw: RawResponse, call: CallInfo, message: string): ApiError {
+  const body = parseBody(raw.text);
+  const init: ApiErrorInit = {
+    ...call,
+    status: raw.status,
+    message,
+    body: body.json ? body.value : body.excerpt,
+    headers: raw.headers,
+  };
+  const acted = raw.status === 303 && call.idempotencyKey !== undefined;
+  return new ApiError(init, acted ? 'see_other' : 'redirect_refused');
+}
+
 /** The envelope of a 2xx response: its `data`, still unchecked, and `message`. */
 export interface Envelope {
   /** The whole parsed body, for errors that carry it. */

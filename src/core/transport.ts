@@ -4,6 +4,7 @@ import { APIPromise, type WithResponse } from './api-promise.js';
 import type { Attempt, AttemptOutcome, AttemptRequest } from './attempt.js';
 import type { Config } from './config.js';
 import { mergeHeaders } from './headers.js';
+import { fingerprint, KeyMemory, keyReused, type Echo } from './idempotency.js';
 import { maskParams } from './logger.js';
 import { finish, mayHaveActed, retryDelay, type Finish } from './outcome.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
@@ -46,6 +47,11 @@ export interface ApiCall {
   summary?: (params: Record<string, unknown>) => string;
   /** How to confirm an unknown outcome, for example `charges.verify('order_1042')`; none for a refund. */
   confirm?: (params: Record<string, unknown>) => string;
+  /**
+   * Response fields that must echo parameters: an answer that contradicts them is another
+   * request's saved answer to the same idempotency key (`IdempotencyError`, `replay_mismatch`).
+   */
+  echoes?: readonly Echo[];
 }
 
 /** The narrow function resources depend on: send a call, get its typed data. */
@@ -99,6 +105,7 @@ export function createTransport(config: Config, openAttempt: () => Promise<Attem
     authorization: `Bearer ${config.apiKey}`,
   });
   let send: Attempt | undefined;
+  const keys = new KeyMemory();
   // Counted rather than kept in a set: close() only needs to know when the last call settles.
   let inFlight = 0;
   let drained: Promise<void> | undefined;
@@ -130,6 +137,9 @@ export function createTransport(config: Config, openAttempt: () => Promise<Attem
     const idempotencyKey = post ? (options.idempotencyKey ?? globalThis.crypto.randomUUID()) : undefined;
     if (refused)
       throw new ClientClosedError({ endpoint, idempotencyKey, attempts: 0, outcomeUnknown: false });
+    // Generated keys too: a merchant may retry with the key an error carried, but with other parameters.
+    if (idempotencyKey !== undefined && keys.claim(idempotencyKey, fingerprint(route, params)) !== undefined)
+      throw keyReused(endpoint, scrub.text(idempotencyKey));
     const own = post
       ? { 'content-type': 'application/json', 'x-idempotency-key': idempotencyKey! }
       : undefined;

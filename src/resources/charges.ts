@@ -11,6 +11,13 @@ import type {
 import { DispatchMemory } from './dispatch-memory.js';
 import { waitForOutcome, type VerifyFn, type WaitForOutcomeOptions } from './wait-for-outcome.js';
 
+// A handle is sent with or without its `@` and answered with it, in any case; a phone number is
+// answered as the customer's handle, so it has nothing to compare.
+function handleForm(value: unknown): unknown {
+  if (typeof value !== 'string' || /^[+\d(]/.test(value.trim())) return undefined;
+  return value.trim().replace(/^@/, '').toLowerCase();
+}
+
 /** Charges: find the customer, send the authorization prompt, confirm the outcome. */
 export class Charges {
   readonly #request: RequestFn;
@@ -50,6 +57,7 @@ export class Charges {
       path: () => '/v1/charges/resolve-handle',
       dataSchema: 'resolvedCustomer',
       summary: (p) => `resolve of ${amountOn(p.amount, p.reference)}`,
+      echoes: [{ field: 'customer.handle', param: 'handle', normalize: handleForm }],
       options,
     });
   }
@@ -80,6 +88,10 @@ export class Charges {
       dataSchema: 'chargeDispatch',
       summary: (p) => `dispatch of ${quoted(p.reference)}`,
       confirm: confirmWithVerify,
+      echoes: [
+        { field: 'reference', param: 'reference' },
+        { field: 'authChannel', param: 'authChannel' },
+      ],
       options,
     });
     // Remembered only once the service accepted it: waitForOutcome's default deadline follows it.
