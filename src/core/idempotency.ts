@@ -5,6 +5,7 @@
  * echoes its own request.
  */
 import { IdempotencyError } from '../errors/idempotency.js';
+import { BoundedMap } from '../internal/bounded-map.js';
 
 /** A response field that must echo a request parameter, when both are present. */
 export interface Echo {
@@ -22,11 +23,10 @@ const REMEMBERED_KEYS = 4096;
 
 /** The keys this client sent, each with a fingerprint of what it was sent with; least recently used first out. */
 export class KeyMemory {
-  readonly #seen = new Map<string, string>();
-  readonly #limit: number;
+  readonly #seen: BoundedMap<string, string>;
 
   constructor(limit: number = REMEMBERED_KEYS) {
-    this.#limit = limit;
+    this.#seen = new BoundedMap(limit);
   }
 
   /**
@@ -34,11 +34,9 @@ export class KeyMemory {
    * differs (the caller refuses the call). The same key with the same parameters is a retry: fine.
    */
   claim(key: string, print: string): string | undefined {
-    const before = this.#seen.get(key);
+    const before = this.#seen.peek(key);
     if (before !== undefined && before !== print) return before;
-    this.#seen.delete(key);
     this.#seen.set(key, print);
-    if (this.#seen.size > this.#limit) this.#seen.delete(this.#seen.keys().next().value!);
     return undefined;
   }
 }
