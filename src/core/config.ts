@@ -35,6 +35,18 @@ export interface ClientOptions {
    */
   maxRetries?: number | undefined;
   /**
+   * Milliseconds for all attempts of one call together, backoff and `Retry-After` waits included:
+   * a web request waiting on a payment call is answered within it.
+   * @default 60000
+   */
+  totalTimeout?: number | undefined;
+  /**
+   * The longest `Retry-After`, in milliseconds, the SDK waits out before retrying; a longer one (or
+   * one past `totalTimeout`) ends the call at once with `RateLimitError` and its `retryAfter`.
+   * @default 20000
+   */
+  maxRetryAfter?: number | undefined;
+  /**
    * The undici `Dispatcher` requests go through: a proxy, a mock, a custom pool.
    * @default an undici `Agent` owned by the client: keep-alive, TLS 1.3 minimum
    */
@@ -85,6 +97,8 @@ export interface Config {
   readonly basePath: string;
   readonly timeout: number;
   readonly maxRetries: number;
+  readonly totalTimeout: number;
+  readonly maxRetryAfter: number;
   readonly dispatcher: Dispatcher | undefined;
   /** The fetch to send through, or `'global'` for `globalThis.fetch` read at call time. */
   readonly fetch: FetchFunction | 'global' | undefined;
@@ -155,6 +169,8 @@ const RULES: Readonly<Record<string, OptionRule>> = {
   baseUrl: () => undefined,
   timeout: timeoutProblem,
   maxRetries: maxRetriesProblem,
+  totalTimeout: timeoutProblem,
+  maxRetryAfter: wholeNumber(0, MAX_TIMER_MS),
   dispatcher: (v) =>
     typeof (v as Partial<Dispatcher> | null)?.dispatch === 'function'
       ? undefined
@@ -197,6 +213,8 @@ export function resolveConfig(options: ClientOptions, version: string): Config {
     basePath: url.pathname.replace(/\/+$/, ''),
     timeout: options.timeout ?? 30_000,
     maxRetries: options.maxRetries ?? 2,
+    totalTimeout: options.totalTimeout ?? 60_000,
+    maxRetryAfter: options.maxRetryAfter ?? 20_000,
     dispatcher: options.dispatcher,
     fetch: options.fetch ?? (wantsFetch ? 'global' : undefined),
     maxConnections: options.maxConnections ?? 64,

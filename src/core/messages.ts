@@ -48,11 +48,14 @@ export function failureMessage(
   result: Extract<AttemptResult, { kind: 'failure' }>,
   words: CallWords,
   timeout: number,
+  totalTimeout?: number,
 ): string {
   const code = result.code ? ` (${result.code})` : '';
   const after = `after ${tries(words.attempts)} of ${subjectOf(words)}.`;
   let head: string;
-  if (result.reason === 'timeout')
+  if (result.reason === 'timeout' && totalTimeout !== undefined)
+    head = `No complete answer from ${words.host} within the call's totalTimeout of ${totalTimeout} ms ${after}`;
+  else if (result.reason === 'timeout')
     head = `No complete answer from ${words.host} within ${timeout} ms per attempt ${after}`;
   else if (result.reason === 'aborted')
     head = `${subjectOf(words)} was aborted by its signal after ${tries(words.attempts)}.`;

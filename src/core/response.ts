@@ -54,15 +54,16 @@ function serverMessage(value: unknown): string | undefined {
 }
 
 /** Builds the error for a non-2xx response, choosing the class by status. */
-export function apiErrorFor(raw: RawResponse, call: CallInfo): ApiError {
+export function apiErrorFor(raw: RawResponse, call: CallInfo, note?: string): ApiError {
   const body = parseBody(raw.text);
   const status = raw.status;
   const fallback = `HTTP ${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ''}`;
-  const message = body.json
+  const said = body.json
     ? (serverMessage(body.value) ?? fallback)
     : body.excerpt
       ? `${fallback}: ${body.excerpt}`
       : fallback;
+  const message = note === undefined ? said : `${said} (HTTP ${status}) ${note}`;
   const init: ApiErrorInit = {
     ...call,
     status,

@@ -155,6 +155,9 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
       signal: options.signal,
     };
     const maxAttempts = (options.maxRetries ?? config.maxRetries) + 1;
+    const totalTimeout = options.totalTimeout ?? config.totalTimeout;
+    // One deadline for the whole call: every attempt and every wait fits before it.
+    const deadline = performance.now() + totalTimeout;
     if (logger.enabled('debug'))
       logger.log('debug', `${endpoint} sending`, { idempotencyKey, params: maskParams(params) });
     send ??= await openSender();
@@ -165,6 +168,9 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
       scrub,
       params,
       timeout: request.timeout,
+      totalTimeout,
+      expired: false,
+      note: undefined,
       schemas: s,
       dataSchema: s[call.dataSchema],
     };
@@ -182,7 +188,12 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         return finish<T>(result, ctx);
       }
       const started = performance.now();
-      const result = scrub.result(await send(request));
+      const left = deadline - started;
+      const cut = left < request.timeout;
+      const result = scrub.result(
+        await send(cut ? { ...request, timeout: Math.max(1, Math.ceil(left)) } : request),
+      );
+      ctx.expired = cut && result.kind === 'failure' && result.reason === 'timeout';
       if (post && mayHaveActed(result)) ctx.call.outcomeUnknown = true;
       if (logger.enabled('debug')) {
         const ms = Math.round(performance.now() - started);
@@ -191,8 +202,15 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
           `${endpoint} → ${describeResult(result)} in ${ms} ms (attempt ${n}/${maxAttempts})`,
         );
       }
-      const wait = n < maxAttempts ? delayBeforeRetry(result, n, logger) : undefined;
-      if (wait !== undefined) {
+      const next =
+        n < maxAttempts
+          ? delayBeforeRetry(result, n, logger, {
+              maxRetryAfter: config.maxRetryAfter,
+              left: deadline - performance.now(),
+            })
+          : undefined;
+      if (next !== undefined && 'wait' in next) {
+        const { wait } = next;
         trace?.retry(n + 1, wait, result, ctx.call);
         logger.log(
           'info',
@@ -203,6 +221,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         continue;
       }
       ctx.call.attempts = n;
+      ctx.note = next?.stop;
       return finish<T>(result, ctx);
     }
   }

@@ -24,9 +24,16 @@ export async function refund(wallet: Wallet, table: RefundTable, reference: stri
   return send(wallet, table, row);
 }
 
-/** On start-up after a crash, or later for an error with outcomeUnknown: each row with its stored key. */
+/**
+ * On start-up after a crash, and on a schedule: every pending row again, with its stored key. A row
+ * that fails again stays pending for the next run; the failures are returned for your logs.
+ */
 export async function finishPendingRefunds(wallet: Wallet, table: RefundTable) {
-  for (const row of await table.pending()) await send(wallet, table, row);
+  const failures: { row: RefundRow; error: unknown }[] = [];
+  for (const row of await table.pending()) {
+    await send(wallet, table, row).catch((error: unknown) => failures.push({ row, error }));
+  }
+  return failures;
 }
 
 async function send(wallet: Wallet, table: RefundTable, row: RefundRow): Promise<Refund> {
