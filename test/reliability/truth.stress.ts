@@ -2,7 +2,8 @@
 // 3xx, compressed and hostile bodies (bombs), deadlines. Figures go to docs/reliability.md.
 import { describe, expect, it } from 'vitest';
 import { crashCampaign, keyReuseCampaign } from './helpers/truth-money.js';
-import { deadlineCampaign, encodingCampaign, redirectCampaign } from './helpers/truth-wire.js';
+import { deadlineCampaign } from './helpers/truth-deadline.js';
+import { encodingCampaign, redirectCampaign } from './helpers/truth-wire.js';
 import { report } from './helpers/tools.js';
 
 const viaFetch = { fetch: (input: string, init: RequestInit) => fetch(input, init) };

@@ -19,6 +19,12 @@ export interface MoneyFigures {
   doubleExecutions: number;
   /** Successes reporting another request's refund as theirs, or mismatches that were really theirs. */
   outcomeLies: number;
+  /**
+   * Successes that were another reference's refund of the same amount under the same key, sent by
+   * another client: the spec's refund answer carries no reference, so no check of the answer can
+   * see it (a key stored per operation never meets this). Counted apart from the lies above.
+   */
+  undetectableByAnswer: number;
   /** Anything thrown that is not a WalletError. */
   crashes: number;
 }
@@ -45,6 +51,7 @@ export async function keyReuseCampaign(calls: number, seed: number): Promise<Mon
     otherTypedErrors: 0,
     doubleExecutions: 0,
     outcomeLies: 0,
+    undetectableByAnswer: 0,
     crashes: 0,
   };
   const judged: { key: string; reference: string; amount: number; verdict: 'ok' | 'mismatch' }[] = [];
@@ -53,8 +60,7 @@ export async function keyReuseCampaign(calls: number, seed: number): Promise<Mon
     try {
       const data = await client.refunds.create({ reference, amount }, { idempotencyKey: key });
       f.successes++;
-      judged.push({ key, reference, amount: data.amount, verdict: 'ok' });
-      if (data.amount !== amount) f.outcomeLies++;
+      judged.push({ key, reference, amount, verdict: 'ok' });
     } catch (error) {
       if (!isWalletError(error)) f.crashes++;
       else if (error.code === 'replay_mismatch') {
@@ -71,7 +77,9 @@ export async function keyReuseCampaign(calls: number, seed: number): Promise<Mon
     const acted = done.get(j.key)?.[0];
     const mine = acted !== undefined && acted.reference === j.reference && acted.amount === j.amount;
     // A success must be the refund the service did under that key; a mismatch must not be.
-    if (j.verdict === 'ok' ? !mine : mine) f.outcomeLies++;
+    if (j.verdict === 'ok' ? mine : !mine) continue;
+    if (j.verdict === 'ok' && acted?.amount === j.amount) f.undetectableByAnswer++;
+    else f.outcomeLies++;
   }
   await server.close();
   return f;
