@@ -58,7 +58,7 @@ export async function keyReuseCampaign(calls: number, seed: number): Promise<Mon
   await pool(calls, 24, async (i) => {
     const { client, key, reference, amount } = plan[i]!;
     try {
-      const data = await client.refunds.create({ reference, amount }, { idempotencyKey: key });
+      await client.refunds.create({ reference, amount }, { idempotencyKey: key });
       f.successes++;
       judged.push({ key, reference, amount, verdict: 'ok' });
     } catch (error) {
