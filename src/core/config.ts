@@ -7,6 +7,7 @@ import { MAX_TIMER_MS, checkOptions, ofType, wholeNumber, type OptionRule } from
 
 // Until resources/wait-for-outcome.ts imports it from core/options.ts, where it is defined.
 import { createScrubber, type Scrubber } from './scrub.js';
+import { MAX_RETRY_AFTER_MS } from './retry.js';
 import { userAgentOf, type AppInfo } from './user-agent.js';
 
 export type { AppInfo } from './user-agent.js';
@@ -214,7 +215,7 @@ export function resolveConfig(options: ClientOptions, version: string): Config {
     timeout: options.timeout ?? 30_000,
     maxRetries: options.maxRetries ?? 2,
     totalTimeout: options.totalTimeout ?? 60_000,
-    maxRetryAfter: options.maxRetryAfter ?? 20_000,
+    maxRetryAfter: options.maxRetryAfter ?? MAX_RETRY_AFTER_MS,
     dispatcher: options.dispatcher,
     fetch: options.fetch ?? (wantsFetch ? 'global' : undefined),
     maxConnections: options.maxConnections ?? 64,

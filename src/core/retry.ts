@@ -7,6 +7,8 @@ import { onAbort } from './abort.js';
 
 const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 8_000;
+/** The longest `Retry-After` waited out by default (the client's `maxRetryAfter`); a longer ask surfaces the error. */
+export const MAX_RETRY_AFTER_MS = 20_000;
 
 /** True for the statuses worth another attempt: 408, 429 and 5xx. Never other 4xx. */
 export function isRetryableStatus(status: number): boolean {
