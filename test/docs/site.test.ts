@@ -119,8 +119,8 @@ describe('the docs site', () => {
       expect(await held.evaluate(() => typeof (globalThis as { app?: unknown }).app)).toBe('undefined');
       expect(await heading.isVisible()).toBe(true);
     } finally {
-      // The clock belongs to the whole browser context: left paused, every later page's timers
-      // (the search box's debounce) would never fire.
+      // Playwright's clock belongs to the whole (persistent) context: left paused, later pages'
+      // timers never fire (their search never answers).
       await held.clock.resume();
       await held.close();
     }
