@@ -1,11 +1,12 @@
 /**
  * Compressed answers on the undici path (fetch decodes by itself): gzip, deflate (zlib-wrapped or
  * raw) and br, streamed through `node:zlib` chunk by chunk, so the body cap counts decoded bytes
- * and a bomb is stopped after about a megabyte of output instead of being inflated whole. zlib is
- * reached through `process.getBuiltinModule` when the first compressed answer arrives: nothing is
- * imported, so no entry of the package (a Worker's included) carries a `node:` import for it.
+ * and a bomb is stopped after about a megabyte of output instead of being inflated whole. zlib comes
+ * from the platform seam when the first compressed answer arrives: nothing is imported, so no entry
+ * of the package (a Worker's included) carries a `node:` import for it.
  */
 import type * as Zlib from 'node:zlib';
+import { platform } from '../platform/index.js';
 
 /** The codings decoded here. */
 export type Coding = 'gzip' | 'deflate' | 'br';
@@ -32,10 +33,10 @@ export function encodingPlan(header: string | undefined): EncodingPlan {
   return coding ? { kind: 'decode', coding } : { kind: 'unsupported', name: names.join(', ').slice(0, 64) };
 }
 
+// Through the platform seam: Node's zlib, or none where the runtime has no such builtin.
 function zlib(): typeof Zlib | undefined {
   try {
-    const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } };
-    return host.process?.getBuiltinModule?.('node:zlib') as typeof Zlib | undefined;
+    return platform.zlib();
   } catch {
     return undefined;
   }
