@@ -26,16 +26,19 @@ export function secretsOf(secret: unknown): readonly string[] | undefined {
   return valid ? list : undefined;
 }
 
+/** The error for a missing or empty secret, naming the variable it usually comes from. */
+export function missingSecretError(): WebhookVerificationError {
+  return new WebhookVerificationError(
+    'missing_secret',
+    'The webhook secret is missing or empty (is WALLET_WEBHOOK_SECRET set?). Pass a non-empty string, ' +
+      'or a non-empty array of non-empty strings during a rotation.',
+  );
+}
+
 /** The secrets to try, in order. Refuses a missing or empty one: an empty HMAC key is forgeable. */
 export function checkSecrets(secret: WebhookSecret | undefined): readonly string[] {
   const list = secretsOf(secret);
-  if (list === undefined) {
-    throw new WebhookVerificationError(
-      'missing_secret',
-      'The webhook secret is missing or empty (is WALLET_WEBHOOK_SECRET set?). Pass a non-empty string, ' +
-        'or a non-empty array of non-empty strings during a rotation.',
-    );
-  }
+  if (list === undefined) throw missingSecretError();
   return list;
 }
 
