@@ -36,6 +36,9 @@ const GUIDE_ORDER = [
   'observability.md',
 ];
 
+/** How much a guide outranks an API member whose name also matches a search. */
+const GUIDE_SEARCH_BOOST = 20;
+
 /** The README marks where merchant material ends and contributor material begins. */
 const LANDING_END_MARKER = '<!-- end of the docs site landing page -->';
 
@@ -105,6 +108,9 @@ function nameGuides(project) {
   for (const doc of project.documents ?? []) {
     const heading = /^# (.+)$/m.exec(doc.content.map((part) => part.text).join(''));
     if (heading?.[1] && !('title' in doc.frontmatter)) doc.name = heading[1].replaceAll('`', '');
+    // Merchants search in their own words ("idempotency", "express"), and the guides are where
+    // those words are explained: rank a guide above the many members whose names also match.
+    doc.relevanceBoost = GUIDE_SEARCH_BOOST;
   }
 }
 

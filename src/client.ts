@@ -1,10 +1,10 @@
 import type { Dispatcher } from 'undici';
 import type * as Undici from 'undici';
-import type { Attempt } from './core/attempt.js';
+import type { Sender } from './core/attempt.js';
 import { resolveConfig, type ClientOptions, type Config } from './core/config.js';
-import { fetchAttempt, type FetchFunction } from './core/fetch-attempt.js';
+import { fetchSender, type FetchFunction } from './core/fetch-sender.js';
 import { createTransport, type Transport } from './core/transport.js';
-import { undiciAttempt } from './core/undici-attempt.js';
+import { undiciSender } from './core/undici-sender.js';
 import { Charges } from './resources/charges.js';
 import { Refunds } from './resources/refunds.js';
 import { VERSION } from './version.js';
@@ -48,7 +48,7 @@ export class Wallet {
   // Private fields: the key is invisible to inspect, JSON.stringify, spreading and Object.keys.
   readonly #config: Config;
   readonly #transport: Transport;
-  #attempt: Promise<Attempt> | undefined;
+  #sender: Promise<Sender> | undefined;
   #agent: Dispatcher | undefined;
 
   /**
@@ -60,7 +60,7 @@ export class Wallet {
     this.#config = resolveConfig(options, VERSION);
     this.mode = this.#config.mode;
     this.baseUrl = `${this.#config.origin}${this.#config.basePath}`;
-    this.#transport = createTransport(this.#config, () => (this.#attempt ??= this.#openAttempt()));
+    this.#transport = createTransport(this.#config, () => (this.#sender ??= this.#openSender()));
     const { scrub } = this.#config;
     this.charges = new Charges(this.#transport.request, (text) => scrub.text(text));
     this.refunds = new Refunds(this.#transport.request);
@@ -68,14 +68,14 @@ export class Wallet {
 
   // Chosen on the first call: the merchant's fetch or dispatcher, else undici's Agent (loaded
   // now, not at import), else the runtime's fetch where undici cannot load.
-  async #openAttempt(): Promise<Attempt> {
+  async #openSender(): Promise<Sender> {
     const { fetch, dispatcher, timeout, maxConnections } = this.#config;
     const global = (): FetchFunction | undefined => globalThis.fetch;
-    if (fetch === 'global') return fetchAttempt(global);
-    if (fetch) return fetchAttempt(() => fetch);
-    if (dispatcher) return undiciAttempt(dispatcher);
+    if (fetch === 'global') return fetchSender(global);
+    if (fetch) return fetchSender(() => fetch);
+    if (dispatcher) return undiciSender(dispatcher);
     const undici = await loadUndici();
-    if (!undici) return fetchAttempt(global);
+    if (!undici) return fetchSender(global);
     // undici's own timeouts are never shorter than the client's: one deadline, the SDK's, decides.
     const limit = Math.max(timeout, 300_000);
     this.#agent = new undici.Agent({
@@ -85,7 +85,7 @@ export class Wallet {
       bodyTimeout: limit,
       connections: maxConnections,
     });
-    return undiciAttempt(this.#agent);
+    return undiciSender(this.#agent);
   }
 
   /**
@@ -95,7 +95,7 @@ export class Wallet {
    */
   async close(): Promise<void> {
     await this.#transport.close();
-    await this.#attempt?.catch(() => undefined);
+    await this.#sender?.catch(() => undefined);
     const agent = this.#agent;
     this.#agent = undefined;
     await agent?.close();

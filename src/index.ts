@@ -7,7 +7,7 @@ export { Wallet } from './client.js';
 export { APIPromise } from './core/api-promise.js';
 export type { ResponseMeta, WithResponse } from './core/api-promise.js';
 export type { ClientOptions, AppInfo } from './core/config.js';
-export type { FetchFunction } from './core/fetch-attempt.js';
+export type { FetchFunction } from './core/fetch-sender.js';
 export type { LogLevel, LogSink } from './core/logger.js';
 export type { RequestOptions } from './core/transport.js';
 export type { RequestTraceMessage, RequestRetryMessage, TracedError } from './core/trace.js';

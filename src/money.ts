@@ -9,7 +9,8 @@ const FEE_CAP_KOBO = 200_000;
 const NAIRA_PATTERN = /^(-?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
 
 import { checkOptions, type OptionRule } from './core/options.js';
-import { describe } from './schemas/describe.js';
+import { describe } from './internal/describe.js';
+import { nairaText } from './internal/naira.js';
 import { ValidationError } from './errors.js';
 
 function fail(value: unknown, why: string): never {
@@ -88,7 +89,6 @@ export interface FormatNairaOptions {
   locale?: string;
 }
 
-const formatters = new Map<string, Intl.NumberFormat>();
 const FORMAT_RULES: Readonly<Record<string, OptionRule>> = {
   locale: (v) =>
     typeof v === 'string' && v !== '' ? undefined : `must be a locale string, not ${describe(v)}`,
@@ -109,18 +109,13 @@ export function formatNaira(kobo: number, options?: FormatNairaOptions): string 
     if (issues.length > 0) throw new ValidationError('formatNaira options', issues);
   }
   const locale = options?.locale ?? 'en-NG';
-  let format = formatters.get(locale);
-  if (!format) {
-    try {
-      format = new Intl.NumberFormat(locale, { style: 'currency', currency: 'NGN' });
-    } catch {
-      throw new ValidationError('formatNaira options', [
-        { path: 'options.locale', message: `${describe(locale)} is not a BCP 47 locale, such as 'en-NG'` },
-      ]);
-    }
-    if (formatters.size < 32) formatters.set(locale, format);
+  try {
+    return nairaText(kobo, locale);
+  } catch {
+    throw new ValidationError('formatNaira options', [
+      { path: 'options.locale', message: `${describe(locale)} is not a BCP 47 locale, such as 'en-NG'` },
+    ]);
   }
-  return format.format(kobo / KOBO_PER_NAIRA);
 }
 
 /**

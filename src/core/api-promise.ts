@@ -21,8 +21,10 @@ export interface WithResponse<T> {
 }
 
 /**
- * The promise every API method returns. Await it for the data; call `.withResponse()` for the
- * data together with the status, headers, envelope message, idempotency key and attempt count.
+ * The promise every API method returns: a real `Promise` (`instanceof Promise` is true), so
+ * `Promise.all`, `p-retry` and `await` treat it as one. Await it for the data; call
+ * `.withResponse()` for the data together with the status, headers, envelope message,
+ * idempotency key and attempt count.
  *
  * @example
  * ```ts
@@ -30,13 +32,24 @@ export interface WithResponse<T> {
  * console.log(data.refundReference, response.idempotencyKey, response.attempts);
  * ```
  */
-export class APIPromise<T> implements Promise<T> {
+export class APIPromise<T> extends Promise<T> {
   readonly #result: Promise<WithResponse<T>>;
   #data: Promise<T> | undefined;
 
   /** @param result - the call under way. */
   constructor(result: Promise<WithResponse<T>>) {
+    // The base promise resolves at once to nothing and is never read: then, catch and finally
+    // go to the data, derived lazily, as openai-node's APIPromise does.
+    super((resolve) => resolve(undefined as T));
     this.#result = result;
+  }
+
+  /**
+   * `Promise`: built-in methods that make a new promise from this one make a plain `Promise`,
+   * since this constructor takes a call under way, not an executor.
+   */
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
   }
 
   // Derived lazily: a caller who only uses withResponse() must not get a second, unhandled rejection.
@@ -50,7 +63,7 @@ export class APIPromise<T> implements Promise<T> {
   }
 
   /** See `Promise.prototype.then`. */
-  then<A = T, B = never>(
+  override then<A = T, B = never>(
     onfulfilled?: ((value: T) => A | PromiseLike<A>) | null,
     onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
@@ -58,17 +71,17 @@ export class APIPromise<T> implements Promise<T> {
   }
 
   /** See `Promise.prototype.catch`. */
-  catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<T | B> {
+  override catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<T | B> {
     return this.#dataPromise().catch(onrejected);
   }
 
   /** See `Promise.prototype.finally`. */
-  finally(onfinally?: (() => void) | null): Promise<T> {
+  override finally(onfinally?: (() => void) | null): Promise<T> {
     return this.#dataPromise().finally(onfinally);
   }
 
   /** Tags it for `Object.prototype.toString`. */
-  get [Symbol.toStringTag](): string {
+  override get [Symbol.toStringTag](): string {
     return 'APIPromise';
   }
 }

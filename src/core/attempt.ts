@@ -1,7 +1,7 @@
 /**
  * The narrow interface every way of sending implements (undici, fetch): one HTTP exchange under
  * one deadline, reported as an answer, an answer too large to read, or a failure that says whether
- * the request may have reached the service. The retry loop reasons only about these outcomes.
+ * the request may have reached the service. The retry loop reasons only about these results.
  */
 import { MAX_BODY_BYTES } from './body.js';
 
@@ -26,7 +26,7 @@ export interface AttemptRequest {
 export type FailureReason = 'timeout' | 'network' | 'refused' | 'aborted';
 
 /** How one attempt ended. */
-export type AttemptOutcome =
+export type AttemptResult =
   | { kind: 'response'; status: number; headers: Record<string, string>; text: string }
   | { kind: 'too_large'; status: number; headers: Record<string, string>; limit: number }
   | {
@@ -40,7 +40,7 @@ export type AttemptOutcome =
     };
 
 /** One way of sending. */
-export type Attempt = (request: AttemptRequest) => Promise<AttemptOutcome>;
+export type Sender = (request: AttemptRequest) => Promise<AttemptResult>;
 
 // Codes that prove nothing was written: the name did not resolve, the connection or TLS handshake
 // never completed, or a mock had no answer for it.
@@ -100,7 +100,7 @@ export interface Stoppable {
 /** One attempt's deadline and the caller's signal, both ending the attempt through `stop`. */
 export interface Deadline {
   /** Classifies why the attempt failed; call it from the attempt's failure path. */
-  failure(cause: unknown): AttemptOutcome;
+  failure(cause: unknown): AttemptResult;
   /** Clears the timer and the listener. */
   done(): void;
 }
@@ -129,7 +129,7 @@ class AttemptDeadline implements Deadline {
     this.#target.stop(new DeadlineExceeded(`No complete response within ${timeout} ms`));
   }
 
-  failure(cause: unknown): AttemptOutcome {
+  failure(cause: unknown): AttemptResult {
     const code = errorCode(cause);
     if (this.#caller?.aborted)
       return { kind: 'failure', reason: 'aborted', reached: true, code, cause: this.#caller.reason };
@@ -172,13 +172,13 @@ export interface Exchange {
 
 /**
  * Runs one signal-driven exchange (fetch) under the attempt's deadline and turns how it ended into
- * an outcome, so that way of sending is only its send and its body source. The undici path uses
+ * a result, so that way of sending is only its send and its body source. The undici path uses
  * the same deadline and classification directly, from its dispatch handler.
  */
 export async function runAttempt(
   request: AttemptRequest,
   exchange: (signal: AbortSignal) => Promise<Exchange>,
-): Promise<AttemptOutcome> {
+): Promise<AttemptResult> {
   // A way of sending that takes only a signal (fetch) gets a controller linked to the deadline;
   // the undici path ends its exchange directly and needs none.
   const controller = new AbortController();

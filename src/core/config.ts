@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { ValidationError, type ValidationIssue } from '../errors.js';
-import type { FetchFunction } from './fetch-attempt.js';
+import type { FetchFunction } from './fetch-sender.js';
 import { checkHeaders } from './headers.js';
 import { createLogger, type Logger, type LogLevel, type LogSink } from './logger.js';
 import { MAX_TIMER_MS, checkOptions, ofType, wholeNumber, type OptionRule } from './options.js';

@@ -1,5 +1,5 @@
 import type { ValidationIssue } from '../errors.js';
-import { describe } from '../schemas/describe.js';
+import { describe } from '../internal/describe.js';
 
 // The SDK sets these itself, or the HTTP layer manages them: a caller's value would defeat auth or
 // idempotency, or be refused on the wire (undici refuses `expect`, `upgrade`, `keep-alive`...).

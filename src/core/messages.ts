@@ -3,7 +3,7 @@
  * what the call was (amounts in Naira with the Kobo in brackets), and what to do next, right for
  * the call (a charge can be confirmed with verify; a refund can only be retried with its key).
  */
-import type { AttemptOutcome } from './attempt.js';
+import type { AttemptResult } from './attempt.js';
 
 /** What a message says about the call. */
 export interface CallWords {
@@ -21,7 +21,7 @@ export interface CallWords {
 
 const tries = (n: number): string => `${n} attempt${n === 1 ? '' : 's'}`;
 
-function what(words: CallWords): string {
+function subjectOf(words: CallWords): string {
   return `${words.endpoint}${words.summary ? ` (${words.summary})` : ''}`;
 }
 
@@ -45,26 +45,26 @@ export function advice(words: CallWords, reached: boolean): string {
 
 /** The message of a call that got no answer: connection failure, timeout or abort. */
 export function failureMessage(
-  outcome: Extract<AttemptOutcome, { kind: 'failure' }>,
+  result: Extract<AttemptResult, { kind: 'failure' }>,
   words: CallWords,
   timeout: number,
 ): string {
-  const code = outcome.code ? ` (${outcome.code})` : '';
-  const after = `after ${tries(words.attempts)} of ${what(words)}.`;
+  const code = result.code ? ` (${result.code})` : '';
+  const after = `after ${tries(words.attempts)} of ${subjectOf(words)}.`;
   let head: string;
-  if (outcome.reason === 'timeout')
+  if (result.reason === 'timeout')
     head = `No complete answer from ${words.host} within ${timeout} ms per attempt ${after}`;
-  else if (outcome.reason === 'aborted')
-    head = `${what(words)} was aborted by its signal after ${tries(words.attempts)}.`;
-  else if (!outcome.reached) head = `Could not reach ${words.host}${code} ${after}`;
+  else if (result.reason === 'aborted')
+    head = `${subjectOf(words)} was aborted by its signal after ${tries(words.attempts)}.`;
+  else if (!result.reached) head = `Could not reach ${words.host}${code} ${after}`;
   else head = `The connection to ${words.host} failed${code} ${after}`;
-  return head + advice(words, outcome.reached);
+  return head + advice(words, result.reached);
 }
 
 /** The message of a call whose answer was over the body limit. */
 export function tooLargeMessage(status: number, limit: number, words: CallWords): string {
   return (
-    `The answer to ${what(words)} (HTTP ${status}) is larger than ${limit} bytes and was not read.` +
+    `The answer to ${subjectOf(words)} (HTTP ${status}) is larger than ${limit} bytes and was not read.` +
     advice(words, true)
   );
 }

@@ -1,5 +1,5 @@
 import { ValidationError, type ValidationIssue } from '../errors/validation.js';
-import { closest, describe } from '../schemas/describe.js';
+import { closest, describe } from '../internal/describe.js';
 
 /** Checks one option's value: a problem, a list of problems at sub-paths, or undefined when fine. */
 export type OptionRule = (value: unknown, path: string) => string | ValidationIssue[] | undefined;
@@ -17,13 +17,13 @@ const join = (where: string, name: string): string => (where ? `${where}.${name}
  * plain object, every name must be known (a typo gets "did you mean"), and each value present
  * must pass its rule. Getters that throw are reported, not propagated.
  *
- * @param what - how a known name is described, for example `an option of Wallet`.
+ * @param expected - how a known name is described, for example `an option of Wallet`.
  */
 export function checkOptions(
   value: unknown,
   rules: Readonly<Record<string, OptionRule>>,
   where: string,
-  what: string,
+  expected: string,
 ): ValidationIssue[] {
   if (value === undefined) return [];
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -36,7 +36,7 @@ export function checkOptions(
     const rule = Object.hasOwn(rules, name) ? rules[name] : undefined;
     if (!rule) {
       const guess = closest(name, names);
-      issues.push({ path, message: `is not ${what}${guess ? ` (did you mean '${guess}'?)` : ''}` });
+      issues.push({ path, message: `is not ${expected}${guess ? ` (did you mean '${guess}'?)` : ''}` });
       continue;
     }
     let item: unknown;

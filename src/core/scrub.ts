@@ -6,21 +6,21 @@
  * then a bounded extension), and replaces each with `[redacted]`.
  */
 import type { ValidationIssue } from '../errors.js';
-import type { AttemptOutcome } from './attempt.js';
+import type { AttemptResult } from './attempt.js';
 
 const REDACTED = '[redacted]';
 const FRAGMENT = 12;
 const BLOCK = 6; // every fragment of 12 contains one block of 6 aligned on the key's part
 const MAX_DEPTH = 8;
 
-/** Removes the client's key from text, values, errors and attempt outcomes. */
+/** Removes the client's key from text, values, errors and attempt results. */
 export interface Scrubber {
   text(text: string): string;
   /** A copy with every string scrubbed; depth-bounded, errors copied by {@link Scrubber.error}. */
   value(value: unknown): unknown;
   /** A copy of an error and its `cause` chain with every string scrubbed (same prototype, same code). */
   error(error: unknown): unknown;
-  outcome(outcome: AttemptOutcome): AttemptOutcome;
+  result(result: AttemptResult): AttemptResult;
   /** Validation issues with path and message scrubbed: a merchant may pass the key where it does not belong. */
   issues(issues: readonly ValidationIssue[]): ValidationIssue[];
 }
@@ -181,13 +181,13 @@ export function createScrubber(key: string): Scrubber {
       }
     },
     issues: (list) => list.map((i) => ({ path: text(i.path), message: text(i.message) })),
-    outcome(outcome) {
-      if (outcome.kind === 'failure') return { ...outcome, cause: this.error(outcome.cause) };
+    result(result) {
+      if (result.kind === 'failure') return { ...result, cause: this.error(result.cause) };
       const headers: Record<string, string> = {};
-      for (const name of Object.keys(outcome.headers)) headers[name] = text(outcome.headers[name]!);
-      return outcome.kind === 'response'
-        ? { ...outcome, headers, text: text(outcome.text) }
-        : { ...outcome, headers };
+      for (const name of Object.keys(result.headers)) headers[name] = text(result.headers[name]!);
+      return result.kind === 'response'
+        ? { ...result, headers, text: text(result.text) }
+        : { ...result, headers };
     },
   };
 }

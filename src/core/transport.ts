@@ -1,11 +1,12 @@
 import type * as SchemaModule from '../schemas/index.js';
+import type { Route } from '../internal/route.js';
 import { ClientClosedError, ValidationError } from '../errors.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import type { Attempt, AttemptOutcome, AttemptRequest } from './attempt.js';
+import type { Sender, AttemptResult, AttemptRequest } from './attempt.js';
 import type { Config } from './config.js';
 import { mergeHeaders } from './headers.js';
 import { maskParams } from './logger.js';
-import { finish, mayHaveActed, retryDelay, type Finish } from './outcome.js';
+import { finish, mayHaveActed, delayBeforeRetry, type Finish } from './verdict.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import type { Scrubber } from './scrub.js';
 import { sleep } from './retry.js';
@@ -33,13 +34,11 @@ export type SchemaName =
 export interface ApiCall {
   method: 'GET' | 'POST';
   /** What the parameters are called in messages, for example `dispatch parameters`. */
-  what: string;
-  /** The path template, for example `/v1/charges/verify/{reference}`: for tracing, never personal data. */
-  route: string;
+  paramsName: string;
+  /** The route, declared once with the `path` tag: its template for tracing, its path from the checked parameters. */
+  route: Route;
   params: unknown;
   paramsSchema: SchemaName;
-  /** The path after the base URL, built from the checked parameters. */
-  path: (params: Record<string, unknown>) => string;
   dataSchema: SchemaName;
   options: RequestOptions | undefined;
   /** What the call is, in a merchant's words, for messages: `refund of ₦4,500.00 (450000 Kobo) on order_1042`. */
@@ -81,24 +80,25 @@ function validate(call: ApiCall, s: Schemas, scrub: Scrubber): Record<string, un
   } catch (error) {
     // A Proxy or getter that throws while being read: the parameters cannot be sent as JSON.
     const issue = { path: '', message: `could not be read (${(error as Error | null)?.name ?? 'error'})` };
-    throw new ValidationError(call.what, [issue], 'Nothing was sent.');
+    throw new ValidationError(call.paramsName, [issue], 'Nothing was sent.');
   }
-  if (!checked.ok) throw new ValidationError(call.what, scrub.issues(checked.issues), 'Nothing was sent.');
+  if (!checked.ok)
+    throw new ValidationError(call.paramsName, scrub.issues(checked.issues), 'Nothing was sent.');
   return checked.value as Record<string, unknown>;
 }
 
 /**
- * Creates the request function over a client's configuration. `openAttempt` is asked on the
+ * Creates the request function over a client's configuration. `openSender` is asked on the
  * first call, so the client can create its own Agent (or pick fetch) lazily.
  */
-export function createTransport(config: Config, openAttempt: () => Promise<Attempt>): Transport {
+export function createTransport(config: Config, openSender: () => Promise<Sender>): Transport {
   const { logger, scrub } = config;
   const host = new URL(config.origin).host;
   // The headers every call sends, merged once per client; a call adds only its own.
   const fixedHeaders = mergeHeaders(config.baseHeaders, config.defaultHeaders, {
     authorization: `Bearer ${config.apiKey}`,
   });
-  let send: Attempt | undefined;
+  let send: Sender | undefined;
   // Counted rather than kept in a set: close() only needs to know when the last call settles.
   let inFlight = 0;
   let drained: Promise<void> | undefined;
@@ -117,18 +117,18 @@ export function createTransport(config: Config, openAttempt: () => Promise<Attem
 
   async function run<T>(
     call: ApiCall,
-    refused: boolean,
+    clientClosed: boolean,
     trace: CallTrace | undefined,
   ): Promise<WithResponse<T>> {
     const s = schemas ?? (await loadSchemas());
     const params = validate(call, s, scrub);
     const options = call.options ?? {};
-    const route = call.path(params);
+    const route = call.route.build(params);
     // What errors, logs and traces show: scrubbed, since a reference may carry anything.
     const endpoint = scrub.text(`${call.method} ${route}`);
     const post = call.method === 'POST';
     const idempotencyKey = post ? (options.idempotencyKey ?? globalThis.crypto.randomUUID()) : undefined;
-    if (refused)
+    if (clientClosed)
       throw new ClientClosedError({ endpoint, idempotencyKey, attempts: 0, outcomeUnknown: false });
     const own = post
       ? { 'content-type': 'application/json', 'x-idempotency-key': idempotencyKey! }
@@ -147,11 +147,11 @@ export function createTransport(config: Config, openAttempt: () => Promise<Attem
     const maxAttempts = (options.maxRetries ?? config.maxRetries) + 1;
     if (logger.enabled('debug'))
       logger.log('debug', `${endpoint} sending`, { idempotencyKey, params: maskParams(params) });
-    send ??= await openAttempt();
+    send ??= await openSender();
     const ctx: Finish = {
       call: { endpoint, attempts: 0, idempotencyKey, outcomeUnknown: false },
       host,
-      what: call,
+      wording: call,
       scrub,
       params,
       timeout: request.timeout,
@@ -161,7 +161,7 @@ export function createTransport(config: Config, openAttempt: () => Promise<Attem
 
     for (let n = 1; ; n++) {
       if (options.signal?.aborted) {
-        const outcome: AttemptOutcome = {
+        const result: AttemptResult = {
           kind: 'failure',
           reason: 'aborted',
           reached: false,
@@ -169,37 +169,37 @@ export function createTransport(config: Config, openAttempt: () => Promise<Attem
           cause: options.signal.reason,
         };
         ctx.call.attempts = n - 1;
-        return finish<T>(outcome, ctx);
+        return finish<T>(result, ctx);
       }
       const started = performance.now();
-      const outcome = scrub.outcome(await send(request));
-      if (post && mayHaveActed(outcome)) ctx.call.outcomeUnknown = true;
+      const result = scrub.result(await send(request));
+      if (post && mayHaveActed(result)) ctx.call.outcomeUnknown = true;
       if (logger.enabled('debug')) {
         const ms = Math.round(performance.now() - started);
         logger.log(
           'debug',
-          `${endpoint} → ${describeOutcome(outcome)} in ${ms} ms (attempt ${n}/${maxAttempts})`,
+          `${endpoint} → ${describeResult(result)} in ${ms} ms (attempt ${n}/${maxAttempts})`,
         );
       }
-      const wait = n < maxAttempts ? retryDelay(outcome, n, logger) : undefined;
+      const wait = n < maxAttempts ? delayBeforeRetry(result, n, logger) : undefined;
       if (wait !== undefined) {
-        trace?.retry(n + 1, wait, outcome, ctx.call);
+        trace?.retry(n + 1, wait, result, ctx.call);
         logger.log(
           'info',
-          `${endpoint}: retrying in ${wait} ms (${describeOutcome(outcome)}), attempt ${n + 1}/${maxAttempts}`,
+          `${endpoint}: retrying in ${wait} ms (${describeResult(result)}), attempt ${n + 1}/${maxAttempts}`,
         );
         // An abort during the wait is reported by the loop's first check, with the call's account.
         await sleep(wait, options.signal).catch(() => undefined);
         continue;
       }
       ctx.call.attempts = n;
-      return finish<T>(outcome, ctx);
+      return finish<T>(result, ctx);
     }
   }
 
   return {
     request: <T>(call: ApiCall): APIPromise<T> =>
-      new APIPromise<T>(traceCall(call.method, call.route, (trace) => execute<T>(call, trace))),
+      new APIPromise<T>(traceCall(call.method, call.route.template, (trace) => execute<T>(call, trace))),
     async close() {
       closed = true;
       if (inFlight === 0) return;
@@ -209,13 +209,13 @@ export function createTransport(config: Config, openAttempt: () => Promise<Attem
   };
 }
 
-function describeOutcome(outcome: AttemptOutcome): string {
-  if (outcome.kind === 'response') return `HTTP ${outcome.status}`;
-  if (outcome.kind === 'too_large') return `HTTP ${outcome.status}, body over ${outcome.limit} bytes`;
-  if (outcome.reason === 'network') return `connection failed${outcome.code ? ` (${outcome.code})` : ''}`;
-  return outcome.reason === 'timeout'
+function describeResult(result: AttemptResult): string {
+  if (result.kind === 'response') return `HTTP ${result.status}`;
+  if (result.kind === 'too_large') return `HTTP ${result.status}, body over ${result.limit} bytes`;
+  if (result.reason === 'network') return `connection failed${result.code ? ` (${result.code})` : ''}`;
+  return result.reason === 'timeout'
     ? 'timed out'
-    : outcome.reason === 'refused'
+    : result.reason === 'refused'
       ? 'refused locally'
       : 'aborted';
 }

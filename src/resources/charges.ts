@@ -1,5 +1,6 @@
 import { APIPromise } from '../core/api-promise.js';
-import { amountOn, confirmWithVerify, quoted } from '../core/words.js';
+import { path } from '../internal/route.js';
+import { amountOn, confirmWithVerify, quoted } from '../internal/words.js';
 import type { RequestFn, RequestOptions } from '../core/transport.js';
 import type {
   ChargeDispatch,
@@ -10,6 +11,12 @@ import type {
 } from '../types.js';
 import { DispatchMemory } from './dispatch-memory.js';
 import { waitForOutcome, type VerifyFn, type WaitForOutcomeOptions } from './wait-for-outcome.js';
+
+// Each route declared once: the template for tracing and the path are the same declaration.
+const RESOLVE_HANDLE = path`/v1/charges/resolve-handle`;
+const DISPATCH = path`/v1/charges/dispatch`;
+// One encoded segment: `/`, `?`, `#`, `%` and spaces in a reference cannot reach another endpoint.
+const VERIFY = path`/v1/charges/verify/${'reference'}`;
 
 /** Charges: find the customer, send the authorization prompt, confirm the outcome. */
 export class Charges {
@@ -43,11 +50,10 @@ export class Charges {
   resolveHandle(params: ResolveHandleParams, options?: RequestOptions): APIPromise<ResolvedCustomer> {
     return this.#request<ResolvedCustomer>({
       method: 'POST',
-      what: 'resolveHandle parameters',
+      paramsName: 'resolveHandle parameters',
       params,
       paramsSchema: 'resolveHandleParams',
-      route: '/v1/charges/resolve-handle',
-      path: () => '/v1/charges/resolve-handle',
+      route: RESOLVE_HANDLE,
       dataSchema: 'resolvedCustomer',
       summary: (p) => `resolve of ${amountOn(p.amount, p.reference)}`,
       options,
@@ -72,11 +78,10 @@ export class Charges {
   dispatch(params: DispatchParams, options?: RequestOptions): APIPromise<ChargeDispatch> {
     const sent = this.#request<ChargeDispatch>({
       method: 'POST',
-      what: 'dispatch parameters',
+      paramsName: 'dispatch parameters',
       params,
       paramsSchema: 'dispatchParams',
-      route: '/v1/charges/dispatch',
-      path: () => '/v1/charges/dispatch',
+      route: DISPATCH,
       dataSchema: 'chargeDispatch',
       summary: (p) => `dispatch of ${quoted(p.reference)}`,
       confirm: confirmWithVerify,
@@ -105,12 +110,10 @@ export class Charges {
   verify(reference: string, options?: RequestOptions): APIPromise<Transaction> {
     return this.#request<Transaction>({
       method: 'GET',
-      what: 'verify reference',
+      paramsName: 'verify reference',
       params: { reference },
       paramsSchema: 'verifyParams',
-      route: '/v1/charges/verify/{reference}',
-      // One encoded segment: `/`, `?`, `#`, `%` and spaces in a reference cannot reach another endpoint.
-      path: (p) => `/v1/charges/verify/${encodeURIComponent(p.reference as string)}`,
+      route: VERIFY,
       dataSchema: 'transaction',
       summary: (p) => `verify of ${quoted(p.reference)}`,
       options,

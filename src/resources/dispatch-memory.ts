@@ -3,18 +3,18 @@
  * exactly as long as the customer can still answer. Only successful dispatches are remembered,
  * and only the most recent few thousand references, so a long-running server's memory stays flat.
  */
+import { BoundedMap } from '../internal/bounded-map.js';
 
 /** How many references are remembered before the least recently dispatched is forgotten. */
 export const DISPATCH_MEMORY_SIZE = 5_000;
 
 /** A bounded map from reference to the expiry (epoch ms) of this client's last prompt for it. */
 export class DispatchMemory {
-  readonly #expiries = new Map<string, number>();
-  readonly #size: number;
+  readonly #expiries: BoundedMap<string, number>;
 
   /** @param size - how many references to keep. */
   constructor(size: number = DISPATCH_MEMORY_SIZE) {
-    this.#size = size;
+    this.#expiries = new BoundedMap(size);
   }
 
   /**
@@ -27,18 +27,12 @@ export class DispatchMemory {
     if (Number.isNaN(expires)) return;
     const served = serverDate === undefined ? Number.NaN : Date.parse(serverDate);
     const at = Number.isNaN(served) ? expires : Date.now() + (expires - served);
-    // Re-inserting moves the reference to the newest end: a Map iterates in insertion order.
-    this.#expiries.delete(reference);
     this.#expiries.set(reference, at);
-    if (this.#expiries.size > this.#size) {
-      const oldest = this.#expiries.keys().next();
-      if (!oldest.done) this.#expiries.delete(oldest.value);
-    }
   }
 
   /** The expiry (epoch ms) of the last prompt this client dispatched for `reference`. */
   expiryOf(reference: string): number | undefined {
-    return this.#expiries.get(reference);
+    return this.#expiries.peek(reference);
   }
 
   /** How many references are remembered. */

@@ -1,7 +1,10 @@
 import type { APIPromise } from '../core/api-promise.js';
-import { amountOn, quoted } from '../core/words.js';
+import { path } from '../internal/route.js';
+import { amountOn, quoted } from '../internal/words.js';
 import type { RequestFn, RequestOptions } from '../core/transport.js';
 import type { Refund, RefundParams } from '../types.js';
+
+const CREATE = path`/v1/refunds`;
 
 /** Refunds of successful payments, to the customer's bank account. */
 export class Refunds {
@@ -24,11 +27,10 @@ export class Refunds {
   create(params: RefundParams, options?: RequestOptions): APIPromise<Refund> {
     return this.#request<Refund>({
       method: 'POST',
-      what: 'refund parameters',
+      paramsName: 'refund parameters',
       params,
       paramsSchema: 'refundParams',
-      route: '/v1/refunds',
-      path: () => '/v1/refunds',
+      route: CREATE,
       dataSchema: 'refund',
       // No confirm: verify shows the charge, not whether this refund went through.
       summary: (p) =>

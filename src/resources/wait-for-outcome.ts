@@ -4,7 +4,7 @@
  * retries (429, 5xx, lost connections) happen underneath; this loop adds its own growing interval
  * on top, honours `Retry-After`, and keeps one deadline for the whole wait.
  */
-import { quoted } from '../core/words.js';
+import { quoted } from '../internal/words.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { MAX_TIMER_MS, checkOptions, type OptionRule } from '../core/options.js';
 import { RULES as REQUEST_OPTION_RULES } from '../core/request-options.js';

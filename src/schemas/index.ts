@@ -3,7 +3,7 @@
  */
 import type { z } from 'zod';
 import type { ValidationIssue } from '../errors.js';
-import { closest } from './describe.js';
+import { closest } from '../internal/describe.js';
 
 export { resolveHandleParams, dispatchParams, verifyParams, refundParams } from './requests.js';
 export { resolvedCustomer, chargeDispatch, transaction, refund } from './responses.js';

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { describe } from './describe.js';
+import { describe } from '../internal/describe.js';
+import { isPlainObject } from '../internal/plain.js';
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -45,12 +46,6 @@ const freeText: z.ZodType<string> = string.superRefine((value, ctx) => {
 
 // `.` and `..` are dot segments: as a path segment they would move the verify URL to another endpoint.
 const reference = text((value) => (value === '.' || value === '..' ? `must not be "${value}"` : undefined));
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-}
 
 /** Walks a value as JSON would, reporting the first thing JSON cannot hold faithfully. */
 interface Problem {

@@ -3,7 +3,8 @@
  * with or without `@`, case-insensitive, or by registered phone number in the usual Nigerian forms.
  */
 import type { Customer, LinkedBank } from '../types.js';
-import { checkValue, httpUrl, isPlainObject, issuesOf, list, object, text } from './options.js';
+import { isPlainObject } from '../internal/plain.js';
+import { checkValue, httpUrl, issuesOf, list, object, text } from './options.js';
 import type { Rule } from './options.js';
 
 const HANDLE = /^@?[A-Za-z0-9_.-]{1,64}$/;

@@ -3,7 +3,7 @@
  * attempt, in the shape a merchant scans in a terminal, like the Stripe CLI's `listen`. Off unless
  * the sandbox gets a `logger`; the bin always gives one.
  */
-import { describe } from '../schemas/describe.js';
+import { describe } from '../internal/describe.js';
 import { fn } from './options.js';
 import type { Rule } from './options.js';
 import type { SandboxDeliveryAttempt, SandboxRequestRecord } from './state.js';

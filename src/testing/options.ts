@@ -4,7 +4,8 @@
  * `ValidationError` naming every bad field at once, never a `TypeError` from deep inside or an
  * option silently ignored.
  */
-import { describe } from '../schemas/describe.js';
+import { describe } from '../internal/describe.js';
+import { isPlainObject } from '../internal/plain.js';
 import { checkOptions, ofType, throwIssues } from '../core/options.js';
 import type { OptionRule } from '../core/options.js';
 import type { ValidationIssue } from '../errors/validation.js';
@@ -16,13 +17,6 @@ export type Rule = OptionRule;
 export function issuesOf(problem: ReturnType<Rule>, path: string): ValidationIssue[] {
   if (problem === undefined) return [];
   return typeof problem === 'string' ? [{ path, message: problem }] : problem;
-}
-
-/** True for `{}` and objects made by `Object.create(null)`, not arrays, dates or class instances. @internal */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
 }
 
 /** A rule for a nested plain object whose fields have their own rules. @internal */

@@ -6,7 +6,7 @@ import { customersRule } from './customers.js';
 import { faultsRule } from './faults.js';
 import { loggerRule } from './log.js';
 import { checkOptions, throwIssues, wholeNumber } from '../core/options.js';
-import { describe } from '../schemas/describe.js';
+import { describe } from '../internal/describe.js';
 import { fn, httpUrl, list, range, text } from './options.js';
 import type { SandboxOptions } from './sandbox-api.js';
 import type { SandboxListenOptions } from './server.js';

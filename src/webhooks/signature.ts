@@ -3,7 +3,7 @@
  * with the same reason. Runtime-neutral: no `node:` module and no `Buffer`, for edge runtimes.
  */
 import { WebhookVerificationError } from '../errors/validation.js';
-import { describe } from '../schemas/describe.js';
+import { describe } from '../internal/describe.js';
 import type { RawWebhookBody, WebhookSecret, WebhookSignatureHeader } from './types.js';
 
 /** The header that carries the signature, lowercase as Node and Fetch `Headers` expose it. */

@@ -198,6 +198,21 @@ describe('the docs site', () => {
     await shot(`guide-${file.replace(/\.md$/, '')}`);
   });
 
+  // Merchants search in their own words, which live in the guides, not only in API names.
+  it.each([
+    ['express', 'Webhooks'],
+    ['next.js', 'Webhooks'],
+    ['idempotency', 'Errors and retries'],
+  ])('finds the guides when a merchant searches for %s', async (words, guide) => {
+    await page.goto(url('index.html'));
+    await page.locator('#tsd-search-trigger').click();
+    await page.locator('#tsd-search-input').fill(words);
+    const results = page.locator('#tsd-search-results li');
+    await expect.poll(() => results.count()).toBeGreaterThan(0);
+    expect((await results.allInnerTexts()).join('\n')).toContain(guide);
+    await shot(`search-${words.replace(/\W/g, '-')}`);
+  });
+
   it('lists the guides in reading order, getting started first', async () => {
     await page.goto(url('index.html'));
     const titles = present.map(guideTitle);

@@ -3,7 +3,7 @@
  * is imported (or even required to be installed) by this SDK.
  */
 import { ValidationError } from '../../errors/validation.js';
-import { describe } from '../../schemas/describe.js';
+import { describe } from '../../internal/describe.js';
 
 /** A `redis` (node-redis v4 and later) client: `createClient()`, connected. */
 export interface NodeRedisClientLike {

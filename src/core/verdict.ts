@@ -1,5 +1,5 @@
 /**
- * From attempts to what the merchant sees: which outcomes may mean the service acted, which are
+ * From attempts to what the merchant sees: which attempt results may mean the service acted, which are
  * worth another attempt, and the one result or typed error a call ends in.
  */
 import type { z } from 'zod';
@@ -14,7 +14,7 @@ import {
   type CallInfo,
 } from '../errors.js';
 import type { WithResponse } from './api-promise.js';
-import type { AttemptOutcome } from './attempt.js';
+import type { AttemptResult } from './attempt.js';
 import type { Logger } from './logger.js';
 import type { Scrubber } from './scrub.js';
 import { failureMessage, tooLargeMessage, type CallWords } from './messages.js';
@@ -27,19 +27,19 @@ import type { Checked } from '../schemas/index.js';
  * have been written and got no answer, a 5xx, or a 2xx too large to read. 4xx, 408 and 429 are
  * definitive refusals; a failure that provably never left (DNS, refused, local) is not.
  */
-export function mayHaveActed(outcome: AttemptOutcome): boolean {
-  if (outcome.kind === 'failure') return outcome.reached && outcome.reason !== 'refused';
-  if (outcome.status >= 500) return true;
-  return outcome.kind === 'too_large' && outcome.status >= 200 && outcome.status <= 299;
+export function mayHaveActed(result: AttemptResult): boolean {
+  if (result.kind === 'failure') return result.reached && result.reason !== 'refused';
+  if (result.status >= 500) return true;
+  return result.kind === 'too_large' && result.status >= 200 && result.status <= 299;
 }
 
-/** Milliseconds to wait before another attempt, or undefined when this outcome is final. */
-export function retryDelay(outcome: AttemptOutcome, n: number, logger: Logger): number | undefined {
-  if (outcome.kind === 'failure') {
-    return outcome.reason === 'timeout' || outcome.reason === 'network' ? backoffDelay(n) : undefined;
+/** Milliseconds to wait before another attempt, or undefined when this result is final. */
+export function delayBeforeRetry(result: AttemptResult, n: number, logger: Logger): number | undefined {
+  if (result.kind === 'failure') {
+    return result.reason === 'timeout' || result.reason === 'network' ? backoffDelay(n) : undefined;
   }
-  if (outcome.kind !== 'response' || !isRetryableStatus(outcome.status)) return undefined;
-  const asked = parseRetryAfter(outcome.headers['retry-after']);
+  if (result.kind !== 'response' || !isRetryableStatus(result.status)) return undefined;
+  const asked = parseRetryAfter(result.headers['retry-after']);
   if (asked === undefined) return backoffDelay(n);
   if (asked <= MAX_RETRY_AFTER_MS) return asked;
   // Retrying sooner than the service asked would only be refused again; let the caller decide.
@@ -47,7 +47,7 @@ export function retryDelay(outcome: AttemptOutcome, n: number, logger: Logger): 
   return undefined;
 }
 
-/** What {@link finish} needs besides the outcome. */
+/** What {@link finish} needs besides the result. */
 export interface Finish {
   /** The call's account so far: attempts and outcomeUnknown are updated as attempts end. */
   call: CallInfo;
@@ -55,7 +55,7 @@ export interface Finish {
   /** Every message built from the parameters passes through it (a reference may carry anything). */
   scrub: Scrubber;
   /** How the call describes itself in messages; asked only when a message is written. */
-  what: {
+  wording: {
     summary?: ((params: Record<string, unknown>) => string) | undefined;
     confirm?: ((params: Record<string, unknown>) => string) | undefined;
   };
@@ -67,17 +67,17 @@ export interface Finish {
 
 // The words of a message, put together only when a call ends in one (the success path needs none).
 function wordsOf(ctx: Finish): CallWords {
-  const { what, params, scrub } = ctx;
+  const { wording, params, scrub } = ctx;
   const say = (words: ((p: Record<string, unknown>) => string) | undefined): string | undefined =>
     words === undefined ? undefined : scrub.text(words(params));
-  return { ...ctx.call, host: ctx.host, summary: say(what.summary), confirm: say(what.confirm) };
+  return { ...ctx.call, host: ctx.host, summary: say(wording.summary), confirm: say(wording.confirm) };
 }
 
-/** The call's result from its last outcome, or the typed error it ends in. */
-export function finish<T>(outcome: AttemptOutcome, ctx: Finish): WithResponse<T> {
+/** The call's result from its last attempt's result, or the typed error it ends in. */
+export function finish<T>(result: AttemptResult, ctx: Finish): WithResponse<T> {
   const call: CallInfo = { ...ctx.call };
-  if (outcome.kind === 'too_large') {
-    const { status, headers, limit } = outcome;
+  if (result.kind === 'too_large') {
+    const { status, headers, limit } = result;
     throw new ResponseTooLargeError({
       ...call,
       status,
@@ -86,10 +86,10 @@ export function finish<T>(outcome: AttemptOutcome, ctx: Finish): WithResponse<T>
       message: tooLargeMessage(status, limit, wordsOf(ctx)),
     });
   }
-  if (outcome.kind === 'failure') {
-    const message = failureMessage(outcome, wordsOf(ctx), ctx.timeout);
-    const init = { ...call, message, cause: outcome.cause };
-    switch (outcome.reason) {
+  if (result.kind === 'failure') {
+    const message = failureMessage(result, wordsOf(ctx), ctx.timeout);
+    const init = { ...call, message, cause: result.cause };
+    switch (result.reason) {
       case 'aborted':
         throw new RequestAbortedError(init);
       case 'timeout':
@@ -97,25 +97,25 @@ export function finish<T>(outcome: AttemptOutcome, ctx: Finish): WithResponse<T>
       case 'network':
         throw new ConnectionError(init);
       case 'refused':
-        if (outcome.code === 'UND_ERR_CLOSED') throw new ClientClosedError(init);
+        if (result.code === 'UND_ERR_CLOSED') throw new ClientClosedError(init);
         throw new ValidationError(
           `request to ${call.endpoint}`,
           [
             {
               path: '',
-              message: `refused by the HTTP layer before sending${outcome.code ? ` (${outcome.code})` : ''}`,
+              message: `refused by the HTTP layer before sending${result.code ? ` (${result.code})` : ''}`,
             },
           ],
           'Nothing was sent.',
-          { ...call, cause: outcome.cause },
+          { ...call, cause: result.cause },
         );
     }
   }
-  if (outcome.status < 200 || outcome.status > 299) throw apiErrorFor(outcome, call);
-  const envelope = openEnvelope(outcome, call);
+  if (result.status < 200 || result.status > 299) throw apiErrorFor(result, call);
+  const envelope = openEnvelope(result, call);
   const checked = ctx.schemas.check(ctx.dataSchema, envelope.data, 'data');
   if (!checked.ok) {
-    throw new ResponseValidationError(call.endpoint, outcome.status, envelope.body, checked.issues, {
+    throw new ResponseValidationError(call.endpoint, result.status, envelope.body, checked.issues, {
       ...call,
       outcomeUnknown: call.idempotencyKey !== undefined,
     });
@@ -123,8 +123,8 @@ export function finish<T>(outcome: AttemptOutcome, ctx: Finish): WithResponse<T>
   return {
     data: checked.value as T,
     response: {
-      status: outcome.status,
-      headers: outcome.headers,
+      status: result.status,
+      headers: result.headers,
       message: envelope.message,
       idempotencyKey: call.idempotencyKey,
       attempts: call.attempts,

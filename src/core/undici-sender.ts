@@ -1,9 +1,9 @@
 import type { Dispatcher } from 'undici';
-import type { Attempt, AttemptOutcome, AttemptRequest, Deadline, Stoppable } from './attempt.js';
+import type { Sender, AttemptResult, AttemptRequest, Deadline, Stoppable } from './attempt.js';
 import { errorCode, startDeadline } from './attempt.js';
 import { BoundedBody } from './body.js';
 
-type Settle = (outcome: AttemptOutcome) => void;
+type Settle = (result: AttemptResult) => void;
 
 // Lowercase names; a repeated header is joined with `, ` (as `Headers` does). Latin-1, as undici reads them.
 function headersOf(raw: Buffer[]): Record<string, string> {
@@ -47,16 +47,16 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
       // nothing was written and the service cannot have seen it. Answer now; undici drops the
       // request when it reaches a socket.
       this.#reason = reason;
-      const outcome = this.#deadline.failure(reason);
-      this.#end(outcome.kind === 'failure' ? { ...outcome, reached: false } : outcome);
+      const result = this.#deadline.failure(reason);
+      this.#end(result.kind === 'failure' ? { ...result, reached: false } : result);
     }
   }
 
-  #end(outcome: AttemptOutcome): void {
+  #end(result: AttemptResult): void {
     if (this.#settled) return;
     this.#settled = true;
     this.#deadline.done();
-    this.#settle(outcome);
+    this.#settle(result);
   }
 
   #tooLarge(): false {
@@ -100,10 +100,10 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
  * pool). It needs no import of undici: a dispatcher is enough. undici's own header and body
  * timeouts are set to the attempt's, so they can never cut a call shorter than `timeout`.
  */
-export function undiciAttempt(dispatcher: Dispatcher): Attempt {
+export function undiciSender(dispatcher: Dispatcher): Sender {
   const state = dispatcher as { closed?: unknown; destroyed?: unknown };
   return (request) =>
-    new Promise<AttemptOutcome>((settle) => {
+    new Promise<AttemptResult>((settle) => {
       // A dispatcher already closed sends nothing; one destroyed mid-request may have sent it.
       if (state.closed === true || state.destroyed === true) {
         const cause = new Error('The dispatcher is closed');

@@ -1,5 +1,5 @@
 /** Small pieces of messages in a merchant's words: amounts in Naira with the Kobo, references quoted. */
-import { formatNaira } from '../money.js';
+import { nairaText } from './naira.js';
 
 const MAX_SHOWN = 64;
 
@@ -12,7 +12,7 @@ export function quoted(reference: unknown): string {
 /** `₦4,500.00 (450000 Kobo)`: what a merchant reads and what the service counts. */
 function nairaAndKobo(kobo: unknown): string {
   return typeof kobo === 'number' && Number.isSafeInteger(kobo)
-    ? `${formatNaira(kobo)} (${kobo} Kobo)`
+    ? `${nairaText(kobo)} (${kobo} Kobo)`
     : String(kobo);
 }
 

@@ -1,4 +1,4 @@
-import type { Attempt, AttemptOutcome } from './attempt.js';
+import type { Sender, AttemptResult } from './attempt.js';
 import { errorCode, runAttempt } from './attempt.js';
 import { readBounded } from './body.js';
 
@@ -11,8 +11,8 @@ export type FetchFunction = (input: string, init: RequestInit) => Promise<Respon
  * so a `globalThis.fetch` patched later (MSW's `setupServer`) sees the request. Redirects are
  * never followed: the key must not travel to another host.
  */
-export function fetchAttempt(getFetch: () => FetchFunction | undefined): Attempt {
-  return async (request): Promise<AttemptOutcome> => {
+export function fetchSender(getFetch: () => FetchFunction | undefined): Sender {
+  return async (request): Promise<AttemptResult> => {
     const fetchFn = getFetch();
     if (typeof fetchFn !== 'function') {
       const cause = new TypeError('No fetch function: this runtime has no global fetch');

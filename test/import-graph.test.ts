@@ -1,0 +1,18 @@
+/**
+ * The tree's dependencies run one way, down (docs/design.md): scripts/import-graph.mjs lists every
+ * import between modules of src/ and fails on one that points to the same or a higher layer.
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SCRIPT = fileURLToPath(new URL('../scripts/import-graph.mjs', import.meta.url));
+
+describe('the import graph of src/', () => {
+  it('has no arrow back up: core/ imports no public module, internal/ imports nothing above it', () => {
+    const out = execFileSync(process.execPath, [SCRIPT], { encoding: 'utf8' });
+    expect(out).toContain('no arrow back up');
+    expect(out).not.toMatch(/^core -> (money|resources|client|index)/m);
+    expect(out).not.toMatch(/^internal -> /m);
+  });
+});
