@@ -31,14 +31,14 @@ describe.each([
       ...(defaultLog ? { onError: undefined as never } : {}),
     });
     if (name === 'createWebhookHandler') {
-      const response = await (rec.handler)(
+      const response = await rec.handler(
         new Request('https://m.example/', {
           method: 'POST',
           body: BODY,
           headers: { 'x-wallet-signature': SIGNATURE },
         }),
       );
-      return { ...rec, status: response.status, json: (await response.json()) };
+      return { ...rec, status: response.status, json: await response.json() };
     }
     const handler = rec.handler as unknown as ReturnType<typeof createNodeWebhookHandler>;
     const { url, server } = await listen((req, res) => void handler(req, res));
