@@ -208,7 +208,8 @@ describe('the docs site', () => {
     await page.locator('#tsd-search-trigger').click();
     await page.locator('#tsd-search-input').fill(words);
     const results = page.locator('#tsd-search-results li');
-    await expect.poll(() => results.count()).toBeGreaterThan(0);
+    // The index is inflated in the page first: under a loaded machine that takes seconds, not one.
+    await expect.poll(() => results.count(), { timeout: 15_000 }).toBeGreaterThan(0);
     expect((await results.allInnerTexts()).join('\n')).toContain(guide);
     await shot(`search-${words.replace(/\W/g, '-')}`);
   });
