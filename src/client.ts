@@ -3,6 +3,7 @@ import type * as Undici from 'undici';
 import type { Sender } from './core/attempt.js';
 import { resolveConfig, type ClientOptions, type Config } from './core/config.js';
 import { fetchSender, type FetchFunction } from './core/fetch-sender.js';
+import { proxyAgent } from './core/proxy-agent.js';
 import { createTransport, type Transport } from './core/transport.js';
 import { undiciSender } from './core/undici-sender.js';
 import { Charges } from './resources/charges.js';
@@ -69,7 +70,8 @@ export class Wallet {
   // Chosen on the first call: the merchant's fetch or dispatcher, else undici's Agent (loaded
   // now, not at import), else the runtime's fetch where undici cannot load.
   async #openSender(): Promise<Sender> {
-    const { fetch, dispatcher, timeout, maxConnections } = this.#config;
+    const { fetch, dispatcher, timeout, maxConnections, proxy, logger } = this.#config;
+    if (proxy.unused) logger.log('debug', `Proxy: ${proxy.unused}.`);
     const global = (): FetchFunction | undefined => globalThis.fetch;
     if (fetch === 'global') return fetchSender(global);
     if (fetch) return fetchSender(() => fetch);
@@ -78,13 +80,15 @@ export class Wallet {
     if (!undici) return fetchSender(global);
     // undici's own timeouts are never shorter than the client's: one deadline, the SDK's, decides.
     const limit = Math.max(timeout, 300_000);
-    this.#agent = new undici.Agent({
-      connect: { minVersion: 'TLSv1.3' },
+    const options = {
       keepAliveTimeout: 30_000,
       headersTimeout: limit,
       bodyTimeout: limit,
       connections: maxConnections,
-    });
+    };
+    this.#agent = proxy.route
+      ? proxyAgent(undici, proxy.route, options)
+      : new undici.Agent({ connect: { minVersion: 'TLSv1.3' }, ...options });
     return undiciSender(this.#agent);
   }
 

@@ -4,6 +4,7 @@ import type { FetchFunction } from './fetch-sender.js';
 import { checkHeaders } from './headers.js';
 import { createLogger, type Logger, type LogLevel, type LogSink } from './logger.js';
 import { MAX_TIMER_MS, checkOptions, ofType, wholeNumber, type OptionRule } from './options.js';
+import { proxyProblem, settleProxy, type ProxyOption, type ProxySettings } from './proxy.js';
 
 // Until resources/wait-for-outcome.ts imports it from core/options.ts, where it is defined.
 import { createScrubber, type Scrubber } from './scrub.js';
@@ -39,6 +40,15 @@ export interface ClientOptions {
    * @default an undici `Agent` owned by the client: keep-alive, TLS 1.3 minimum
    */
   dispatcher?: Dispatcher | undefined;
+  /**
+   * A proxy for the client's own connections: its URL (`http://user:password@proxy.internal:3128`;
+   * an HTTP proxy for an `http:` service, a CONNECT tunnel for `https:`), or `'env'` to read
+   * `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` (either case; `*` and domain suffixes in `NO_PROXY`)
+   * the way Node reads them. Its credentials are secrets like the key: scrubbed from every error,
+   * log line and inspect. Not used with your own `dispatcher` or `fetch`.
+   * @default undefined, or 'env' when NODE_USE_ENV_PROXY=1
+   */
+  proxy?: ProxyOption | undefined;
   /**
    * A Fetch-compatible function to send through instead of undici, with every rule of the client
    * (timeouts, retries, idempotency, body cap). With env `WALLET_TRANSPORT=fetch`, a client built
@@ -94,6 +104,8 @@ export interface Config {
   readonly defaultHeaders: Readonly<Record<string, string>>;
   readonly logger: Logger;
   readonly scrub: Scrubber;
+  /** The proxy for the client's own connections, if any, and what the debug log says about it. */
+  readonly proxy: ProxySettings;
 }
 
 const KEY_PATTERN = /^sk_(live|test)_[\x21-\x7e]{1,500}$/;
@@ -160,6 +172,7 @@ const RULES: Readonly<Record<string, OptionRule>> = {
       ? undefined
       : 'must be an undici Dispatcher',
   fetch: ofType('function'),
+  proxy: proxyProblem,
   maxConnections: wholeNumber(1, 10_000),
   defaultHeaders: (v, path) => checkHeaders(v, path),
   appInfo: () => undefined, // checked while building the User-Agent
@@ -184,12 +197,22 @@ export function resolveConfig(options: ClientOptions, version: string): Config {
   const url = parseBaseUrl(options.baseUrl === undefined ? vars.WALLET_BASE_URL : options.baseUrl, issues);
   const { user: userAgent, issues: uaIssues } = userAgentOf(version, options.appInfo);
   issues.push(...uaIssues);
-  // A key of the wrong shape is never used, but it is scrubbed all the same.
-  const scrub = createScrubber(typeof apiKey === 'string' ? apiKey : '');
+  const wantsFetch = vars.WALLET_TRANSPORT === 'fetch' && options.dispatcher === undefined;
+  const own = options.dispatcher
+    ? 'the dispatcher option'
+    : options.fetch
+      ? 'the fetch option'
+      : wantsFetch
+        ? 'WALLET_TRANSPORT=fetch'
+        : undefined;
+  const proxyGiven = issues.some((i) => i.path === 'proxy') ? undefined : options.proxy;
+  const proxy = settleProxy(proxyGiven, vars, url, own);
+  if (proxy.problem) issues.push(proxy.problem);
+  // A key of the wrong shape is never used, but it is scrubbed all the same; so are proxy credentials.
+  const scrub = createScrubber(typeof apiKey === 'string' ? apiKey : '', proxy.secrets);
   const level = options.logLevel === undefined ? vars.WALLET_LOG : options.logLevel;
   const logger = createLogger(options.logger, level, issues, scrub);
   if (issues.length > 0 || !url) throw new ValidationError('Wallet options', scrub.issues(issues));
-  const wantsFetch = vars.WALLET_TRANSPORT === 'fetch' && options.dispatcher === undefined;
   return {
     apiKey: apiKey as string,
     mode: (apiKey as string).startsWith('sk_live_') ? 'live' : 'test',
@@ -204,5 +227,6 @@ export function resolveConfig(options: ClientOptions, version: string): Config {
     defaultHeaders: options.defaultHeaders ?? {},
     logger,
     scrub,
+    proxy,
   };
 }

@@ -69,8 +69,12 @@ function decoded(text: string): View {
   return { chars: chars.join(''), at: Int32Array.from(at) };
 }
 
-/** Builds the scrubber for one key. */
-export function createScrubber(key: string): Scrubber {
+/**
+ * Builds the scrubber for one key, and for other secrets given whole (a proxy's credentials), which
+ * are removed as written and percent-encoded.
+ */
+export function createScrubber(key: string, secrets: readonly string[] = []): Scrubber {
+  const literals = [...new Set(secrets.flatMap((s) => (s.length >= 4 ? [s, encodeURIComponent(s)] : [])))];
   const prefix = key.slice(0, 8);
   const part = key.slice(8);
   const fragments = part.length >= FRAGMENT;
@@ -114,6 +118,7 @@ export function createScrubber(key: string): Scrubber {
   }
 
   function text(value: string): string {
+    for (const literal of literals) if (value.includes(literal)) value = value.split(literal).join(REDACTED);
     // No secret part (a missing or bare-prefix key) is nothing to hide, and an empty pattern would match everywhere.
     if (part === '' || !needsWork(value)) return value;
     const ranges = matches(value);

@@ -15,8 +15,10 @@ const SIGNATURE_FORM = /^[0-9a-fA-F]{128}$/;
 
 const RAW_BODY_HELP =
   'Pass the raw request body (a string, Buffer or Uint8Array, exactly as received). In Express, mount ' +
-  "express.raw({ type: 'application/json' }) on the webhook route before express.json(); in Next.js App " +
-  'Router, Hono, Bun or Deno, pass await request.text(). A re-serialized object never matches the signature.';
+  "express.raw({ type: 'application/json' }) on the webhook route before express.json(); in Fastify, " +
+  "register scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => " +
+  "done(null, body)) in the webhook route's plugin scope and pass request.body; in Next.js App Router, Hono, " +
+  'Bun or Deno, pass await request.text(). A re-serialized object never matches the signature.';
 
 /** The secrets to try, in order, or undefined when one is missing or empty. */
 export function secretsOf(secret: unknown): readonly string[] | undefined {
