@@ -71,7 +71,7 @@ const config: Options[] = [
   },
   {
     ...common,
-    entry: { testing: 'src/testing.ts', 'wallet-sandbox': 'src/testing/bin.ts' },
+    entry: { testing: 'src/testing.ts', 'wallet-sandbox': 'src/testing/cli/bin.ts' },
     dts: { entry: { testing: 'src/testing.ts' } },
     splitting: true,
     esbuildPlugins: [lazySchemas],

@@ -3,13 +3,13 @@
  *
  * @module \@wallet/node/testing
  */
-export { FetchDispatcher } from './testing/fetch-dispatcher.js';
-export type { FetchHandler } from './testing/fetch-dispatcher.js';
+export { FetchDispatcher } from './testing/transports/fetch-dispatcher.js';
+export type { FetchHandler } from './testing/transports/fetch-dispatcher.js';
 export { createSandbox } from './testing/sandbox.js';
-export type { Sandbox, SandboxOptions, AuthorizeResult } from './testing/sandbox-api.js';
-export { SandboxError } from './testing/http.js';
-export { defaultSandboxCustomers } from './testing/customers.js';
-export type { SandboxCustomer, SandboxCustomerInit, SandboxBankInit } from './testing/customers.js';
+export type { Sandbox, SandboxOptions, AuthorizeResult } from './testing/api.js';
+export { SandboxError } from './testing/state/errors.js';
+export { defaultSandboxCustomers } from './testing/state/customers.js';
+export type { SandboxCustomer, SandboxCustomerInit, SandboxBankInit } from './testing/state/customers.js';
 export type {
   SandboxCharge,
   SandboxChargeStatus,
@@ -17,12 +17,13 @@ export type {
   SandboxDebit,
   SandboxDeliveryAttempt,
   SandboxRequestRecord,
-} from './testing/state.js';
-export type { SandboxRequestContext } from './testing/router.js';
-export type { SandboxMswHandler } from './testing/msw.js';
-export type { SandboxListenOptions, SandboxServer } from './testing/server.js';
-export type { WebhookRetryOptions, WebhookOutcome, WebhookDelivery } from './testing/webhook-delivery.js';
-export type { SandboxLogger } from './testing/log.js';
-export type { SandboxFaults, SandboxFaultKind } from './testing/faults.js';
+} from './testing/state/records.js';
+export type { SandboxRequestContext } from './testing/endpoints/router.js';
+export type { SandboxMswHandler } from './testing/transports/msw.js';
+export type { SandboxListenOptions, SandboxServer } from './testing/transports/server.js';
+export type { WebhookRetryOptions, WebhookOutcome, WebhookDelivery } from './testing/webhooks/delivery.js';
+export type { SandboxLogger } from './testing/endpoints/log.js';
+export type { SandboxFaults, SandboxFaultKind } from './testing/endpoints/faults.js';
+export type { WebhookTarget } from './testing/webhooks/sender.js';
 export { signWebhook } from './webhooks/sign.js';
 export type { SignedWebhook } from './webhooks/sign.js';

@@ -1,17 +1,26 @@
 /**
- * The rules the sandbox checks its options and arguments with, on top of the SDK's one option
- * checker (`core/options.ts`): a mistake (a wrong type, a negative delay, a misspelled name) is a
- * `ValidationError` naming every bad field at once, never a `TypeError` from deep inside or an
- * option silently ignored.
+ * The sandbox's one option checker, on the SDK's (`core/options.ts`): the options of
+ * `createSandbox()` and `listen()`, the arguments of `sandbox.fetch()`, `addCustomer()` and the
+ * controls, and the bin's flags once turned into options. A mistake (a wrong type, a negative
+ * delay, a misspelled name) is one `ValidationError` naming every bad field at once, with "did you
+ * mean" for a misspelled option, never a `TypeError` from deep inside or an option silently ignored.
  */
-import { describe } from '../internal/describe.js';
-import { isPlainObject } from '../internal/plain.js';
-import { checkOptions, ofType, throwIssues } from '../core/options.js';
+import { checkOptions, ofType, throwIssues, wholeNumber } from '../core/options.js';
 import type { OptionRule } from '../core/options.js';
 import type { ValidationIssue } from '../errors/validation.js';
+import { describe } from '../internal/describe.js';
+import { isPlainObject } from '../internal/plain.js';
+import type { SandboxOptions } from './api.js';
+import { KINDS, MAX_LATENCY_MS } from './endpoints/faults.js';
+import type { SandboxFaultKind } from './endpoints/faults.js';
+import { HANDLE, phoneKey, withAt } from './state/customers.js';
+import type { SandboxCustomerInit } from './state/customers.js';
+import type { SandboxListenOptions } from './transports/server.js';
 
 /** Checks one value: a problem, problems at sub-paths, or `undefined`. @internal */
 export type Rule = OptionRule;
+
+const WEEK_MS = 7 * 24 * 3_600_000;
 
 /** A rule's answer as a list of issues at `path`. @internal */
 export function issuesOf(problem: ReturnType<Rule>, path: string): ValidationIssue[] {
@@ -56,8 +65,7 @@ export const httpUrl: Rule = (value, path) => {
   return undefined;
 };
 
-/** A function (fetch-dispatcher.ts and log.ts check with this name). @internal */
-export const fn: Rule = ofType('function');
+const fn: Rule = ofType('function');
 
 /** An array of at most `max` items, each passing `item`. @internal */
 export const list =
@@ -79,4 +87,164 @@ export function checkValue(context: string, name: string, value: unknown, rule: 
 export function checkArgument(context: string, name: string, value: unknown): string {
   checkValue(context, name, value, text);
   return value as string;
+}
+
+const bankRule: Rule = object({
+  bankId: text,
+  bankName: text,
+  bankCode: text,
+  accountNumber: (value, path) =>
+    text(value, path) ?? (/^\d{4,34}$/.test(value as string) ? undefined : 'must be 4 to 34 digits'),
+  mandateStatus: text,
+});
+
+const customerShape = object({
+  handle: (handle, path) =>
+    text(handle, path) ??
+    (HANDLE.test(handle as string)
+      ? undefined
+      : 'must be letters, digits, _ . or - (up to 64), with or without @'),
+  phone: (phone, path) =>
+    text(phone, path) ??
+    ((phoneKey(phone as string)?.length ?? 0) >= 7
+      ? undefined
+      : "must be a phone number, for example '+2348000000003'"),
+  name: text,
+  avatarUrl: httpUrl,
+  banks: list(bankRule, 100),
+});
+
+const customerRule: Rule = (value, path) => {
+  const issues = issuesOf(customerShape(value, path), path);
+  if (!isPlainObject(value)) return issues;
+  for (const field of ['handle', 'phone', 'name'] as const) {
+    if (value[field] === undefined) issues.push({ path: `${path}.${field}`, message: 'is required' });
+  }
+  const ids = Array.isArray(value.banks)
+    ? value.banks.map((bank: unknown) => (bank as { bankId?: unknown }).bankId)
+    : [];
+  if (new Set(ids).size !== ids.length)
+    issues.push({ path: `${path}.banks`, message: 'must have distinct bankIds' });
+  return issues;
+};
+
+/** The rule for a list of customers (the `customers` option and `--customers FILE`). @internal */
+const customersRule: Rule = (value, path) => {
+  const issues = issuesOf(list(customerRule, 10_000)(value, path), path);
+  if (!Array.isArray(value)) return issues;
+  const seen = new Set<string>();
+  value.forEach((customer: unknown, index) => {
+    const handle = (customer as { handle?: unknown } | null)?.handle;
+    if (typeof handle !== 'string') return;
+    if (seen.has(withAt(handle)))
+      issues.push({ path: `${path}.${index}.handle`, message: `repeats ${withAt(handle)}` });
+    seen.add(withAt(handle));
+  });
+  return issues;
+};
+
+/** Checks one customer, as `addCustomer()` gets it. @internal */
+export function checkCustomer(value: unknown): asserts value is SandboxCustomerInit {
+  checkValue('sandbox customer', 'customer', value, customerRule);
+}
+
+const latencyMs = range(0, MAX_LATENCY_MS);
+
+const latency: Rule = (value, path) => {
+  if (!Array.isArray(value)) return latencyMs(value, path);
+  const [min, max] = value as unknown[];
+  const bad = (bound: unknown): boolean => latencyMs(bound, path) !== undefined;
+  if (value.length !== 2 || bad(min) || bad(max))
+    return `must be ms from 0 to ${MAX_LATENCY_MS}, or [min, max] of them`;
+  return (min as number) <= (max as number) ? undefined : 'must be [min, max] with min <= max';
+};
+
+const faultsRule: Rule = object({
+  failRate: range(0, 1),
+  kinds: list(
+    (value) => (KINDS.includes(value as SandboxFaultKind) ? undefined : `must be one of ${KINDS.join(', ')}`),
+    KINDS.length * 4,
+  ),
+  latency,
+  seed: wholeNumber(0, 2 ** 32 - 1),
+});
+
+/** Any object with `info` and `warn` (console, pino, winston). */
+const loggerRule: Rule = (value) => {
+  const sink = value as Partial<Record<'info' | 'warn', unknown>> | null;
+  if (
+    typeof sink !== 'object' ||
+    sink === null ||
+    fn(sink.info, '') !== undefined ||
+    fn(sink.warn, '') !== undefined
+  ) {
+    return `must be an object with info() and warn() methods, such as console (got ${describe(value)})`;
+  }
+  return undefined;
+};
+
+const retryRule: Rule = object({
+  attempts: wholeNumber(1, 20),
+  delayMs: range(0, 600_000),
+  maxDelayMs: range(0, 600_000),
+  timeoutMs: range(1, 600_000),
+});
+
+const SANDBOX_RULES: Readonly<Record<string, Rule>> = {
+  baseUrl: httpUrl,
+  webhookUrl: httpUrl,
+  webhookSecret: text,
+  webhookRetry: retryRule,
+  customers: customersRule,
+  allowedIps: list(text, 10_000),
+  clientIp: text,
+  promptTtlMs: range(1, WEEK_MS),
+  now: fn,
+  logger: loggerRule,
+  faults: faultsRule,
+  historyLimit: wholeNumber(0, 1_000_000),
+  idempotencyKeyLimit: wholeNumber(1, 10_000_000),
+  maxCharges: wholeNumber(1, 10_000_000),
+};
+
+/** The issues of a webhook URL and secret given one without the other. @internal */
+export function webhookPairIssues(url: unknown, secret: unknown): ValidationIssue[] {
+  if (url !== undefined && secret === undefined) {
+    return [{ path: 'webhookSecret', message: 'is required with webhookUrl: your handler verifies with it' }];
+  }
+  if (secret !== undefined && url === undefined) {
+    return [{ path: 'webhookUrl', message: 'is required with webhookSecret: where should events go?' }];
+  }
+  return [];
+}
+
+/** Checks `createSandbox()` options. @internal */
+export function checkSandboxOptions(options: unknown): asserts options is SandboxOptions {
+  const issues = checkOptions(options, SANDBOX_RULES, '', 'a known option');
+  if (issues.length === 0 && options !== undefined) {
+    const { webhookUrl, webhookSecret } = options as SandboxOptions;
+    issues.push(...webhookPairIssues(webhookUrl, webhookSecret));
+  }
+  throwIssues('createSandbox() options', issues);
+}
+
+/** Checks `listen()` options. @internal */
+export function checkListenOptions(options: unknown): asserts options is SandboxListenOptions {
+  const rules = {
+    port: wholeNumber(0, 65_535),
+    host: text,
+    requestTimeoutMs: range(1, 600_000),
+    logger: loggerRule,
+  };
+  throwIssues('listen() options', checkOptions(options, rules, '', 'a known option'));
+}
+
+/** Checks what `sandbox.fetch()` is given: a Fetch `Request`, and an optional context. @internal */
+export function checkFetchArguments(request: unknown, context: unknown): void {
+  const issues =
+    request instanceof Request
+      ? []
+      : [{ path: 'request', message: `must be a Request (got ${describe(request)})` }];
+  issues.push(...checkOptions(context, { clientIp: text }, 'context', 'a known field of the context'));
+  throwIssues('sandbox.fetch() arguments', issues);
 }

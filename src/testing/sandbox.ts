@@ -3,33 +3,47 @@
  * machine answers everything; MSW, the in-process dispatcher and the loopback server only carry
  * requests to it.
  */
-import { authorizeCharge, declineCharge, expireCharge } from './charges.js';
-import { checkCustomer, customerKey, defaultSandboxCustomers, toSandboxCustomer } from './customers.js';
-import type { SandboxCustomer, SandboxCustomerInit } from './customers.js';
-import { faultSource } from './faults.js';
-import { FetchDispatcher } from './fetch-dispatcher.js';
-import { SandboxError } from './http.js';
-import { controlLine, deliveryLine, safeLogger } from './log.js';
-import type { SandboxLogger } from './log.js';
-import { mswHandlers } from './msw.js';
-import type { SandboxMswHandler } from './msw.js';
-import { checkArgument, checkValue, list, text } from './options.js';
-import { createRouter, normalizeIp } from './router.js';
-import type { SandboxRequestContext } from './router.js';
-import type { AuthorizeResult, Sandbox, SandboxOptions } from './sandbox-api.js';
-import { checkFetchArguments, checkListenOptions, checkSandboxOptions } from './sandbox-options.js';
-import { startServer } from './server.js';
-import type { SandboxListenOptions, SandboxServer } from './server.js';
-import { SandboxState, snapshot } from './state.js';
+import { normalizeIp } from './endpoints/access.js';
+import { faultSource } from './endpoints/faults.js';
+import { IdempotencyStore } from './endpoints/idempotency.js';
+import { controlLine, deliveryLine, forgetLine, safeLogger } from './endpoints/log.js';
+import type { SandboxLogger } from './endpoints/log.js';
+import { createRouter } from './endpoints/router.js';
+import type { SandboxRequestContext } from './endpoints/router.js';
+import type { AuthorizeResult, Sandbox, SandboxOptions } from './api.js';
+import {
+  checkArgument,
+  checkCustomer,
+  checkFetchArguments,
+  checkListenOptions,
+  checkSandboxOptions,
+  checkValue,
+  list,
+  text,
+} from './options.js';
+import { authorizeCharge, declineCharge, expireCharge } from './state/charges.js';
+import { customerKey, defaultSandboxCustomers, toSandboxCustomer } from './state/customers.js';
+import type { SandboxCustomer, SandboxCustomerInit } from './state/customers.js';
+import { SandboxError } from './state/errors.js';
 import type {
   SandboxCharge,
   SandboxDebit,
   SandboxDeliveryAttempt,
   SandboxRefund,
   SandboxRequestRecord,
-} from './state.js';
-import { retryOptions, startDelivery } from './webhook-delivery.js';
-import type { WebhookDelivery, WebhookOutcome, WebhookRetryOptions } from './webhook-delivery.js';
+} from './state/records.js';
+import { SandboxState, snapshot } from './state/store.js';
+import { FetchDispatcher } from './transports/fetch-dispatcher.js';
+import { mswHandlers } from './transports/msw.js';
+import type { SandboxMswHandler } from './transports/msw.js';
+import { startServer } from './transports/server.js';
+import type { SandboxListenOptions, SandboxServer } from './transports/server.js';
+import { retryOptions } from './webhooks/delivery.js';
+import type { WebhookDelivery } from './webhooks/delivery.js';
+import { WebhookSender } from './webhooks/sender.js';
+
+/** Charges kept unless `maxCharges` says otherwise: a reconciliation's worth. */
+const DEFAULT_MAX_CHARGES = 100_000;
 
 type Handle = (request: Request, context?: SandboxRequestContext) => Promise<Response>;
 
@@ -40,7 +54,8 @@ class SandboxImpl implements Sandbox {
   readonly #options: SandboxOptions;
   readonly #state: SandboxState;
   readonly #now: () => Date;
-  readonly #retry: Required<WebhookRetryOptions>;
+  readonly #webhooks: WebhookSender;
+  readonly #idempotency: IdempotencyStore;
   // The `logger` option's, and one per `listen({ logger })` while that server runs.
   readonly #loggers = new Set<SandboxLogger>();
   readonly #logger: SandboxLogger = {
@@ -49,26 +64,33 @@ class SandboxImpl implements Sandbox {
   };
   readonly #servers = new Set<() => Promise<void>>();
   readonly #handle: Handle;
-  // Background webhook retries: close() stops them and waits for them to end.
-  #stop = new AbortController();
-  readonly #pending = new Set<Promise<WebhookOutcome>>();
   #handlers: readonly unknown[] | undefined;
 
   constructor(options: SandboxOptions) {
     this.#options = options;
     this.#now = options.now ?? (() => new Date());
-    this.#retry = retryOptions(options.webhookRetry);
     const logger = safeLogger(options.logger);
     if (logger !== undefined) this.#loggers.add(logger);
     this.#state = new SandboxState({
       history: options.historyLimit ?? 1000,
-      idempotencyKeys: options.idempotencyKeyLimit ?? 10_000,
+      maxCharges: options.maxCharges ?? DEFAULT_MAX_CHARGES,
+    });
+    this.#state.onForget = (references) =>
+      this.#logger.info(forgetLine(this.#now(), references, this.#state.limits.maxCharges));
+    this.#idempotency = new IdempotencyStore(options.idempotencyKeyLimit ?? 10_000);
+    const { webhookUrl: url, webhookSecret: secret } = options;
+    const target = url === undefined || secret === undefined ? undefined : { url, secret };
+    this.#webhooks = new WebhookSender(target, retryOptions(options.webhookRetry), this.#now, (attempt) => {
+      this.#state.deliveries.push(attempt);
+      if (attempt.ok) this.#logger.info(deliveryLine(attempt));
+      else this.#logger.warn(deliveryLine(attempt));
     });
     const base = new URL(options.baseUrl ?? 'https://sandbox.wallet.test');
     const basePath = base.pathname.replace(/\/+$/, '');
     this.baseUrl = `${base.origin}${basePath}`;
     this.#handle = createRouter({
       state: this.#state,
+      idempotency: this.#idempotency,
       now: this.#now,
       promptTtlMs: options.promptTtlMs ?? 600_000,
       defaultClientIp: options.clientIp ?? '127.0.0.1',
@@ -149,28 +171,8 @@ class SandboxImpl implements Sandbox {
   }
 
   async #deliver(reference: string): Promise<WebhookDelivery | null> {
-    const { webhookUrl, webhookSecret } = this.#options;
     const sent = this.#state.sentEvents.get(reference);
-    if (webhookUrl === undefined || webhookSecret === undefined || sent === undefined) return null;
-    const delivery = await startDelivery({
-      url: webhookUrl,
-      secret: webhookSecret,
-      event: sent.event,
-      reference,
-      data: sent.data,
-      retry: this.#retry,
-      now: this.#now,
-      signal: this.#stop.signal,
-      record: (attempt) => {
-        this.#state.deliveries.push(attempt);
-        if (attempt.ok) this.#logger.info(deliveryLine(attempt));
-        else this.#logger.warn(deliveryLine(attempt));
-      },
-    });
-    const settled = delivery.settled;
-    this.#pending.add(settled);
-    void settled.then(() => this.#pending.delete(settled));
-    return delivery;
+    return sent === undefined ? null : this.#webhooks.send(reference, sent);
   }
 
   decline(reference: string): Promise<SandboxCharge> {
@@ -218,10 +220,10 @@ class SandboxImpl implements Sandbox {
     return snapshot([...this.#state.charges.values()]);
   }
   get refunds(): readonly SandboxRefund[] {
-    return snapshot(this.#state.refunds);
+    return snapshot(this.#state.refunds.toArray());
   }
   get debits(): readonly SandboxDebit[] {
-    return snapshot(this.#state.debits);
+    return snapshot(this.#state.debits.toArray());
   }
   get deliveries(): readonly SandboxDeliveryAttempt[] {
     return snapshot(this.#state.deliveries.toArray());
@@ -232,6 +234,7 @@ class SandboxImpl implements Sandbox {
 
   reset(): void {
     this.#state.clear();
+    this.#idempotency.clear();
     for (const customer of [...defaultSandboxCustomers, ...(this.#options.customers ?? [])]) {
       this.#state.customers.set(customerKey(customer.handle), toSandboxCustomer(customer));
     }
@@ -239,13 +242,12 @@ class SandboxImpl implements Sandbox {
   }
 
   async close(): Promise<void> {
-    this.#stop.abort();
+    const webhooks = this.#webhooks.close();
     await Promise.all([...this.#servers].map((stop) => stop()));
     this.#servers.clear();
-    await Promise.all(this.#pending);
     // Ready for deliveries again, as listen() is: close() ends what runs now, not the sandbox. The
     // in-process dispatcher holds no socket, so it stays open too.
-    this.#stop = new AbortController();
+    await webhooks;
   }
 }
 

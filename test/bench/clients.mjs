@@ -2,6 +2,7 @@
 // path, the same JSON body, the same headers a merchant would need (key, accept, user agent, a
 // fresh UUID idempotency key on a POST), and reads the parsed JSON back.
 import { randomUUID } from 'node:crypto';
+import { importPeer } from '../proofs/peers/load.mjs';
 
 const KEY = 'sk_test_bench_0123456789abcdef';
 const REFERENCE = 'order_1042';
@@ -59,7 +60,7 @@ export const CLIENTS = {
     close: async () => {},
   }),
   'stripe-node GET': async (base) => {
-    const { default: Stripe } = await import('stripe');
+    const { default: Stripe } = await importPeer('stripe');
     const { hostname, port, protocol } = new URL(base);
     const stripe = new Stripe(KEY, {
       host: hostname,
@@ -71,7 +72,7 @@ export const CLIENTS = {
     return { call: async () => (await stripe.rawRequest('GET', VERIFY_PATH)).data, close: async () => {} };
   },
   'openai-node GET': async (base) => {
-    const { default: OpenAI } = await import('openai');
+    const { default: OpenAI } = await importPeer('openai');
     const openai = new OpenAI({ apiKey: KEY, baseURL: `${base}/v1`, maxRetries: 0 });
     return { call: async () => (await openai.get(VERIFY_PATH.slice(3))).data, close: async () => {} };
   },
@@ -89,3 +90,6 @@ export const BASELINE = {
 
 /** The merchant's alternatives, measured in the full form only. */
 export const PEERS = ['fetch GET', 'stripe-node GET', 'openai-node GET'];
+
+/** The peers that come from their own install (skipped, with a line, when it is missing). */
+export const PEER_PACKAGE = { 'stripe-node GET': 'stripe', 'openai-node GET': 'openai' };

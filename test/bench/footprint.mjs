@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { peerDir, peerInstalled } from '../proofs/peers/load.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -54,8 +55,8 @@ export function footprint() {
   );
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const result = { '@wallet/node': summary(packed[0].unpackedSize, manifest, root) };
-  for (const peer of ['stripe', 'openai']) {
-    const dir = resolvePackage(peer, root);
+  for (const peer of ['stripe', 'openai'].filter((name) => peerInstalled(name, `${name}'s footprint`))) {
+    const dir = peerDir(peer);
     result[peer] = summary(sizeOf(dir), JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')), dir);
   }
   return result;

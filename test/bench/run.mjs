@@ -5,7 +5,8 @@
 //        node test/bench/run.mjs --short   (the few-second form npm test runs, looser bounds)
 import { fork } from 'node:child_process';
 import { cpus } from 'node:os';
-import { BASELINE, PEERS } from './clients.mjs';
+import { BASELINE, PEER_PACKAGE, PEERS } from './clients.mjs';
+import { peerInstalled } from '../proofs/peers/load.mjs';
 import { footprint } from './footprint.mjs';
 import { firstCall, importTimes } from './imports.mjs';
 import { checkTargets, format, median, ratio } from './report.mjs';
@@ -65,7 +66,9 @@ function child(file, args, execArgv = []) {
  * of its sides alike, and the median over rounds drops the rounds a burst of load spoiled.
  */
 async function cpuPerCall(base) {
-  const measured = Object.keys(BASELINE).filter((name) => PLAN.peers || !PEERS.includes(name));
+  const measured = Object.keys(BASELINE)
+    .filter((name) => PLAN.peers || !PEERS.includes(name))
+    .filter((name) => !PEER_PACKAGE[name] || peerInstalled(PEER_PACKAGE[name], name));
   const names = [...new Set(measured.flatMap((n) => [BASELINE[n], n]))];
   // Warmed up all at once: only the measured windows need the machine to themselves.
   const clients = Object.fromEntries(

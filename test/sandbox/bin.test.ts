@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { parseBinArgs } from '../../src/testing/bin-args.js';
+import { parseBinArgs } from '../../src/testing/cli/args.js';
 
 import { callHttp } from './http-helpers.js';
 import { WEBHOOK_SECRET, startReceiver } from './receiver.js';
@@ -12,7 +12,7 @@ import type { Receiver } from './receiver.js';
 import { startTs } from './child.js';
 import type { Child } from './child.js';
 
-const BIN = 'src/testing/bin.ts';
+const BIN = 'src/testing/cli/bin.ts';
 const LISTENING = /^wallet-sandbox listening on (http:\/\/127\.0\.0\.1:\d+)$/;
 
 function textFile(text: string): string {

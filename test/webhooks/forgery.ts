@@ -6,7 +6,7 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 
-import { mulberry32 } from '../../src/testing/faults.js';
+import { mulberry32 } from '../../src/testing/endpoints/faults.js';
 import { BODY, OTHER_SECRET, SECRET, SIGNATURE, hmacHex } from './helpers.js';
 
 /** A delivery as it reaches a verifier. */

@@ -7,7 +7,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 
 // One seeded RNG (the sandbox's mulberry32), shared with the webhook forgery proof.
-export { mulberry32 as rng } from '../../../src/testing/faults.js';
+export { mulberry32 as rng } from '../../../src/testing/endpoints/faults.js';
 
 /** A 32-bit seed from a run seed and any strings (FNV-1a), so each request's fate is reproducible. */
 export function seedOf(seed: number, ...parts: string[]): number {

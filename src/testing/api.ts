@@ -1,0 +1,223 @@
+/**
+ * The sandbox's public shape: its options, and what `createSandbox()` returns. Kept apart from the
+ * implementation so the contract a merchant codes against reads on its own.
+ */
+import type { SandboxCustomer, SandboxCustomerInit } from './state/customers.js';
+import type { FetchDispatcher } from './transports/fetch-dispatcher.js';
+import type { SandboxMswHandler } from './transports/msw.js';
+import type { SandboxRequestContext } from './endpoints/router.js';
+import type { SandboxListenOptions, SandboxServer } from './transports/server.js';
+import type {
+  SandboxCharge,
+  SandboxDebit,
+  SandboxDeliveryAttempt,
+  SandboxRefund,
+  SandboxRequestRecord,
+} from './state/records.js';
+import type { SandboxFaults } from './endpoints/faults.js';
+import type { SandboxLogger } from './endpoints/log.js';
+import type { WebhookDelivery, WebhookRetryOptions } from './webhooks/delivery.js';
+
+/** Options of `createSandbox()`. @expand */
+export interface SandboxOptions {
+  /**
+   * The base URL the MSW handlers answer and the dispatcher is meant for; give the same one to the SDK.
+   * Its path, if any (`https://sandbox.wallet.test/api`), prefixes every route, `listen()`'s too.
+   * @default 'https://sandbox.wallet.test'
+   */
+  baseUrl?: string;
+  /**
+   * Where `authorize()` delivers the signed `charge.success` event. Needs `webhookSecret`.
+   * @default undefined (no delivery)
+   */
+  webhookUrl?: string;
+  /**
+   * The secret deliveries are signed with: give your webhook handler the same one.
+   * @default undefined
+   */
+  webhookSecret?: string;
+  /**
+   * Retries of a delivery to an endpoint that fails or is too slow.
+   * @default { attempts: 5, delayMs: 50, maxDelayMs: 10000, timeoutMs: 2000 }
+   */
+  webhookRetry?: WebhookRetryOptions;
+  /**
+   * More customers, added to `defaultSandboxCustomers`; one with the same handle replaces the default.
+   * Checked like every option: a missing phone or a repeated bankId is a `ValidationError`.
+   * @default []
+   *
+   * @example
+   * ```ts
+   * const sandbox = createSandbox({
+   *   customers: [{ handle: '@chioma', phone: '+2348000000003', name: 'Chioma Obi',
+   *     banks: [{ bankId: 'bnk_chioma_uba', bankName: 'UBA', bankCode: '033', accountNumber: '0011223344' }] }],
+   * });
+   * ```
+   */
+  customers?: readonly SandboxCustomerInit[];
+  /**
+   * The IP allow list: requests from any other address answer 403. Unset, every address is allowed.
+   * @default undefined
+   */
+  allowedIps?: readonly string[];
+  /**
+   * The caller's IP for requests served in process (MSW, `dispatcher`, `fetch` without a context),
+   * where no socket tells it. `listen()` uses the socket's address instead.
+   * @default '127.0.0.1'
+   */
+  clientIp?: string;
+  /**
+   * How long a dispatched prompt lives before the charge expires, ms.
+   * @default 600000 (10 minutes)
+   */
+  promptTtlMs?: number;
+  /**
+   * The sandbox's clock, for tests of expiry and timestamps.
+   * @default () => new Date()
+   */
+  now?: () => Date;
+  /**
+   * Where to write one line per request answered and per webhook delivery attempt. The bin logs
+   * to the terminal; a library user turns it on with `logger: console`.
+   * @default undefined (no log)
+   */
+  logger?: SandboxLogger;
+  /**
+   * Fault injection: a seeded share of API requests answered with a 5xx or a reset connection, and
+   * delays, to prove a merchant's retry paths.
+   * @default undefined (no faults)
+   *
+   * @example
+   * ```ts
+   * const sandbox = createSandbox({ faults: { failRate: 0.2, latency: [5, 50], seed: 42 } });
+   * ```
+   */
+  faults?: SandboxFaults;
+  /**
+   * How many requests and how many webhook delivery attempts `requests` and `deliveries` keep
+   * (each); older ones are dropped, so a long-running server's memory stays bounded.
+   * @default 1000
+   */
+  historyLimit?: number;
+  /**
+   * How many idempotency keys are remembered; past it the oldest is forgotten, as keys expire on the
+   * service. Keys are kept per API key.
+   * @default 10000
+   */
+  idempotencyKeyLimit?: number;
+  /**
+   * How many charges the sandbox keeps (and refunds and debits, each). Past it, the oldest
+   * finished charges (paid, failed, expired, or never dispatched) are forgotten, a hundredth of the
+   * limit at a time, and the log says which; a charge still waiting for its customer is never
+   * forgotten. A resolve that finds every kept charge waiting answers 503.
+   * @default 100000
+   */
+  maxCharges?: number;
+}
+
+/** What `authorize()` did. */
+export interface AuthorizeResult {
+  /** The charge, now `SUCCESS`. */
+  readonly charge: SandboxCharge;
+  /**
+   * How the first attempt to deliver `charge.success` went, or `null` without a `webhookUrl`.
+   * Retries of a failed attempt go on in the background; `webhook.settled` resolves after the last.
+   */
+  readonly webhook: WebhookDelivery | null;
+}
+
+/** The sandbox: serve it, play the customer, and inspect what happened. */
+export interface Sandbox {
+  /** The base URL of the MSW handlers (the `baseUrl` option). */
+  readonly baseUrl: string;
+  /**
+   * Answers one request as the service would: the whole sandbox as a Fetch-style handler, for
+   * Hono, Next.js route handlers or your own server. Bound, so it can be passed around alone.
+   * An injected reset (see `faults`) is answered `Response.error()`: carry it as a dropped connection.
+   *
+   * @example
+   * ```ts
+   * const response = await sandbox.fetch(new Request(`${sandbox.baseUrl}/v1/charges/verify/order_1`, {
+   *   headers: { authorization: 'Bearer sk_test_123' },
+   * }));
+   * ```
+   */
+  readonly fetch: (request: Request, context?: SandboxRequestContext) => Promise<Response>;
+  /**
+   * MSW request handlers for `baseUrl`. Loads msw on first access; throws a clear error if it is not installed.
+   *
+   * @example
+   * ```ts
+   * const server = setupServer(...sandbox.handlers);
+   * ```
+   */
+  readonly handlers: SandboxMswHandler[];
+  /**
+   * An undici `Dispatcher` that answers in process, with no sockets; pass it to the SDK.
+   *
+   * @example
+   * ```ts
+   * const wallet = new Wallet({ apiKey: 'sk_test_x', baseUrl: sandbox.baseUrl, dispatcher: sandbox.dispatcher });
+   * ```
+   */
+  readonly dispatcher: FetchDispatcher;
+  /**
+   * Serves the sandbox over HTTP on loopback.
+   *
+   * @example
+   * ```ts
+   * const { url, close } = await sandbox.listen();
+   * const wallet = new Wallet({ apiKey: 'sk_test_x', baseUrl: url });
+   * // ...
+   * await close();
+   * ```
+   */
+  listen(options?: SandboxListenOptions): Promise<SandboxServer>;
+  /**
+   * Plays the customer authorizing a pending charge: it becomes `SUCCESS` with fee, `netAmount`,
+   * settlement and `paidAt`; the customer is debited once; and the signed `charge.success` is
+   * sent to `webhookUrl`. Resolves once the first delivery attempt is answered, so a test can
+   * assert on its handler right after; retries of a failed attempt go on in the background.
+   * Rejects with a `SandboxError`: 404 for an unknown reference, 409 if the charge is not pending;
+   * with a `ValidationError` for a reference that is not a non-empty string.
+   *
+   * @example
+   * ```ts
+   * const { webhook } = await sandbox.authorize('order_1');
+   * if (webhook?.retrying) await webhook.settled; // wait for the retries too
+   * ```
+   */
+  authorize(reference: string): Promise<AuthorizeResult>;
+  /**
+   * Sends the charge's last webhook again, as a new delivery with its own retries; resolves like
+   * `authorize()`, after the first attempt. Rejects with a `SandboxError` 404 for an unknown
+   * reference and 409 when the charge has no webhook (it was never authorized, or no `webhookUrl`).
+   */
+  redeliver(reference: string): Promise<WebhookDelivery>;
+  /** Plays the customer declining a pending charge: it becomes `FAILED`. Rejects like `authorize`. */
+  decline(reference: string): Promise<SandboxCharge>;
+  /** Ends a pending charge's prompt now; verify then reports `FAILED`, and it may be dispatched again. */
+  expire(reference: string): Promise<SandboxCharge>;
+  /** Adds a customer, or replaces one with the same handle. */
+  addCustomer(customer: SandboxCustomerInit): SandboxCustomer;
+  /** Sets the IP allow list; `undefined` allows every address. */
+  setAllowedIps(ips: readonly string[] | undefined): void;
+  /** The charge with this reference, or `undefined`. */
+  charge(reference: string): SandboxCharge | undefined;
+  /** Every customer, with all banks. A frozen snapshot. */
+  readonly customers: readonly SandboxCustomer[];
+  /** Every charge, oldest first. A frozen snapshot. */
+  readonly charges: readonly SandboxCharge[];
+  /** Every refund, in order. A frozen snapshot. */
+  readonly refunds: readonly SandboxRefund[];
+  /** Every debit of a customer: one per authorized charge. A frozen snapshot. */
+  readonly debits: readonly SandboxDebit[];
+  /** Webhook delivery attempts, in order: the newest `historyLimit`. A frozen snapshot. */
+  readonly deliveries: readonly SandboxDeliveryAttempt[];
+  /** API requests answered (not the `/_sandbox/` controls): the newest `historyLimit`. A frozen snapshot. */
+  readonly requests: readonly SandboxRequestRecord[];
+  /** Forgets charges, refunds, debits, deliveries, requests and idempotency keys; restores customers and the allow list. */
+  reset(): void;
+  /** Stops every server `listen()` started, stops webhook retries under way, and closes the dispatcher. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,132 @@
+/**
+ * The `wallet-sandbox` command line, turned into `createSandbox()` and `listen()` options. Every
+ * flag is checked here or by the sandbox's own option checker, and a mistake is one clear sentence.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+import { isValidationError } from '../../errors/guards.js';
+import type { SandboxOptions } from '../api.js';
+import { checkSandboxOptions } from '../options.js';
+import type { SandboxListenOptions } from '../transports/server.js';
+
+/** The bin's usage text. @internal */
+export const USAGE = `Usage: wallet-sandbox [options]
+
+Serves the Wallet sandbox over HTTP and logs every request and webhook delivery. Any sk_test_
+key is accepted; @ada (+2348000000001) and @tunde are ready to charge.
+
+  --port N              port to listen on (default 0: a free port)
+  --host H              address to bind (default 127.0.0.1)
+  --webhook-url URL     where to deliver signed charge.success events
+  --webhook-secret S    the secret deliveries are signed with (required with --webhook-url)
+  --customers FILE      JSON file of more customers: [{ "handle", "phone", "name", "banks": [...] }]
+  --fail-rate R         share of API requests that fail (5xx or reset), 0 to 1 (default 0)
+  --latency MS          delay before each answer: MS, or MIN-MAX for a random one (default 0)
+  --seed N              seed of the faults and latency (default 1)
+  --quiet               no log lines
+  -h, --help            show this help
+
+Play the customer (no key needed):
+  POST /_sandbox/charges/<reference>/authorize | decline | expire | redeliver
+  GET  /_sandbox/state
+and open the qrCodeUrl of a QR dispatch in a browser.`;
+
+/** What the command line asks for, or why it cannot be served. @internal */
+export type BinArgs =
+  | { kind: 'help' }
+  | { kind: 'error'; message: string }
+  | { kind: 'serve'; sandbox: SandboxOptions; listen: SandboxListenOptions; quiet: boolean };
+
+function number(flag: string, raw: string, integer: boolean): number | string {
+  const pattern = integer ? /^\d+$/ : /^\d+(\.\d+)?$/;
+  return pattern.test(raw.trim())
+    ? Number(raw)
+    : `${flag} must be a ${integer ? 'whole ' : ''}number (got '${raw}').`;
+}
+
+function latency(raw: string): number | [number, number] | string {
+  const match = /^(\d+)(?:-(\d+))?$/.exec(raw.trim());
+  if (match?.[1] === undefined) return `--latency must be ms, or MIN-MAX in ms (got '${raw}').`;
+  return match[2] === undefined ? Number(match[1]) : [Number(match[1]), Number(match[2])];
+}
+
+function readCustomers(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw new Error(`--customers: cannot read ${file} (${typeof code === 'string' ? code : String(error)}).`);
+  }
+  try {
+    const value = JSON.parse(text) as unknown;
+    // Either the list itself, or { "customers": [...] } for a file that holds more later.
+    return typeof value === 'object' && value !== null && !Array.isArray(value) && 'customers' in value
+      ? value.customers
+      : value;
+  } catch (error) {
+    throw new Error(`--customers: ${file} is not valid JSON (${(error as Error).message}).`);
+  }
+}
+
+/** Parses the bin's arguments. Never throws: a problem is `{ kind: 'error' }`. @internal */
+export function parseBinArgs(argv: readonly string[]): BinArgs {
+  try {
+    const { values } = parseArgs({
+      args: [...argv],
+      options: {
+        port: { type: 'string', default: '0' },
+        host: { type: 'string', default: '127.0.0.1' },
+        'webhook-url': { type: 'string' },
+        'webhook-secret': { type: 'string' },
+        customers: { type: 'string' },
+        'fail-rate': { type: 'string' },
+        latency: { type: 'string' },
+        seed: { type: 'string' },
+        quiet: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+    if (values.help) return { kind: 'help' };
+    const port = number('--port', values.port, true);
+    if (typeof port === 'string' || port > 65_535) {
+      return { kind: 'error', message: `--port must be a number from 0 to 65535 (got '${values.port}').` };
+    }
+    const faults: Record<string, unknown> = {};
+    if (values['fail-rate'] !== undefined)
+      faults.failRate = number('--fail-rate', values['fail-rate'], false);
+    if (values.latency !== undefined) faults.latency = latency(values.latency);
+    if (values.seed !== undefined) faults.seed = number('--seed', values.seed, true);
+    const bad = Object.values(faults).find((value) => typeof value === 'string');
+    if (typeof bad === 'string') return { kind: 'error', message: bad };
+    const sandbox: Record<string, unknown> = {
+      // Real endpoints in development are slower than a test's: give each attempt longer.
+      webhookRetry: { attempts: 5, delayMs: 500, maxDelayMs: 10_000, timeoutMs: 10_000 },
+    };
+    if (values['webhook-url'] !== undefined) sandbox.webhookUrl = values['webhook-url'];
+    if (values['webhook-secret'] !== undefined) sandbox.webhookSecret = values['webhook-secret'];
+    if (values.customers !== undefined) sandbox.customers = readCustomers(values.customers);
+    if (Object.keys(faults).length > 0) sandbox.faults = faults;
+    checkSandboxOptions(sandbox);
+    return { kind: 'serve', sandbox, listen: { port, host: values.host }, quiet: values.quiet };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { kind: 'error', message: isValidationError(error) ? flagNames(message) : message };
+  }
+}
+
+// The option checker names options as createSandbox() knows them; say them as the flags they came from.
+function flagNames(message: string): string {
+  return message
+    .replace('createSandbox() options', 'arguments')
+    .replace(/\bwebhookUrl\b/g, '--webhook-url')
+    .replace(/\bwebhookSecret\b/g, '--webhook-secret')
+    .replace(/\bfaults\.failRate\b/g, '--fail-rate')
+    .replace(/\bfaults\.latency\b/g, '--latency')
+    .replace(/\bfaults\.seed\b/g, '--seed')
+    .replace(/\bcustomers\.(\d+)/g, (_, index: string) => `--customers: customer ${index}`)
+    .replace(/(?<!-)\bcustomers: /g, '--customers: ');
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+/**
+ * `wallet-sandbox`: the sandbox on loopback as a development server, for local development and for
+ * merchants whose backend is not written in JavaScript. Prints where it listens, then one line per
+ * request and per webhook delivery attempt, until SIGINT or SIGTERM.
+ */
+import { USAGE, parseBinArgs } from './args.js';
+import type { SandboxLogger } from '../endpoints/log.js';
+import { createSandbox } from '../sandbox.js';
+
+function fail(message: string): never {
+  process.stderr.write(`wallet-sandbox: ${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+// One stream, in order: a developer reads requests and the deliveries they caused together.
+const terminal: SandboxLogger = {
+  info: (line) => process.stdout.write(`${line}\n`),
+  warn: (line) => process.stdout.write(`${line}\n`),
+};
+
+async function main(): Promise<void> {
+  const args = parseBinArgs(process.argv.slice(2));
+  if (args.kind === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (args.kind === 'error') fail(args.message);
+  const sandbox = createSandbox({ ...args.sandbox, ...(args.quiet ? {} : { logger: terminal }) });
+  const server = await sandbox.listen(args.listen);
+  const stop = (): void => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    sandbox.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`wallet-sandbox: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  // Printed only once the signals are handled: whoever waits for this line may stop us at once.
+  const { webhookUrl, faults, customers } = args.sandbox;
+  const lines = [`wallet-sandbox listening on ${server.url}`];
+  lines.push(
+    `  webhooks   ${webhookUrl === undefined ? 'none (--webhook-url to send them)' : `-> ${webhookUrl}`}`,
+  );
+  lines.push(
+    `  customers  ${sandbox.customers.map((c) => c.handle).join(', ')}${customers ? ' (with --customers)' : ''}`,
+  );
+  if (faults !== undefined) {
+    const latency = Array.isArray(faults.latency) ? faults.latency.join('-') : String(faults.latency ?? 0);
+    lines.push(
+      `  faults     fail rate ${faults.failRate ?? 0}, latency ${latency} ms, seed ${faults.seed ?? 1}`,
+    );
+  }
+  lines.push(`  customer   curl -X POST ${server.url}/_sandbox/charges/<reference>/authorize`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`wallet-sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,81 @@
+/**
+ * Fault injection, so merchants can prove their own retry paths: a seeded share of API requests is
+ * answered with a 5xx, or the connection is reset before or after the sandbox acted, and every
+ * request can be delayed. The same seed gives the same faults in the same order of requests.
+ */
+import type { SandboxFaultKind } from '../state/records.js';
+
+export type { SandboxFaultKind };
+
+/** Options of fault injection (`createSandbox({ faults })`). Control routes are never faulted. */
+export interface SandboxFaults {
+  /**
+   * Share of API requests that fail, from 0 to 1.
+   * @default 0
+   */
+  failRate?: number;
+  /**
+   * How failing requests fail; each picks one of these at random.
+   * @default ['error', 'reset', 'reset-after']
+   */
+  kinds?: readonly SandboxFaultKind[];
+  /**
+   * Delay before every API answer, ms: a number, or `[min, max]` for a random delay in that range.
+   * @default 0
+   */
+  latency?: number | readonly [number, number];
+  /**
+   * Seed of the random choices; the same seed gives the same faults for the same sequence of requests.
+   * @default 1
+   */
+  seed?: number;
+}
+
+/** What happens to one request. @internal */
+export interface Fault {
+  delayMs: number;
+  kind: SandboxFaultKind | null;
+  /** The 5xx status of an `error` fault. */
+  status: number;
+}
+
+/** Every kind of fault. @internal */
+export const KINDS: readonly SandboxFaultKind[] = ['error', 'reset', 'reset-after'];
+const STATUSES = [500, 502, 503] as const;
+/** The longest injected delay, ms. @internal */
+export const MAX_LATENCY_MS = 120_000;
+
+/**
+ * mulberry32: small, fast, and the same sequence from the same seed on every runtime. Exported for
+ * the tests' seeded forgeries and fault campaigns. @internal
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** Draws each request's fault from the options; `undefined` options draw no faults. @internal */
+export function faultSource(options: SandboxFaults | undefined): (() => Fault) | undefined {
+  if (options === undefined) return undefined;
+  const next = mulberry32(options.seed ?? 1);
+  const rate = options.failRate ?? 0;
+  const kinds = options.kinds !== undefined && options.kinds.length > 0 ? options.kinds : KINDS;
+  const [min, max] =
+    typeof options.latency === 'number' ? [options.latency, options.latency] : (options.latency ?? [0, 0]);
+  return () => {
+    // Always three draws, so a request's fault does not depend on what earlier requests drew.
+    const [failDraw, kindDraw, delayDraw] = [next(), next(), next()];
+    const failing = failDraw < rate;
+    return {
+      delayMs: Math.round(min + (max - min) * delayDraw),
+      kind: failing ? (kinds[Math.floor(kindDraw * kinds.length)] ?? 'error') : null,
+      status: STATUSES[Math.floor(kindDraw * 997) % STATUSES.length] ?? 500,
+    };
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * Idempotent replay of POSTs, after the IETF draft "The Idempotency-Key HTTP Header Field": the
+ * first answer to a key is saved and returned again, byte for byte, to every repeat of the same
+ * request; the same key with a different request is refused with 422, because replaying an answer
+ * to a request the merchant did not send would hide a bug in their retry logic.
+ */
+import { createHash } from 'node:crypto';
+
+import type { SavedResponse } from './envelope.js';
+import { failure } from './envelope.js';
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
+  }
+  return value;
+}
+
+/**
+ * What makes two requests "the same": method, path and body, with the body's keys in any order,
+ * since two JSON encoders of one object may order them differently. A body that is not JSON
+ * compares as text. Kept as a hash, so a saved key costs the same for a 1 MiB body as for 100 bytes.
+ * @internal
+ */
+export function fingerprint(method: string, path: string, body: string): string {
+  let normalized = body;
+  try {
+    normalized = JSON.stringify(canonical(JSON.parse(body)));
+  } catch {
+    // Not JSON: compared as sent.
+  }
+  return createHash('sha256').update(`${method} ${path}\n${normalized}`).digest('base64');
+}
+
+/**
+ * The store's key: the API key and the idempotency key together, so two merchants (or a test and
+ * a live-like key) that pick the same idempotency key never get each other's answers.
+ * @internal
+ */
+export function storeKey(apiKey: string, idempotencyKey: string): string {
+  return `${createHash('sha256').update(apiKey).digest('base64')} ${idempotencyKey}`;
+}
+
+/** The outcome of looking a key up. @internal */
+export type Lookup =
+  | { kind: 'new' }
+  | { kind: 'replay'; response: SavedResponse }
+  | { kind: 'mismatch'; response: SavedResponse };
+
+/** A saved answer and what it answered. */
+interface Entry {
+  /** Hash of the method, path and canonical body of the first request with the key. */
+  fingerprint: string;
+  /** Its answer. */
+  response: SavedResponse;
+}
+
+/** The saved answers, by API key and idempotency key, the newest `limit` of them. @internal */
+export class IdempotencyStore {
+  readonly #entries = new Map<string, Entry>();
+
+  /** @param limit - keys kept; past it the oldest is forgotten, as keys expire on the service. */
+  constructor(readonly limit: number) {}
+
+  /** Looks up a key before a request is acted on. */
+  lookup(key: string, print: string): Lookup {
+    const entry = this.#entries.get(key);
+    if (!entry) return { kind: 'new' };
+    if (entry.fingerprint === print) return { kind: 'replay', response: entry.response };
+    return {
+      kind: 'mismatch',
+      response: failure(
+        422,
+        'X-Idempotency-Key was already used for a different request; use a new key for a new request.',
+      ),
+    };
+  }
+
+  /**
+   * Saves an answer for replay. Answers that refused the request before acting on it (400 for a
+   * malformed body, 401, 403) are not saved, so a merchant can fix the request and send it again
+   * with the same key; answers of the endpoint itself, errors included (404, 409, 422), are.
+   */
+  remember(key: string, print: string, response: SavedResponse): void {
+    if (response.status === 400 || response.status === 401 || response.status === 403) return;
+    this.#entries.set(key, { fingerprint: print, response });
+    if (this.#entries.size > this.limit) {
+      const oldest = this.#entries.keys().next();
+      if (oldest.done !== true) this.#entries.delete(oldest.value);
+    }
+  }
+
+  /** Forgets every key. */
+  clear(): void {
+    this.#entries.clear();
+  }
+}

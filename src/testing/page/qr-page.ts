@@ -1,0 +1,125 @@
+/**
+ * The customer's side of a QR charge: the page a `qrCodeUrl` opens when the sandbox is served over
+ * HTTP. It shows a real, scannable QR code of its own address (made by `uqr`, bundled into the
+ * testing chunk and loaded only when a page is drawn) and Authorize / Decline buttons that act as
+ * the customer would, so a developer can pay from a browser, or from a phone on the same network.
+ * Plain HTML forms, no script: it works in any browser and under a strict Content-Security-Policy.
+ */
+import { formatNaira } from '../../money.js';
+import type { SandboxCharge } from '../state/records.js';
+
+/** The path of a QR page under the sandbox's base path. @internal */
+export const QR_PAGE_PREFIX = '/_sandbox/qr/';
+
+/** The page's security headers: nothing loads from anywhere, forms post only to the sandbox. */
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'",
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+} as const;
+
+/**
+ * The QR code of `text` as an SVG document. Error correction M and the standard 4-module quiet
+ * zone, so a phone camera reads it from a screen.
+ * @internal
+ */
+async function qrSvg(text: string): Promise<string> {
+  const { renderSVG } = await import('uqr');
+  const svg = renderSVG(text, { ecc: 'M', border: 4, pixelSize: 8 });
+  // A natural size, so an `<img>` without CSS shows it at 8 px per module rather than 300 x 150.
+  const side = /viewBox="0 0 (\d+) \d+"/.exec(svg)?.[1];
+  return side === undefined ? svg : svg.replace('<svg ', `<svg width="${side}" height="${side}" `);
+}
+
+/** The SVG answer, for an `<img src=qrCodeUrl>` on a merchant's checkout page. @internal */
+export async function svgResponse(pageUrl: string): Promise<Response> {
+  return new Response(await qrSvg(pageUrl), {
+    headers: {
+      'content-type': 'image/svg+xml',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    },
+  });
+}
+
+/**
+ * True when the client asked for an image (an `<img>` tag), not a page (a browser tab, curl). A
+ * `qrCodeUrl` then works both ways: shown as the merchant's QR image, or opened as the page.
+ * @internal
+ */
+export function wantsImage(accept: string | null): boolean {
+  if (accept === null) return false;
+  return !/text\/html/i.test(accept) && /image\/(svg\+xml|\*)/i.test(accept);
+}
+
+function escape(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** What the page shows for one charge. @internal */
+export interface PageView {
+  charge: SandboxCharge;
+  /** The page's own absolute URL (what the QR code holds). */
+  pageUrl: string;
+  /** A line about the last action, such as a refusal. */
+  notice?: string;
+}
+
+function statusText(view: PageView): string {
+  switch (view.charge.status) {
+    case 'PENDING_SCAN':
+    case 'PENDING_AUTHORIZATION':
+      return `Waiting for the customer. Expires at ${view.charge.expiresAt ?? 'never'}.`;
+    case 'SUCCESS':
+      return `Paid at ${view.charge.paidAt ?? ''}.`;
+    case 'FAILED':
+      return 'Declined by the customer.';
+    case 'EXPIRED':
+      return 'The prompt expired.';
+    default:
+      return view.charge.status;
+  }
+}
+
+/** The customer page as an HTML response. @internal */
+export async function pageResponse(view: PageView, status = 200): Promise<Response> {
+  const { charge } = view;
+  const path = new URL(view.pageUrl).pathname;
+  const pending = charge.status === 'PENDING_SCAN' || charge.status === 'PENDING_AUTHORIZATION';
+  const svg = await qrSvg(view.pageUrl);
+  const image = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+  const buttons = pending
+    ? `<form method="post" action="${escape(path)}/authorize"><button id="authorize" type="submit">Authorize</button></form>
+      <form method="post" action="${escape(path)}/decline"><button id="decline" type="submit" class="secondary">Decline</button></form>`
+    : '';
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Pay ${escape(formatNaira(charge.amount))} · Wallet sandbox</title>
+<style>
+body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#111}
+main{max-width:420px;margin:24px auto;background:#fff;border-radius:12px;padding:24px;box-shadow:0 1px 4px #0002}
+h1{font-size:28px;margin:0 0 4px}.muted{color:#555;font-size:14px}
+img{display:block;width:264px;height:264px;margin:16px auto;image-rendering:pixelated}
+dl{display:grid;grid-template-columns:auto 1fr;gap:4px 12px;font-size:14px}dt{color:#555}dd{margin:0}
+.actions{display:flex;gap:12px;margin-top:16px}form{flex:1}
+button{width:100%;padding:12px;font-size:16px;border:0;border-radius:8px;background:#0a7d32;color:#fff;cursor:pointer}
+button.secondary{background:#b3261e}#status{font-weight:600}.notice{color:#b3261e}
+</style></head>
+<body><main>
+<p class="muted">Wallet sandbox · customer view</p>
+<h1 id="amount">${escape(formatNaira(charge.amount))}</h1>
+<p id="status" data-status="${escape(charge.status)}">${escape(statusText(view))}</p>
+${view.notice === undefined ? '' : `<p class="notice" id="notice">${escape(view.notice)}</p>`}
+<img id="qr" alt="QR code of this page" src="${image}">
+<dl>
+<dt>Reference</dt><dd id="reference">${escape(charge.reference)}</dd>
+<dt>Customer</dt><dd>${escape(charge.customer.name)} (${escape(charge.customer.handle)})</dd>
+<dt>Bank</dt><dd>${escape(charge.bankId ?? '')}</dd>
+${charge.description === null ? '' : `<dt>For</dt><dd>${escape(charge.description)}</dd>`}
+</dl>
+<div class="actions">${buttons}</div>
+</main></body></html>`;
+  return new Response(html, { status, headers: PAGE_HEADERS });
+}

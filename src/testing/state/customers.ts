@@ -1,0 +1,168 @@
+/**
+ * The sandbox's customers and their mandate banks, and how a resolve request finds one: by handle
+ * with or without `@`, case-insensitive, or by registered phone number in the usual Nigerian forms.
+ */
+import type { Customer, LinkedBank } from '../../types.js';
+
+/** What a handle may be made of. @internal */
+export const HANDLE: RegExp = /^@?[A-Za-z0-9_.-]{1,64}$/;
+
+/** A bank account of a sandbox customer, as a test sets it up. */
+export interface SandboxBankInit {
+  /** The id resolve lists and dispatch takes. */
+  bankId: string;
+  /** Display name, for example `GTBank`. */
+  bankName: string;
+  /** Bank code, for example `058`. */
+  bankCode: string;
+  /** The full account number; resolve shows only its last four digits. */
+  accountNumber: string;
+  /**
+   * The debit mandate's status. Only `ACTIVE` banks are listed by resolve and accepted by dispatch.
+   * @default 'ACTIVE'
+   */
+  mandateStatus?: string;
+}
+
+/** A customer of the sandbox, as a test sets one up. */
+export interface SandboxCustomerInit {
+  /** The handle, with or without a leading `@`; stored with one. */
+  handle: string;
+  /** Registered phone number in international form, for example `+2348000000001`. */
+  phone: string;
+  /** Display name. */
+  name: string;
+  /**
+   * URL of the avatar image.
+   * @default `https://sandbox.wallet.test/avatars/<handle>.png`
+   */
+  avatarUrl?: string;
+  /**
+   * The customer's bank accounts, with any mandate status.
+   * @default []
+   */
+  banks?: readonly SandboxBankInit[];
+}
+
+/** A customer as the sandbox holds it: every field filled in. */
+export interface SandboxCustomer {
+  /** Handle with a leading `@`. */
+  readonly handle: string;
+  /** Registered phone number. */
+  readonly phone: string;
+  /** Display name. */
+  readonly name: string;
+  /** URL of the avatar image. */
+  readonly avatarUrl: string;
+  /** Every bank account, whatever its mandate status. */
+  readonly banks: readonly Required<SandboxBankInit>[];
+}
+
+/**
+ * The customers every sandbox starts with. `@ada` has one ACTIVE mandate and one REVOKED one, so a
+ * test can see that only ACTIVE mandates are listed; `@tunde` has an ACTIVE one too.
+ *
+ * @example
+ * ```ts
+ * const ada = defaultSandboxCustomers[0]; // { handle: '@ada', phone: '+2348000000001', ... }
+ * ```
+ */
+export const defaultSandboxCustomers: readonly SandboxCustomerInit[] = [
+  {
+    handle: '@ada',
+    phone: '+2348000000001',
+    name: 'Ada Lovelace',
+    banks: [
+      { bankId: 'bnk_ada_gtb', bankName: 'GTBank', bankCode: '058', accountNumber: '0123451234' },
+      {
+        bankId: 'bnk_ada_access',
+        bankName: 'Access Bank',
+        bankCode: '044',
+        accountNumber: '0987655678',
+        mandateStatus: 'REVOKED',
+      },
+    ],
+  },
+  {
+    handle: '@tunde',
+    phone: '+2348000000002',
+    name: 'Tunde Bakare',
+    banks: [
+      { bankId: 'bnk_tunde_zenith', bankName: 'Zenith Bank', bankCode: '057', accountNumber: '2233445566' },
+    ],
+  },
+];
+
+/** A handle as stored: with one `@`, lower case. @internal */
+export function withAt(handle: string): string {
+  const bare = handle.trim().replace(/^@/, '');
+  return `@${bare.toLowerCase()}`;
+}
+
+// Phones match on their national digits, so `+234 800 000 0001`, `2348000000001` and `08000000001`
+// all find the customer registered as `+2348000000001`.
+/** A phone's national digits, or `undefined` for text that is not a phone number. @internal */
+export function phoneKey(phone: string): string | undefined {
+  const trimmed = phone.trim();
+  if (!/^\+?[\d\s()-]+$/.test(trimmed)) return undefined;
+  const digits = trimmed.replace(/\D/g, '');
+  if (digits.startsWith('234')) return digits.slice(3);
+  if (digits.startsWith('0')) return digits.slice(1);
+  return digits;
+}
+
+/** Replaces all but the last four digits with `*`, as the spec's `accountNumberMasked`. @internal */
+function maskAccountNumber(accountNumber: string): string {
+  const keep = accountNumber.slice(-4);
+  return '*'.repeat(Math.max(accountNumber.length - 4, 0)) + keep;
+}
+
+/** Fills in a customer's defaults. @internal */
+export function toSandboxCustomer(init: SandboxCustomerInit): SandboxCustomer {
+  const handle = withAt(init.handle);
+  return Object.freeze({
+    handle,
+    phone: init.phone,
+    name: init.name,
+    avatarUrl: init.avatarUrl ?? `https://sandbox.wallet.test/avatars/${handle.slice(1)}.png`,
+    banks: Object.freeze(
+      (init.banks ?? []).map((bank) => Object.freeze({ mandateStatus: 'ACTIVE', ...bank })),
+    ),
+  });
+}
+
+/** Finds a customer by handle (with or without `@`) or phone. @internal */
+export function findCustomer(
+  customers: ReadonlyMap<string, SandboxCustomer>,
+  query: string,
+): SandboxCustomer | undefined {
+  const byHandle = customers.get(withAt(query));
+  if (byHandle) return byHandle;
+  const key = phoneKey(query);
+  if (key === undefined || key === '') return undefined;
+  for (const customer of customers.values()) if (phoneKey(customer.phone) === key) return customer;
+  return undefined;
+}
+
+/** The key a customer is stored under. @internal */
+export function customerKey(handle: string): string {
+  return withAt(handle);
+}
+
+/** The customer's public profile, as resolve returns it. @internal */
+export function publicProfile(customer: SandboxCustomer): Customer {
+  return { handle: customer.handle, name: customer.name, avatarUrl: customer.avatarUrl };
+}
+
+/** The banks resolve lists: only ACTIVE mandates, account numbers masked. @internal */
+export function linkedBanks(customer: SandboxCustomer): LinkedBank[] {
+  return customer.banks
+    .filter((bank) => bank.mandateStatus === 'ACTIVE')
+    .map((bank) => ({
+      bankId: bank.bankId,
+      bankName: bank.bankName,
+      bankCode: bank.bankCode,
+      accountNumberMasked: maskAccountNumber(bank.accountNumber),
+      mandateStatus: bank.mandateStatus,
+    }));
+}

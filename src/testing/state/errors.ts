@@ -1,0 +1,29 @@
+/**
+ * The sandbox's one error: a request it refused, or a test control called on a charge in the wrong
+ * state. It carries the HTTP status it is answered with, so the same refusal reads the same over
+ * HTTP and in process; the state throws it and the endpoints turn it into the error envelope.
+ */
+import { WalletError, named } from '../../errors/base.js';
+
+/**
+ * A request the sandbox refused, or a test control called on a charge in the wrong state. Carries
+ * the HTTP status the sandbox answers with, so the same refusal reads the same over HTTP and in
+ * process. A {@link WalletError}, so `isWalletError` and `instanceof WalletError` hold.
+ *
+ * @example
+ * ```ts
+ * await expect(sandbox.authorize('order_unknown')).rejects.toMatchObject({ name: 'SandboxError', status: 404 });
+ * ```
+ */
+export class SandboxError extends WalletError {
+  /** The HTTP status the sandbox answers with for this refusal. */
+  readonly status: number;
+
+  /** @param status - HTTP status. @param message - the envelope's `message`, for a person. */
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+named({ SandboxError });

@@ -1,0 +1,182 @@
+/**
+ * Serving the sandbox over HTTP on loopback, for merchants' apps in other processes and other
+ * languages. Each request becomes a Fetch `Request` whose body streams from the socket (so the one
+ * bounded reader can refuse a huge body without it ever being held), is answered by the one state
+ * machine, and the `Response` is written back. The socket's address is the caller's IP.
+ */
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { SandboxLogger } from '../endpoints/log.js';
+import type { SandboxRequestContext } from '../endpoints/router.js';
+
+/** Where and how `sandbox.listen()` serves. */
+export interface SandboxListenOptions {
+  /**
+   * TCP port; 0 picks a free one.
+   * @default 0
+   */
+  port?: number;
+  /**
+   * Address to bind. Keep it on loopback: the sandbox accepts any test key.
+   * @default '127.0.0.1'
+   */
+  host?: string;
+  /**
+   * How long a client may take to send a whole request, ms; a slower one is cut off with 408.
+   * @default 30000
+   */
+  requestTimeoutMs?: number;
+  /**
+   * Where to log, while this server runs, one line per request and per webhook delivery attempt
+   * of the sandbox (as the `logger` option of `createSandbox()` does for its whole life).
+   * @default undefined (only the sandbox's own `logger`, if any)
+   *
+   * @example
+   * ```ts
+   * const { url } = await sandbox.listen({ port: 4010, logger: console });
+   * ```
+   */
+  logger?: SandboxLogger;
+}
+
+/** A running loopback server. */
+export interface SandboxServer {
+  /** Base URL to give the SDK, for example `http://127.0.0.1:49152` (with the `baseUrl` option's path). */
+  readonly url: string;
+  /** The port it listens on. */
+  readonly port: number;
+  /** Stops listening and drops open connections; resolves once the port is free. A property, so it can be destructured. */
+  readonly close: () => Promise<void>;
+}
+
+type Handler = (request: Request, context?: SandboxRequestContext) => Promise<Response>;
+
+// How long the rest of a refused body is read and dropped before the connection is cut: closing at
+// once, with bytes unread, makes the kernel send a reset that can destroy the 413 on its way.
+const LINGER_MS = 2000;
+
+/** A request body streamed from the socket, and a way to drop whatever of it is not read yet. */
+interface SocketBody {
+  stream: ReadableStream<Uint8Array>;
+  drop(): void;
+}
+
+function bodyStream(req: IncomingMessage): SocketBody {
+  let open = true;
+  const drop = (): void => {
+    open = false;
+    req.resume();
+  };
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.pause();
+        req.on('data', (chunk: Buffer) => {
+          if (!open) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        req.once('end', () => open && controller.close());
+        req.once('error', (error) => open && controller.error(error));
+      },
+      pull() {
+        req.resume();
+      },
+      cancel: drop,
+    },
+    { highWaterMark: 1, size: () => 1 },
+  );
+  return { stream, drop };
+}
+
+function toRequest(req: IncomingMessage, origin: string): { request: Request; body: SocketBody | undefined } {
+  const headers = new Headers();
+  for (const [name, values] of Object.entries(req.headersDistinct)) {
+    for (const value of values ?? []) headers.append(name, value);
+  }
+  const method = req.method ?? 'GET';
+  const body = method === 'GET' || method === 'HEAD' ? undefined : bodyStream(req);
+  // `duplex` is required by undici's Request for a streamed body; Node's RequestInit type lacks it.
+  const init = { method, headers, ...(body === undefined ? {} : { body: body.stream, duplex: 'half' }) };
+  return { request: new Request(new URL(req.url ?? '/', origin), init as RequestInit), body };
+}
+
+async function writeResponse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: Response,
+  socketBody: SocketBody | undefined,
+): Promise<void> {
+  if (response.type === 'error') {
+    // An injected reset: the connection drops with no answer at all.
+    req.socket.destroy();
+    return;
+  }
+  const body = Buffer.from(await response.arrayBuffer());
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  const unread = !req.complete;
+  if (unread) headers.connection = 'close';
+  res.writeHead(response.status, { ...headers, 'content-length': String(body.length) });
+  res.end(body);
+  if (unread) {
+    // Answered before the body was read (a 413, a 401): the rest is read and dropped, never kept.
+    socketBody?.drop();
+    setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
+  }
+}
+
+/** Starts a loopback server over a Fetch handler; `basePath` is added to its URL. @internal */
+export async function startServer(
+  handle: Handler,
+  options: SandboxListenOptions = {},
+  basePath = '',
+): Promise<SandboxServer> {
+  const host = options.host ?? '127.0.0.1';
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  let origin = '';
+  const server = createServer(
+    {
+      requestTimeout,
+      headersTimeout: Math.min(requestTimeout, 10_000),
+      // Node checks the timeouts above at this interval; its default (30 s) would double them.
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, requestTimeout / 4)),
+    },
+    (req, res) => {
+      const serve = async (): Promise<void> => {
+        const clientIp = req.socket.remoteAddress;
+        const { request, body } = toRequest(req, origin);
+        const response = await handle(request, clientIp === undefined ? {} : { clientIp });
+        await writeResponse(req, res, response, body);
+      };
+      serve().catch((error: unknown) => {
+        if (res.headersSent) return res.destroy();
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+        res.end(JSON.stringify({ status: 'error', message: `The sandbox failed: ${String(error)}` }));
+      });
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `${origin}${basePath}`,
+    port,
+    close: () => {
+      closing ??= new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
