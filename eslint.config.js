@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'docs/api/', 'test/*.tmp.ts'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'docs/api/', 'test/*.tmp.ts', 'packages/*/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -24,7 +24,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**', 'examples/**'],
+    files: ['test/**', 'examples/**', 'packages/*/test/**'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',

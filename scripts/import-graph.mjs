@@ -15,7 +15,9 @@ export const LAYERS = [
   ['errors.ts'],
   ['schemas', 'platform'],
   ['core'],
-  ['resources', 'money.ts', 'webhooks'],
+  // The money helpers sit under the resources: reconcile checks fees with estimateFee.
+  ['money.ts'],
+  ['resources', 'webhooks'],
   ['client.ts', 'testing'],
   ['webhooks.ts', 'testing.ts'],
   ['index.ts'],

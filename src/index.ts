@@ -13,6 +13,22 @@ export type { RequestOptions } from './core/transport.js';
 export type { RequestTraceMessage, RequestRetryMessage, TracedError } from './core/trace.js';
 export { Charges } from './resources/charges.js';
 export type { WaitForOutcomeOptions } from './resources/wait-for-outcome.js';
+export type { AnyIterable } from './resources/ordered-pool.js';
+export type {
+  VerifyManyOptions,
+  VerifyResult,
+  VerifiedResult,
+  FailedResult,
+} from './resources/verify-many.js';
+export { VERDICTS } from './resources/reconcile.js';
+export type {
+  LedgerRow,
+  LedgerStatus,
+  Verdict,
+  ReconcileLine,
+  ReconcileOptions,
+  ReconcileProgress,
+} from './resources/reconcile.js';
 export { Refunds } from './resources/refunds.js';
 export { toKobo, toNaira, formatNaira, estimateFee } from './money.js';
 export type { FormatNairaOptions } from './money.js';

@@ -10,6 +10,9 @@ import type {
   Transaction,
 } from '../types.js';
 import { DispatchMemory } from './dispatch-memory.js';
+import type { AnyIterable } from './ordered-pool.js';
+import { reconcile, type LedgerRow, type ReconcileLine, type ReconcileOptions } from './reconcile.js';
+import { verifyMany, type VerifyManyOptions, type VerifyResult } from './verify-many.js';
 import { waitForOutcome, type VerifyFn, type WaitForOutcomeOptions } from './wait-for-outcome.js';
 
 // Each route declared once: the template for tracing and the path are the same declaration.
@@ -118,6 +121,54 @@ export class Charges {
       summary: (p) => `verify of ${quoted(p.reference)}`,
       options,
     });
+  }
+
+  /**
+   * Verifies many references, politely: at most `concurrency` in flight, one shared pause for
+   * every worker when the service answers 429 or `Retry-After`, each failure (after a verify's
+   * retries) reported on its own result, never the end of the run. Takes any iterable or async
+   * iterable; results come in input order and memory stays flat however long the input.
+   *
+   * @throws {@link ValidationError} for bad options, before anything is sent.
+   * @throws {@link RequestAbortedError} when `options.signal` fires (results already yielded stand).
+   * @example
+   * ```ts
+   * for await (const r of wallet.charges.verifyMany(['order_1041', 'order_1042'], { concurrency: 4 })) {
+   *   if (r.error) console.error(r.reference, r.error.message);
+   *   else console.log(r.reference, r.transaction.status);
+   * }
+   * ```
+   */
+  verifyMany(
+    references: AnyIterable<string>,
+    options?: VerifyManyOptions,
+  ): AsyncGenerator<VerifyResult, void, undefined> {
+    return verifyMany((ref, o) => this.verify(ref, o), references, options);
+  }
+
+  /**
+   * Reconciles your ledger against the service: one {@link ReconcileLine} per row, in input order,
+   * with its {@link Verdict}. Read-only: it only verifies. Rows are verified as
+   * {@link Charges.verifyMany} does; a malformed row gets the verdict `error` without a request.
+   *
+   * @throws {@link ValidationError} for bad options, before anything is sent.
+   * @throws {@link RequestAbortedError} when `options.signal` fires (lines already yielded stand).
+   * @example
+   * ```ts
+   * const ledger = [
+   *   { reference: 'order_1041', amount: 450_000, status: 'paid' as const },
+   *   { reference: 'order_1042', amount: 120_000, status: 'pending' as const },
+   * ];
+   * for await (const line of wallet.charges.reconcile(ledger, { concurrency: 8 })) {
+   *   if (line.verdict === 'paid_not_recorded') await fulfil(line.reference, line.expected.amount);
+   * }
+   * ```
+   */
+  reconcile<Row extends LedgerRow>(
+    ledger: AnyIterable<Row>,
+    options?: ReconcileOptions,
+  ): AsyncGenerator<ReconcileLine<Row>, void, undefined> {
+    return reconcile((ref, o) => this.verify(ref, o), ledger, options);
   }
 
   /**

@@ -160,6 +160,7 @@ const results = { cpu: await cpuPerCall(base) };
 results.webhooks = await webhooks();
 results.imports = imports(base);
 Object.assign(results, await socketsAndHeap(server, base));
+results.reconcile = await (await import('./reconcile.mjs')).reconcileBench(base, form);
 if (PLAN.extras) results.footprint = footprint();
 server.proc.disconnect();
 

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+/**
+ * The `wallet` bin. Exit codes: 0 all is well, 1 a problem found (a mismatch, a failed check, an
+ * error from the service), 2 a usage error (unknown command or flag, a bad value).
+ */
+import { readFileSync } from 'node:fs';
+
+import { CommanderError } from 'commander';
+import { isWalletError } from '@wallet/node';
+
+import { createOutput, OK, PROBLEM, USAGE, UsageError } from './output.js';
+import { buildProgram, type Run } from './program.js';
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+async function main(argv: readonly string[]): Promise<number> {
+  let run: Run | undefined;
+  const program = buildProgram(version, (chosen) => (run = chosen));
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 || error.code === 'commander.help' ? OK : USAGE;
+    }
+    throw error;
+  }
+  if (run === undefined) {
+    program.outputHelp();
+    return USAGE;
+  }
+  const out = createOutput(program.opts<{ json?: boolean }>().json === true);
+  try {
+    return await run(out);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      out.note(`wallet: ${error.message}`);
+      return USAGE;
+    }
+    if (isWalletError(error)) {
+      // A bad key or URL in the environment is a setup problem: 1, with the SDK's own words.
+      out.note(error.message);
+      if (out.json) out.data({ error: { name: error.name, code: error.code, message: error.message } });
+      return PROBLEM;
+    }
+    out.note(`wallet: ${error instanceof Error ? error.message : String(error)}`);
+    return PROBLEM;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`wallet: ${String(error)}\n`);
+    process.exitCode = PROBLEM;
+  },
+);

@@ -1,0 +1,122 @@
+/**
+ * `wallet charges verify REF`, `wallet charges wait REF` and `wallet refunds create REF`: one SDK
+ * call each, printed for people or as JSON. A refund on a live key moves real money, so it asks
+ * first on a terminal and refuses without `--yes` anywhere else.
+ */
+import { createInterface } from 'node:readline/promises';
+
+import { formatNaira, isWalletError, toKobo, type Transaction } from '@wallet/node';
+
+import { createClient, keyMode, keyOf, type ClientFlags } from '../client.js';
+import { OK, PROBLEM, UsageError, type Output } from '../output.js';
+
+function printTransaction(out: Output, tx: Transaction): void {
+  const { green, red, yellow } = out.colors;
+  const paint = tx.status === 'SUCCESS' ? green : tx.status === 'FAILED' ? red : yellow;
+  out.line(`${tx.reference}  ${paint(tx.status)}  ${formatNaira(tx.amount)}`);
+  if (tx.fee != null) out.line(`  fee ${formatNaira(tx.fee)}, net ${formatNaira(tx.netAmount ?? 0)}`);
+  if (tx.paidAt != null) out.line(`  paid at ${tx.paidAt}`);
+}
+
+/** `wallet charges verify REF`: exit 0 when the charge is SUCCESS, 1 otherwise. */
+export async function verifyCommand(reference: string, flags: ClientFlags, out: Output): Promise<number> {
+  const wallet = createClient(flags);
+  try {
+    const tx = await wallet.charges.verify(reference);
+    out.data(tx);
+    if (!out.json) printTransaction(out, tx);
+    return tx.status === 'SUCCESS' ? OK : PROBLEM;
+  } finally {
+    await wallet.close();
+  }
+}
+
+/** `wallet charges wait REF`: waits for the customer's answer; exit 0 on SUCCESS. */
+export async function waitCommand(
+  reference: string,
+  flags: ClientFlags & { timeout?: number },
+  out: Output,
+): Promise<number> {
+  const wallet = createClient(flags);
+  const abort = new AbortController();
+  const onSigint = (): void => abort.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    if (!out.json) out.note(`Waiting for ${reference}…`);
+    const options =
+      flags.timeout === undefined
+        ? { signal: abort.signal }
+        : { signal: abort.signal, timeout: flags.timeout };
+    const tx = await wallet.charges.waitForOutcome(reference, options);
+    out.data(tx);
+    if (!out.json) printTransaction(out, tx);
+    return tx.status === 'SUCCESS' ? OK : PROBLEM;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await wallet.close();
+  }
+}
+
+/** Parses an amount flag: Kobo digits, or Naira with `--amount-unit naira`. */
+export function amountFlag(raw: string, unit: 'kobo' | 'naira'): number {
+  if (unit === 'kobo') {
+    if (!/^\d+$/.test(raw) || Number(raw) <= 0 || !Number.isSafeInteger(Number(raw))) {
+      throw new UsageError(
+        `--amount must be a positive whole number of Kobo (got '${raw}'); for Naira add --amount-unit naira.`,
+      );
+    }
+    return Number(raw);
+  }
+  try {
+    return toKobo(raw);
+  } catch (error) {
+    throw new UsageError(
+      `--amount '${raw}' is not an exact Naira amount: ${isWalletError(error) ? error.message : String(error)}`,
+    );
+  }
+}
+
+async function confirmed(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(question);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+/** `wallet refunds create REF [--amount A] [--reason R] [--yes]`. */
+export async function refundCommand(
+  reference: string,
+  flags: ClientFlags & { amount?: number; reason?: string; yes: boolean },
+  out: Output,
+): Promise<number> {
+  const what = `${flags.amount === undefined ? 'the whole remaining amount' : formatNaira(flags.amount)} of ${reference}`;
+  if (keyMode(keyOf(flags)) === 'live' && !flags.yes) {
+    if (process.stdin.isTTY !== true || process.stderr.isTTY !== true) {
+      out.note(
+        `Refusing to refund ${what} with a live key without confirmation: not on a terminal. Add --yes to confirm.`,
+      );
+      return PROBLEM;
+    }
+    if (!(await confirmed(`Refund ${what} with a LIVE key (real money)? Type yes to confirm: `))) {
+      out.note('Not confirmed: nothing was sent.');
+      return PROBLEM;
+    }
+  }
+  const wallet = createClient(flags);
+  try {
+    const params: { reference: string; amount?: number; reason?: string } = { reference };
+    if (flags.amount !== undefined) params.amount = flags.amount;
+    if (flags.reason !== undefined) params.reason = flags.reason;
+    const refund = await wallet.refunds.create(params);
+    out.data(refund);
+    out.line(
+      `Refunded ${formatNaira(refund.amount)} of ${reference}: ${refund.status} (${refund.refundReference})`,
+    );
+    return OK;
+  } finally {
+    await wallet.close();
+  }
+}

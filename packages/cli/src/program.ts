@@ -1,0 +1,159 @@
+/**
+ * The command tree, with commander: help on every command, "did you mean" for a mistyped command
+ * or flag, and every usage mistake turned into exit code 2.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+
+import { amountFlag, refundCommand, verifyCommand, waitCommand } from './commands/calls.js';
+import { doctorCommand } from './commands/doctor.js';
+import { reconcileCommand, type ReconcileFlags } from './commands/reconcile.js';
+import { sandboxCommand } from './commands/sandbox.js';
+import { triggerCommand, webhookVerifyCommand } from './commands/webhooks.js';
+import { createOutput, type Output } from './output.js';
+
+/** What a command's action resolves to: the exit code. */
+export type Run = (out: Output) => Promise<number>;
+
+function whole(min: number, max: number) {
+  return (raw: string): number => {
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}.`);
+    }
+    return Number(raw);
+  };
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/**
+ * Builds the program. `done` receives the chosen command's work, so the caller owns the exit code
+ * (commander's own exit is turned off).
+ */
+export function buildProgram(version: string, done: (run: Run) => void): Command {
+  const program = new Command('wallet')
+    .description('The Wallet command line: reconcile a ledger, check your setup, trigger and debug webhooks.')
+    .version(version)
+    .option('--json', 'print results as JSON')
+    .option('--base-url <url>', 'the service address (default: WALLET_BASE_URL)')
+    .option(
+      '--api-key <key>',
+      'the secret key (default: WALLET_SECRET_KEY; prefer the variable, flags show in ps)',
+    )
+    .showSuggestionAfterError(true)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  const globals = (): { json?: boolean; baseUrl?: string; apiKey?: string } => program.opts();
+  const client = () => {
+    const { baseUrl, apiKey } = globals();
+    return { ...(baseUrl === undefined ? {} : { baseUrl }), ...(apiKey === undefined ? {} : { apiKey }) };
+  };
+
+  program
+    .command('reconcile')
+    .description('verify every row of a ledger CSV and write a report with a verdict per row (read-only)')
+    .argument('<file>', 'the ledger export, a CSV with a header row')
+    .option('--out <file>', 'the report (.csv, or .jsonl for JSON lines) (default: FILE.report.csv)')
+    .addOption(
+      new Option('--format <format>', 'report format (default: from --out)').choices(['csv', 'jsonl']),
+    )
+    .addOption(
+      new Option('--amount-unit <unit>', 'unit of the amount column')
+        .choices(['kobo', 'naira'])
+        .default('kobo'),
+    )
+    .option('--concurrency <n>', 'verifies in flight at once', whole(1, 64), 8)
+    .option('--retries <n>', 'retries of a row after a lost connection, 429 or 5xx', whole(0, 10), 2)
+    .option('--reference-column <name>', 'column of the reference', 'reference')
+    .option('--amount-column <name>', 'column of the amount', 'amount')
+    .option('--status-column <name>', 'column of the status (paid, pending, failed)', 'status')
+    .option('--resume', 'carry on an interrupted run from its report', false)
+    .option('--quiet', 'no progress lines (the summary still prints)', false)
+    .action((file: string, flags: Record<string, unknown>) => {
+      done((out) => reconcileCommand(file, { ...(flags as unknown as ReconcileFlags), ...client() }, out));
+    });
+
+  program
+    .command('doctor')
+    .description(
+      'check the key, base URL, DNS, TLS 1.3, clock, an authenticated round trip and proxy variables',
+    )
+    .action(() => done((out) => doctorCommand(client(), out)));
+
+  const webhooks = program.command('webhooks').description('send and debug signed webhook deliveries');
+  webhooks
+    .command('trigger')
+    .description('send a delivery signed exactly as the service signs one, and check the answer')
+    .argument('<event>', 'the event kind: charge.success')
+    .requiredOption('--to <url>', 'where to send it (your webhook endpoint)')
+    .option('--secret <secret>', 'the webhook secret (default: WALLET_WEBHOOK_SECRET)')
+    .option('--reference <ref>', 'the charge reference (default: a fresh one)')
+    .option('--amount <kobo>', 'the amount in Kobo', whole(1, Number.MAX_SAFE_INTEGER), 500_000)
+    .option('--handle <handle>', 'the customer handle', '@ada')
+    .option('--repeat <n>', 'send the same delivery N times (a redelivery)', whole(1, 100), 1)
+    .action((event: string, flags: Record<string, unknown>) =>
+      done((out) => triggerCommand(event, flags as never, out)),
+    );
+  webhooks
+    .command('verify')
+    .description('say whether a captured delivery verifies, and if not, what changed it')
+    .argument('[file]', 'the captured body (default: stdin)')
+    .option('--secret <secret>', 'a webhook secret; give it again to try others (rotation)', collect, [])
+    .requiredOption('--signature <sig>', 'the X-Wallet-Signature header as received')
+    .action((file: string | undefined, flags: Record<string, unknown>) =>
+      done((out) => webhookVerifyCommand(file, flags as never, out)),
+    );
+
+  const charges = program.command('charges').description('look at charges');
+  charges
+    .command('verify')
+    .description('what the service holds for a reference (exit 0 when SUCCESS)')
+    .argument('<reference>')
+    .action((reference: string) => done((out) => verifyCommand(reference, client(), out)));
+  charges
+    .command('wait')
+    .description('wait for the customer to answer (exit 0 when SUCCESS)')
+    .argument('<reference>')
+    .option('--timeout <ms>', 'how long to wait', whole(1, 2_147_483_647))
+    .action((reference: string, flags: { timeout?: number }) =>
+      done((out) => waitCommand(reference, { ...client(), ...flags }, out)),
+    );
+
+  program
+    .command('refunds')
+    .description('refund charges')
+    .command('create')
+    .description('refund a paid charge, in full or in part (asks first on a live key)')
+    .argument('<reference>')
+    .option('--amount <amount>', 'how much (default: all that is left)')
+    .addOption(
+      new Option('--amount-unit <unit>', 'unit of --amount').choices(['kobo', 'naira']).default('kobo'),
+    )
+    .option('--reason <text>', 'your reason, kept with the refund')
+    .option('--yes', 'confirm a live-key refund without asking', false)
+    .action(
+      (
+        reference: string,
+        flags: { amount?: string; amountUnit: 'kobo' | 'naira'; reason?: string; yes: boolean },
+      ) =>
+        done((out) => {
+          const { amount, ...rest } = flags;
+          const kobo = amount === undefined ? {} : { amount: amountFlag(amount, flags.amountUnit) };
+          return refundCommand(reference, { ...client(), ...rest, ...kobo }, out);
+        }),
+    );
+
+  program
+    .command('sandbox')
+    .description(
+      'serve the sandbox on loopback (the wallet-sandbox development server; --help for its flags)',
+    )
+    .helpOption(false)
+    .allowUnknownOption(true)
+    .allowExcessArguments(true)
+    .argument('[args...]')
+    .action((args: string[]) => done(() => sandboxCommand(args)));
+
+  return program;
+}
+
+export { createOutput };

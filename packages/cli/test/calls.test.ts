@@ -1,0 +1,175 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import {
+  CLI_BIN,
+  cleanEnv,
+  startSandbox,
+  TEST_KEY,
+  wallet,
+  type SandboxProcess,
+} from './helpers/processes.js';
+import { seed } from './helpers/seed.js';
+
+let sandbox: SandboxProcess;
+let env: Record<string, string>;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  env = { WALLET_SECRET_KEY: TEST_KEY, WALLET_BASE_URL: sandbox.url };
+  await seed(sandbox.url, [
+    { reference: 'c_paid', amount: 450_000, state: 'SUCCESS' },
+    { reference: 'c_refund', amount: 450_000, state: 'SUCCESS' },
+    { reference: 'c_wait', amount: 1_000, state: 'PENDING_AUTHORIZATION' },
+  ]);
+});
+afterAll(() => sandbox.stop());
+
+/** A loopback service that counts refunds and answers them as the service would. */
+async function refundCounter() {
+  let refunds = 0;
+  const server = createServer((req, res) => {
+    if (req.url === '/v1/refunds') refunds++;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        status: 'success',
+        message: 'ok',
+        data: {
+          refundReference: 'rf_1',
+          amount: 1000,
+          currency: 'NGN',
+          status: 'PROCESSED',
+          refundedAt: new Date().toISOString(),
+        },
+      }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    count: () => refunds,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Runs `wallet ARGS` on a pseudo-terminal, typing `input`. */
+function onTerminal(args: string, extra: Record<string, string>, input: string): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn('script', ['-qec', `${process.execPath} ${CLI_BIN} ${args}`, '/dev/null'], {
+      env: cleanEnv({ TERM: 'xterm', ...extra }),
+    });
+    let text = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => {
+      text += c;
+      if (text.includes('Type yes to confirm')) child.stdin.write(input);
+    });
+    child.on('close', () => resolve(text));
+  });
+}
+
+describe('wallet charges and refunds', () => {
+  it('charges verify prints the transaction and exits 0 on SUCCESS, 1 otherwise, JSON with --json', async () => {
+    const paid = await wallet(['charges', 'verify', 'c_paid'], { env });
+    expect(paid.code).toBe(0);
+    expect(paid.stdout).toMatch(/c_paid {2}SUCCESS {2}₦4,500.00\n {2}fee ₦90.00, net ₦4,410.00/);
+    const pending = await wallet(['--json', 'charges', 'verify', 'c_wait'], { env });
+    expect(pending.code).toBe(1);
+    expect(JSON.parse(pending.stdout)).toMatchObject({
+      reference: 'c_wait',
+      status: 'PENDING_AUTHORIZATION',
+    });
+    const missing = await wallet(['charges', 'verify', 'c_nowhere'], { env });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('c_nowhere');
+  });
+
+  it('charges wait resolves once the customer answers', async () => {
+    const waiting = wallet(['charges', 'wait', 'c_wait', '--timeout', '20000'], { env });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await fetch(`${sandbox.url}/_sandbox/charges/c_wait/authorize`, { method: 'POST' });
+    const ran = await waiting;
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toContain('c_wait  SUCCESS');
+  });
+
+  it('refunds create refunds with a test key, the amount in Naira exactly', async () => {
+    const ran = await wallet(
+      ['refunds', 'create', 'c_refund', '--amount', '1000.50', '--amount-unit', 'naira'],
+      { env },
+    );
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toMatch(/Refunded ₦1,000.50 of c_refund: PROCESSED/);
+    const bad = await wallet(['refunds', 'create', 'c_refund', '--amount', '10.5'], { env });
+    expect(bad.code).toBe(2);
+  });
+
+  it('refuses a live-key refund off a terminal without --yes, and sends it with --yes', async () => {
+    const service = await refundCounter();
+    try {
+      const live = {
+        WALLET_SECRET_KEY: 'sk_live_cli_4eC39HqLyjWDarjtT1zdp7dc',
+        WALLET_BASE_URL: service.url,
+      };
+      const refused = await wallet(['refunds', 'create', 'ord_1'], { env: live });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('not on a terminal. Add --yes to confirm');
+      expect(service.count()).toBe(0);
+      const confirmed = await wallet(['refunds', 'create', 'ord_1', '--yes'], { env: live });
+      expect(confirmed.code).toBe(0);
+      expect(service.count()).toBe(1);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('asks before a live-key refund on a terminal: no sends nothing, yes sends it', async () => {
+    const service = await refundCounter();
+    try {
+      const live = {
+        WALLET_SECRET_KEY: 'sk_live_cli_4eC39HqLyjWDarjtT1zdp7dc',
+        WALLET_BASE_URL: service.url,
+      };
+      const no = await onTerminal('refunds create ord_2 --amount 5000', live, 'no\r');
+      expect(no).toContain('Refund ₦50.00 of ord_2 with a LIVE key (real money)?');
+      expect(no).toContain('Not confirmed: nothing was sent.');
+      expect(service.count()).toBe(0);
+      const yes = await onTerminal('refunds create ord_2 --amount 5000', live, 'yes\r');
+      expect(yes).toContain('Refunded');
+      expect(service.count()).toBe(1);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+describe('wallet usage', () => {
+  it('suggests the command meant, exits 2 on usage errors and 0 for help', async () => {
+    const typo = await wallet(['refund', 'create']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('Did you mean refunds?');
+    expect((await wallet(['charges', 'verify'])).code).toBe(2);
+    expect((await wallet(['reconcile', 'x.csv', '--concurrency', '0'])).code).toBe(2);
+    const help = await wallet(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('reconcile');
+  });
+
+  it('wallet sandbox serves the development server with its own flags', async () => {
+    const text = await new Promise<string>((resolve) => {
+      const child = spawn(process.execPath, [CLI_BIN, 'sandbox', '--port', '0', '--fail-rate', '0.1'], {
+        env: cleanEnv(),
+      });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => {
+        out += c;
+        if (out.includes('faults')) child.kill('SIGTERM');
+      });
+      child.on('close', () => resolve(out));
+    });
+    expect(text).toMatch(/wallet-sandbox listening on http:\/\/127.0.0.1:\d+/);
+    expect(text).toContain('fail rate 0.1');
+  });
+});

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startSandbox, TEST_KEY, wallet, type SandboxProcess } from './helpers/processes.js';
+import { CERT, closedPort, statusServer, tls12Server, type Loopback } from './helpers/servers.js';
+
+let sandbox: SandboxProcess;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.stop());
+
+const doctor = (env: Record<string, string>, ...args: string[]) =>
+  wallet(['doctor', ...args], { env: { WALLET_SECRET_KEY: TEST_KEY, ...env } });
+
+/** The doctor's line for one check: `STATUS  name  detail`, then its fix when it has one. */
+function check(stdout: string, name: string): string {
+  const lines = stdout.split('\n');
+  const at = lines.findIndex((l) => new RegExp(`^\\S+\\s+${name}\\s`).test(l));
+  expect(at, `no line for ${name} in:\n${stdout}`).toBeGreaterThanOrEqual(0);
+  const fix = lines[at + 1]?.trim().startsWith('fix:') ? `\n${lines[at + 1]!.trim()}` : '';
+  return lines[at]! + fix;
+}
+
+async function against(server: Promise<Loopback>, env: Record<string, string> = {}) {
+  const s = await server;
+  try {
+    return await doctor({ WALLET_BASE_URL: s.url, ...env });
+  } finally {
+    await s.close();
+  }
+}
+
+describe('wallet doctor', () => {
+  it('passes against the sandbox over http, with TLS marked not applicable', async () => {
+    const ran = await doctor({ WALLET_BASE_URL: sandbox.url });
+    expect(ran.code).toBe(0);
+    expect(check(ran.stdout, 'key')).toMatch(/^pass\s+key\s+test mode/);
+    expect(check(ran.stdout, 'TLS 1.3')).toMatch(/^n\/a\s+TLS 1.3\s+http: on loopback/);
+    expect(check(ran.stdout, 'round trip')).toMatch(/^pass .*authenticated/);
+    expect(check(ran.stdout, 'clock')).toMatch(/^pass/);
+    expect(check(ran.stdout, 'proxy')).toMatch(/^pass/);
+    expect(ran.stdout).toContain('All checks passed.');
+  });
+
+  it('fails a server that negotiates only TLS 1.2, and says why', async () => {
+    const ran = await against(tls12Server(), { NODE_EXTRA_CA_CERTS: CERT });
+    expect(ran.code).toBe(1);
+    expect(check(ran.stdout, 'TLS 1.3')).toMatch(
+      /^FAIL\s+TLS 1.3\s+localhost:\d+ negotiated TLSv1.2, not TLSv1.3\nfix: .*TLS-inspecting proxy/,
+    );
+    expect(check(ran.stdout, 'DNS')).toMatch(/^pass\s+DNS\s+localhost ->/);
+  });
+
+  it('fails a clock ten minutes off the service Date header', async () => {
+    const ran = await against(statusServer(404, 10 * 60_000));
+    expect(ran.code).toBe(1);
+    expect(check(ran.stdout, 'clock')).toMatch(
+      /^FAIL\s+clock\s+this machine's clock is (59\d|60\d) s behind the service's\nfix: Sync the clock/,
+    );
+    expect(check(ran.stdout, 'round trip')).toMatch(/^pass/);
+  });
+
+  it('explains a 401 as the wrong key for this environment', async () => {
+    const ran = await against(statusServer(401));
+    expect(ran.code).toBe(1);
+    expect(check(ran.stdout, 'round trip')).toMatch(
+      /^FAIL\s+round trip\s+401: the service refused the key.*\nfix: Use a key of this environment/,
+    );
+  });
+
+  it("explains a 403 as the key's IP allow list", async () => {
+    const ran = await against(statusServer(403));
+    expect(ran.code).toBe(1);
+    expect(check(ran.stdout, 'round trip')).toMatch(
+      /^FAIL\s+round trip\s+403: the key is locked to an IP allow list.*\nfix: Add this server's outbound IP address/,
+    );
+  });
+
+  it('says nothing is listening on a refused connection', async () => {
+    const ran = await doctor({ WALLET_BASE_URL: await closedPort() });
+    expect(ran.code).toBe(1);
+    expect(check(ran.stdout, 'round trip')).toMatch(
+      /^FAIL\s+round trip.*\nfix: Nothing is listening at 127.0.0.1:\d+: start the sandbox/,
+    );
+  });
+
+  it('fails a host that does not resolve, and skips what needs it', async () => {
+    const ran = await doctor({ WALLET_BASE_URL: 'https://api.wallet.invalid' });
+    expect(ran.code).toBe(1);
+    expect(check(ran.stdout, 'DNS')).toMatch(
+      /^FAIL\s+DNS\s+api.wallet.invalid does not resolve \(ENOTFOUND\)\nfix: Check the host/,
+    );
+    expect(check(ran.stdout, 'clock')).toMatch(/^skip/);
+  });
+
+  it('warns when proxy variables are set but unused, with credentials hidden', async () => {
+    const ran = await doctor({
+      WALLET_BASE_URL: sandbox.url,
+      HTTPS_PROXY: 'http://ops:hunter2@127.0.0.1:3128',
+    });
+    expect(ran.code).toBe(0);
+    expect(check(ran.stdout, 'proxy')).toMatch(
+      /^warn\s+proxy\s+HTTPS_PROXY=http:\/\/\*\*\*@127.0.0.1:3128\/ set, but the SDK connects directly.*\nfix: If this network needs the proxy, set NODE_USE_ENV_PROXY=1/,
+    );
+    expect(ran.stdout).not.toContain('hunter2');
+  });
+
+  it('fails a missing or malformed key and base URL with the fix, and reports JSON with --json', async () => {
+    const ran = await wallet(['doctor', '--json'], {
+      env: { WALLET_SECRET_KEY: 'pk_test_123', WALLET_BASE_URL: 'http://example.com/v1' },
+    });
+    expect(ran.code).toBe(1);
+    const report = JSON.parse(ran.stdout) as {
+      ok: boolean;
+      checks: { name: string; status: string; fix?: string }[];
+    };
+    expect(report.ok).toBe(false);
+    const byName = Object.fromEntries(report.checks.map((c) => [c.name, c]));
+    expect(byName.key).toMatchObject({ status: 'fail', fix: expect.stringContaining('WALLET_SECRET_KEY') });
+    expect(byName['base URL']).toMatchObject({ status: 'fail' });
+    expect(byName['round trip']?.status).toBe('skipped');
+  });
+});

@@ -1,0 +1,261 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { serve } from '@hono/node-server';
+import express from 'express';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createNodeWebhookHandler,
+  createWebhookHandler,
+  memoryDedupeStore,
+  signWebhook,
+  type WebhookEvent,
+} from '@wallet/node/webhooks';
+
+import { startSandbox, wallet } from './helpers/processes.js';
+import { seed } from './helpers/seed.js';
+
+const SECRET = 'whsec_cli_test_secret';
+const dir = mkdtempSync(join(tmpdir(), 'wallet-cli-webhooks-'));
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+function listening(server: Server): Promise<string> {
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+    ),
+  );
+}
+
+/** A server that keeps each delivery's exact bytes and signature, and acknowledges it. */
+async function capture() {
+  const got: { body: Buffer; signature: string }[] = [];
+  const server = createServer((req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      got.push({ body: Buffer.concat(chunks), signature: String(req.headers['x-wallet-signature']) });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
+    });
+  });
+  return { url: await listening(server), got };
+}
+
+describe('wallet webhooks trigger', () => {
+  it('signs exactly as the sandbox does: same bytes, same signature', async () => {
+    const hook = await capture();
+    const sandbox = await startSandbox(['--webhook-url', hook.url, '--webhook-secret', SECRET]);
+    closers.push(() => sandbox.stop());
+    await seed(sandbox.url, [{ reference: 'ord_hook', amount: 450_000, state: 'SUCCESS' }]);
+    const fromSandbox = hook.got[0]!;
+    const ran = await wallet([
+      'webhooks',
+      'trigger',
+      'charge.success',
+      '--to',
+      hook.url,
+      '--secret',
+      SECRET,
+      '--reference',
+      'ord_hook',
+      '--amount',
+      '450000',
+    ]);
+    expect(ran.code).toBe(0);
+    const fromCli = hook.got[1]!;
+    expect(fromCli.body.equals(fromSandbox.body)).toBe(true);
+    expect(fromCli.signature).toBe(fromSandbox.signature);
+  });
+
+  it("is accepted by the SDK's Express handler, and --repeat 3 with dedupe runs onEvent once", async () => {
+    const events: WebhookEvent[] = [];
+    const app = express();
+    app.post(
+      '/webhooks/wallet',
+      express.raw({ type: 'application/json' }),
+      createNodeWebhookHandler({
+        secret: SECRET,
+        dedupe: memoryDedupeStore(),
+        onEvent: (e) => void events.push(e),
+      }),
+    );
+    const url = await listening(createServer(app));
+    const ran = await wallet(
+      [
+        'webhooks',
+        'trigger',
+        'charge.success',
+        '--to',
+        `${url}/webhooks/wallet`,
+        '--reference',
+        'ord_x1',
+        '--repeat',
+        '3',
+        '--json',
+      ],
+      { env: { WALLET_WEBHOOK_SECRET: SECRET } },
+    );
+    expect(ran.code).toBe(0);
+    const result = JSON.parse(ran.stdout) as { deliveries: { status: number; received: boolean }[] };
+    expect(result.deliveries).toEqual(
+      [1, 2, 3].map((attempt) => expect.objectContaining({ attempt, status: 200, received: true })),
+    );
+    expect(events).toEqual([
+      {
+        event: 'charge.success',
+        data: { reference: 'ord_x1', amount: 500_000, customer: { handle: '@ada' } },
+      },
+    ]);
+  });
+
+  it("is accepted by the SDK's Fetch handler with dedupe, and a wrong secret exits 1", async () => {
+    const seen: string[] = [];
+    const handler = createWebhookHandler({
+      secret: SECRET,
+      dedupe: memoryDedupeStore(),
+      onEvent: (e) => void seen.push(e.event),
+    });
+    const server = serve({ fetch: handler, port: 0, hostname: '127.0.0.1' }) as Server;
+    await new Promise((resolve) => server.once('listening', resolve));
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const ok = await wallet([
+      'webhooks',
+      'trigger',
+      'charge.success',
+      '--to',
+      url,
+      '--secret',
+      SECRET,
+      '--repeat',
+      '3',
+    ]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout.match(/200 received/g)).toHaveLength(3);
+    expect(seen).toEqual(['charge.success']);
+    const wrong = await wallet([
+      'webhooks',
+      'trigger',
+      'charge.success',
+      '--to',
+      url,
+      '--secret',
+      'not-the-secret',
+    ]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toContain('400 not acknowledged');
+  });
+
+  it('exits 2 for an unknown event or a missing secret', async () => {
+    expect(
+      (await wallet(['webhooks', 'trigger', 'charge.failed', '--to', 'http://127.0.0.1:9', '--secret', 's']))
+        .code,
+    ).toBe(2);
+    const noSecret = await wallet(['webhooks', 'trigger', 'charge.success', '--to', 'http://127.0.0.1:9']);
+    expect(noSecret.code).toBe(2);
+    expect(noSecret.stderr).toContain('WALLET_WEBHOOK_SECRET');
+  });
+});
+
+describe('wallet webhooks verify', () => {
+  const event = {
+    event: 'charge.success',
+    data: { reference: 'ord_Ìyá', amount: 450_000, customer: { handle: '@ada' } },
+  };
+  const compact = JSON.stringify(event);
+  const indented = `${JSON.stringify(event, null, 2)}\n`;
+
+  async function diagnose(
+    sent: string,
+    captured: Buffer | string,
+    secrets: string[] = [SECRET],
+    signedWith = SECRET,
+  ) {
+    const { signature } = signWebhook(sent, signedWith);
+    const file = join(dir, `body-${Math.random().toString(36).slice(2)}.json`);
+    writeFileSync(file, captured);
+    const ran = await wallet([
+      'webhooks',
+      'verify',
+      file,
+      '--signature',
+      signature,
+      '--json',
+      ...secrets.flatMap((s) => ['--secret', s]),
+    ]);
+    return {
+      ...ran,
+      result: JSON.parse(ran.stdout) as {
+        verifies: boolean;
+        alteration: string | null;
+        secretIndex: number | null;
+        cause: string;
+      },
+    };
+  }
+
+  it('says a captured sandbox delivery verifies, byte for byte', async () => {
+    const hook = await capture();
+    const sandbox = await startSandbox(['--webhook-url', hook.url, '--webhook-secret', SECRET]);
+    closers.push(() => sandbox.stop());
+    await seed(sandbox.url, [{ reference: 'ord_v1', amount: 1000, state: 'SUCCESS' }]);
+    const { body, signature } = hook.got[0]!;
+    const ran = await wallet(['webhooks', 'verify', '--secret', SECRET, '--signature', signature], {
+      input: body.toString('utf8'),
+    });
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toContain('verifies');
+  });
+
+  it.each([
+    ['an indented body re-serialized compact', indented, compact, 'reserialized_compact'],
+    [
+      'a compact body re-serialized indented',
+      compact,
+      JSON.stringify(event, null, 2),
+      'reserialized_indented',
+    ],
+    ['a trimmed final newline', indented, indented.trimEnd(), 'final_newline_trimmed'],
+    ['an added final newline', compact, `${compact}\n`, 'final_newline_added'],
+    ['CRLF line endings', indented, indented.replace(/\n/g, '\r\n'), 'crlf'],
+    [
+      'UTF-8 read as Latin-1',
+      compact,
+      Buffer.from(Buffer.from(compact).toString('latin1'), 'utf8'),
+      're_encoded',
+    ],
+  ])('names %s as the cause', async (_name, sent, captured, alteration) => {
+    const ran = await diagnose(sent, captured);
+    expect(ran.code).toBe(1);
+    expect(ran.result).toMatchObject({ verifies: false, alteration });
+  });
+
+  it('names the other secret when the delivery was signed with the second --secret', async () => {
+    const ran = await diagnose(compact, compact, [SECRET, 'whsec_old'], 'whsec_old');
+    expect(ran.code).toBe(1);
+    expect(ran.result).toMatchObject({ verifies: false, secretIndex: 1, alteration: null });
+    expect(ran.result.cause).toContain('2nd --secret');
+  });
+
+  it('says when no common alteration explains it, and verifies an untouched body', async () => {
+    const tampered = await diagnose(compact, compact.replace('450000', '45000'));
+    expect(tampered.result).toMatchObject({ verifies: false, alteration: null });
+    expect(tampered.result.cause).toContain('No common alteration');
+    const untouched = await diagnose(indented, indented);
+    expect(untouched.code).toBe(0);
+    expect(untouched.result.verifies).toBe(true);
+  });
+});

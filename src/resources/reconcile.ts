@@ -1,0 +1,223 @@
+/**
+ * `charges.reconcile`: the merchant's ledger against what the service holds, one verdict per row.
+ * It is `verifyMany` over the ledger's references plus the verdict rules below; a malformed row is
+ * refused on its own row (nothing sent for it), so one bad line never ends a nightly run.
+ */
+import { quoted } from '../internal/words.js';
+import { ValidationError, type ValidationIssue, type WalletError } from '../errors.js';
+import { isApiError } from '../errors/guards.js';
+import { estimateFee } from '../money.js';
+import type { Transaction } from '../types.js';
+import { orderedPool, type AnyIterable } from './ordered-pool.js';
+import {
+  runAborted,
+  settleRun,
+  stopped,
+  VERIFY_MANY_RULES,
+  verifyWithRetries,
+  windowFor,
+  type VerifyFn,
+  type VerifyManyOptions,
+  type VerifyResult,
+} from './verify-many.js';
+
+/** What the merchant's own books say of an order. */
+export type LedgerStatus = 'paid' | 'pending' | 'failed';
+
+/** One row of the merchant's ledger. Extra fields (a line number, an order id) are kept on `expected`. */
+export interface LedgerRow {
+  /** The reference the charge was made with. */
+  reference: string;
+  /** The amount the ledger expects, in Kobo. */
+  amount: number;
+  /** The merchant's view of the order. */
+  status: LedgerStatus;
+}
+
+/**
+ * What a row's comparison found, checked in this order: `unknown_reference` (the service's 404),
+ * `error` (could not verify, or the row itself is malformed), `amount_mismatch`, `still_pending`,
+ * `paid_not_recorded` (a missed webhook: fulfil it), `recorded_not_paid`, `fee_mismatch`, `match`.
+ */
+export type Verdict =
+  | 'match'
+  | 'paid_not_recorded'
+  | 'recorded_not_paid'
+  | 'amount_mismatch'
+  | 'fee_mismatch'
+  | 'still_pending'
+  | 'unknown_reference'
+  | 'error';
+
+/** Every verdict, in the order reports list them. */
+export const VERDICTS: readonly Verdict[] = [
+  'match',
+  'paid_not_recorded',
+  'recorded_not_paid',
+  'amount_mismatch',
+  'fee_mismatch',
+  'still_pending',
+  'unknown_reference',
+  'error',
+];
+
+/** One reconciled row. */
+export interface ReconcileLine<Row extends LedgerRow = LedgerRow> {
+  /** The row's reference. */
+  readonly reference: string;
+  /** What the comparison found. */
+  readonly verdict: Verdict;
+  /** The ledger row as given. */
+  readonly expected: Row;
+  /** What the service holds, when it answered with a transaction. */
+  readonly actual: Transaction | undefined;
+  /** Why the row could not be verified (`error`), or the 404 (`unknown_reference`). */
+  readonly error: WalletError | undefined;
+  /** One sentence for people: what disagrees. */
+  readonly detail: string;
+}
+
+/** Counts so far, as {@link ReconcileOptions.onProgress} receives them. */
+export interface ReconcileProgress {
+  /** Rows reconciled so far. */
+  readonly done: number;
+  /** Rows in all, when known (an array ledger, or the `total` option). */
+  readonly total: number | undefined;
+  /** Rows so far by verdict. */
+  readonly verdicts: Readonly<Record<Verdict, number>>;
+}
+
+/** Options of {@link Charges.reconcile}. */
+export interface ReconcileOptions extends VerifyManyOptions {
+  /**
+   * Called after each row, in input order, with the counts so far. Keep it quick: a progress bar
+   * should redraw on a timer, not on every call.
+   * @default undefined
+   */
+  onProgress?: (progress: ReconcileProgress) => void;
+  /**
+   * The number of rows, for `onProgress` when the ledger is a stream (an array's length is used).
+   * @default undefined
+   */
+  total?: number;
+}
+
+const STATUSES: readonly LedgerStatus[] = ['paid', 'pending', 'failed'];
+const PENDING: ReadonlySet<string> = new Set(['PENDING_AUTHORIZATION', 'PENDING_SCAN']);
+
+const RULES = {
+  ...VERIFY_MANY_RULES,
+  onProgress: (v: unknown) => (typeof v === 'function' ? undefined : 'must be a function'),
+  total: (v: unknown) =>
+    typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? undefined : 'must be a whole number of rows',
+};
+
+/** Problems of one ledger row, so it can be reported on its own line instead of sent. @internal */
+export function rowIssues(row: unknown): ValidationIssue[] {
+  if (typeof row !== 'object' || row === null) return [{ path: 'row', message: 'must be an object' }];
+  const { reference, amount, status } = row as Record<string, unknown>;
+  const issues: ValidationIssue[] = [];
+  if (typeof reference !== 'string' || reference.trim() === '') {
+    issues.push({ path: 'reference', message: 'must be a non-empty string' });
+  }
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0) {
+    issues.push({ path: 'amount', message: 'must be a positive whole number of Kobo' });
+  }
+  if (!STATUSES.includes(status as LedgerStatus)) {
+    issues.push({ path: 'status', message: `must be one of ${STATUSES.join(', ')}` });
+  }
+  return issues;
+}
+
+function feeProblem(tx: Transaction): string | undefined {
+  const fee = tx.fee ?? undefined;
+  const net = tx.netAmount ?? undefined;
+  if (fee === undefined || net === undefined) return 'the paid charge carries no fee or netAmount';
+  const rule = estimateFee(tx.amount);
+  if (fee !== rule) return `fee ${fee} Kobo, the fee rule gives ${rule}`;
+  if (net !== tx.amount - fee) return `netAmount ${net} Kobo, amount - fee is ${tx.amount - fee}`;
+  return undefined;
+}
+
+/** The verdict of one row, from the ledger's view and the service's answer. @internal */
+export function judge(row: LedgerRow, result: VerifyResult): { verdict: Verdict; detail: string } {
+  if (result.error !== undefined) {
+    if (isApiError(result.error) && result.error.status === 404) {
+      return { verdict: 'unknown_reference', detail: 'the service has no charge with this reference' };
+    }
+    return { verdict: 'error', detail: result.error.message };
+  }
+  const tx = result.transaction;
+  if (tx.amount !== row.amount) {
+    return { verdict: 'amount_mismatch', detail: `ledger ${row.amount} Kobo, service ${tx.amount} Kobo` };
+  }
+  if (PENDING.has(tx.status)) {
+    return row.status === 'paid'
+      ? { verdict: 'recorded_not_paid', detail: `ledger paid, service ${tx.status}` }
+      : { verdict: 'still_pending', detail: `service ${tx.status}` };
+  }
+  if (tx.status === 'SUCCESS') {
+    if (row.status !== 'paid')
+      return { verdict: 'paid_not_recorded', detail: `ledger ${row.status}, service SUCCESS` };
+    const fee = feeProblem(tx);
+    return fee === undefined ? { verdict: 'match', detail: '' } : { verdict: 'fee_mismatch', detail: fee };
+  }
+  // FAILED, an expired prompt, or a status this SDK does not know yet: no money arrived.
+  return row.status === 'paid'
+    ? { verdict: 'recorded_not_paid', detail: `ledger paid, service ${tx.status}` }
+    : { verdict: 'match', detail: row.status === 'pending' ? `service ${tx.status}: close the order` : '' };
+}
+
+function emptyCounts(): Record<Verdict, number> {
+  return Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
+}
+
+function totalOf(ledger: unknown, given: number | undefined): number | undefined {
+  return given ?? (Array.isArray(ledger) ? ledger.length : undefined);
+}
+
+/**
+ * Yields one {@link ReconcileLine} per ledger row, in input order.
+ * @internal
+ */
+export async function* reconcile<Row extends LedgerRow>(
+  verify: VerifyFn,
+  ledger: AnyIterable<Row>,
+  options?: ReconcileOptions,
+): AsyncGenerator<ReconcileLine<Row>, void, undefined> {
+  const run = settleRun(options, RULES, 'reconcile');
+  if (stopped(run)) throw runAborted(run.signal);
+  const total = totalOf(ledger, options?.total);
+  const counts = emptyCounts();
+  let done = 0;
+
+  const task = async (row: Row): Promise<ReconcileLine<Row>> => {
+    const issues = rowIssues(row);
+    const reference = typeof row?.reference === 'string' ? row.reference : String(row?.reference);
+    if (issues.length > 0) {
+      const error = new ValidationError(
+        `ledger row ${quoted(reference)}`,
+        issues,
+        'Nothing was sent for it.',
+      );
+      return { reference, verdict: 'error', expected: row, actual: undefined, error, detail: error.message };
+    }
+    const result = await verifyWithRetries(verify, row.reference, run);
+    const { verdict, detail } = judge(row, result);
+    return { reference, verdict, expected: row, actual: result.transaction, error: result.error, detail };
+  };
+
+  const pool = orderedPool(ledger, task, {
+    concurrency: run.concurrency,
+    window: windowFor(run.concurrency),
+    signal: run.signal,
+  });
+  for await (const line of pool) {
+    if (stopped(run)) throw runAborted(run.signal);
+    counts[line.verdict]++;
+    done++;
+    options?.onProgress?.({ done, total, verdicts: { ...counts } });
+    yield line;
+  }
+  if (stopped(run)) throw runAborted(run.signal);
+}

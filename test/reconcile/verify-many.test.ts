@@ -1,0 +1,184 @@
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { RequestAbortedError, ValidationError, type Wallet } from '@wallet/node';
+import { createSandbox, type Sandbox } from '@wallet/node/testing';
+
+import { seedCharge, settle, watchedSandbox } from './seed.js';
+
+const open: (Sandbox | Wallet)[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((x) => x.close()));
+});
+
+function sandboxWith(options: Parameters<typeof createSandbox>[0] = {}): Sandbox {
+  const sandbox = createSandbox(options);
+  open.push(sandbox);
+  return sandbox;
+}
+
+async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
+
+describe('charges.verifyMany', () => {
+  it('answers every reference in input order from an async iterable, whatever order the answers come in', async () => {
+    const sandbox = sandboxWith({ faults: { latency: [0, 15], seed: 7 } });
+    const refs = Array.from({ length: 30 }, (_, i) => `order_${i}`);
+    for (const [i, ref] of refs.entries())
+      await seedCharge(sandbox, ref, 1000 + i, i % 2 ? 'SUCCESS' : 'FAILED');
+    const { wallet, stats } = watchedSandbox(sandbox);
+    const w = wallet();
+    open.push(w);
+    async function* stream() {
+      for (const ref of refs) yield ref;
+    }
+    const results = await collect(w.charges.verifyMany(stream(), { concurrency: 5 }));
+    expect(results.map((r) => r.reference)).toEqual(refs);
+    expect(results.map((r) => r.transaction?.amount)).toEqual(refs.map((_, i) => 1000 + i));
+    expect(stats.maxInFlight).toBe(5);
+  });
+
+  it('never has more than `concurrency` verifies in flight (default 8)', async () => {
+    const sandbox = sandboxWith({ faults: { latency: [1, 5] } });
+    const { wallet, stats } = watchedSandbox(sandbox);
+    const w = wallet();
+    open.push(w);
+    const results = await collect(w.charges.verifyMany(Array.from({ length: 40 }, (_, i) => `nope_${i}`)));
+    expect(results).toHaveLength(40);
+    expect(stats.maxInFlight).toBe(8);
+  });
+
+  it("puts each row's failure on its row and goes on to the end", async () => {
+    const sandbox = sandboxWith();
+    await seedCharge(sandbox, 'good_1', 5000, 'SUCCESS');
+    await seedCharge(sandbox, 'good_2', 6000, 'SUCCESS');
+    const { wallet } = watchedSandbox(sandbox, async (request) =>
+      request.url.endsWith('/broken')
+        ? Response.json({ status: 'error', message: 'down' }, { status: 500 })
+        : undefined,
+    );
+    const w = wallet();
+    open.push(w);
+    const results = await collect(
+      w.charges.verifyMany(['good_1', 'broken', '', 'missing', 'good_2'], { maxRetries: 1 }),
+    );
+    expect(results.map((r) => [r.reference, r.error?.name ?? r.transaction?.status])).toEqual([
+      ['good_1', 'SUCCESS'],
+      ['broken', 'InternalServerError'],
+      ['', 'ValidationError'],
+      ['missing', 'NotFoundError'],
+      ['good_2', 'SUCCESS'],
+    ]);
+  });
+
+  it('retries a 503 on its row as a verify would, and the row ends with its transaction', async () => {
+    const sandbox = sandboxWith();
+    await seedCharge(sandbox, 'flaky', 5000, 'SUCCESS');
+    let failures = 2;
+    const { wallet, stats } = watchedSandbox(sandbox, async () =>
+      failures-- > 0 ? Response.json({ status: 'error', message: 'busy' }, { status: 503 }) : undefined,
+    );
+    const w = wallet(0);
+    open.push(w);
+    const [result] = await collect(w.charges.verifyMany(['flaky']));
+    expect(result?.transaction?.status).toBe('SUCCESS');
+    expect(stats.verifies).toBe(3);
+  });
+
+  it('pauses every worker, not one, when the service answers 429 with Retry-After', async () => {
+    const sandbox = sandboxWith();
+    let limitedAt = 0;
+    const { wallet, stats } = watchedSandbox(sandbox, async (request) => {
+      if (request.url.endsWith('/r_3') && limitedAt === 0) {
+        limitedAt = performance.now();
+        return Response.json(
+          { status: 'error', message: 'slow down' },
+          { status: 429, headers: { 'retry-after': '1' } },
+        );
+      }
+      await settle(5);
+      return undefined;
+    });
+    const w = wallet();
+    open.push(w);
+    const refs = Array.from({ length: 24 }, (_, i) => `r_${i}`);
+    const results = await collect(w.charges.verifyMany(refs, { concurrency: 4 }));
+    expect(results.every((r) => r.error?.name === 'NotFoundError')).toBe(true);
+    // Requests that started after the 429 was answered waited out the second it asked for, all of them.
+    const after = stats.started.filter((s) => s.at > limitedAt);
+    expect(after.length).toBeGreaterThan(15);
+    for (const s of after) expect(s.at - limitedAt).toBeGreaterThanOrEqual(990);
+  });
+
+  it('reads input at most a bounded window ahead of a slow row, so memory stays flat', async () => {
+    const sandbox = sandboxWith();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { wallet } = watchedSandbox(sandbox, async (request) => {
+      if (request.url.endsWith('/row_0')) await held;
+      return undefined;
+    });
+    const w = wallet();
+    open.push(w);
+    let pulled = 0;
+    function* endless() {
+      for (let i = 0; ; i++) {
+        pulled++;
+        yield `row_${i}`;
+      }
+    }
+    const run = w.charges.verifyMany(endless(), { concurrency: 4 });
+    const first = run.next();
+    await settle(300);
+    const pulledWhileHeld = pulled;
+    release();
+    expect((await first).value?.reference).toBe('row_0');
+    await run.return(undefined);
+    expect(pulledWhileHeld).toBeGreaterThan(100);
+    expect(pulledWhileHeld).toBeLessThanOrEqual(257);
+  });
+
+  it('stops at once when its signal fires: no new verify starts, the input is closed, the loop rejects', async () => {
+    const sandbox = sandboxWith({ faults: { latency: 5 } });
+    const { wallet, stats } = watchedSandbox(sandbox);
+    const w = wallet();
+    open.push(w);
+    let closed = false;
+    function* refs() {
+      try {
+        for (let i = 0; i < 1000; i++) yield `ref_${i}`;
+      } finally {
+        closed = true;
+      }
+    }
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const run = (async () => {
+      for await (const r of w.charges.verifyMany(refs(), { concurrency: 2, signal: controller.signal })) {
+        seen.push(r.reference);
+        if (seen.length === 10) controller.abort();
+      }
+    })();
+    await expect(run).rejects.toBeInstanceOf(RequestAbortedError);
+    const sent = stats.verifies;
+    await settle(50);
+    expect(stats.verifies).toBe(sent);
+    expect(sent).toBeLessThan(20);
+    expect(seen).toHaveLength(10);
+    expect(closed).toBe(true);
+  });
+
+  it('refuses bad options by name before sending anything', async () => {
+    const sandbox = sandboxWith();
+    const { wallet, stats } = watchedSandbox(sandbox);
+    const w = wallet();
+    open.push(w);
+    await expect(collect(w.charges.verifyMany(['a'], { concurrency: 0 }))).rejects.toThrow(ValidationError);
+    await expect(collect(w.charges.verifyMany(['a'], { concurrensy: 2 } as never))).rejects.toThrow(
+      /did you mean 'concurrency'/,
+    );
+    expect(stats.verifies).toBe(0);
+  });
+});
