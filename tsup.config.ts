@@ -61,10 +61,13 @@ const config: Options[] = [
     esbuildPlugins: [lazySchemas, webhooksEntry],
   },
   // zod is bundled here, tree-shaken to the parts the schemas use (about 0.2 MB instead of an
-  // installed 6 MB package), and still loaded only by the first call.
+  // installed 6 MB package), and still loaded only by the first call. Also the internal subpath
+  // `@wallet/node/schemas`, with types, so that @wallet/agent-toolkit derives its tools' JSON
+  // Schemas from these very schemas (one source for shapes); not for merchants.
   {
     ...common,
     entry: { schemas: 'src/schemas/index.ts' },
+    dts: { entry: { schemas: 'src/schemas/index.ts' } },
     splitting: false,
     external: ['undici', 'msw'],
     noExternal: ['zod'],

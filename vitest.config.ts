@@ -31,6 +31,10 @@ const config: UserConfig = defineConfig({
         find: /^@wallet\/node\/testing$/,
         replacement: new URL('./src/testing.ts', import.meta.url).pathname,
       },
+      {
+        find: /^@wallet\/node\/schemas$/,
+        replacement: new URL('./src/schemas/index.ts', import.meta.url).pathname,
+      },
       { find: /^@wallet\/node$/, replacement: new URL('./src/index.ts', import.meta.url).pathname },
     ],
   },

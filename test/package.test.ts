@@ -73,8 +73,15 @@ describe('the package surface', () => {
     }
   });
 
-  it('closes internals: only the three entries and package.json are importable', () => {
-    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './package.json', './testing', './webhooks']);
+  it('closes internals: only the three entries, the toolkit schemas and package.json are importable', () => {
+    // ./schemas exists for @wallet/agent-toolkit (its tools' JSON Schemas), not for merchants.
+    expect(Object.keys(pkg.exports).sort()).toEqual([
+      '.',
+      './package.json',
+      './schemas',
+      './testing',
+      './webhooks',
+    ]);
     const probe = (spec: string) =>
       modulesLoadedBy(
         'cjs',

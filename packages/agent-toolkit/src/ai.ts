@@ -1,0 +1,57 @@
+/**
+ * `@wallet/agent-toolkit/ai`: the same tools for the Vercel AI SDK (`ai`, an optional peer
+ * dependency: only this entry loads it). Each becomes `tool({ description, inputSchema:
+ * jsonSchema(...), execute })`; the model reads the tool's text, the program gets its data.
+ *
+ * @module \@wallet/agent-toolkit/ai
+ */
+import { jsonSchema, tool, type Tool } from 'ai';
+import type { WalletTool } from './context.js';
+import type { WalletToolsOptions } from './options.js';
+import type { ToolResult } from './report.js';
+import { walletTools } from './tools.js';
+
+/** The tools as an AI SDK tool set, keyed by name. */
+export type WalletAiTools = Record<string, Tool<Record<string, unknown>, ToolResult>>;
+
+/**
+ * Turns tools from `walletTools()` into AI SDK tools. The input JSON Schema is shown to the model
+ * as is; the toolkit checks the input itself (with the SDK's messages), so a wrong call comes back
+ * to the model as a result it can fix, never as an exception that ends the run.
+ */
+export function toAiTools(tools: readonly WalletTool[]): WalletAiTools {
+  const set: WalletAiTools = {};
+  for (const walletTool of tools) {
+    set[walletTool.name] = tool<Record<string, unknown>, ToolResult>({
+      description: walletTool.description,
+      inputSchema: jsonSchema<Record<string, unknown>>(walletTool.inputSchema),
+      execute: (input) => walletTool.execute(input),
+      // The model gets the text (which holds any confirmation token); `data` stays for the program.
+      toModelOutput: ({ output }) => ({ type: output.isError ? 'error-text' : 'text', value: output.text }),
+    });
+  }
+  return set;
+}
+
+/**
+ * {@link walletTools} for the Vercel AI SDK: pass the result as `tools` to `generateText` or
+ * `streamText`.
+ *
+ * @example
+ * ```ts
+ * import { generateText, stepCountIs, type LanguageModel } from 'ai';
+ * import { Wallet } from '@wallet/node';
+ * import { walletAiTools } from '@wallet/agent-toolkit/ai';
+ *
+ * declare const model: LanguageModel;
+ * const { text } = await generateText({
+ *   model,
+ *   tools: walletAiTools({ wallet: new Wallet(), allow: ['refund_charge'], limits: { dailyRefunds: 5_000_000 } }),
+ *   stopWhen: stepCountIs(5),
+ *   prompt: 'Has order_1042 been paid?',
+ * });
+ * ```
+ */
+export function walletAiTools(options: WalletToolsOptions): WalletAiTools {
+  return toAiTools(walletTools(options));
+}

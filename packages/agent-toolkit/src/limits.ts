@@ -1,0 +1,91 @@
+/**
+ * Spending limits in Kobo, and the refusals an agent can act on: which limit, how much is left.
+ * Every check here runs before anything is sent.
+ */
+import type { Reservation, SpendKind, SpendLedger } from './ledger.js';
+import { amountText } from './words.js';
+
+/** Hard limits on the money the tools can move, all in Kobo (100 Kobo = ₦1). None by default. */
+export interface SpendLimits {
+  /** Largest single charge. */
+  perCharge?: number;
+  /** Largest single refund. */
+  perRefund?: number;
+  /** Most charged per day in total (the ledger's day, in the merchant's time zone). */
+  dailyCharges?: number;
+  /** Most refunded per day in total. */
+  dailyRefunds?: number;
+}
+
+/** Which limit refused a call, with what was asked and what is left. */
+export interface LimitRefusal {
+  limit: keyof SpendLimits;
+  /** The limit, Kobo. */
+  max: number;
+  /** What the call asked for, Kobo. */
+  requested: number;
+  /** What could still pass that limit now, Kobo. */
+  left: number;
+}
+
+const NAMES: Record<SpendKind, { per: keyof SpendLimits; daily: keyof SpendLimits; one: string }> = {
+  charges: { per: 'perCharge', daily: 'dailyCharges', one: 'charge' },
+  refunds: { per: 'perRefund', daily: 'dailyRefunds', one: 'refund' },
+};
+
+/** A refusal over the per-call limit, or undefined. @internal */
+export function perCallRefusal(
+  limits: SpendLimits,
+  kind: SpendKind,
+  amount: number,
+): LimitRefusal | undefined {
+  const limit = NAMES[kind].per;
+  const max = limits[limit];
+  return max !== undefined && amount > max ? { limit, max, requested: amount, left: max } : undefined;
+}
+
+/** A refusal when today's total plus `amount` would pass the daily limit (a look, no reservation). @internal */
+export async function dailyRefusal(
+  limits: SpendLimits,
+  ledger: SpendLedger,
+  kind: SpendKind,
+  amount: number,
+): Promise<LimitRefusal | undefined> {
+  const limit = NAMES[kind].daily;
+  const max = limits[limit];
+  if (max === undefined) return undefined;
+  const total = await ledger.total(kind);
+  return total + amount > max ? { limit, max, requested: amount, left: Math.max(0, max - total) } : undefined;
+}
+
+/** Counts `amount` today, atomically, or says which daily limit refused it. @internal */
+export async function reserve(
+  limits: SpendLimits,
+  ledger: SpendLedger,
+  kind: SpendKind,
+  amount: number,
+): Promise<{ ok: true; reservation: Reservation } | { ok: false; refusal: LimitRefusal }> {
+  const limit = NAMES[kind].daily;
+  const max = limits[limit];
+  const reservation = await ledger.reserve(kind, amount, max);
+  if (reservation.ok || max === undefined) return { ok: true, reservation };
+  return {
+    ok: false,
+    refusal: { limit, max, requested: amount, left: Math.max(0, max - reservation.total) },
+  };
+}
+
+/** The words of a refusal: which limit, what was asked, what is left, what to do. @internal */
+export function refusalText(refusal: LimitRefusal, kind: SpendKind): string {
+  const one = NAMES[kind].one;
+  const daily = refusal.limit === 'dailyCharges' || refusal.limit === 'dailyRefunds';
+  const what = daily
+    ? `the daily ${kind} limit of ${amountText(refusal.max)}: ${amountText(refusal.left)} is left today`
+    : `the per-${one} limit of ${amountText(refusal.max)}`;
+  const advice = daily
+    ? refusal.left > 0
+      ? `A ${one} of at most ${refusal.left} Kobo could pass today; otherwise tell the user the daily limit is reached and a person must do it.`
+      : `Nothing more can pass today: tell the user the daily limit is reached and a person must do it.`
+    : `Do not split it into smaller ${kind} to get around the limit: tell the user a person must do this one.`;
+  return `Refused by limit '${refusal.limit}': nothing was sent. ${amountText(refusal.requested)} would pass ${what}. ${advice}`;
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+/**
+ * `wallet-mcp`: the Wallet tools over MCP on stdio, configured by the environment (see ENV_HELP).
+ * It refuses to start on a live key without WALLET_MCP_ALLOW_LIVE=1, and on any wrong variable.
+ * stdout carries the protocol, so everything for people goes to stderr.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { Wallet, isWalletError, type RedisClientLike } from '@wallet/node';
+import { memorySpendLedger, type SpendLedger } from './ledger.js';
+import { createMcpServer } from './mcp.js';
+import { ENV_HELP, readMcpEnv } from './mcp-env.js';
+import { redisSpendLedger } from './redis-ledger.js';
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`wallet-mcp: ${message}\n`);
+  process.exit(code);
+}
+
+async function connectRedis(url: string): Promise<{ client: RedisClientLike; close: () => Promise<void> }> {
+  let redis: {
+    createClient(options: { url: string }): {
+      connect(): Promise<unknown>;
+      close?(): Promise<unknown>;
+      quit(): Promise<unknown>;
+    };
+  };
+  try {
+    // An optional peer: only a fleet sharing limits needs it.
+    redis = await import('redis');
+  } catch {
+    fail("WALLET_MCP_REDIS_URL is set but the 'redis' package is not installed: npm install redis");
+  }
+  const client = redis.createClient({ url });
+  await client.connect();
+  return { client: client as unknown as RedisClientLike, close: async () => void (await client.quit()) };
+}
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    process.stdout.write(`${ENV_HELP}\n`);
+    return;
+  }
+  const env = readMcpEnv(process.env);
+  if (!env.ok) fail(`${env.problems.join('\n  ')}\n\n${ENV_HELP}`);
+  if (!process.env['WALLET_SECRET_KEY']?.trim()) fail(`WALLET_SECRET_KEY is not set.\n\n${ENV_HELP}`);
+  const wallet = new Wallet();
+  if (wallet.mode !== 'test' && !env.allowLive) {
+    fail(
+      'refusing to start: WALLET_SECRET_KEY is a live key (sk_live_: real money). Set WALLET_MCP_ALLOW_LIVE=1 to serve it, with limits set.',
+    );
+  }
+  let ledger: SpendLedger;
+  let closeRedis = async (): Promise<void> => {};
+  if (env.redisUrl !== undefined) {
+    const redis = await connectRedis(env.redisUrl);
+    closeRedis = redis.close;
+    ledger = redisSpendLedger(redis.client, {
+      ...(env.timeZone === undefined ? {} : { timeZone: env.timeZone }),
+    });
+  } else {
+    ledger = memorySpendLedger({ ...(env.timeZone === undefined ? {} : { timeZone: env.timeZone }) });
+  }
+  const server = createMcpServer({
+    wallet,
+    allow: env.allow,
+    limits: env.limits,
+    ledger,
+    allowLive: env.allowLive,
+    ...(env.confirm === undefined ? {} : { confirm: env.confirm }),
+    ...(env.confirmSecret === undefined ? {} : { confirmSecret: env.confirmSecret }),
+    ...(env.confirmTtl === undefined ? {} : { confirmTtl: env.confirmTtl }),
+  });
+  const stop = (): void => {
+    void Promise.allSettled([server.close(), wallet.close(), closeRedis()]).then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  process.stdin.on('end', stop);
+  await server.connect(new StdioServerTransport());
+  const tools = ['resolve_customer', 'get_charge', 'wait_for_charge', ...env.allow].join(', ');
+  process.stderr.write(
+    `wallet-mcp: serving ${tools} (${wallet.mode} key${env.redisUrl ? ', limits shared in Redis' : ''})\n`,
+  );
+}
+
+main().catch((error: unknown) => {
+  fail(isWalletError(error) ? error.message : error instanceof Error ? error.message : String(error), 1);
+});

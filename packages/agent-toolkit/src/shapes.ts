@@ -1,0 +1,134 @@
+/**
+ * The tools' inputs, built from the SDK's own request schemas (`@wallet/node/schemas`): one source
+ * for shapes and for the messages a wrong input gets. zod 4 turns them into the JSON Schemas that
+ * MCP hosts and the AI SDK show the model.
+ */
+import { check, dispatchParams, refundParams, resolveHandleParams, verifyParams } from '@wallet/node/schemas';
+import type { ValidationIssue } from '@wallet/node';
+import * as z from 'zod';
+
+/** The names of the five tools. */
+export type ToolName =
+  'resolve_customer' | 'dispatch_charge' | 'get_charge' | 'wait_for_charge' | 'refund_charge';
+
+/** The tools that move money, which only `allow` turns on. */
+export type MoneyToolName = 'dispatch_charge' | 'refund_charge';
+
+/** A JSON Schema object, as MCP's `inputSchema` and the AI SDK's `jsonSchema()` take it. */
+export type JsonSchema = Record<string, unknown>;
+
+type Shape = Record<string, z.ZodType>;
+
+// The SDK types its schemas as plain `ZodType` so its declarations stay small; they are objects.
+function shapeOf(schema: unknown): Shape {
+  return (schema as { shape: Shape }).shape;
+}
+
+const resolve = shapeOf(resolveHandleParams);
+const dispatch = shapeOf(dispatchParams);
+const refund = shapeOf(refundParams);
+const verify = shapeOf(verifyParams);
+// The SDK's Kobo rule is a custom check (so its messages can say what is wrong); JSON Schema gets
+// its meaning here.
+const kobo = resolve['amount'];
+const token = z.optional(z.string());
+const needed = (shape: Shape, key: string): z.ZodType => {
+  const schema = shape[key];
+  if (schema === undefined) throw new Error(`@wallet/node/schemas has no '${key}'`);
+  return schema;
+};
+
+/** Longest wait_for_charge asks for, in seconds: an MCP host's call should not hang for longer. */
+export const MAX_WAIT_SECONDS = 300;
+
+const SCHEMAS: Record<ToolName, (confirm: boolean) => z.ZodType> = {
+  resolve_customer: () =>
+    z.strictObject({
+      handle: needed(resolve, 'handle'),
+      amount: needed(resolve, 'amount'),
+      reference: needed(resolve, 'reference'),
+    }),
+  get_charge: () => z.strictObject({ reference: needed(verify, 'reference') }),
+  wait_for_charge: () =>
+    z.strictObject({
+      reference: needed(verify, 'reference'),
+      timeoutSeconds: z.optional(z.int().min(1).max(MAX_WAIT_SECONDS)),
+    }),
+  dispatch_charge: (confirm) =>
+    z.strictObject({
+      handle: needed(resolve, 'handle'),
+      amount: needed(resolve, 'amount'),
+      reference: needed(resolve, 'reference'),
+      authChannel: needed(dispatch, 'authChannel'),
+      bankId: z.optional(needed(dispatch, 'bankId')),
+      description: needed(dispatch, 'description'),
+      ...(confirm ? { confirmationToken: token } : {}),
+    }),
+  refund_charge: (confirm) =>
+    z.strictObject({
+      reference: needed(refund, 'reference'),
+      amount: needed(refund, 'amount'),
+      reason: needed(refund, 'reason'),
+      ...(confirm ? { confirmationToken: token } : {}),
+    }),
+};
+
+const FIELDS: Record<string, string> = {
+  handle:
+    "The customer's Wallet handle with its leading @ (for example @ada), or their registered phone number.",
+  amount: 'Amount in Kobo, a whole number: 100 Kobo = ₦1, so ₦5,000 is 500000.',
+  reference:
+    "The merchant's unique reference for this order or payment. Never invent one for an existing order: ask or look it up.",
+  authChannel:
+    "How the customer approves: 'wallet_push' (a prompt in their app, the usual choice) or 'wallet_qr' (a QR code to scan).",
+  bankId: "Which of the customer's banks to debit; omit it to use their first bank with an active mandate.",
+  description: "Shown to the customer on the approval screen, for example 'Order 1042: 2 bags of rice'.",
+  reason: 'Why the money goes back, for the records.',
+  timeoutSeconds: `How long to wait at most, in seconds (1 to ${MAX_WAIT_SECONDS}; default 60).`,
+  confirmationToken:
+    'Leave it out on the first call: the answer is a preview with a token. Ask the user, then call again with the same arguments plus that token.',
+};
+
+const REFUND_AMOUNT =
+  'Amount to refund in Kobo (100 Kobo = ₦1). Omit it to refund everything that is left of the payment.';
+
+function toJsonSchema(name: ToolName, schema: z.ZodType): JsonSchema {
+  const json = z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+    override: (ctx) => {
+      if ((ctx.zodSchema as unknown) === kobo) Object.assign(ctx.jsonSchema, { type: 'integer', minimum: 1 });
+    },
+  }) as JsonSchema;
+  delete json['$schema'];
+  const properties = json['properties'] as Record<string, Record<string, unknown>>;
+  for (const [key, property] of Object.entries(properties)) {
+    // A property JSON Schema cannot describe would let a model send anything there.
+    if (property['type'] === undefined && property['enum'] === undefined) {
+      throw new Error(`${name}.${key} has no JSON Schema type`);
+    }
+    property['description'] = name === 'refund_charge' && key === 'amount' ? REFUND_AMOUNT : FIELDS[key];
+  }
+  return json;
+}
+
+/** A tool's input: its zod schema (to check) and its JSON Schema (to show). @internal */
+export interface ToolInput {
+  schema: z.ZodType;
+  jsonSchema: JsonSchema;
+}
+
+/** The input of tool `name`; money tools take `confirmationToken` only when they confirm. @internal */
+export function toolInput(name: ToolName, confirm: boolean): ToolInput {
+  const schema = SCHEMAS[name](confirm);
+  return { schema, jsonSchema: toJsonSchema(name, schema) };
+}
+
+/** Checks an input with the SDK's own rules and messages ("did you mean" for a misspelled key). @internal */
+export function parseInput(
+  input: ToolInput,
+  value: unknown,
+): { ok: true; value: Record<string, unknown> } | { ok: false; issues: ValidationIssue[] } {
+  const checked = check(input.schema, value ?? {});
+  return checked.ok ? { ok: true, value: checked.value as Record<string, unknown> } : checked;
+}

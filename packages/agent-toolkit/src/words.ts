@@ -1,0 +1,127 @@
+/**
+ * What the tools say to a model: amounts in Naira and Kobo, what each status means, and what to do
+ * after each kind of error. One place, so every tool words the same thing the same way.
+ */
+import { formatNaira, isWalletError } from '@wallet/node';
+
+/** An amount as the tools report it: Kobo for arithmetic, Naira for people. */
+export interface Money {
+  /** Whole Kobo (100 Kobo = ₦1). */
+  kobo: number;
+  /** The same amount formatted, for example `₦5,000.00`. */
+  naira: string;
+}
+
+/** `{ kobo, naira }` of an amount. @internal */
+export function money(kobo: number): Money {
+  return { kobo, naira: formatNaira(kobo) };
+}
+
+/** `₦5,000.00 (500000 Kobo)`. @internal */
+export function amountText(kobo: number): string {
+  return `${formatNaira(kobo)} (${kobo} Kobo)`;
+}
+
+const CHARGE_STATUS: Record<string, string> = {
+  RESOLVED: 'resolved only: no prompt has been sent yet',
+  PENDING_AUTHORIZATION:
+    'waiting for the customer to approve the prompt in their app; not paid yet (use wait_for_charge)',
+  PENDING_SCAN: 'waiting for the customer to scan the QR code; not paid yet (use wait_for_charge)',
+  SUCCESS: 'paid: the money is the merchant’s; it can be refunded',
+  FAILED: 'not paid (declined or expired); no money moved; a new charge needs a new reference',
+};
+
+const REFUND_STATUS: Record<string, string> = {
+  PROCESSED: 'refunded to the customer’s bank account',
+  PENDING: 'accepted and on its way to the customer’s bank; do not refund it again',
+};
+
+/** What a charge status means, for a model. @internal */
+export function chargeStatusMeaning(status: string): string {
+  return (
+    CHARGE_STATUS[status] ??
+    'a status this toolkit does not know: treat it as not paid and check again later with get_charge'
+  );
+}
+
+/** What a refund status means, for a model. @internal */
+export function refundStatusMeaning(status: string): string {
+  return REFUND_STATUS[status] ?? 'a refund status this toolkit does not know: check the charge later';
+}
+
+/** The error part of a tool result's `data`. */
+export interface ToolErrorData {
+  /** The SDK's error class, for example `NotFoundError`. */
+  name: string;
+  /** Its code, for example `not_found`. */
+  code: string;
+  /** The HTTP status, when the service answered. */
+  status?: number;
+  /** True when the service may have acted: verify before retrying. */
+  outcomeUnknown: boolean;
+  /** The idempotency key of the call, when it was a POST. */
+  idempotencyKey?: string;
+}
+
+const ADVICE: Record<string, string> = {
+  ValidationError: 'Nothing was sent. Fix the named fields and call again.',
+  NotFoundError:
+    'Nothing was changed. The customer or reference does not exist: check it with the user; do not guess another.',
+  ConflictError:
+    'Nothing was changed. The reference is already in use (a duplicate): use get_charge to see that charge; a new charge needs a new reference.',
+  UnprocessableEntityError:
+    'Nothing was changed. The service refused these values (for example a refund larger than what is left): read the message, then check the charge with get_charge.',
+  BadRequestError:
+    'Nothing was changed. The service refused the request as malformed: report it; do not retry.',
+  AuthenticationError:
+    'The API key was refused. This is a configuration problem for the operator; do not retry.',
+  PermissionDeniedError:
+    "This server's address is not on the key's IP allow list. Tell the operator; do not retry.",
+  RateLimitError: 'The service asks to slow down: wait the given time before calling again.',
+  WaitTimeoutError:
+    'The charge is still pending: nothing is wrong. Call wait_for_charge again later, or tell the user it awaits approval.',
+  IdempotencyError:
+    'A repeated call did not match the first one. Check the charge with get_charge before doing anything else.',
+};
+
+const UNKNOWN =
+  'OUTCOME UNKNOWN: the service may have acted (the charge or refund may exist). Verify before retrying: call get_charge with this reference. If you retry, repeat exactly the same call (same arguments and, if you had one, the same confirmationToken): its idempotency key makes a repeat safe. Never start a new preview for it and never use a new reference for the same order.';
+
+/**
+ * A tool result for an error thrown by the SDK (or anything else, such as a ledger that did not
+ * answer). `moneyCall`: the error came from sending a money-moving call, so an error that is not the
+ * SDK's leaves the outcome unknown; otherwise no money call was sent.
+ * @internal
+ */
+export function errorResult(
+  error: unknown,
+  doing: string,
+  moneyCall: boolean,
+): { text: string; error: ToolErrorData } {
+  if (!isWalletError(error)) {
+    const message = error instanceof Error ? error.message : String(error);
+    return moneyCall
+      ? {
+          text: `Failed while ${doing}: ${message}\n${UNKNOWN}`,
+          error: { name: 'Error', code: 'unexpected', outcomeUnknown: true },
+        }
+      : {
+          text: `Failed while ${doing}: ${message}\nNo money was moved. Try again later, or tell the user.`,
+          error: { name: 'Error', code: 'unexpected', outcomeUnknown: false },
+        };
+  }
+  const status = (error as { status?: unknown }).status;
+  const data: ToolErrorData = { name: error.name, code: error.code, outcomeUnknown: error.outcomeUnknown };
+  if (typeof status === 'number') data.status = status;
+  if (error.idempotencyKey !== undefined) data.idempotencyKey = error.idempotencyKey;
+  const retryAfter = (error as { retryAfter?: unknown }).retryAfter;
+  let advice = error.outcomeUnknown ? UNKNOWN : (ADVICE[error.name] ?? '');
+  if (!error.outcomeUnknown && advice === '' && error.name.startsWith('Connection')) {
+    advice = 'Nothing reached the service, so nothing happened: it is safe to call again.';
+  }
+  if (!error.outcomeUnknown && advice === '') advice = 'Check the charge with get_charge before retrying.';
+  if (error.name === 'RateLimitError' && typeof retryAfter === 'number') {
+    advice += ` Wait ${retryAfter} s.`;
+  }
+  return { text: `${error.name} (${error.code}) while ${doing}: ${error.message}\n${advice}`, error: data };
+}

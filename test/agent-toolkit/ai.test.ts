@@ -1,0 +1,132 @@
+/**
+ * The Vercel AI SDK adapter, driven by `ai`'s own mock language model (no network model): the model
+ * asks for a refund, reads the preview, confirms with the token; a model that tampers with the
+ * amount on confirmation (a prompt injection) gets a refusal it can read, and no money moves.
+ */
+import { generateText, stepCountIs } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from '@ai-sdk/provider';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { walletAiTools } from '../../packages/agent-toolkit/src/ai.js';
+import { rig, type Rig } from './setup.js';
+
+let r: Rig;
+afterEach(() => r.close());
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 1, text: 1, reasoning: undefined },
+};
+
+function call(toolName: string, input: Record<string, unknown>, id: string): LanguageModelV3GenerateResult {
+  return {
+    content: [{ type: 'tool-call', toolCallId: id, toolName, input: JSON.stringify(input) }],
+    finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+    usage,
+    warnings: [],
+  };
+}
+
+function say(text: string): LanguageModelV3GenerateResult {
+  return {
+    content: [{ type: 'text', text }],
+    finishReason: { unified: 'stop', raw: 'stop' },
+    usage,
+    warnings: [],
+  };
+}
+
+/** The text of the last tool result the model was shown. */
+function lastToolResult(options: LanguageModelV3CallOptions): string {
+  const results = options.prompt.flatMap((message) =>
+    message.role === 'tool' ? message.content.filter((part) => part.type === 'tool-result') : [],
+  );
+  const output = results.at(-1)?.output as { type: string; value: string } | undefined;
+  return output?.value ?? '';
+}
+
+/** A model that refunds: preview, then confirm with the token it read (optionally tampering). */
+function refundingModel(args: Record<string, unknown>, tamper?: Record<string, unknown>) {
+  let step = 0;
+  return new MockLanguageModelV3({
+    doGenerate: async (options) => {
+      step++;
+      if (step === 1) return call('refund_charge', args, 'c1');
+      if (step === 2) {
+        const token = /confirmationToken '([^']+)'/.exec(lastToolResult(options))?.[1];
+        return call('refund_charge', { ...args, ...tamper, confirmationToken: token }, 'c2');
+      }
+      return say(lastToolResult(options));
+    },
+  });
+}
+
+describe('walletAiTools with the AI SDK', () => {
+  it('gives the model the tools and lets it refund through a preview and a confirmation', async () => {
+    r = rig();
+    await r.paid('ai_1', 400_000);
+    const tools = walletAiTools({
+      wallet: r.wallet,
+      allow: ['refund_charge'],
+      limits: { perRefund: 300_000 },
+      now: () => r.clock.now,
+    });
+    expect(Object.keys(tools).sort()).toEqual([
+      'get_charge',
+      'refund_charge',
+      'resolve_customer',
+      'wait_for_charge',
+    ]);
+    const model = refundingModel({ reference: 'ai_1', amount: 250_000 });
+    const result = await generateText({
+      model,
+      tools,
+      stopWhen: stepCountIs(4),
+      prompt: 'Refund ₦2,500 of order ai_1.',
+    });
+    const functionTools = model.doGenerateCalls[0]!.tools!.map((t) => t.name).sort();
+    expect(functionTools).toEqual(['get_charge', 'refund_charge', 'resolve_customer', 'wait_for_charge']);
+    expect(
+      result.steps.map((s) => s.toolResults.map((t) => (t.output as { isError: boolean }).isError)),
+    ).toEqual([[false], [false], []]);
+    expect(result.text).toContain('Refund rfd_');
+    expect(result.text).toContain('₦2,500.00 (250000 Kobo)');
+    expect(r.sandbox.refunds.map((x) => x.amount)).toEqual([250_000]);
+  });
+
+  it('refuses a confirmation whose amount was changed, and the model reads why', async () => {
+    r = rig();
+    await r.paid('ai_2', 400_000);
+    const tools = walletAiTools({ wallet: r.wallet, allow: ['refund_charge'], now: () => r.clock.now });
+    const model = refundingModel({ reference: 'ai_2', amount: 1_000 }, { amount: 400_000 });
+    const result = await generateText({
+      model,
+      tools,
+      stopWhen: stepCountIs(4),
+      prompt: 'Refund ₦10 of ai_2.',
+    });
+    expect(result.text).toContain('issued for other arguments');
+    expect(r.sandbox.refunds).toEqual([]);
+  });
+
+  it('answers a wrong input with the SDK message, as a result the model can fix', async () => {
+    r = rig();
+    const tools = walletAiTools({ wallet: r.wallet, now: () => r.clock.now });
+    let step = 0;
+    const model = new MockLanguageModelV3({
+      doGenerate: async (options) =>
+        ++step === 1
+          ? call('resolve_customer', { handle: '@ada', amount: 12.5, reference: 'x' }, 'c1')
+          : say(lastToolResult(options)),
+    });
+    const result = await generateText({
+      model,
+      tools,
+      stopWhen: stepCountIs(3),
+      prompt: 'Look up @ada for ₦12.50.',
+    });
+    expect(result.text).toContain('amount must be a whole number of Kobo');
+    expect(r.sent()).toEqual([]);
+  });
+});

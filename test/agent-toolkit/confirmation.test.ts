@@ -1,0 +1,186 @@
+/**
+ * Confirmation: a money tool answers a preview with a token bound to its exact arguments; only the
+ * same call with that token acts, once, before the token expires; the token is the idempotency key.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { rig, type Rig } from './setup.js';
+
+let r: Rig;
+afterEach(() => r.close());
+
+const refunds = (x: Rig) => x.sent().filter((line) => line === 'POST /v1/refunds');
+
+describe('refund_charge with confirmation (the default)', () => {
+  it('previews without sending a refund, then acts once with the token as its idempotency key', async () => {
+    r = rig();
+    await r.paid('order_1', 500_000);
+    const { refund_charge } = r.tools({ allow: ['refund_charge'] });
+    const preview = await refund_charge!.execute({ reference: 'order_1', amount: 200_000 });
+    expect(preview.isError).toBe(false);
+    expect(preview.text).toContain('PREVIEW: nothing has been sent');
+    expect(preview.text).toContain('₦2,000.00 (200000 Kobo)');
+    const token = preview.data!['confirmationToken'] as string;
+    expect(refunds(r)).toEqual([]);
+
+    const done = await refund_charge!.execute({
+      reference: 'order_1',
+      amount: 200_000,
+      confirmationToken: token,
+    });
+    expect(done.isError).toBe(false);
+    expect(done.data).toMatchObject({ amount: { kobo: 200_000, naira: '₦2,000.00' }, status: 'PROCESSED' });
+    expect(r.sandbox.requests.filter((q) => q.path === '/v1/refunds').map((q) => q.idempotencyKey)).toEqual([
+      token,
+    ]);
+  });
+
+  it('refuses a reused token: a model repeating itself refunds once', async () => {
+    r = rig();
+    await r.paid('order_2', 500_000);
+    const { refund_charge } = r.tools({ allow: ['refund_charge'] });
+    const preview = await refund_charge!.execute({ reference: 'order_2', amount: 100_000 });
+    const args = {
+      reference: 'order_2',
+      amount: 100_000,
+      confirmationToken: preview.data!['confirmationToken'],
+    };
+    const [first, second] = await Promise.all([refund_charge!.execute(args), refund_charge!.execute(args)]);
+    const third = await refund_charge!.execute(args);
+    expect([first.isError, second.isError].sort()).toEqual([false, true]);
+    expect(third.isError).toBe(true);
+    expect(third.text).toContain('already used');
+    expect(refunds(r)).toHaveLength(1);
+  });
+
+  it('refuses a token with changed arguments, or from another tool', async () => {
+    r = rig();
+    await r.paid('order_3', 500_000);
+    const { refund_charge, dispatch_charge } = r.tools({
+      allow: ['refund_charge', 'dispatch_charge'],
+      confirm: true,
+    });
+    const preview = await refund_charge!.execute({ reference: 'order_3', amount: 100 });
+    const token = preview.data!['confirmationToken'] as string;
+    for (const changed of [
+      { reference: 'order_3', amount: 400_000, confirmationToken: token },
+      { reference: 'order_3', confirmationToken: token },
+      { reference: 'order_3', amount: 100, reason: 'injected', confirmationToken: token },
+    ]) {
+      const result = await refund_charge!.execute(changed);
+      expect(result.isError).toBe(true);
+      expect(result.data).toMatchObject({ refusedBy: 'token_mismatch' });
+    }
+    const other = await dispatch_charge!.execute({
+      handle: '@ada',
+      amount: 100,
+      reference: 'order_3',
+      authChannel: 'wallet_push',
+      confirmationToken: token,
+    });
+    expect(other.data).toMatchObject({ refusedBy: 'token_mismatch' });
+    const forged = await refund_charge!.execute({
+      reference: 'order_3',
+      amount: 100,
+      confirmationToken: `${token.slice(0, -1)}A`,
+    });
+    expect(forged.isError).toBe(true);
+    expect(refunds(r)).toEqual([]);
+    // The genuine call still works: refusals did not use the token up.
+    expect(
+      (await refund_charge!.execute({ reference: 'order_3', amount: 100, confirmationToken: token })).isError,
+    ).toBe(false);
+  });
+
+  it('refuses an expired token', async () => {
+    r = rig();
+    await r.paid('order_4', 500_000);
+    const { refund_charge } = r.tools({ allow: ['refund_charge'] });
+    const preview = await refund_charge!.execute({ reference: 'order_4' });
+    r.clock.now += 5 * 60_000;
+    const late = await refund_charge!.execute({
+      reference: 'order_4',
+      confirmationToken: preview.data!['confirmationToken'],
+    });
+    expect(late.isError).toBe(true);
+    expect(late.data).toMatchObject({ refusedBy: 'token_expired' });
+    expect(refunds(r)).toEqual([]);
+  });
+
+  it('refuses a token issued by another process (another secret)', async () => {
+    r = rig();
+    await r.paid('order_5', 500_000);
+    const a = r.tools({ allow: ['refund_charge'] });
+    const b = r.tools({ allow: ['refund_charge'] });
+    const preview = await a.refund_charge!.execute({ reference: 'order_5' });
+    const elsewhere = await b.refund_charge!.execute({
+      reference: 'order_5',
+      confirmationToken: preview.data!['confirmationToken'],
+    });
+    expect(elsewhere.data).toMatchObject({ refusedBy: 'token_mismatch' });
+    const secret = 'a shared fleet secret of 32+ characters!';
+    const c = r.tools({ allow: ['refund_charge'], confirmSecret: secret });
+    const d = r.tools({ allow: ['refund_charge'], confirmSecret: secret });
+    const shared = await c.refund_charge!.execute({ reference: 'order_5' });
+    const done = await d.refund_charge!.execute({
+      reference: 'order_5',
+      confirmationToken: shared.data!['confirmationToken'],
+    });
+    expect(done.isError).toBe(false);
+    expect(done.data).toMatchObject({ amount: { kobo: 500_000 } });
+  });
+});
+
+describe('dispatch_charge', () => {
+  it('acts at once on a test key (confirmation off by default there), resolving and dispatching in one call', async () => {
+    r = rig();
+    const { dispatch_charge } = r.tools({ allow: ['dispatch_charge'] });
+    expect(dispatch_charge!.inputSchema['properties']).not.toHaveProperty('confirmationToken');
+    const result = await dispatch_charge!.execute({
+      handle: '@ada',
+      amount: 250_000,
+      reference: 'o_10',
+      authChannel: 'wallet_push',
+    });
+    expect(result.isError).toBe(false);
+    expect(result.text).toContain('₦2,500.00 (250000 Kobo)');
+    expect(result.data).toMatchObject({ status: 'PENDING_AUTHORIZATION', amount: { kobo: 250_000 } });
+    expect(r.sent()).toEqual(['POST /v1/charges/resolve-handle', 'POST /v1/charges/dispatch']);
+  });
+
+  it('previews first when confirm is on, and then uses the token as the dispatch idempotency key', async () => {
+    r = rig();
+    const { dispatch_charge } = r.tools({ allow: ['dispatch_charge'], confirm: { dispatch_charge: true } });
+    const args = {
+      handle: '@tunde',
+      amount: 250_000,
+      reference: 'o_11',
+      authChannel: 'wallet_qr',
+      bankId: 'bnk_tunde_zenith',
+    };
+    const preview = await dispatch_charge!.execute(args);
+    expect(r.sent()).toEqual([]);
+    const token = preview.data!['confirmationToken'] as string;
+    const done = await dispatch_charge!.execute({ ...args, confirmationToken: token });
+    expect(done.data).toMatchObject({ status: 'PENDING_SCAN', authChannel: 'wallet_qr' });
+    const dispatch = r.sandbox.requests.find((q) => q.path === '/v1/charges/dispatch');
+    expect(dispatch?.idempotencyKey).toBe(token);
+    expect(r.sandbox.charge('o_11')?.bankId).toBe('bnk_tunde_zenith');
+  });
+
+  it('refuses a bank without an active mandate after the resolve, dispatching nothing', async () => {
+    r = rig();
+    const { dispatch_charge } = r.tools({ allow: ['dispatch_charge'] });
+    const args = {
+      handle: '@ada',
+      amount: 1_000,
+      reference: 'o_12',
+      authChannel: 'wallet_push',
+      bankId: 'bnk_ada_access',
+    };
+    const result = await dispatch_charge!.execute(args);
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain("'bnk_ada_gtb'");
+    expect(r.sent()).toEqual(['POST /v1/charges/resolve-handle']);
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * Real processes for the MCP proofs: the `wallet-sandbox` bin on a free port, and `wallet-mcp`
+ * (from the sources, through tsx) driven by the official MCP client over stdio.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+// A tool's structured content is JSON the test reads by path, as a model would.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Data = Record<string, any>;
+
+export const MCP_BIN = 'packages/agent-toolkit/src/mcp-bin.ts';
+
+/** The sandbox bin, serving on loopback. */
+export interface SandboxProcess {
+  url: string;
+  /** The API requests it answered (its request log), as `METHOD path`. */
+  requests(): Promise<string[]>;
+  /** Plays the customer: authorizes a dispatched charge. */
+  authorize(reference: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startSandbox(): Promise<SandboxProcess> {
+  const child = spawn(process.execPath, ['dist/wallet-sandbox.js', '--port', '0', '--quiet'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: string) => {
+      out += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`wallet-sandbox exited ${code}: ${out}`)));
+  });
+  return {
+    url,
+    async requests() {
+      const state = (await (await fetch(`${url}/_sandbox/state`)).json()) as {
+        data: { requests: { method: string; path: string }[] };
+      };
+      return state.data.requests.map((r) => `${r.method} ${r.path}`);
+    },
+    async authorize(reference) {
+      const response = await fetch(`${url}/_sandbox/charges/${encodeURIComponent(reference)}/authorize`, {
+        method: 'POST',
+      });
+      if (!response.ok)
+        throw new Error(`authorize ${reference}: ${response.status} ${await response.text()}`);
+    },
+    stop: () => stop(child),
+  };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+/** An MCP client connected to a `wallet-mcp` started with `env` (and nothing else from ours). */
+export interface McpSession {
+  client: Client;
+  /** Calls a tool; resolves to its text, isError and structured data. */
+  call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; data: Data }>;
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+export async function startMcp(env: Record<string, string>): Promise<McpSession> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', MCP_BIN],
+    cwd: ROOT,
+    env: { WALLET_LOG: 'off', ...env },
+    stderr: 'pipe',
+  });
+  let err = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  const client = new Client({ name: 'agent-toolkit-test', version: '1.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    async call(name, args) {
+      const result = await client.callTool({ name, arguments: args });
+      const content = result.content as { type: string; text: string }[];
+      return {
+        isError: result.isError === true,
+        text: content[0]!.text,
+        data: result.structuredContent ?? {},
+      };
+    },
+    stderr: () => err,
+    close: () => client.close(),
+  };
+}
+
+/** Runs `wallet-mcp` expecting it to refuse to start: its exit code and what it said. */
+export async function mcpRefusal(
+  env: Record<string, string>,
+): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MCP_BIN], {
+    cwd: ROOT,
+    env: { PATH: process.env['PATH'] ?? '', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stderr };
+}
