@@ -1,5 +1,6 @@
+import diagnostics from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConnectionError, InternalServerError, RateLimitError } from '@wallet/node';
+import { ConnectionError, InternalServerError, RateLimitError, type RequestRetryMessage } from '@wallet/node';
 import { json, loopback } from './helpers/loopback.js';
 import { dispatched, paid, refunded } from './helpers/mock-service.js';
 
@@ -41,18 +42,30 @@ describe('automatic retries', () => {
     expect(server.received.map((r) => r.headers['x-idempotency-key'])).toEqual(['rf-1', 'rf-1']);
   });
 
-  it('backs off about 0.5 s then 1 s between attempts, with jitter', async () => {
+  it('backs off about 0.5 s then 1 s between attempts, with jitter, and waits each delay out', async () => {
+    // The delays the SDK chose, from its retry channel; the server's clock shows they were waited.
+    const delays: number[] = [];
+    const onRetry = (message: unknown): void => void delays.push((message as RequestRetryMessage).delay);
+    diagnostics.subscribe('wallet:request:retry', onRetry);
     const times: number[] = [];
     server = await loopback((_req, res, n) => {
       times.push(performance.now());
       json(res, n < 3 ? 500 : 200, n < 3 ? { status: 'error', message: 'boom' } : success(paid));
     });
-    await server.wallet().charges.verify('order_1042');
-    const [first, second] = [times[1]! - times[0]!, times[2]! - times[1]!];
-    expect(first).toBeGreaterThanOrEqual(370);
-    expect(first).toBeLessThan(900);
-    expect(second).toBeGreaterThanOrEqual(740);
-    expect(second).toBeLessThan(1_500);
+    try {
+      await server.wallet().charges.verify('order_1042');
+    } finally {
+      diagnostics.unsubscribe('wallet:request:retry', onRetry);
+    }
+    const [first, second] = delays as [number, number];
+    expect(delays).toHaveLength(2);
+    expect(first).toBeGreaterThanOrEqual(375);
+    expect(first).toBeLessThanOrEqual(500);
+    expect(second).toBeGreaterThanOrEqual(750);
+    expect(second).toBeLessThanOrEqual(1_000);
+    // Lower bounds only: a loaded machine can make a wait longer, never shorter.
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(first - 5);
+    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(second - 5);
   });
 
   it('waits the Retry-After of a 429, given in seconds', async () => {

@@ -83,8 +83,8 @@ describe('charges.waitForOutcome against the sandbox', () => {
     expect(timeout.attempts! - verifies(sandbox, 'order_never')).toBeGreaterThanOrEqual(0);
     expect(timeout.attempts! - verifies(sandbox, 'order_never')).toBeLessThanOrEqual(1);
     expect(timeout.message).toContain('"order_never"');
+    // From below only: the charge never resolves, so without the deadline the test times out.
     expect(elapsed).toBeGreaterThanOrEqual(780);
-    expect(elapsed).toBeLessThan(2_000);
     expect(JSON.parse(JSON.stringify({ e: timeout }))).toBeTruthy();
   });
 
@@ -146,50 +146,50 @@ describe('charges.waitForOutcome against a struggling service', () => {
   });
 
   it('ends a poll that hangs past the deadline, at the deadline, with the last transaction seen', async () => {
+    // The second poll is never answered and each request may take an hour: only the wait's own
+    // deadline can end it within the test (a clock bound from above would flake under load).
     const server = await loopback((_req, res, n) => {
       if (n === 1) json(res, 200, { status: 'success', data: pending });
-      else setTimeout(() => json(res, 200, { status: 'success', data: paid }), 5_000).unref();
     });
     cleanup.push(() => server.close());
     const started = performance.now();
     const error = await server
-      .wallet()
+      .wallet({ timeout: 3_600_000 })
       .charges.waitForOutcome('order_1042', { timeout: 600, pollInterval: 100 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WaitTimeoutError);
     expect((error as WaitTimeoutError).transaction?.status).toBe('PENDING_AUTHORIZATION');
-    expect(performance.now() - started).toBeLessThan(900);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(595);
     expect(server.received).toHaveLength(2);
   });
 
   it('stops at once when the signal fires, between polls or during a slow one', async () => {
+    // Nothing else could end these waits within the test's time: the next poll is an hour away and
+    // the stalled poll is never answered. Only the signal can settle them.
+    const HOUR = 3_600_000;
     let stall = false;
     const server = await loopback((_req, res) => {
       if (!stall) json(res, 200, { status: 'success', data: pending });
-      else setTimeout(() => json(res, 200, { status: 'success', data: paid }), 5_000).unref();
     });
     cleanup.push(() => server.close());
-    const wallet = server.wallet();
+    const wallet = server.wallet({ timeout: HOUR });
 
     const between = new AbortController();
     const first = wallet.charges.waitForOutcome('order_1042', {
       signal: between.signal,
-      pollInterval: 2_000,
+      pollInterval: HOUR,
+      timeout: HOUR,
     });
     await vi.waitFor(() => expect(server.received).toHaveLength(1));
-    let started = performance.now();
     between.abort();
     await expect(first).rejects.toBeInstanceOf(RequestAbortedError);
-    expect(performance.now() - started).toBeLessThan(50);
 
     stall = true;
     const during = new AbortController();
-    const second = wallet.charges.waitForOutcome('order_1042', { signal: during.signal });
+    const second = wallet.charges.waitForOutcome('order_1042', { signal: during.signal, timeout: HOUR });
     await vi.waitFor(() => expect(server.received).toHaveLength(2));
-    started = performance.now();
     during.abort();
     await expect(second).rejects.toBeInstanceOf(RequestAbortedError);
-    expect(performance.now() - started).toBeLessThan(50);
     await new Promise((r) => setTimeout(r, 200));
     expect(server.received).toHaveLength(2);
 

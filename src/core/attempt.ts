@@ -80,12 +80,16 @@ const TIMEOUTS: ReadonlySet<string> = new Set([
 /** The first error code along a cause chain (fetch wraps the system error; Node may aggregate). */
 export function errorCode(cause: unknown): string | undefined {
   let current = cause;
-  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-    const { code, errors } = current as { code?: unknown; errors?: unknown };
-    if (typeof code === 'string' && code !== '') return code;
-    const first = Array.isArray(errors) ? (errors[0] as { code?: unknown } | undefined) : undefined;
-    if (typeof first?.code === 'string') return first.code;
-    current = (current as { cause?: unknown }).cause;
+  try {
+    for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+      const { code, errors } = current as { code?: unknown; errors?: unknown };
+      if (typeof code === 'string' && code !== '') return code;
+      const first = Array.isArray(errors) ? (errors[0] as { code?: unknown } | undefined) : undefined;
+      if (typeof first?.code === 'string') return first.code;
+      current = (current as { cause?: unknown }).cause;
+    }
+  } catch {
+    // A revoked Proxy or a throwing getter in what a custom fetch or dispatcher threw: no code.
   }
   return undefined;
 }

@@ -3,6 +3,7 @@ import { ValidationError, type ValidationIssue } from '../errors.js';
 import type { FetchFunction } from './fetch-sender.js';
 import { checkHeaders } from './headers.js';
 import { createLogger, type Logger, type LogLevel, type LogSink } from './logger.js';
+import { snapshot } from './snapshot.js';
 import { MAX_TIMER_MS, checkOptions, ofType, wholeNumber, type OptionRule } from './options.js';
 import { proxyProblem, settleProxy, type ProxyOption, type ProxySettings } from './proxy.js';
 
@@ -184,7 +185,11 @@ const RULES: Readonly<Record<string, OptionRule>> = {
  * Settles the client's options and env fallbacks into a {@link Config}, or throws a
  * `ValidationError` listing every problem at once.
  */
-export function resolveConfig(options: ClientOptions, version: string): Config {
+export function resolveConfig(given: ClientOptions, version: string): Config {
+  // One read into a plain copy: a revoked Proxy or a throwing trap is a ValidationError, not a TypeError.
+  const taken = snapshot(given);
+  if (!taken.ok) throw new ValidationError('Wallet options', taken.issues);
+  const options = taken.value as ClientOptions;
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new ValidationError('Wallet options', [{ path: '', message: 'must be an object' }]);
   }

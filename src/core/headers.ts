@@ -34,17 +34,26 @@ function headerValueProblem(value: string): string | undefined {
 
 /** Lists what is wrong with a caller's extra headers: names, values, and the SDK's own. */
 export function checkHeaders(headers: unknown, where: string): ValidationIssue[] {
-  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
+  let entries: [string, unknown][];
+  try {
+    if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
+      return [
+        {
+          path: where,
+          message: `must be an object of header names to string values, not ${describe(headers)}`,
+        },
+      ];
+    }
+    entries = Object.entries(headers);
+  } catch {
+    // A revoked Proxy, a throwing trap or getter: refused like any other wrong value.
     return [
-      {
-        path: where,
-        message: `must be an object of header names to string values, not ${describe(headers)}`,
-      },
+      { path: where, message: 'could not be read; pass a plain object of header names to string values' },
     ];
   }
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
-  for (const [name, value] of Object.entries(headers)) {
+  for (const [name, value] of entries) {
     const path = `${where}.${name}`;
     const lower = name.toLowerCase();
     const reserved = RESERVED.get(lower);

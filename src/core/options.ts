@@ -26,12 +26,19 @@ export function checkOptions(
   expected: string,
 ): ValidationIssue[] {
   if (value === undefined) return [];
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return [{ path: where, message: `must be an object, not ${describe(value)}` }];
+  let given: string[];
+  try {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      return [{ path: where, message: `must be an object, not ${describe(value)}` }];
+    }
+    given = Object.keys(value);
+  } catch {
+    // A revoked Proxy, or one whose ownKeys trap throws: nothing in it can be trusted.
+    return [{ path: where, message: 'could not be read (a Proxy that throws?); pass a plain object' }];
   }
   const issues: ValidationIssue[] = [];
   const names = Object.keys(rules);
-  for (const name of Object.keys(value)) {
+  for (const name of given) {
     const path = join(where, name);
     const rule = Object.hasOwn(rules, name) ? rules[name] : undefined;
     if (!rule) {

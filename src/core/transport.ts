@@ -10,6 +10,7 @@ import { finish, mayHaveActed, delayBeforeRetry, type Finish } from './verdict.j
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import type { Scrubber } from './scrub.js';
 import { sleep } from './retry.js';
+import { snapshot } from './snapshot.js';
 import { traceCall, type CallTrace } from './trace.js';
 
 export type { RequestOptions } from './request-options.js';
@@ -70,13 +71,25 @@ function loadSchemas(): Promise<Schemas> {
   return loadingSchemas;
 }
 
-function validate(call: ApiCall, s: Schemas, scrub: Scrubber): Record<string, unknown> {
-  const optionIssues = checkRequestOptions(call.options);
+/** The checked parameters and options of a call: validated from one snapshot, sent from it too. */
+interface Checked {
+  params: Record<string, unknown>;
+  options: RequestOptions;
+}
+
+function validate(call: ApiCall, s: Schemas, scrub: Scrubber): Checked {
+  const options = snapshot(call.options, 'options');
+  if (!options.ok)
+    throw new ValidationError('request options', scrub.issues(options.issues), 'Nothing was sent.');
+  const optionIssues = checkRequestOptions(options.value);
   if (optionIssues.length > 0)
     throw new ValidationError('request options', scrub.issues(optionIssues), 'Nothing was sent.');
+  const params = snapshot(call.params);
+  if (!params.ok)
+    throw new ValidationError(call.paramsName, scrub.issues(params.issues), 'Nothing was sent.');
   let checked: ReturnType<Schemas['check']>;
   try {
-    checked = s.check(s[call.paramsSchema], call.params);
+    checked = s.check(s[call.paramsSchema], params.value);
   } catch (error) {
     // A Proxy or getter that throws while being read: the parameters cannot be sent as JSON.
     const issue = { path: '', message: `could not be read (${(error as Error | null)?.name ?? 'error'})` };
@@ -84,7 +97,10 @@ function validate(call: ApiCall, s: Schemas, scrub: Scrubber): Record<string, un
   }
   if (!checked.ok)
     throw new ValidationError(call.paramsName, scrub.issues(checked.issues), 'Nothing was sent.');
-  return checked.value as Record<string, unknown>;
+  return {
+    params: checked.value as Record<string, unknown>,
+    options: options.value ?? {},
+  };
 }
 
 /**
@@ -121,8 +137,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
     trace: CallTrace | undefined,
   ): Promise<WithResponse<T>> {
     const s = schemas ?? (await loadSchemas());
-    const params = validate(call, s, scrub);
-    const options = call.options ?? {};
+    const { params, options } = validate(call, s, scrub);
     const route = call.route.build(params);
     // What errors, logs and traces show: scrubbed, since a reference may carry anything.
     const endpoint = scrub.text(`${call.method} ${route}`);
@@ -169,7 +184,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
           cause: options.signal.reason,
         };
         ctx.call.attempts = n - 1;
-        return finish<T>(result, ctx);
+        return finish<T>(scrub.result(result), ctx);
       }
       const started = performance.now();
       const result = scrub.result(await send(request));

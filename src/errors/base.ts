@@ -2,9 +2,10 @@
  * The root of the error tree. Guards and `instanceof` work by a global brand that records the
  * SDK class an error was built as, not by class identity, so they hold when two copies of the
  * package are loaded (a bundled dependency, a monorepo). A merchant's own subclass gets ordinary
- * `instanceof`. Like every file under errors/, it imports nothing at run time: the webhooks entry
- * loads it and must stay light.
+ * `instanceof`. Like every file under errors/, it imports nothing at run time but the small
+ * `internal/safe-copy.ts`: the webhooks entry loads it and must stay light.
  */
+import { safeCopy } from '../internal/safe-copy.js';
 import { boundedCopy } from './json.js';
 
 const BRAND = Symbol.for('@wallet/node.error');
@@ -136,7 +137,9 @@ export class WalletError extends Error {
    * @param options - the `cause`, and the API call the error ended.
    */
   constructor(message: string, code?: string, options?: WalletErrorOptions) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    // The cause is kept as a plain-data copy: a DOMException copy, a Request or a Proxy in it would
+    // make console.error(error) throw or show what it holds.
+    super(message, options?.cause === undefined ? undefined : { cause: safeCopy(options.cause) });
     const kind = sdkKind(new.target);
     this.code = code ?? TREE[kind][1];
     Object.defineProperty(this, BRAND, { value: kind });

@@ -29,7 +29,12 @@ describe('the tools a model sees', () => {
       type: 'object',
       properties: {
         handle: { type: 'string', description: expect.stringContaining('@ada') },
-        amount: { type: 'integer', minimum: 1, description: expect.stringContaining('Kobo') },
+        amount: {
+          type: 'integer',
+          minimum: 1,
+          maximum: Number.MAX_SAFE_INTEGER,
+          description: expect.stringContaining('Kobo'),
+        },
         reference: { type: 'string', description: expect.any(String) },
       },
       required: ['handle', 'amount', 'reference'],

@@ -97,7 +97,12 @@ function toJsonSchema(name: ToolName, schema: z.ZodType): JsonSchema {
     io: 'input',
     unrepresentable: 'any',
     override: (ctx) => {
-      if ((ctx.zodSchema as unknown) === kobo) Object.assign(ctx.jsonSchema, { type: 'integer', minimum: 1 });
+      // Whatever zod makes of the rule (nothing for a custom check, ±2^53 bounds for an int), the
+      // model is shown exactly what the SDK accepts.
+      if ((ctx.zodSchema as unknown) === kobo) {
+        for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+        Object.assign(ctx.jsonSchema, { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+      }
     },
   }) as JsonSchema;
   delete json['$schema'];

@@ -2,7 +2,8 @@
  * The surface collector: every place a merchant (or their log pipeline, or a bug report) can see
  * an error or a log line, and a check that the secret key appears on none of them in any form a
  * server or a library might echo: as is, JSON-escaped (PHP's `\/`, `\u005f`), percent-encoded,
- * or a fragment of 12+ characters of the part after the prefix.
+ * base64 (alone or inside an encoded `Bearer <key>` or `user:key`, either alphabet), or a fragment
+ * of 12+ characters of the part after the prefix.
  */
 import { inspect } from 'node:util';
 import type { LogSink } from '@wallet/node';
@@ -37,9 +38,19 @@ function decodings(text: string): string[] {
   return out;
 }
 
+// Base64 words decoded (standard or URL-safe): a key echoed in a Basic or Bearer credential.
+const BASE64_WORD = /[A-Za-z0-9+/_-]{16,}={0,2}/g;
+function base64Decoded(text: string): string {
+  const out: string[] = [];
+  for (const [word] of text.matchAll(BASE64_WORD)) {
+    out.push(Buffer.from(word.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1'));
+  }
+  return out.join('\n');
+}
+
 /** The first form of the key found in `text`, or undefined when it is clean. */
 export function keyFormIn(text: string): string | undefined {
-  for (const form of decodings(text)) {
+  for (const form of decodings(text).flatMap((d) => [d, base64Decoded(d)])) {
     if (form.includes(SECRET_KEY)) return 'whole key';
     const fragment = FRAGMENTS.find((f) => form.includes(f));
     if (fragment !== undefined) return `fragment ${JSON.stringify(fragment)}`;

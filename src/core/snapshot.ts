@@ -1,0 +1,68 @@
+/**
+ * One read of a call's parameters and options: a plain-data copy taken before anything is checked,
+ * so the copy that is validated is the copy that is sent. A getter that answers differently on a
+ * second read, a Proxy whose traps throw, or a revoked Proxy cannot slip a value past the checks or
+ * surface as a raw `TypeError`: what cannot be read becomes a validation issue.
+ */
+import type { ValidationIssue } from '../errors.js';
+import { isPlainObject } from '../internal/plain.js';
+
+// Deeper than the schemas allow (metadata: 32 levels), so their message is the one a merchant sees.
+const MAX_DEPTH = 64;
+
+/** A copy, or why one could not be made. */
+export type Snapshot = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
+
+const join = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
+
+function unreadable(path: string, error: unknown): ValidationIssue {
+  let name = 'error';
+  try {
+    if (error instanceof Error) name = error.name;
+  } catch {
+    // A thrown Proxy: named generically.
+  }
+  return { path, message: `could not be read (reading it threw a ${name}); pass plain data` };
+}
+
+/**
+ * A plain-data copy of `value`: plain objects and arrays copied, each property read once;
+ * anything else (strings, numbers, class instances, functions) kept as it is for the schemas to
+ * judge. Cycles keep their shape in the copy, for the schemas to refuse.
+ */
+export function snapshot(value: unknown, path = ''): Snapshot {
+  const issues: ValidationIssue[] = [];
+  const seen = new Map<object, unknown>();
+  function copy(item: unknown, at: string, depth: number): unknown {
+    if (typeof item !== 'object' || item === null) return item;
+    if (seen.has(item)) return seen.get(item);
+    if (depth > MAX_DEPTH) return item;
+    try {
+      if (Array.isArray(item)) {
+        const out: unknown[] = [];
+        seen.set(item, out);
+        const length = item.length;
+        for (let i = 0; i < length; i++) out.push(copy(item[i] as unknown, join(at, String(i)), depth + 1));
+        return out;
+      }
+      // Asked first, so a Proxy whose getPrototypeOf trap throws (or a revoked one) is an issue.
+      const proto = Object.getPrototypeOf(item) as unknown;
+      if (!isPlainObject(item)) return item;
+      const out = (proto === null ? Object.create(null) : {}) as Record<string, unknown>;
+      seen.set(item, out);
+      for (const key of Object.keys(item)) {
+        try {
+          out[key] = copy(item[key], join(at, key), depth + 1);
+        } catch (error) {
+          issues.push(unreadable(join(at, key), error));
+        }
+      }
+      return out;
+    } catch (error) {
+      issues.push(unreadable(at, error));
+      return undefined;
+    }
+  }
+  const out = copy(value, path, 0);
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: out };
+}
