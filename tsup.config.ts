@@ -1,13 +1,14 @@
+import { readFileSync } from 'node:fs';
 import type { Options } from 'tsup';
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number];
 
 // Each module file an ESM import loads costs about 0.7 ms on its own, so each entry loads as few as
 // it can: webhooks is one file; the root is index.js plus webhooks.js, which it re-exports; the
-// schemas, with the part of zod they use, are one file loaded by the first call. Separate builds,
-// because entries built together split their shared code into extra chunk files. The error
-// classes the two entries both need are in both files: they check `instanceof` by brand, not by
-// identity, so an error from either file passes either file's checks.
+// schemas (zod/mini) are one file and undici's Agent another, both loaded by the first call.
+// Separate builds, because entries built together split their shared code into extra chunk files.
+// The error classes the two entries both need are in both files: they check `instanceof` by
+// brand, not by identity, so an error from either file passes either file's checks.
 const common: Options = {
   format: ['esm', 'cjs'],
   target: 'node20',
@@ -20,48 +21,132 @@ const common: Options = {
   // The sandbox's QR page draws with uqr, bundled into its own chunk behind a dynamic import: the
   // package gains no runtime dependency and nothing loads it until a QR page is drawn.
   noExternal: ['uqr'],
-};
-
-// The transport's `import('../schemas/index.js')` becomes an import of the schemas build's own
-// file, so the schemas never land in (or split) the entries' chunks.
-const lazySchemas: Plugin = {
-  name: 'lazy-schemas',
-  setup(build) {
-    // tsup builds split CommonJS as ESM first, so the format shows only in the output extension.
-    const file = `./schemas${build.initialOptions.outExtension?.['.js'] ?? '.js'}`;
-    build.onResolve({ filter: /\/schemas\/index\.js$/ }, (args) =>
-      args.kind === 'dynamic-import' ? { path: file, external: true } : undefined,
-    );
+  // The CommonJS build loads its lazy files with require(), never import(): an import() from
+  // CommonJS sends Node through its ESM loader and the CommonJS export lexer (tens of ms).
+  esbuildOptions(options, { format }) {
+    if (format === 'cjs') options.supported = { ...options.supported, 'dynamic-import': false };
   },
 };
 
-// The root re-exports the webhooks entry's file rather than bundling its own copy of that code.
-const webhooksEntry: Plugin = {
-  name: 'webhooks-entry',
+// The output extension of the build a plugin runs in ('.js' or '.cjs').
+const extension = (build: Parameters<Plugin['setup']>[0]): string =>
+  build.initialOptions.outExtension?.['.js'] ?? '.js';
+
+/**
+ * A lazily loaded module (`import('…/schemas/index.js')`) becomes an import of the file its own
+ * build writes, so it never lands in (or splits) the entries' files.
+ */
+function lazyFile(name: string, filter: RegExp): Plugin {
+  return {
+    name: `lazy-${name}`,
+    setup(build) {
+      const file = `./${name}${extension(build)}`;
+      build.onResolve({ filter }, (args) =>
+        args.kind === 'dynamic-import' ? { path: file, external: true } : undefined,
+      );
+    },
+  };
+}
+const lazySchemas = lazyFile('schemas', /\/schemas\/index\.js$/);
+const lazyAgent = lazyFile('undici-agent', /\/undici-agent\.js$/);
+
+/** The root re-exports its runtime's webhooks file rather than bundling its own copy of that code. */
+function webhooksEntry(suffix: string): Plugin {
+  return {
+    name: 'webhooks-entry',
+    setup(build) {
+      const file = `./webhooks${suffix}${extension(build)}`;
+      build.onResolve({ filter: /^\.\/webhooks\.js$/ }, (args) =>
+        args.importer.endsWith('/src/index.ts') ? { path: file, external: true } : undefined,
+      );
+    },
+  };
+}
+
+/**
+ * The runtime seam: `src/platform/index.ts` (Node in the sources and tests) is bound to the
+ * runtime's implementation, so each entry carries exactly one platform and only its imports.
+ */
+function platform(name: 'web' | 'bun-deno' | 'browser'): Plugin {
+  const file = new URL(`./src/platform/${name}.ts`, import.meta.url).pathname;
+  return {
+    name: `platform-${name}`,
+    setup(build) {
+      build.onResolve({ filter: /\/platform\/index\.js$/ }, () => ({ path: file }));
+    },
+  };
+}
+
+// What the client's Agent never does, left out of its bundle: HTTP/2 (the client never offers h2;
+// this also drops node:http2) and FormData bodies (the SDK sends JSON strings; this drops undici's
+// fetch body code). Should either ever be asked for, the stub says so rather than failing obscurely.
+const STUBS: Record<string, string> = {
+  'client-h2': `module.exports = function connectH2() { throw new Error('HTTP/2 is not part of @wallet/node'); };`,
+  'fetch-body': `module.exports = { extractBody() { throw new Error('FormData bodies are not part of @wallet/node'); } };`,
+};
+const agentStubs: Plugin = {
+  name: 'agent-stubs',
   setup(build) {
-    const file = `./webhooks${build.initialOptions.outExtension?.['.js'] ?? '.js'}`;
-    build.onResolve({ filter: /^\.\/webhooks\.js$/ }, (args) =>
-      args.importer.endsWith('/src/index.ts') ? { path: file, external: true } : undefined,
-    );
+    build.onResolve({ filter: /\/client-h2\.js$/ }, () => ({ path: 'client-h2', namespace: 'stub' }));
+    build.onResolve({ filter: /\/web\/fetch\/body\.js$/ }, () => ({ path: 'fetch-body', namespace: 'stub' }));
+    build.onLoad({ filter: /.*/, namespace: 'stub' }, (args) => ({
+      contents: STUBS[args.path] ?? '',
+      loader: 'js',
+    }));
   },
 };
 
-const config: Options[] = [
+const undiciLicense = readFileSync(new URL('./node_modules/undici/LICENSE', import.meta.url), 'utf8');
+
+/** One Node build of an entry (ESM and CommonJS). */
+const nodeEntries: Options[] = [
   {
     ...common,
     entry: { webhooks: 'src/webhooks.ts' },
     // Declarations of both entries in one pass, so they share their types rather than copy them.
+    // Every runtime's build of an entry has the same surface, so all conditions share these.
     dts: { entry: { index: 'src/index.ts', webhooks: 'src/webhooks.ts' } },
     splitting: false,
+    // The Node platform names the Agent's file; the webhooks never load it.
+    esbuildPlugins: [lazyAgent],
   },
   {
     ...common,
     entry: { index: 'src/index.ts' },
     splitting: false,
-    esbuildPlugins: [lazySchemas, webhooksEntry],
+    esbuildPlugins: [lazySchemas, lazyAgent, webhooksEntry('')],
   },
-  // zod is bundled here, tree-shaken to the parts the schemas use (about 0.2 MB instead of an
-  // installed 6 MB package), and still loaded only by the first call. Also the internal subpath
+];
+
+/** The builds of the Fetch runtimes and the browser: ESM only, no `node:` import (bun-deno: node:crypto). */
+const otherRuntimes: Options[] = (['web', 'bun-deno', 'browser'] as const).flatMap((name) => [
+  {
+    ...common,
+    format: ['esm'],
+    platform: 'neutral',
+    target: 'es2022',
+    shims: false,
+    entry: { [`webhooks.${name}`]: 'src/webhooks.ts' },
+    splitting: false,
+    esbuildPlugins: [platform(name)],
+  },
+  {
+    ...common,
+    format: ['esm'],
+    platform: 'neutral',
+    target: 'es2022',
+    shims: false,
+    entry: { [`index.${name}`]: 'src/index.ts' },
+    splitting: false,
+    esbuildPlugins: [platform(name), lazySchemas, webhooksEntry(`.${name}`)],
+  },
+]);
+
+const config: Options[] = [
+  ...nodeEntries,
+  ...otherRuntimes,
+  // zod/mini, bundled here (tree-shaken: zod is not a runtime dependency) and loaded by the first
+  // call. Runtime-neutral, so every runtime's root entry shares it. Also the internal subpath
   // `@wallet/node/schemas`, with types, so that @wallet/agent-toolkit derives its tools' JSON
   // Schemas from these very schemas (one source for shapes); not for merchants.
   {
@@ -69,15 +154,39 @@ const config: Options[] = [
     entry: { schemas: 'src/schemas/index.ts' },
     dts: { entry: { schemas: 'src/schemas/index.ts' } },
     splitting: false,
+    // Less to parse on the first call (the SDK's own code, in index.js, stays readable).
+    minify: true,
     external: ['undici', 'msw'],
     noExternal: ['zod'],
+  },
+  // Only undici's Agent (about a third of undici's code), loaded by the first call on Node. The
+  // bundled code requires Node builtins only; the ESM file has no require, so it gets one from
+  // process.getBuiltinModule (Node >= 20.16): no import.meta, which a merchant's CommonJS bundle of
+  // this file (esbuild --format=cjs) would leave empty.
+  {
+    ...common,
+    entry: { 'undici-agent': 'src/platform/undici-agent.ts' },
+    splitting: false,
+    shims: false,
+    // Less to parse on the first call; undici's code is not what a merchant steps through.
+    minify: true,
+    external: ['msw'],
+    noExternal: [/^undici\/lib\//],
+    esbuildPlugins: [agentStubs],
+    banner: ({ format }) => ({
+      js:
+        `/*! Bundles undici's Agent (https://github.com/nodejs/undici):\n${undiciLicense}*/\n` +
+        (format === 'esm'
+          ? "const require = (id) => { const m = process.getBuiltinModule(id); if (m === undefined) throw new Error(`Cannot find module '${id}'`); return m; };"
+          : ''),
+    }),
   },
   {
     ...common,
     entry: { testing: 'src/testing.ts', 'wallet-sandbox': 'src/testing/cli/bin.ts' },
     dts: { entry: { testing: 'src/testing.ts' } },
     splitting: true,
-    esbuildPlugins: [lazySchemas],
+    esbuildPlugins: [lazySchemas, lazyAgent],
   },
 ];
 

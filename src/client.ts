@@ -1,32 +1,25 @@
 import type { Dispatcher } from 'undici';
-import type * as Undici from 'undici';
 import type { Sender } from './core/attempt.js';
 import { resolveConfig, type ClientOptions, type Config } from './core/config.js';
 import { fetchSender, type FetchFunction } from './core/fetch-sender.js';
-import { proxyAgent } from './core/proxy-agent.js';
 import { createTransport, type Transport } from './core/transport.js';
 import { undiciSender } from './core/undici-sender.js';
+import { WalletError } from './errors/base.js';
+import { ValidationError } from './errors/validation.js';
+import { platform } from './platform/index.js';
 import { Charges } from './resources/charges.js';
 import { Refunds } from './resources/refunds.js';
 import { VERSION } from './version.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
-// Not a literal: bundlers for Workers and edge runtimes must not follow undici into node: builtins.
-// Where it cannot load (or is a runtime's stub, as in Bun), the client sends through fetch.
-const UNDICI = 'undici';
-
-async function loadUndici(): Promise<typeof Undici | undefined> {
-  if ('Bun' in globalThis) return undefined;
-  try {
-    const undici = (await import(/* webpackIgnore: true */ /* @vite-ignore */ UNDICI)) as typeof Undici;
-    return typeof undici.Agent?.prototype?.dispatch === 'function' ? undici : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The Wallet client. Create one per process and reuse it: it keeps connections alive.
+ *
+ * Construction never fails for want of configuration the environment did not give: at module level
+ * in a build step without `WALLET_SECRET_KEY` or `WALLET_BASE_URL` (a `next build` in CI), it
+ * constructs, and each call rejects with a `ValidationError` naming the variable, before anything
+ * is sent. Options given but malformed throw at once.
  *
  * @example
  * ```ts
@@ -42,10 +35,6 @@ export class Wallet {
   readonly charges: Charges;
   /** Refund successful payments. */
   readonly refunds: Refunds;
-  /** `live` for an `sk_live_` key (real money), `test` for `sk_test_`. */
-  readonly mode: 'live' | 'test';
-  /** The service address requests go to. */
-  readonly baseUrl: string;
   // Private fields: the key is invisible to inspect, JSON.stringify, spreading and Object.keys.
   readonly #config: Config;
   readonly #transport: Transport;
@@ -55,20 +44,43 @@ export class Wallet {
   /**
    * @param options - see {@link ClientOptions}; `apiKey` and `baseUrl` fall back to
    * `WALLET_SECRET_KEY` and `WALLET_BASE_URL`.
-   * @throws {@link ValidationError} listing every problem with the options; never repeats the key.
+   * @throws {@link ValidationError} listing every problem with the options given; never repeats the key.
+   * @throws {@link WalletError} in a browser build: a secret key must never reach a browser.
    */
   constructor(options: ClientOptions = {}) {
+    if (platform.refusal) throw new WalletError(platform.refusal, 'browser_refused');
     this.#config = resolveConfig(options, VERSION);
-    this.mode = this.#config.mode;
-    this.baseUrl = `${this.#config.origin}${this.#config.basePath}`;
     this.#transport = createTransport(this.#config, () => (this.#sender ??= this.#openSender()));
     const { scrub } = this.#config;
     this.charges = new Charges(this.#transport.request, (text) => scrub.text(text));
     this.refunds = new Refunds(this.#transport.request);
   }
 
-  // Chosen on the first call: the merchant's fetch or dispatcher, else undici's Agent (loaded
-  // now, not at import), else the runtime's fetch where undici cannot load.
+  /**
+   * `live` for an `sk_live_` key (real money), `test` for `sk_test_`.
+   * @throws {@link ValidationError} naming `WALLET_SECRET_KEY` when no key was given or set.
+   */
+  get mode(): 'live' | 'test' {
+    this.#settled('WALLET_SECRET_KEY');
+    return this.#config.mode;
+  }
+
+  /**
+   * The service address requests go to.
+   * @throws {@link ValidationError} naming `WALLET_BASE_URL` when no address was given or set.
+   */
+  get baseUrl(): string {
+    this.#settled('WALLET_BASE_URL');
+    return `${this.#config.origin}${this.#config.basePath}`;
+  }
+
+  #settled(variable: string): void {
+    const issue = this.#config.unset.find((i) => i.path === variable);
+    if (issue) throw new ValidationError('Wallet configuration', [issue]);
+  }
+
+  // Chosen on the first call: the merchant's fetch or dispatcher, else the platform's own Agent
+  // (undici's, on Node, loaded now rather than at import), else the runtime's fetch.
   async #openSender(): Promise<Sender> {
     const { fetch, dispatcher, timeout, maxConnections, proxy, logger } = this.#config;
     if (proxy.unused) logger.log('debug', `Proxy: ${proxy.unused}.`);
@@ -76,8 +88,7 @@ export class Wallet {
     if (fetch === 'global') return fetchSender(global);
     if (fetch) return fetchSender(() => fetch);
     if (dispatcher) return undiciSender(dispatcher);
-    const undici = await loadUndici();
-    if (!undici) return fetchSender(global);
+    if (!platform.createAgent) return fetchSender(global);
     // undici's own timeouts are never shorter than the client's: one deadline, the SDK's, decides.
     const limit = Math.max(timeout, 300_000);
     const options = {
@@ -86,9 +97,11 @@ export class Wallet {
       bodyTimeout: limit,
       connections: maxConnections,
     };
-    this.#agent = proxy.route
-      ? proxyAgent(undici, proxy.route, options)
-      : new undici.Agent({ connect: { minVersion: 'TLSv1.3' }, ...options });
+    this.#agent = await platform.createAgent({
+      connect: { minVersion: 'TLSv1.3' },
+      ...options,
+      proxy: proxy.route,
+    });
     return undiciSender(this.#agent);
   }
 
@@ -105,16 +118,21 @@ export class Wallet {
     await agent?.close();
   }
 
-  /** What `JSON.stringify` shows: mode and address, never the key. */
-  toJSON(): Pick<Wallet, 'mode' | 'baseUrl'> {
-    return { mode: this.mode, baseUrl: this.baseUrl };
+  /** What `JSON.stringify` shows: mode and address, never the key (nothing while unconfigured). */
+  toJSON(): Partial<Pick<Wallet, 'mode' | 'baseUrl'>> {
+    return this.#config.unset.length > 0 ? {} : { mode: this.mode, baseUrl: this.baseUrl };
+  }
+
+  // What util.inspect and console.log show: mode and address, never the key. Set on the prototype
+  // rather than declared, so the public type does not carry a Node-only symbol.
+  static {
+    Object.defineProperty(Wallet.prototype, INSPECT, {
+      value(this: Wallet): string {
+        const unset = this.#config.unset.map((i) => i.path);
+        return unset.length > 0
+          ? `Wallet { unset: ${unset.join(', ')} }`
+          : `Wallet { mode: '${this.mode}', baseUrl: '${this.baseUrl}' }`;
+      },
+    });
   }
 }
-
-// What util.inspect and console.log show: mode and address, never the key. Set on the prototype
-// rather than declared, so the public type does not carry a Node-only symbol.
-Object.defineProperty(Wallet.prototype, INSPECT, {
-  value(this: Wallet): string {
-    return `Wallet { mode: '${this.mode}', baseUrl: '${this.baseUrl}' }`;
-  },
-});

@@ -31,21 +31,20 @@ describe('new Wallet(options)', () => {
     expect(new Wallet({ apiKey: KEY, baseUrl: 'http://localhost:4010' }).mode).toBe('test');
   });
 
-  it('has no built-in host: a missing baseUrl is a clear error', () => {
-    vi.stubEnv('WALLET_BASE_URL', '');
-    const error = constructionError({ apiKey: KEY });
-    expect(error.issues).toEqual([{ path: 'baseUrl', message: expect.stringContaining('WALLET_BASE_URL') }]);
+  it('has no built-in host: an empty baseUrl option is a clear error', () => {
+    const error = constructionError({ apiKey: KEY, baseUrl: '' });
+    expect(error.issues).toEqual([{ path: 'baseUrl', message: expect.stringContaining('no built-in host') }]);
   });
 
   it.each([
-    ['missing', undefined, /is missing/],
+    ['empty', '', /is empty/],
     ['a publishable key', 'pk_test_abcdef', /public or restricted key/],
     ['a key with a trailing newline', `${KEY}\n`, /whitespace/],
     ['a key of another service', 'xk_live_0123456789abcdef', /must start with sk_live_ or sk_test_/],
-    ['a bare prefix', 'sk_test_', /must start with/],
+    ['a bare prefix', 'sk_test_', /nothing after its sk_live_ or sk_test_ prefix/],
   ])('refuses an apiKey that is %s without repeating it', (_, apiKey, message) => {
     vi.stubEnv('WALLET_SECRET_KEY', '');
-    const error = constructionError({ apiKey: apiKey as string, baseUrl: BASE_URL });
+    const error = constructionError({ apiKey: apiKey, baseUrl: BASE_URL });
     expect(error.issues[0]).toEqual({ path: 'apiKey', message: expect.stringMatching(message) });
     // A bare prefix is the very text the message names; anything longer must not be repeated.
     if (apiKey && apiKey.length > 'sk_test_'.length) {

@@ -37,15 +37,22 @@ describe('WALLET_TRANSPORT=fetch: MSW sees the client as a merchant sets it up',
     expect(keys).toEqual([response.idempotencyKey, response.idempotencyKey]);
   });
 
-  it('is the path taken where undici is only a stub (Bun), with no env needed', async () => {
-    vi.stubGlobal('Bun', { version: 'stub' });
-    calls = 1; // answer at once
-    keys.length = 0;
-    const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: BASE_URL });
-    await expect(wallet.charges.dispatch(dispatch)).resolves.toMatchObject({ reference: 'order_1042' });
-    expect(keys).toHaveLength(1);
-    await wallet.close();
-    vi.unstubAllGlobals();
+  it('is the path the Bun and Deno build takes (their undici is a stub), with no env needed', async () => {
+    const { platform } = await import('../src/platform/bun-deno.js');
+    vi.doMock('../src/platform/index.js', () => ({ platform }));
+    vi.resetModules();
+    try {
+      const fresh = await import('@wallet/node');
+      calls = 1; // answer at once
+      keys.length = 0;
+      const wallet = new fresh.Wallet({ apiKey: TEST_KEY, baseUrl: BASE_URL });
+      await expect(wallet.charges.dispatch(dispatch)).resolves.toMatchObject({ reference: 'order_1042' });
+      expect(keys).toHaveLength(1);
+      await wallet.close();
+    } finally {
+      vi.doUnmock('../src/platform/index.js');
+      vi.resetModules();
+    }
   });
 });
 

@@ -44,17 +44,23 @@ describe('importing @wallet/node', () => {
       `const { Wallet } = await import('@wallet/node');${firstCall}`,
     );
     expect(stdout.trim()).toBe('FAILED');
-    // zod is bundled into the schemas file, so the first call loads that file and no zod package.
+    // zod/mini is bundled into the schemas file and undici's Agent into its own: the first call
+    // loads those two files and no package (not the whole of undici, not zod).
     expect(modules.some((m) => m.endsWith('/dist/schemas.js'))).toBe(true);
-    expect(packagesIn(modules)).toEqual(['undici']);
+    expect(modules.some((m) => m.endsWith('/dist/undici-agent.js'))).toBe(true);
+    expect(packagesIn(modules)).toEqual([]);
   });
 
-  it('works from CommonJS on the first request too', () => {
-    const { stdout } = modulesLoadedBy(
+  it('works from CommonJS on the first request too, loading its lazy files with require()', () => {
+    const { modules, stdout } = modulesLoadedBy(
       'cjs',
       `(async () => { const { Wallet } = require('@wallet/node');${firstCall} })();`,
     );
     expect(stdout.trim()).toBe('FAILED');
+    // In require.cache, so loaded by require(): an import() would have gone through the ESM loader.
+    expect(modules.some((m) => m.endsWith('/dist/schemas.cjs'))).toBe(true);
+    expect(modules.some((m) => m.endsWith('/dist/undici-agent.cjs'))).toBe(true);
+    expect(packagesIn(modules)).toEqual([]);
   });
 });
 
@@ -111,16 +117,14 @@ describe('the package surface', () => {
   });
 });
 
-describe('on Fetch runtimes', () => {
+describe('on Fetch runtimes (the workerd condition)', () => {
   it.each(['@wallet/node', '@wallet/node/webhooks'])(
     'importing %s loads no node: builtin and no dependency',
     (entry) => {
-      for (const format of ['esm', 'cjs'] as const) {
-        const code = format === 'esm' ? `await import('${entry}');` : `require('${entry}');`;
-        const { modules } = modulesLoadedBy(format, code);
-        expect(modules.filter((m) => m.startsWith('node:'))).toEqual([]);
-        expect(packagesIn(modules)).toEqual([]);
-      }
+      const { modules } = modulesLoadedBy('esm', `await import('${entry}');`, ['workerd']);
+      expect(modules.some((m) => /\/dist\/(index|webhooks)\.web\.js$/.test(m))).toBe(true);
+      expect(modules.filter((m) => m.startsWith('node:'))).toEqual([]);
+      expect(packagesIn(modules)).toEqual([]);
     },
   );
 });

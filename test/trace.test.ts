@@ -186,8 +186,13 @@ describe('the wallet:request tracing channel', () => {
     expect(store.getStore()).toBeUndefined();
   });
 
-  it('is a silent no-op where node:diagnostics_channel is not available', async () => {
-    vi.stubGlobal('process', { ...process, getBuiltinModule: undefined });
+  it('is a silent no-op on a platform without node:diagnostics_channel (the Web builds)', async () => {
+    const { platform } = await import('../src/platform/web.js');
+    vi.doMock('../src/platform/index.js', () => ({ platform: { ...platform, createAgent: undefined } }));
+    undo.push(
+      () => vi.doUnmock('../src/platform/index.js'),
+      () => vi.resetModules(),
+    );
     vi.resetModules();
     const fresh = await import('@wallet/node');
     const seen = record();

@@ -2,12 +2,12 @@ import type { Dispatcher } from 'undici';
 import { ValidationError, type ValidationIssue } from '../errors.js';
 import type { FetchFunction } from './fetch-sender.js';
 import { checkHeaders } from './headers.js';
+import { platform } from '../platform/index.js';
+import { keyProblem } from './key.js';
 import { createLogger, type Logger, type LogLevel, type LogSink } from './logger.js';
 import { snapshot } from './snapshot.js';
 import { MAX_TIMER_MS, checkOptions, ofType, wholeNumber, type OptionRule } from './options.js';
 import { proxyProblem, settleProxy, type ProxyOption, type ProxySettings } from './proxy.js';
-
-// Until resources/wait-for-outcome.ts imports it from core/options.ts, where it is defined.
 import { createScrubber, type Scrubber } from './scrub.js';
 import { userAgentOf, type AppInfo } from './user-agent.js';
 
@@ -107,9 +107,16 @@ export interface Config {
   readonly scrub: Scrubber;
   /** The proxy for the client's own connections, if any, and what the debug log says about it. */
   readonly proxy: ProxySettings;
+  /**
+   * Settings the environment did not give (`WALLET_SECRET_KEY`, `WALLET_BASE_URL` unset): the
+   * client still constructs (a build step has no secrets), and every call rejects with these
+   * before anything is sent. Empty once configured.
+   */
+  readonly unset: readonly ValidationIssue[];
 }
 
-const KEY_PATTERN = /^sk_(live|test)_[\x21-\x7e]{1,500}$/;
+/** What an unset setting is filled with until a call refuses: never sent anywhere. */
+const UNSET_ORIGIN = 'https://wallet-base-url-unset.invalid';
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /** Checks a timeout: a positive number of milliseconds that a timer can hold. */
@@ -123,28 +130,11 @@ export function timeoutProblem(value: unknown): string | undefined {
 /** Checks a retry count: a whole number from 0 to 10. */
 export const maxRetriesProblem: OptionRule = wholeNumber(0, 10);
 
-// Never echo the key: not even part of it ends up in an error, a log or a bug report.
-function keyProblem(key: unknown): string | undefined {
-  if (key === undefined || key === '') {
-    return 'is missing: pass apiKey or set WALLET_SECRET_KEY to your sk_live_… or sk_test_… key';
-  }
-  if (typeof key !== 'string') return `must be a string, got ${typeof key}`;
-  if (/^\s|\s$/.test(key))
-    return 'has leading or trailing whitespace (check how it is loaded from your env file)';
-  if (!KEY_PATTERN.test(key)) {
-    return /^[pr]k_/.test(key)
-      ? 'looks like a public or restricted key; the SDK needs a secret key starting with sk_live_ or sk_test_'
-      : `must start with sk_live_ or sk_test_ (got ${key.length} characters that do not)`;
-  }
-  return undefined;
-}
-
-function parseBaseUrl(value: unknown, issues: ValidationIssue[]): URL | undefined {
-  const fail = (message: string): undefined => void issues.push({ path: 'baseUrl', message });
-  if (value === undefined || value === '') {
-    return fail('is missing: pass baseUrl or set WALLET_BASE_URL (the SDK has no built-in host)');
-  }
-  if (typeof value !== 'string') return fail(`must be a string, got ${typeof value}`);
+// `name` is where the value came from: the `baseUrl` option or the `WALLET_BASE_URL` variable.
+function parseBaseUrl(value: unknown, name: string, issues: ValidationIssue[]): URL | undefined {
+  const fail = (message: string): undefined => void issues.push({ path: name, message });
+  if (typeof value !== 'string')
+    return fail(`must be a string, got ${value === null ? 'null' : typeof value}`);
   let url: URL;
   try {
     url = new URL(value);
@@ -157,11 +147,21 @@ function parseBaseUrl(value: unknown, issues: ValidationIssue[]): URL | undefine
     return fail('must use https: (plain http: is allowed only for localhost, 127.0.0.0/8 and [::1])');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail('must be an https: URL');
+  // Every path the SDK sends starts with /v1, so a base URL ending in it would call /v1/v1/….
+  if (/\/v1\/*$/i.test(url.pathname)) {
+    const fixed = `${url.origin}${url.pathname.replace(/\/v1\/*$/i, '')}`;
+    return fail(`ends in /v1: drop /v1 (use ${fixed}); the SDK adds it to every path`);
+  }
   return url;
 }
 
-const env = (): Record<string, string | undefined> =>
-  (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+/** The issue of a setting that neither the options nor the environment gave. */
+function unsetIssue(variable: string, option: string, what: string): ValidationIssue {
+  return {
+    path: variable,
+    message: `is not set; set the environment variable to ${what}, or pass ${option} to new Wallet()`,
+  };
+}
 
 const RULES: Readonly<Record<string, OptionRule>> = {
   apiKey: () => undefined, // checked with its env fallback
@@ -194,12 +194,31 @@ export function resolveConfig(given: ClientOptions, version: string): Config {
     throw new ValidationError('Wallet options', [{ path: '', message: 'must be an object' }]);
   }
   const issues = checkOptions(options, RULES, '', 'an option of Wallet');
-  const vars = env();
-  // Only an absent option falls back to the env: an explicit null is a mistake to report.
-  const apiKey = options.apiKey === undefined ? vars.WALLET_SECRET_KEY : options.apiKey;
-  const keyIssue = keyProblem(apiKey);
-  if (keyIssue) issues.push({ path: 'apiKey', message: keyIssue });
-  const url = parseBaseUrl(options.baseUrl === undefined ? vars.WALLET_BASE_URL : options.baseUrl, issues);
+  const vars = platform.env();
+  const unset: ValidationIssue[] = [];
+  // Only an absent option falls back to the env: an explicit null is a mistake to report. A value
+  // the env does not give is left for the first call to report; one given malformed fails now.
+  const keyFromEnv = options.apiKey === undefined;
+  const apiKey = keyFromEnv ? vars.WALLET_SECRET_KEY : options.apiKey;
+  const keyName = keyFromEnv ? 'WALLET_SECRET_KEY' : 'apiKey';
+  if (apiKey === undefined || apiKey === '') {
+    if (keyFromEnv) unset.push(unsetIssue('WALLET_SECRET_KEY', 'apiKey', 'your sk_live_… or sk_test_… key'));
+    else issues.push({ path: 'apiKey', message: 'is empty: pass your sk_live_… or sk_test_… key' });
+  } else {
+    const keyIssue = keyProblem(apiKey, keyName);
+    if (keyIssue) issues.push({ path: keyName, message: keyIssue });
+  }
+  const urlFromEnv = options.baseUrl === undefined;
+  const rawUrl = urlFromEnv ? vars.WALLET_BASE_URL : options.baseUrl;
+  let url: URL | undefined;
+  if (rawUrl === undefined || rawUrl === '') {
+    if (urlFromEnv) unset.push(unsetIssue('WALLET_BASE_URL', 'baseUrl', "the service's address"));
+    else
+      issues.push({
+        path: 'baseUrl',
+        message: 'is empty: pass the service address (the SDK has no built-in host)',
+      });
+  } else url = parseBaseUrl(rawUrl, urlFromEnv ? 'WALLET_BASE_URL' : 'baseUrl', issues);
   const { user: userAgent, issues: uaIssues } = userAgentOf(version, options.appInfo);
   issues.push(...uaIssues);
   const wantsFetch = vars.WALLET_TRANSPORT === 'fetch' && options.dispatcher === undefined;
@@ -215,14 +234,15 @@ export function resolveConfig(given: ClientOptions, version: string): Config {
   if (proxy.problem) issues.push(proxy.problem);
   // A key of the wrong shape is never used, but it is scrubbed all the same; so are proxy credentials.
   const scrub = createScrubber(typeof apiKey === 'string' ? apiKey : '', proxy.secrets);
-  const level = options.logLevel === undefined ? vars.WALLET_LOG : options.logLevel;
-  const logger = createLogger(options.logger, level, issues, scrub);
-  if (issues.length > 0 || !url) throw new ValidationError('Wallet options', scrub.issues(issues));
+  const levelFromEnv = options.logLevel === undefined;
+  const level = levelFromEnv ? vars.WALLET_LOG : options.logLevel;
+  const logger = createLogger(options.logger, level, issues, scrub, levelFromEnv ? 'WALLET_LOG' : 'logLevel');
+  if (issues.length > 0) throw new ValidationError('Wallet options', scrub.issues(issues));
   return {
-    apiKey: apiKey as string,
-    mode: (apiKey as string).startsWith('sk_live_') ? 'live' : 'test',
-    origin: url.origin,
-    basePath: url.pathname.replace(/\/+$/, ''),
+    apiKey: apiKey ?? '',
+    mode: apiKey?.startsWith('sk_live_') ? 'live' : 'test',
+    origin: url?.origin ?? UNSET_ORIGIN,
+    basePath: url?.pathname.replace(/\/+$/, '') ?? '',
     timeout: options.timeout ?? 30_000,
     maxRetries: options.maxRetries ?? 2,
     dispatcher: options.dispatcher,
@@ -233,5 +253,6 @@ export function resolveConfig(given: ClientOptions, version: string): Config {
     logger,
     scrub,
     proxy,
+    unset,
   };
 }

@@ -25,14 +25,16 @@ export interface Logger {
 const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
 
 /**
- * Builds the client's logger from its options, recording a problem for an unknown level. Every
- * line and its details pass through the scrubber; a sink that throws cannot break a call.
+ * Builds the client's logger from its options, recording a problem for an unknown level under
+ * `levelName` (the `logLevel` option, or the `WALLET_LOG` variable it came from). Every line and
+ * its details pass through the scrubber; a sink that throws cannot break a call.
  */
 export function createLogger(
   sink: LogSink | undefined,
   level: unknown,
   issues: ValidationIssue[],
   scrub: Scrubber,
+  levelName = 'logLevel',
 ): Logger {
   const out = sink === undefined ? console : sink;
   if (
@@ -47,7 +49,12 @@ export function createLogger(
     const rank =
       typeof level === 'string' && Object.hasOwn(RANK, level) ? RANK[level as LogLevel] : undefined;
     if (rank === undefined) {
-      issues.push({ path: 'logLevel', message: "must be 'debug', 'info', 'warn', 'error' or 'off'" });
+      const lower = typeof level === 'string' && Object.hasOwn(RANK, level.toLowerCase());
+      const levels = "'debug', 'info', 'warn', 'error' or 'off'";
+      issues.push({
+        path: levelName,
+        message: lower ? `must be lowercase: ${levels}` : `must be ${levels}`,
+      });
     } else threshold = rank;
   }
   return {

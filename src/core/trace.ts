@@ -4,11 +4,11 @@
  * OpenTelemetry bridge, a metrics counter, a log line) see what an operator needs and nothing a
  * merchant must keep private: no key, no parameters, no response data, no error text from the server.
  *
- * The module is reached through `process.getBuiltinModule` on the first call, never imported: the
- * root entry still loads on runtimes without it (there tracing is a no-op). With nobody
- * subscribed, a call costs one property read and builds no message.
+ * The module comes from the platform on the first call, never imported: on runtimes without it
+ * tracing is a no-op. With nobody subscribed, a call costs one property read and builds no message.
  */
 import type * as DiagnosticsChannel from 'node:diagnostics_channel';
+import { platform } from '../platform/index.js';
 import type { ResponseMeta, WithResponse } from './api-promise.js';
 
 /** The name of the tracing channel every API call is published on. */
@@ -87,8 +87,7 @@ interface Channels {
 let channels: Channels | null | undefined;
 
 function loadChannels(): Channels | null {
-  const host = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const dc = host?.getBuiltinModule?.('node:diagnostics_channel') as typeof DiagnosticsChannel | undefined;
+  const dc = platform.diagnostics();
   channels =
     typeof dc?.tracingChannel === 'function'
       ? { tracing: dc.tracingChannel(REQUEST_CHANNEL), retry: dc.channel(RETRY_CHANNEL) }

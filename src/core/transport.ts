@@ -136,6 +136,12 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
     clientClosed: boolean,
     trace: CallTrace | undefined,
   ): Promise<WithResponse<T>> {
+    // Settings the environment did not give when the client was built (a build step): said now.
+    if (config.unset.length > 0)
+      throw new ValidationError('Wallet configuration', config.unset, 'Nothing was sent.');
+    // The first call loads the way of sending (undici's Agent) while the schemas load; a call that
+    // then fails validation has only loaded it early.
+    if (send === undefined && !clientClosed) openSender().catch(() => undefined);
     const s = schemas ?? (await loadSchemas());
     const { params, options } = validate(call, s, scrub);
     const route = call.route.build(params);

@@ -1,4 +1,5 @@
 import type { ValidationIssue } from '../errors.js';
+import { platform } from '../platform/index.js';
 import { checkOptions, ofType } from './options.js';
 
 /** Identifies your integration in the `User-Agent`, so the service can help you when it goes wrong. */
@@ -32,19 +33,12 @@ function headerSafe(text: string): string {
   return out;
 }
 
-function runtime(): string {
-  const g = globalThis as { process?: { versions?: { node?: string } }; navigator?: { userAgent?: string } };
-  const node = g.process?.versions?.node;
-  if (node) return `node/${node}`;
-  return headerSafe(g.navigator?.userAgent?.slice(0, 64) ?? 'runtime/unknown');
-}
-
 /**
  * The `User-Agent`: the SDK and its version, the runtime, then the merchant's `appInfo`, encoded
  * so that it is always a valid header value. Line breaks are refused: they are a mistake, not a name.
  */
 export function userAgentOf(version: string, app: unknown): { user: string; issues: ValidationIssue[] } {
-  const base = `wallet-node/${version} ${runtime()}`;
+  const base = `wallet-node/${version} ${headerSafe(platform.runtime)}`;
   if (app === undefined) return { user: base, issues: [] };
   const issues = checkOptions(
     app,

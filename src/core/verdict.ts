@@ -2,7 +2,7 @@
  * From attempts to what the merchant sees: which attempt results may mean the service acted, which are
  * worth another attempt, and the one result or typed error a call ends in.
  */
-import type { z } from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 import {
   ClientClosedError,
   ConnectionError,
@@ -61,8 +61,8 @@ export interface Finish {
   };
   params: Record<string, unknown>;
   timeout: number;
-  schemas: { check(schema: z.ZodType, value: unknown, prefix?: string): Checked };
-  dataSchema: z.ZodType;
+  schemas: { check(schema: ZodMiniType, value: unknown, prefix?: string): Checked };
+  dataSchema: ZodMiniType;
 }
 
 // The words of a message, put together only when a call ends in one (the success path needs none).

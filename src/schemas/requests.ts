@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { describe } from '../internal/describe.js';
 import { isPlainObject } from '../internal/plain.js';
 
@@ -16,11 +16,15 @@ function koboProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-/** A positive safe integer of Kobo; the messages say exactly what is wrong with anything else. */
-const kobo: z.ZodType<number> = z.custom<number>().superRefine((value, ctx) => {
-  const problem = koboProblem(value);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
+// Every issue of an amount is worded from the value itself, whichever check caught it.
+const koboError = (issue: { input?: unknown }): string =>
+  koboProblem(issue.input) ?? 'must be a positive whole number of Kobo';
+
+/**
+ * A positive safe integer of Kobo (an integer schema, so the JSON Schema derived from it says so);
+ * the messages say exactly what is wrong with anything else.
+ */
+const kobo: z.ZodMiniType<number> = z.int({ error: koboError }).check(z.positive({ error: koboError }));
 
 // A lone surrogate is no character: it cannot be percent-encoded into a path or mean anything.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -31,18 +35,22 @@ const string = z.string({
     issue.input === undefined ? 'is required' : `must be a string, not ${describe(issue.input)}`,
 });
 
-function text(extra?: (value: string) => string | undefined): z.ZodType<string> {
-  return string.superRefine((value, ctx) => {
-    const problem =
-      value.trim() === '' ? 'must not be empty' : LONE_SURROGATE.test(value) ? BROKEN_TEXT : extra?.(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+function text(extra?: (value: string) => string | undefined): z.ZodMiniType<string> {
+  return string.check(
+    z.superRefine((value, ctx) => {
+      const problem =
+        value.trim() === '' ? 'must not be empty' : LONE_SURROGATE.test(value) ? BROKEN_TEXT : extra?.(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  );
 }
 
 /** Free text (a description, a reason): any string that is well-formed UTF-16. */
-const freeText: z.ZodType<string> = string.superRefine((value, ctx) => {
-  if (LONE_SURROGATE.test(value)) ctx.addIssue({ code: 'custom', message: BROKEN_TEXT });
-});
+const freeText: z.ZodMiniType<string> = string.check(
+  z.superRefine((value, ctx) => {
+    if (LONE_SURROGATE.test(value)) ctx.addIssue({ code: 'custom', message: BROKEN_TEXT });
+  }),
+);
 
 // `.` and `..` are dot segments: as a path segment they would move the verify URL to another endpoint.
 const reference = text((value) => (value === '.' || value === '..' ? `must not be "${value}"` : undefined));
@@ -91,9 +99,8 @@ function jsonProblems(value: unknown, path: string[], seen: Set<object>, out: Pr
   seen.delete(value);
 }
 
-const metadata: z.ZodType<Record<string, unknown>> = z
-  .custom<Record<string, unknown>>()
-  .superRefine((value, ctx) => {
+const metadata: z.ZodMiniType<Record<string, unknown>> = z.custom<Record<string, unknown>>().check(
+  z.superRefine((value, ctx) => {
     if (!isPlainObject(value)) {
       ctx.addIssue({
         code: 'custom',
@@ -104,7 +111,8 @@ const metadata: z.ZodType<Record<string, unknown>> = z
     const problems: Problem[] = [];
     jsonProblems(value, [], new Set(), problems);
     for (const { path, message } of problems) ctx.addIssue({ code: 'custom', path, message });
-  });
+  }),
+);
 
 const authChannel = z.enum(['wallet_push', 'wallet_qr'], {
   error: (issue) => `must be 'wallet_push' or 'wallet_qr', not ${describe(issue.input)}`,
@@ -113,31 +121,39 @@ const authChannel = z.enum(['wallet_push', 'wallet_qr'], {
 const params = { error: (issue: { input?: unknown }) => `must be an object, not ${describe(issue.input)}` };
 
 /** Parameters of `charges.resolveHandle`. */
-export const resolveHandleParams: z.ZodType = z.strictObject(
+export const resolveHandleParams: z.ZodMiniType = z.strictObject(
   { handle: text(), amount: kobo, reference },
   params,
 );
 
 /** Parameters of `charges.dispatch`. */
-export const dispatchParams: z.ZodType = z.strictObject(
-  { reference, bankId: text(), authChannel, description: freeText.optional(), metadata: metadata.optional() },
+export const dispatchParams: z.ZodMiniType = z.strictObject(
+  {
+    reference,
+    bankId: text(),
+    authChannel,
+    description: z.optional(freeText),
+    metadata: z.optional(metadata),
+  },
   params,
 );
 
 /** The reference of `charges.verify`. */
-export const verifyParams: z.ZodType = z.strictObject({ reference }, params);
+export const verifyParams: z.ZodMiniType = z.strictObject({ reference }, params);
 
 /** Parameters of `refunds.create`. */
-export const refundParams: z.ZodType = z
-  .strictObject({ reference, amount: kobo.optional(), reason: freeText.optional() }, params)
-  .superRefine((value, ctx) => {
-    // An amount that is present but undefined is most likely a bug upstream; read as "refund everything"
-    // it would send money back that was never meant to go.
-    if ('amount' in value && value.amount === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['amount'],
-        message: 'is undefined; omit the key entirely for a full refund',
-      });
-    }
-  });
+export const refundParams: z.ZodMiniType = z
+  .strictObject({ reference, amount: z.optional(kobo), reason: z.optional(freeText) }, params)
+  .check(
+    z.superRefine((value, ctx) => {
+      // An amount that is present but undefined is most likely a bug upstream; read as "refund
+      // everything" it would send money back that was never meant to go.
+      if ('amount' in value && value.amount === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['amount'],
+          message: 'is undefined; omit the key entirely for a full refund',
+        });
+      }
+    }),
+  );

@@ -1,15 +1,16 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 // Loose objects keep fields the service adds later; enumerations are plain strings so a new
-// status passes through. Only documented fields with the wrong type or missing are refused.
+// status passes through. Only documented fields with the wrong type or missing are refused, and
+// amounts below zero: money never comes back negative, and a negative one is a broken response.
 const str = z.string();
-const int = z.number().int();
+const kobo = z.int().check(z.nonnegative({ error: 'must not be negative (an amount in Kobo)' }));
 
 /** `data` of the resolve response. */
-export const resolvedCustomer: z.ZodType = z.looseObject({
+export const resolvedCustomer: z.ZodMiniType = z.looseObject({
   customer: z.looseObject({ handle: str, name: str, avatarUrl: str }),
   availableAuthChannels: z.array(
-    z.looseObject({ id: str, name: str, isRecommended: z.boolean().optional() }),
+    z.looseObject({ id: str, name: str, isRecommended: z.optional(z.boolean()) }),
   ),
   linkedBanks: z.array(
     z.looseObject({
@@ -23,45 +24,53 @@ export const resolvedCustomer: z.ZodType = z.looseObject({
 });
 
 /** `data` of the dispatch response. */
-export const chargeDispatch: z.ZodType = z
-  .looseObject({ reference: str, status: str, authChannel: str, qrCodeUrl: str.optional(), expiresAt: str })
-  .superRefine((value, ctx) => {
-    if (value.authChannel === 'wallet_qr' && value.qrCodeUrl === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['qrCodeUrl'], message: 'is required for a wallet_qr dispatch' });
-    }
-  });
+export const chargeDispatch: z.ZodMiniType = z
+  .looseObject({ reference: str, status: str, authChannel: str, qrCodeUrl: z.optional(str), expiresAt: str })
+  .check(
+    z.superRefine((value, ctx) => {
+      if (value.authChannel === 'wallet_qr' && value.qrCodeUrl === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['qrCodeUrl'],
+          message: 'is required for a wallet_qr dispatch',
+        });
+      }
+    }),
+  );
 
 const PAID_FIELDS = ['fee', 'netAmount', 'paidAt'] as const;
 
 /** `data` of the verify response. */
-export const transaction: z.ZodType = z
+export const transaction: z.ZodMiniType = z
   .looseObject({
     reference: str,
-    amount: int,
+    amount: kobo,
     currency: str,
-    fee: int.nullish(),
-    netAmount: int.nullish(),
+    fee: z.nullish(kobo),
+    netAmount: z.nullish(kobo),
     status: str,
     channel: str,
     customer: z.looseObject({ handle: str, phone: str, name: str }),
     // Settlement follows payment, so a SUCCESS charge may not be settled yet.
-    settlement: z.looseObject({ status: str, settledAt: str }).nullish(),
-    paidAt: str.nullish(),
+    settlement: z.nullish(z.looseObject({ status: str, settledAt: str })),
+    paidAt: z.nullish(str),
   })
-  .superRefine((value, ctx) => {
-    if (value.status !== 'SUCCESS') return;
-    for (const field of PAID_FIELDS) {
-      if (value[field] == null) {
-        ctx.addIssue({ code: 'custom', path: [field], message: 'is required on a SUCCESS transaction' });
+  .check(
+    z.superRefine((value, ctx) => {
+      if (value.status !== 'SUCCESS') return;
+      for (const field of PAID_FIELDS) {
+        if (value[field] == null) {
+          ctx.addIssue({ code: 'custom', path: [field], message: 'is required on a SUCCESS transaction' });
+        }
       }
-    }
-  });
+    }),
+  );
 
 /** `data` of the refund response. */
-export const refund: z.ZodType = z.looseObject({
+export const refund: z.ZodMiniType = z.looseObject({
   refundReference: str,
-  amount: int,
+  amount: kobo,
   currency: str,
   status: str,
-  refundedAt: str.optional(),
+  refundedAt: z.optional(str),
 });

@@ -16,7 +16,9 @@ import type {
 } from './state/records.js';
 import type { SandboxFaults } from './endpoints/faults.js';
 import type { SandboxLogger } from './endpoints/log.js';
+import type { SandboxSeedCharge, SandboxSeedResult } from './state/seed.js';
 import type { WebhookDelivery, WebhookRetryOptions } from './webhooks/delivery.js';
+import type { WebhookTarget } from './webhooks/sender.js';
 
 /** Options of `createSandbox()`. @expand */
 export interface SandboxOptions {
@@ -200,6 +202,40 @@ export interface Sandbox {
   expire(reference: string): Promise<SandboxCharge>;
   /** Adds a customer, or replaces one with the same handle. */
   addCustomer(customer: SandboxCustomerInit): SandboxCustomer;
+  /**
+   * Puts many charges straight into the sandbox, in any state a reconciliation meets, without a
+   * request per charge (100,000 take well under a second): paid (with the fee rule's fee, or one
+   * you give so the fee disagrees), pending (waiting for the customer until `promptTtlMs` from now,
+   * so `authorize()` works on it), failed, expired, refunded in part or in full. Each paid charge
+   * gets its debit, each refunded one a refund record; no webhook is sent. All rows are checked
+   * first and kept together or not at all: a bad row, a reference already held or repeated, or an
+   * unknown `handle` throws a `ValidationError` naming each (`3.amount: ...`) and seeds nothing. The
+   * oldest finished charges make room when `maxCharges` would be passed (said in the log). Over
+   * HTTP: `POST /_sandbox/seed` with a JSON array or JSON lines, no key needed.
+   *
+   * @example
+   * ```ts
+   * sandbox.seed([
+   *   { reference: 'order_1', amount: 500_000, status: 'SUCCESS' },
+   *   { reference: 'order_2', amount: 250_000, status: 'SUCCESS', fee: 1, refunded: 100_000 },
+   *   { reference: 'order_3', amount: 120_000, status: 'PENDING_AUTHORIZATION' },
+   *   { reference: 'order_4', amount: 80_000, status: 'FAILED', handle: '@tunde' },
+   * ]);
+   * const { status } = await wallet.charges.verify('order_1'); // 'SUCCESS'
+   * ```
+   */
+  seed(charges: readonly SandboxSeedCharge[]): SandboxSeedResult;
+  /**
+   * Sets where webhooks go from now on, or stops them with `undefined`; charges and everything
+   * else are kept. Over HTTP: `POST /_sandbox/webhook` with `{ "url": ..., "secret": ... }` (or
+   * `{ "url": null }`), so a running `wallet-sandbox` needs no restart.
+   *
+   * @example
+   * ```ts
+   * sandbox.setWebhook({ url: 'http://127.0.0.1:3000/webhooks/wallet', secret: 'whsec_test' });
+   * ```
+   */
+  setWebhook(target: WebhookTarget | undefined): void;
   /** Sets the IP allow list; `undefined` allows every address. */
   setAllowedIps(ips: readonly string[] | undefined): void;
   /** The charge with this reference, or `undefined`. */

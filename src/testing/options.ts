@@ -16,6 +16,7 @@ import type { SandboxFaultKind } from './endpoints/faults.js';
 import { HANDLE, phoneKey, withAt } from './state/customers.js';
 import type { SandboxCustomerInit } from './state/customers.js';
 import type { SandboxListenOptions } from './transports/server.js';
+import type { WebhookTarget } from './webhooks/sender.js';
 
 /** Checks one value: a problem, problems at sub-paths, or `undefined`. @internal */
 export type Rule = OptionRule;
@@ -247,4 +248,18 @@ export function checkFetchArguments(request: unknown, context: unknown): void {
       : [{ path: 'request', message: `must be a Request (got ${describe(request)})` }];
   issues.push(...checkOptions(context, { clientIp: text }, 'context', 'a known field of the context'));
   throwIssues('sandbox.fetch() arguments', issues);
+}
+
+/** Checks where webhooks should go from now on: `{ url, secret }`, both required. @internal */
+export function checkWebhookTarget(value: unknown): asserts value is WebhookTarget {
+  const issues = checkOptions(value, { url: httpUrl, secret: text }, '', 'a field of the webhook target');
+  if (issues.length === 0 && isPlainObject(value)) {
+    if (value.url === undefined)
+      issues.push({ path: 'url', message: 'is required: where should events go?' });
+    if (value.secret === undefined) {
+      issues.push({ path: 'secret', message: 'is required: your handler verifies with it' });
+    }
+  }
+  if (value === undefined) issues.push({ path: '', message: 'must be { url, secret }' });
+  throwIssues('webhook target', issues);
 }

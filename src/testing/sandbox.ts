@@ -3,11 +3,11 @@
  * machine answers everything; MSW, the in-process dispatcher and the loopback server only carry
  * requests to it.
  */
+import { throwIssues } from '../core/options.js';
 import { normalizeIp } from './endpoints/access.js';
 import { faultSource } from './endpoints/faults.js';
 import { IdempotencyStore } from './endpoints/idempotency.js';
-import { controlLine, deliveryLine, forgetLine, safeLogger } from './endpoints/log.js';
-import type { SandboxLogger } from './endpoints/log.js';
+import { LogLines, controlLine, deliveryLine, forgetLine, seedLine, webhookLine } from './endpoints/log.js';
 import { createRouter } from './endpoints/router.js';
 import type { SandboxRequestContext } from './endpoints/router.js';
 import type { AuthorizeResult, Sandbox, SandboxOptions } from './api.js';
@@ -18,6 +18,7 @@ import {
   checkListenOptions,
   checkSandboxOptions,
   checkValue,
+  checkWebhookTarget,
   list,
   text,
 } from './options.js';
@@ -32,6 +33,8 @@ import type {
   SandboxRefund,
   SandboxRequestRecord,
 } from './state/records.js';
+import { seedCharges, seedIssues } from './state/seed.js';
+import type { SandboxSeedCharge, SandboxSeedResult } from './state/seed.js';
 import { SandboxState, snapshot } from './state/store.js';
 import { FetchDispatcher } from './transports/fetch-dispatcher.js';
 import { mswHandlers } from './transports/msw.js';
@@ -41,6 +44,7 @@ import type { SandboxListenOptions, SandboxServer } from './transports/server.js
 import { retryOptions } from './webhooks/delivery.js';
 import type { WebhookDelivery } from './webhooks/delivery.js';
 import { WebhookSender } from './webhooks/sender.js';
+import type { WebhookTarget } from './webhooks/sender.js';
 
 /** Charges kept unless `maxCharges` says otherwise: a reconciliation's worth. */
 const DEFAULT_MAX_CHARGES = 100_000;
@@ -56,12 +60,8 @@ class SandboxImpl implements Sandbox {
   readonly #now: () => Date;
   readonly #webhooks: WebhookSender;
   readonly #idempotency: IdempotencyStore;
-  // The `logger` option's, and one per `listen({ logger })` while that server runs.
-  readonly #loggers = new Set<SandboxLogger>();
-  readonly #logger: SandboxLogger = {
-    info: (line) => this.#loggers.forEach((logger) => logger.info(line)),
-    warn: (line) => this.#loggers.forEach((logger) => logger.warn(line)),
-  };
+  readonly #promptTtlMs: number;
+  readonly #logger = new LogLines();
   readonly #servers = new Set<() => Promise<void>>();
   readonly #handle: Handle;
   #handlers: readonly unknown[] | undefined;
@@ -69,8 +69,8 @@ class SandboxImpl implements Sandbox {
   constructor(options: SandboxOptions) {
     this.#options = options;
     this.#now = options.now ?? (() => new Date());
-    const logger = safeLogger(options.logger);
-    if (logger !== undefined) this.#loggers.add(logger);
+    this.#promptTtlMs = options.promptTtlMs ?? 600_000;
+    this.#logger.attach(options.logger);
     this.#state = new SandboxState({
       history: options.historyLimit ?? 1000,
       maxCharges: options.maxCharges ?? DEFAULT_MAX_CHARGES,
@@ -92,7 +92,7 @@ class SandboxImpl implements Sandbox {
       state: this.#state,
       idempotency: this.#idempotency,
       now: this.#now,
-      promptTtlMs: options.promptTtlMs ?? 600_000,
+      promptTtlMs: this.#promptTtlMs,
       defaultClientIp: options.clientIp ?? '127.0.0.1',
       basePath,
       faults: faultSource(options.faults),
@@ -104,7 +104,14 @@ class SandboxImpl implements Sandbox {
         redeliver: (reference) => this.redeliver(reference),
         reset: () => this.reset(),
         charge: (reference) => this.charge(reference),
+        seed: (rows) => this.seed(rows as readonly SandboxSeedCharge[]),
+        setWebhook: (target) => {
+          const { url } = target as { url?: unknown };
+          this.setWebhook(url === null || url === undefined ? undefined : (target as WebhookTarget));
+          return this.#webhooks.target === undefined ? null : { url: this.#webhooks.target.url };
+        },
         state: () => ({
+          webhookUrl: this.#webhooks.target?.url ?? null,
           charges: this.charges,
           refunds: this.refunds,
           debits: this.debits,
@@ -131,11 +138,10 @@ class SandboxImpl implements Sandbox {
     checkListenOptions(options);
     const basePath = new URL(this.baseUrl).pathname.replace(/\/$/, '');
     const server = await startServer(this.#handle, options, basePath);
-    const logger = safeLogger(options?.logger);
-    if (logger !== undefined) this.#loggers.add(logger);
+    const detach = this.#logger.attach(options?.logger);
     const stop = async (): Promise<void> => {
       this.#servers.delete(stop);
-      if (logger !== undefined) this.#loggers.delete(logger);
+      detach();
       await server.close();
     };
     this.#servers.add(stop);
@@ -200,6 +206,20 @@ class SandboxImpl implements Sandbox {
     const customer = toSandboxCustomer(init);
     this.#state.customers.set(customerKey(customer.handle), customer);
     return customer;
+  }
+
+  seed(charges: readonly SandboxSeedCharge[]): SandboxSeedResult {
+    throwIssues('seed() charges', seedIssues(this.#state, charges));
+    const now = this.#now();
+    const result = seedCharges(this.#state, charges, { now, ttlMs: this.#promptTtlMs });
+    this.#logger.info(seedLine(now, result));
+    return result;
+  }
+
+  setWebhook(target: WebhookTarget | undefined): void {
+    if (target !== undefined) checkWebhookTarget(target);
+    this.#webhooks.target = target === undefined ? undefined : { url: target.url, secret: target.secret };
+    this.#logger.info(webhookLine(this.#now(), target?.url));
   }
 
   setAllowedIps(ips: readonly string[] | undefined): void {

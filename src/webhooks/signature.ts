@@ -2,8 +2,10 @@
  * Input checks shared by the sync and async verifiers, so the two refuse exactly the same inputs
  * with the same reason. Runtime-neutral: no `node:` module and no `Buffer`, for edge runtimes.
  */
+import { WalletError } from '../errors/base.js';
 import { WebhookVerificationError } from '../errors/validation.js';
 import { describe } from '../internal/describe.js';
+import { platform } from '../platform/index.js';
 import type { RawWebhookBody, WebhookSecret, WebhookSignatureHeader } from './types.js';
 
 /** The header that carries the signature, lowercase as Node and Fetch `Headers` expose it. */
@@ -39,6 +41,8 @@ export function missingSecretError(): WebhookVerificationError {
 
 /** The secrets to try, in order. Refuses a missing or empty one: an empty HMAC key is forgeable. */
 export function checkSecrets(secret: WebhookSecret | undefined): readonly string[] {
+  // The browser build: a webhook secret there is readable by anyone.
+  if (platform.refusal) throw new WalletError(platform.refusal, 'browser_refused');
   const list = secretsOf(secret);
   if (list === undefined) throw missingSecretError();
   return list;

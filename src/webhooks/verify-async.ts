@@ -5,6 +5,7 @@
 import type { webcrypto } from 'node:crypto';
 
 import { WalletError } from '../errors/base.js';
+import { platform } from '../platform/index.js';
 import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
 import { parseEvent } from './payload.js';
 import { bodyBytes, checkSecrets, hexBytes, mismatchError, signatureHex } from './signature.js';
@@ -12,7 +13,7 @@ import { bodyBytes, checkSecrets, hexBytes, mismatchError, signatureHex } from '
 const encoder = new TextEncoder();
 
 function subtleCrypto(): webcrypto.SubtleCrypto {
-  const subtle = (globalThis as { crypto?: { subtle?: webcrypto.SubtleCrypto } }).crypto?.subtle;
+  const subtle = platform.subtle();
   if (!subtle) {
     throw new WalletError(
       'verifyWebhookAsync needs Web Crypto (globalThis.crypto.subtle), which this runtime does not provide. ' +

@@ -41,6 +41,47 @@ async function rawUndici(base, method, path, params) {
   };
 }
 
+/**
+ * The floor: undici's dispatch() with a minimal handler, which is the SDK's own transport primitive
+ * (no Readable, no promise per chunk), collecting the body and parsing it. Whatever the SDK costs
+ * beyond this is its own work: validation, scrubbing, outcome tracking, retries bookkeeping.
+ */
+async function rawDispatch(base, method, path, params) {
+  const { Agent } = await import('undici');
+  const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 64 });
+  const body = params === undefined ? undefined : JSON.stringify(params);
+  const call = () =>
+    new Promise((resolve, reject) => {
+      const chunks = [];
+      let status = 0;
+      const headers =
+        method === 'GET'
+          ? HEADERS
+          : { ...HEADERS, 'content-type': 'application/json', 'x-idempotency-key': randomUUID() };
+      dispatcher.dispatch(
+        { origin: base, path, method, headers, body },
+        {
+          onRequestStart() {},
+          onResponseStart(_controller, statusCode) {
+            status = statusCode;
+          },
+          onResponseData(_controller, chunk) {
+            chunks.push(chunk);
+          },
+          onResponseEnd() {
+            const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+            if (status !== 200) reject(new Error(`HTTP ${status}`));
+            else resolve(parsed.data);
+          },
+          onResponseError(_controller, error) {
+            reject(error);
+          },
+        },
+      );
+    });
+  return { call, close: () => dispatcher.close() };
+}
+
 async function sdk(base, call) {
   const { Wallet } = await import('@wallet/node');
   const wallet = new Wallet({ apiKey: KEY, baseUrl: base });
@@ -49,6 +90,9 @@ async function sdk(base, call) {
 
 /** Variant name → factory of `{ call, close }` for a server at `base` (verifies take a reference). */
 export const CLIENTS = {
+  'undici dispatch GET': (base) => rawDispatch(base, 'GET', VERIFY_PATH),
+  'undici dispatch POST dispatch': (base) => rawDispatch(base, 'POST', '/v1/charges/dispatch', DISPATCH),
+  'undici dispatch POST refund': (base) => rawDispatch(base, 'POST', '/v1/refunds', REFUND),
   'undici GET': (base, reference = REFERENCE) => rawUndici(base, 'GET', `/v1/charges/verify/${reference}`),
   'sdk charges.verify': (base, reference = REFERENCE) => sdk(base, (w) => w.charges.verify(reference)),
   'undici POST dispatch': (base) => rawUndici(base, 'POST', '/v1/charges/dispatch', DISPATCH),
@@ -78,18 +122,19 @@ export const CLIENTS = {
   },
 };
 
-/** Each measured client → the raw request it is held against. */
+/** Each measured client → the floor it is held against: raw dispatch() of the same exchange. */
 export const BASELINE = {
-  'sdk charges.verify': 'undici GET',
-  'sdk charges.dispatch': 'undici POST dispatch',
-  'sdk refunds.create': 'undici POST refund',
-  'fetch GET': 'undici GET',
-  'stripe-node GET': 'undici GET',
-  'openai-node GET': 'undici GET',
+  'sdk charges.verify': 'undici dispatch GET',
+  'sdk charges.dispatch': 'undici dispatch POST dispatch',
+  'sdk refunds.create': 'undici dispatch POST refund',
+  'undici GET': 'undici dispatch GET',
+  'fetch GET': 'undici dispatch GET',
+  'stripe-node GET': 'undici dispatch GET',
+  'openai-node GET': 'undici dispatch GET',
 };
 
-/** The merchant's alternatives, measured in the full form only. */
-export const PEERS = ['fetch GET', 'stripe-node GET', 'openai-node GET'];
+/** The merchant's alternatives (and undici's request()), measured in the full form only. */
+export const PEERS = ['undici GET', 'fetch GET', 'stripe-node GET', 'openai-node GET'];
 
 /** The peers that come from their own install (skipped, with a line, when it is missing). */
 export const PEER_PACKAGE = { 'stripe-node GET': 'stripe', 'openai-node GET': 'openai' };

@@ -1,11 +1,12 @@
 // The benchmark: the SDK against raw undici, fetch, stripe-node and openai-node per call, webhooks
-// against raw HMAC, imports, sockets, heap and installed size, in one run against one loopback
-// server. Prints the table and exits 1 when a target is missed.
+// against raw HMAC, imports, cold starts, sockets, heap and installed size, in one run against one
+// loopback server. Prints the table and exits 1 when a target is missed.
 // Usage: npm run bench            (full form, a few minutes; builds first)
 //        node test/bench/run.mjs --short   (the few-second form npm test runs, looser bounds)
 import { fork } from 'node:child_process';
 import { cpus } from 'node:os';
 import { BASELINE, PEER_PACKAGE, PEERS } from './clients.mjs';
+import { coldStart } from './cold-start.mjs';
 import { peerInstalled } from '../proofs/peers/load.mjs';
 import { footprint } from './footprint.mjs';
 import { firstCall, importTimes } from './imports.mjs';
@@ -22,6 +23,8 @@ const PLAN = {
     whOps: 20_000,
     imports: 21,
     first: 7,
+    cold: 9,
+    coldRows: undefined,
     burst: 20_000,
     flat: [2000, 5, 8],
     extras: true,
@@ -35,6 +38,8 @@ const PLAN = {
     whOps: 10_000,
     imports: 5,
     first: 0,
+    cold: 3,
+    coldRows: ['global fetch', '@wallet/node'],
     burst: 1000,
     flat: [500, 1, 5],
     extras: false,
@@ -159,6 +164,7 @@ const started = performance.now();
 const results = { cpu: await cpuPerCall(base) };
 results.webhooks = await webhooks();
 results.imports = imports(base);
+results.cold = coldStart(base, PLAN.cold, PLAN.coldRows);
 Object.assign(results, await socketsAndHeap(server, base));
 results.reconcile = await (await import('./reconcile.mjs')).reconcileBench(base, form);
 if (PLAN.extras) results.footprint = footprint();

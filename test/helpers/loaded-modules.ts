@@ -21,21 +21,27 @@ export function requireBuild(): void {
 
 /**
  * Runs `code` in a fresh Node process inside the package, so `@wallet/node` resolves to the built
- * package through its exports map, and returns every module it loaded (`node:` builtins included)
- * and what it printed.
+ * package through its exports map (under the given export `conditions`, for example `workerd`),
+ * and returns every module it loaded (`node:` builtins included) and what it printed.
  */
-export function modulesLoadedBy(format: 'esm' | 'cjs', code: string): { modules: string[]; stdout: string } {
+export function modulesLoadedBy(
+  format: 'esm' | 'cjs',
+  code: string,
+  conditions: readonly string[] = [],
+): { modules: string[]; stdout: string } {
   requireBuild();
+  const flags = conditions.map((c) => `--conditions=${c}`);
   const args =
     format === 'esm'
       ? [
+          ...flags,
           '--import',
           `data:text/javascript,${encodeURIComponent(REGISTER)}`,
           '--input-type=module',
           '-e',
           code,
         ]
-      : ['-e', code + LIST_CJS];
+      : [...flags, '-e', code + LIST_CJS];
   const run = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', timeout: 20_000 });
   if (run.status !== 0) throw new Error(`child exited ${run.status}: ${run.stderr}`);
   const modules = run.stderr

@@ -66,6 +66,38 @@ describe('the wallet-sandbox bin', () => {
     await expect(fetch(`${url}/v1/charges/verify/cli_1`)).rejects.toThrow();
   });
 
+  it('started without webhooks, prints how to add them; a control route adds them and the seeded state stays', async () => {
+    receiver = await startReceiver();
+    child = startTs(BIN, ['--port', '0']);
+    const [, url] = await child.waitForLine(LISTENING);
+    await child.waitForLine(/^ {2}customer {3}curl -X POST/);
+    expect(child.stdout()).toContain(
+      `curl -X POST ${url}/_sandbox/webhook -H 'content-type: application/json'`,
+    );
+    const seeded = await fetch(`${url}/_sandbox/seed`, {
+      method: 'POST',
+      body: '{"reference":"old_1","amount":500000,"status":"SUCCESS"}\n{"reference":"cli_w","amount":1000,"status":"PENDING_AUTHORIZATION"}\n',
+    });
+    expect(seeded.status).toBe(200);
+    const set = await callHttp(url!, 'POST', '/_sandbox/webhook', {
+      body: { url: receiver.url, secret: WEBHOOK_SECRET },
+      apiKey: null,
+    });
+    expect(set.body).toMatchObject({ status: 'success', data: { url: receiver.url } });
+    await callHttp(url!, 'POST', '/_sandbox/charges/cli_w/authorize', { apiKey: null });
+    expect(receiver.handled.map((event) => event.data)).toEqual([
+      { reference: 'cli_w', amount: 1000, customer: { handle: '@ada' } },
+    ]);
+    expect((await callHttp(url!, 'GET', '/v1/charges/verify/old_1')).body.data.status).toBe('SUCCESS');
+    await child.waitForLine(/ webhooks -> http:\/\/127\.0\.0\.1:\d+\/webhooks\/wallet$/);
+    const bad = await callHttp(url!, 'POST', '/_sandbox/webhook', {
+      body: { url: receiver.url },
+      apiKey: null,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/secret: is required/);
+  });
+
   it('exits 0 on SIGINT, as after Ctrl-C', async () => {
     child = startTs(BIN, ['--port', '0']);
     await child.waitForLine(LISTENING);
@@ -123,6 +155,8 @@ describe("the bin's flags", () => {
     [['--latency', '50-10'], /--latency: must be \[min, max\] with min <= max/],
     [['--latency', 'slow'], /--latency must be ms, or MIN-MAX/],
     [['--seed', '1.5'], /--seed must be a whole number/],
+    [['--max-charges', '0'], /--max-charges: must be a whole number from 1 to 10000000/],
+    [['--max-charges', 'many'], /--max-charges must be a whole number/],
     [
       ['--customers', '/nonexistent/customers.json'],
       /--customers: cannot read \/nonexistent\/customers\.json \(ENOENT\)/,
@@ -149,13 +183,15 @@ describe("the bin's flags", () => {
       '20-300',
       '--seed',
       '42',
+      '--max-charges',
+      '5000',
       '--quiet',
     ]);
     expect(parsed).toMatchObject({
       kind: 'serve',
       listen: { port: 4010, host: '127.0.0.1' },
       quiet: true,
-      sandbox: { faults: { failRate: 0.2, latency: [20, 300], seed: 42 } },
+      sandbox: { faults: { failRate: 0.2, latency: [20, 300], seed: 42 }, maxCharges: 5000 },
     });
   });
 });

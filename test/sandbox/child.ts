@@ -1,6 +1,7 @@
 /**
- * Child processes for the bin and demo tests: started with tsx from the sources, read line by line,
- * and always stopped by the test that started them.
+ * Child processes for the bin, demo and README tests: started with tsx from the sources (or with
+ * plain node, as a merchant runs a script), read line by line, and always stopped by the test that
+ * started them.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -21,8 +22,18 @@ export interface Child {
   kill(): void;
 }
 
+/** Starts a TypeScript file from the sources with tsx. */
 export function startTs(script: string, args: readonly string[] = [], env: NodeJS.ProcessEnv = {}): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  return start(['--import', 'tsx', script, ...args], env);
+}
+
+/** Starts a JavaScript file with plain node. */
+export function startNode(script: string, args: readonly string[] = [], env: NodeJS.ProcessEnv = {}): Child {
+  return start([script, ...args], env);
+}
+
+function start(argv: readonly string[], env: NodeJS.ProcessEnv): Child {
+  const child = spawn(process.execPath, argv, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

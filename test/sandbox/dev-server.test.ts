@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { createSandbox } from '@wallet/node/testing';
 import type { Sandbox, SandboxOptions } from '@wallet/node/testing';
@@ -95,10 +95,33 @@ describe('the development server log', () => {
     expect(lines).toEqual([expect.stringMatching(/ GET \/v1\/charges\/verify\/during 404 \d+ms$/)]);
   });
 
-  it('is off by default, and a logger that throws costs a line, not the request', async () => {
+  it('is off by default: a sandbox without a logger writes nothing to the console or stdout', async () => {
+    const writes: unknown[] = [];
+    const spies = [
+      ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((name) =>
+        vi.spyOn(console, name).mockImplementation((...args) => void writes.push(args)),
+      ),
+      vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (writes.push(chunk), true)),
+      vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (writes.push(chunk), true)),
+    ];
+    try {
+      const sandbox = track();
+      const { url } = await sandbox.listen();
+      await resolveAndDispatch(sandbox, 'order_quiet', 100_000);
+      await callHttp(url, 'GET', '/v1/charges/verify/order_quiet');
+      await sandbox.authorize('order_quiet');
+    } finally {
+      spies.forEach((spy) => spy.mockRestore());
+    }
+    expect(writes).toEqual([]);
+  });
+
+  it('a logger that throws costs a line, not the request', async () => {
+    let calls = 0;
     const sandbox = track({
       logger: {
         info: () => {
+          calls += 1;
           throw new Error('disk full');
         },
         warn: () => {},
@@ -106,6 +129,37 @@ describe('the development server log', () => {
     });
     const answer = await callSandbox(sandbox, 'GET', '/v1/charges/verify/nope');
     expect(answer.status).toBe(404);
+    expect(calls).toBe(1);
+  });
+
+  it('escapes control characters from requests in every line, so a reference cannot forge one', async () => {
+    const { lines, logger } = recorder();
+    receiver = await startReceiver();
+    const sandbox = track({ logger, ...deliveringTo(receiver.url, { attempts: 1, timeoutMs: 1000 }) });
+    const { url } = await sandbox.listen();
+    const forged = 'order_x\u001b[2K\r12:00:00.000 customer authorize order_1: SUCCESS\u2028\u202e\u0085';
+    await resolveAndDispatch(sandbox, forged, 100_000);
+    await callHttp(url, 'POST', `/_sandbox/charges/${encodeURIComponent(forged)}/authorize`, {
+      apiKey: null,
+    });
+    await callHttp(url, 'GET', `/v1/charges/verify/${encodeURIComponent(forged)}`, {
+      idempotencyKey: 'k\u0085\u00a0',
+    });
+    await sandbox.decline(forged).catch(() => undefined);
+    sandbox.seed([{ reference: `${forged}_2`, amount: 1, status: 'FAILED' }]);
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    for (const line of lines) {
+      expect(line).not.toMatch(
+        // eslint-disable-next-line no-control-regex -- no control character may reach a log line.
+        /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/,
+      );
+    }
+    expect(lines).toContainEqual(
+      expect.stringContaining('customer authorize order_x\\x1b[2K\\x0d12:00:00.000 customer authorize'),
+    );
+    expect(
+      lines.some((line) => line.includes('-> ') && line.includes('webhook charge.success order_x\\x1b')),
+    ).toBe(true);
   });
 });
 

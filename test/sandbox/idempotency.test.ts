@@ -60,10 +60,13 @@ describe('idempotent replay', () => {
     expect(sandbox.refunds).toHaveLength(1);
   });
 
-  it('answers 422 to the same key with a different request, and changes nothing', async () => {
-    const sandbox = createSandbox();
+  it('answers a key reused for a different request with the original answer, and changes nothing', async () => {
+    const lines: string[] = [];
+    const sandbox = createSandbox({
+      logger: { info: (l) => lines.push(`info ${l}`), warn: (l) => lines.push(`warn ${l}`) },
+    });
     await paidCharge(sandbox, 'order_1', 500_000);
-    await callSandbox(sandbox, 'POST', '/v1/refunds', {
+    const first = await callSandbox(sandbox, 'POST', '/v1/refunds', {
       body: { reference: 'order_1', amount: 100 },
       idempotencyKey: 'k',
     });
@@ -71,9 +74,32 @@ describe('idempotent replay', () => {
       body: { reference: 'order_1', amount: 200 },
       idempotencyKey: 'k',
     });
-    expect(other.status).toBe(422);
-    expect(other.body.message).toMatch(/X-Idempotency-Key/);
+    expect(other.status).toBe(200);
+    expect(other.body).toEqual(first.body);
+    expect(other.body.data.amount).toBe(100);
+    expect(other.headers.get('idempotent-replayed')).toBe('true');
     expect(sandbox.refunds.map((r) => r.amount)).toEqual([100]);
+    expect(lines.at(-1)).toMatch(
+      /^warn .* POST \/v1\/refunds 200 key=k replayed another request's answer \(key reused\)/,
+    );
+  });
+
+  it('replays the original answer even to another endpoint: a dispatch key reused for a QR dispatch', async () => {
+    const sandbox = createSandbox();
+    await callSandbox(sandbox, 'POST', '/v1/charges/resolve-handle', {
+      body: { handle: '@ada', amount: 500_000, reference: 'order_1' },
+    });
+    const push = await callSandbox(sandbox, 'POST', '/v1/charges/dispatch', {
+      body: { reference: 'order_1', bankId: 'bnk_ada_gtb', authChannel: 'wallet_push' },
+      idempotencyKey: 'dispatch:order_1',
+    });
+    const qr = await callSandbox(sandbox, 'POST', '/v1/charges/dispatch', {
+      body: { reference: 'order_1', bankId: 'bnk_ada_gtb', authChannel: 'wallet_qr' },
+      idempotencyKey: 'dispatch:order_1',
+    });
+    expect(qr.body).toEqual(push.body);
+    expect(qr.body.data.qrCodeUrl).toBeUndefined();
+    expect(sandbox.charge('order_1')).toMatchObject({ channel: 'wallet_push', prompts: 1 });
   });
 
   it('replays a saved refusal too: an over-refund stays refused under its key', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { createSandbox } from '@wallet/node/testing';
-import { verifyWebhook } from '@wallet/node/webhooks';
+import { createWebhookHandler, verifyWebhook, verifyWebhookAsync } from '@wallet/node/webhooks';
 
 import { resolveAndDispatch } from './http-helpers.js';
 import { WEBHOOK_SECRET, authorizeAndSettle, deliveringTo, startReceiver } from './receiver.js';
@@ -39,6 +39,39 @@ describe('webhook delivery', () => {
       reference: 'order_1',
     });
     expect(verifyWebhook(attempt!.body, attempt!.signature, WEBHOOK_SECRET)).toEqual(receiver.handled[0]);
+  });
+
+  it('signs bytes a re-serialized body cannot reproduce: indented, with a final newline', async () => {
+    receiver = await startReceiver();
+    const sandbox = createSandbox(deliveringTo(receiver.url, fast));
+    await resolveAndDispatch(sandbox, 'order_bytes', 500_000);
+    await sandbox.authorize('order_bytes');
+    const { body, signature } = sandbox.deliveries[0]!;
+    expect(body.endsWith('}\n')).toBe(true);
+    expect(body).toContain('\n  "event": "charge.success"');
+    const reserialized = JSON.stringify(JSON.parse(body));
+    expect(reserialized).not.toBe(body);
+    // The habit that fails: verifying JSON.stringify(req.body). It fails here, as in production.
+    expect(() => verifyWebhook(reserialized, signature, WEBHOOK_SECRET)).toThrow(/does not match/);
+    // The SDK's own ways, on the raw bytes, all accept the delivery.
+    expect(receiver.handled).toHaveLength(1);
+    await expect(verifyWebhookAsync(body, signature, WEBHOOK_SECRET)).resolves.toMatchObject({
+      data: { reference: 'order_bytes' },
+    });
+    const handled: unknown[] = [];
+    const fetchHandler = createWebhookHandler({
+      secret: WEBHOOK_SECRET,
+      onEvent: (event) => void handled.push(event),
+    });
+    const answer = await fetchHandler(
+      new Request('http://127.0.0.1/webhooks/wallet', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-wallet-signature': signature },
+        body,
+      }),
+    );
+    expect(answer.status).toBe(200);
+    expect(handled).toHaveLength(1);
   });
 
   it('retries an endpoint that fails twice in the background: three attempts recorded, one event handled', async () => {

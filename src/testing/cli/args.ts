@@ -24,12 +24,16 @@ key is accepted; @ada (+2348000000001) and @tunde are ready to charge.
   --fail-rate R         share of API requests that fail (5xx or reset), 0 to 1 (default 0)
   --latency MS          delay before each answer: MS, or MIN-MAX for a random one (default 0)
   --seed N              seed of the faults and latency (default 1)
+  --max-charges N       charges kept; past it the oldest finished go (default 100000)
   --quiet               no log lines
   -h, --help            show this help
 
 Play the customer (no key needed):
   POST /_sandbox/charges/<reference>/authorize | decline | expire | redeliver
   GET  /_sandbox/state
+Set up state and webhooks without a restart:
+  POST /_sandbox/seed      many charges, a JSON array or JSON lines of { reference, amount, status }
+  POST /_sandbox/webhook   { "url": "http://127.0.0.1:3000/webhooks", "secret": "whsec_..." }
 and open the qrCodeUrl of a QR dispatch in a browser.`;
 
 /** What the command line asks for, or why it cannot be served. @internal */
@@ -84,6 +88,7 @@ export function parseBinArgs(argv: readonly string[]): BinArgs {
         'fail-rate': { type: 'string' },
         latency: { type: 'string' },
         seed: { type: 'string' },
+        'max-charges': { type: 'string' },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -109,6 +114,11 @@ export function parseBinArgs(argv: readonly string[]): BinArgs {
     if (values['webhook-url'] !== undefined) sandbox.webhookUrl = values['webhook-url'];
     if (values['webhook-secret'] !== undefined) sandbox.webhookSecret = values['webhook-secret'];
     if (values.customers !== undefined) sandbox.customers = readCustomers(values.customers);
+    if (values['max-charges'] !== undefined) {
+      const max = number('--max-charges', values['max-charges'], true);
+      if (typeof max === 'string') return { kind: 'error', message: max };
+      sandbox.maxCharges = max;
+    }
     if (Object.keys(faults).length > 0) sandbox.faults = faults;
     checkSandboxOptions(sandbox);
     return { kind: 'serve', sandbox, listen: { port, host: values.host }, quiet: values.quiet };
@@ -127,6 +137,7 @@ function flagNames(message: string): string {
     .replace(/\bfaults\.failRate\b/g, '--fail-rate')
     .replace(/\bfaults\.latency\b/g, '--latency')
     .replace(/\bfaults\.seed\b/g, '--seed')
+    .replace(/\bmaxCharges\b/g, '--max-charges')
     .replace(/\bcustomers\.(\d+)/g, (_, index: string) => `--customers: customer ${index}`)
     .replace(/(?<!-)\bcustomers: /g, '--customers: ');
 }

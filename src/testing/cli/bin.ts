@@ -45,7 +45,9 @@ async function main(): Promise<void> {
   const { webhookUrl, faults, customers } = args.sandbox;
   const lines = [`wallet-sandbox listening on ${server.url}`];
   lines.push(
-    `  webhooks   ${webhookUrl === undefined ? 'none (--webhook-url to send them)' : `-> ${webhookUrl}`}`,
+    webhookUrl === undefined
+      ? `  webhooks   none yet; to send them, with no restart:\n             curl -X POST ${server.url}/_sandbox/webhook -H 'content-type: application/json' -d '{"url":"http://127.0.0.1:3000/webhooks/wallet","secret":"whsec_dev_only"}'`
+      : `  webhooks   -> ${webhookUrl}`,
   );
   lines.push(
     `  customers  ${sandbox.customers.map((c) => c.handle).join(', ')}${customers ? ' (with --customers)' : ''}`,

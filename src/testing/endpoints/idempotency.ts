@@ -1,13 +1,14 @@
 /**
- * Idempotent replay of POSTs, after the IETF draft "The Idempotency-Key HTTP Header Field": the
- * first answer to a key is saved and returned again, byte for byte, to every repeat of the same
- * request; the same key with a different request is refused with 422, because replaying an answer
- * to a request the merchant did not send would hide a bug in their retry logic.
+ * Idempotent replay of POSTs, as the service's specification says: the first answer to a key is
+ * saved, and every later request with that key gets it again, byte for byte, and changes nothing,
+ * whatever its parameters. A key reused for a different request (another amount, another channel)
+ * therefore gets the first request's answer, as it would in production; the SDK checks answers
+ * against requests, and the development log flags such a replay, so the merchant's tests show
+ * the mistake instead of a 422 production never sends.
  */
 import { createHash } from 'node:crypto';
 
 import type { SavedResponse } from './envelope.js';
-import { failure } from './envelope.js';
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
@@ -49,8 +50,12 @@ export function storeKey(apiKey: string, idempotencyKey: string): string {
 /** The outcome of looking a key up. @internal */
 export type Lookup =
   | { kind: 'new' }
-  | { kind: 'replay'; response: SavedResponse }
-  | { kind: 'mismatch'; response: SavedResponse };
+  | {
+      kind: 'replay';
+      response: SavedResponse;
+      /** False when this request differs from the one the answer was saved for. */
+      sameRequest: boolean;
+    };
 
 /** A saved answer and what it answered. */
 interface Entry {
@@ -71,14 +76,7 @@ export class IdempotencyStore {
   lookup(key: string, print: string): Lookup {
     const entry = this.#entries.get(key);
     if (!entry) return { kind: 'new' };
-    if (entry.fingerprint === print) return { kind: 'replay', response: entry.response };
-    return {
-      kind: 'mismatch',
-      response: failure(
-        422,
-        'X-Idempotency-Key was already used for a different request; use a new key for a new request.',
-      ),
-    };
+    return { kind: 'replay', response: entry.response, sameRequest: entry.fingerprint === print };
   }
 
   /**

@@ -25,12 +25,17 @@ function ms(value: number): string {
   return `${Math.round(value)}ms`;
 }
 
-/** `12:00:01.123 POST /v1/charges/dispatch 200 key=k1 replayed 3ms`. @internal */
-export function requestLine(record: SandboxRequestRecord): string {
+/**
+ * `12:00:01.123 POST /v1/charges/dispatch 200 key=k1 replayed 3ms`; `otherRequest` says the key was
+ * first used for a different request, whose answer this one got.
+ * @internal
+ */
+export function requestLine(record: SandboxRequestRecord, otherRequest = false): string {
   const parts = [clock(record.at), record.method, record.path, String(record.status)];
   if (record.fault === 'reset' || record.fault === 'reset-after') parts[3] = 'reset';
   if (record.idempotencyKey !== null) parts.push(`key=${record.idempotencyKey}`);
-  if (record.replayed) parts.push('replayed');
+  if (record.replayed)
+    parts.push(otherRequest ? "replayed another request's answer (key reused)" : 'replayed');
   if (record.fault !== null) parts.push(`fault=${record.fault}`);
   parts.push(ms(record.durationMs));
   return parts.join(' ');
@@ -65,17 +70,69 @@ export function forgetLine(at: Date, references: readonly string[], maxCharges: 
   return `${clock(at.toISOString())} sandbox full (maxCharges ${maxCharges}): forgot ${references.length} ${what}, ${span}`;
 }
 
-/** A logger that never throws into the sandbox: a broken sink loses a line, not a request. @internal */
-export function safeLogger(logger: SandboxLogger | undefined): SandboxLogger | undefined {
-  if (logger === undefined) return undefined;
-  const guard =
-    (write: (line: string) => void) =>
-    (line: string): void => {
-      try {
-        write(line);
-      } catch {
-        // A log sink that throws must not turn an answered request into a failed one.
-      }
+/** `12:00:01.100 sandbox seeded 100000 charges (100000 held)`. @internal */
+export function seedLine(at: Date, result: { seeded: number; charges: number }): string {
+  return `${clock(at.toISOString())} sandbox seeded ${result.seeded} charges (${result.charges} held)`;
+}
+
+/** `12:00:01.100 webhooks -> http://127.0.0.1:3000/hooks`, or `webhooks off`, when set at run time. @internal */
+export function webhookLine(at: Date, url: string | undefined): string {
+  return `${clock(at.toISOString())} webhooks ${url === undefined ? 'off' : `-> ${url}`}`;
+}
+
+// C0 and C1 controls, DEL, line and paragraph separators, and the invisible direction marks: each
+// can erase, redraw or reorder what a terminal shows, so a reference could forge a log line.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point.
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** `\u001b[2K\r` becomes the visible text `\x1b[2K\x0d`. @internal */
+export function escapeControls(line: string): string {
+  return line.replace(CONTROLS, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff
+      ? `\\x${code.toString(16).padStart(2, '0')}`
+      : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/**
+ * Where every log line goes: to each logger attached (the `logger` option's, and each
+ * `listen({ logger })`'s while its server runs), with control characters escaped, so no line can
+ * carry what a request put in it raw; and never throwing into the sandbox: a broken sink loses a
+ * line, not a request.
+ * @internal
+ */
+export class LogLines implements SandboxLogger {
+  readonly #sinks = new Set<SandboxLogger>();
+
+  /** Attaches a logger; returns what detaches it. */
+  attach(logger: SandboxLogger | undefined): () => void {
+    if (logger === undefined) return () => undefined;
+    const sink: SandboxLogger = {
+      info: guard((line) => logger.info(line)),
+      warn: guard((line) => logger.warn(line)),
     };
-  return { info: guard((line) => logger.info(line)), warn: guard((line) => logger.warn(line)) };
+    this.#sinks.add(sink);
+    return () => void this.#sinks.delete(sink);
+  }
+
+  info(line: string): void {
+    const safe = escapeControls(line);
+    for (const sink of this.#sinks) sink.info(safe);
+  }
+
+  warn(line: string): void {
+    const safe = escapeControls(line);
+    for (const sink of this.#sinks) sink.warn(safe);
+  }
+}
+
+function guard(write: (line: string) => void): (line: string) => void {
+  return (line) => {
+    try {
+      write(line);
+    } catch {
+      // A log sink that throws must not turn an answered request into a failed one.
+    }
+  };
 }

@@ -45,7 +45,8 @@ export interface RouterContext extends ServiceContext {
   logger: SandboxLogger | undefined;
 }
 
-type Outcome = { response: SavedResponse; replayed: boolean };
+/** An answer; `otherRequest` when it was replayed for a key first used with a different request. */
+type Outcome = { response: SavedResponse; replayed: boolean; otherRequest?: boolean };
 
 const MAX_KEY_LENGTH = 255;
 
@@ -81,7 +82,9 @@ function answer(
   const print = fingerprint(request.method, path, body);
   const stored = storeKey(apiKey, key);
   const found = ctx.idempotency.lookup(stored, print);
-  if (found.kind !== 'new') return { response: found.response, replayed: found.kind === 'replay' };
+  if (found.kind === 'replay') {
+    return { response: found.response, replayed: true, otherRequest: !found.sameRequest };
+  }
   const response = run();
   ctx.idempotency.remember(stored, print, response);
   return { response, replayed: false };
@@ -153,8 +156,9 @@ export function createRouter(
       durationMs: performance.now() - started,
     });
     ctx.state.requests.push(record);
-    const line = requestLine(record);
-    if (record.status >= 500 || record.fault !== null) ctx.logger?.warn(line);
+    const line = requestLine(record, outcome.otherRequest === true);
+    if (record.status >= 500 || record.fault !== null || outcome.otherRequest === true)
+      ctx.logger?.warn(line);
     else ctx.logger?.info(line);
     if (fault?.kind === 'reset' || fault?.kind === 'reset-after') return Response.error();
     return toResponse(outcome.response, outcome.replayed ? { 'idempotent-replayed': 'true' } : {});

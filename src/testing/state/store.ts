@@ -84,6 +84,27 @@ export class SandboxState {
     this.charges.set(charge.reference, charge);
   }
 
+  /**
+   * Makes room for `count` new charges at once, forgetting exactly as many of the oldest finished
+   * ones as needed; throws a 503 {@link SandboxError}, forgetting nothing, when the charges still
+   * waiting for their customer leave too little room.
+   */
+  makeRoomFor(count: number, now: Date): void {
+    const { maxCharges } = this.limits;
+    const excess = this.charges.size + count - maxCharges;
+    if (excess <= 0) return;
+    let waiting = 0;
+    for (const charge of this.charges.values()) if (isWaiting(charge, now)) waiting += 1;
+    if (waiting + count > maxCharges) {
+      throw new SandboxError(
+        503,
+        `No room for ${count} charges: the sandbox keeps ${maxCharges} (maxCharges) and ${waiting} are waiting for their customer.`,
+      );
+    }
+    const forgotten = this.#makeRoom(this.charges.size - excess, now);
+    if (forgotten.length > 0) this.onForget?.(forgotten);
+  }
+
   #makeRoom(target: number, now: Date): string[] {
     const forgotten: string[] = [];
     for (const [reference, charge] of this.charges) {

@@ -120,7 +120,7 @@ async function run(
   delivery: Delivery,
   onFirst: (attempt: SandboxDeliveryAttempt) => void,
 ): Promise<WebhookOutcome> {
-  const { body, signature } = signWebhook({ event: delivery.event, data: delivery.data }, delivery.secret);
+  const { body, signature } = signWebhook(webhookBody(delivery.event, delivery.data), delivery.secret);
   const attempts: SandboxDeliveryAttempt[] = [];
   for (let attempt = 1; attempt <= delivery.retry.attempts; attempt += 1) {
     const started = delivery.now();
@@ -157,6 +157,16 @@ async function run(
     }
   }
   return { delivered: false, attempts };
+}
+
+/**
+ * The body of a delivery: indented JSON with a final newline, bytes that
+ * `JSON.stringify(JSON.parse(body))` does not give back, so a handler that verifies a re-serialized
+ * body (`JSON.stringify(req.body)`) fails here in development, as it would against the service.
+ * @internal
+ */
+export function webhookBody(event: string, data: unknown): string {
+  return `${JSON.stringify({ event, data }, null, 2)}\n`;
 }
 
 /**
