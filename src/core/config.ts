@@ -7,7 +7,7 @@ import { keyProblem } from './key.js';
 import { createLogger, type Logger, type LogLevel, type LogSink } from './logger.js';
 import { snapshot } from './snapshot.js';
 import { MAX_TIMER_MS, checkOptions, ofType, wholeNumber, type OptionRule } from './options.js';
-import { proxyProblem, settleProxy, type ProxyOption, type ProxySettings } from './proxy.js';
+import { proxyProblem, settleProxy, type ProxyOption, type ProxySettings } from '../platform/proxy.js';
 import { createScrubber, type Scrubber } from './scrub.js';
 import { userAgentOf, type AppInfo } from './user-agent.js';
 

@@ -4,7 +4,7 @@
  * needed, so importing the package loads no builtin it may not use.
  */
 import type { Dispatcher } from 'undici';
-import { proxyAgent } from '../core/proxy-agent.js';
+import { proxyAgent } from './proxy-agent.js';
 import type { AgentOptions, Diagnostics, NodeCrypto, Platform, SubtleCrypto, Zlib } from './types.js';
 
 export const platform: Platform = {
