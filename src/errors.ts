@@ -34,3 +34,5 @@ export type { CallErrorInit } from './errors/call.js';
 export type { ConnectionErrorInit } from './errors/connection.js';
 export { ValidationError, ResponseValidationError, WebhookVerificationError } from './errors/validation.js';
 export type { ValidationIssue, WebhookVerificationReason } from './errors/validation.js';
+export { IdempotencyError } from './errors/idempotency.js';
+export type { IdempotencyErrorCode, IdempotencyErrorInit } from './errors/idempotency.js';

@@ -86,6 +86,7 @@ export {
   ValidationError,
   ResponseValidationError,
   WebhookVerificationError,
+  IdempotencyError,
   isWalletError,
   isApiError,
   isConnectionError,
@@ -102,6 +103,8 @@ export type {
   ConnectionErrorInit,
   ValidationIssue,
   WebhookVerificationReason,
+  IdempotencyErrorCode,
+  IdempotencyErrorInit,
 } from './errors.js';
 export type {
   OpenString,

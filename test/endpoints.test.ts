@@ -85,7 +85,7 @@ describe('charges.dispatch', () => {
     const mock = mockService(http.post(`${BASE_URL}/v1/charges/dispatch`, () => ok(qr)));
     const data = await mock
       .wallet()
-      .charges.dispatch({ reference: 'r', bankId: 'b', authChannel: 'wallet_qr' });
+      .charges.dispatch({ reference: 'order_1042', bankId: 'b', authChannel: 'wallet_qr' });
     expect(data.qrCodeUrl).toBe('https://qr.wallet.test/x.png');
     expect(data.status).toBe('PENDING_SCAN');
   });

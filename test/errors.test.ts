@@ -31,7 +31,7 @@ const refundOnce = (answer: () => Response) => {
   return {
     mock,
     call: () =>
-      mock.wallet().refunds.create({ reference: 'order_1042', amount: 100 }, { idempotencyKey: 'k-1' }),
+      mock.wallet().refunds.create({ reference: 'order_1042', amount: 100_000 }, { idempotencyKey: 'k-1' }),
   };
 };
 

@@ -49,7 +49,9 @@ describe('request parameters', () => {
   });
 
   it('are read once: an amount getter cannot turn valid into invalid after the check', async () => {
-    server = await loopback((_req, res) => json(res, 200, { status: 'success', data: refunded }));
+    server = await loopback((_req, res) =>
+      json(res, 200, { status: 'success', data: { ...refunded, amount: 100 } }),
+    );
     let reads = 0;
     const params = {
       reference: 'order_1042',

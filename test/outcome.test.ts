@@ -132,7 +132,7 @@ describe('outcomeUnknown tells the truth across attempts', () => {
 
   it('is true when the caller aborts during the wait after a 5xx', async () => {
     server = await loopback((_req, res) =>
-      json(res, 500, { status: 'error', message: 'boom' }, { 'retry-after': '30' }),
+      json(res, 500, { status: 'error', message: 'boom' }, { 'retry-after': '15' }),
     );
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);

@@ -94,7 +94,7 @@ describe('abort', () => {
 
   it('cuts short the wait between retries', async () => {
     server = await loopback((_req, res) =>
-      json(res, 503, { status: 'error', message: 'Down' }, { 'retry-after': '30' }),
+      json(res, 503, { status: 'error', message: 'Down' }, { 'retry-after': '15' }),
     );
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 150);

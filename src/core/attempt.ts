@@ -3,6 +3,7 @@
  * one deadline, reported as an answer, an answer too large to read, or a failure that says whether
  * the request may have reached the service. The retry loop reasons only about these results.
  */
+import { onAbort } from './abort.js';
 import { MAX_BODY_BYTES } from './body.js';
 
 /** What one attempt sends. Header names are lowercase, one of each. */
@@ -27,7 +28,14 @@ export type FailureReason = 'timeout' | 'network' | 'refused' | 'aborted';
 
 /** How one attempt ended. */
 export type AttemptResult =
-  | { kind: 'response'; status: number; headers: Record<string, string>; text: string }
+  | {
+      kind: 'response';
+      status: number;
+      headers: Record<string, string>;
+      text: string;
+      /** Set when the body could not be decoded (its Content-Encoding): what went wrong. */
+      undecoded?: string | undefined;
+    }
   | { kind: 'too_large'; status: number; headers: Record<string, string>; limit: number }
   | {
       kind: 'failure';
@@ -117,17 +125,15 @@ class AttemptDeadline implements Deadline {
   readonly #caller: AbortSignal | undefined;
   readonly #target: Stoppable;
   readonly #timer: ReturnType<typeof setTimeout>;
-  readonly #onAbort: (() => void) | undefined;
+  readonly #stopListening: (() => void) | undefined;
   #expired = false;
 
   constructor(timeout: number, caller: AbortSignal | undefined, target: Stoppable) {
     this.#caller = caller;
     this.#target = target;
     this.#timer = setTimeout(expire, timeout, this, timeout);
-    if (caller) {
-      this.#onAbort = () => target.stop(caller.reason);
-      caller.addEventListener('abort', this.#onAbort, { once: true });
-    }
+    // One listener on a signal however many attempts share it (no MaxListenersExceededWarning).
+    if (caller) this.#stopListening = onAbort(caller, () => target.stop(caller.reason));
   }
 
   expire(timeout: number): void {
@@ -152,7 +158,7 @@ class AttemptDeadline implements Deadline {
 
   done(): void {
     clearTimeout(this.#timer);
-    if (this.#onAbort) this.#caller?.removeEventListener('abort', this.#onAbort);
+    this.#stopListening?.();
   }
 }
 
@@ -174,6 +180,8 @@ export interface Exchange {
   status: number;
   headers: Record<string, string>;
   text: string | undefined;
+  /** See the `response` outcome. */
+  undecoded?: string | undefined;
 }
 
 /**
@@ -192,9 +200,11 @@ export async function runAttempt(
     stop: (reason) => controller.abort(reason),
   });
   try {
-    const { status, headers, text } = await exchange(controller.signal);
+    const { status, headers, text, undecoded } = await exchange(controller.signal);
     if (text === undefined) return { kind: 'too_large', status, headers, limit: MAX_BODY_BYTES };
-    return { kind: 'response', status, headers, text };
+    return undecoded === undefined
+      ? { kind: 'response', status, headers, text }
+      : { kind: 'response', status, headers, text, undecoded };
   } catch (cause) {
     return deadline.failure(cause);
   } finally {

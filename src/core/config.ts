@@ -9,6 +9,7 @@ import { snapshot } from './snapshot.js';
 import { MAX_TIMER_MS, checkOptions, ofType, wholeNumber, type OptionRule } from './options.js';
 import { proxyProblem, settleProxy, type ProxyOption, type ProxySettings } from '../platform/proxy.js';
 import { createScrubber, type Scrubber } from './scrub.js';
+import { MAX_RETRY_AFTER_MS } from './retry.js';
 import { userAgentOf, type AppInfo } from './user-agent.js';
 
 export type { AppInfo } from './user-agent.js';
@@ -36,6 +37,18 @@ export interface ClientOptions {
    * @default 2
    */
   maxRetries?: number | undefined;
+  /**
+   * Milliseconds for all attempts of one call together, backoff and `Retry-After` waits included:
+   * a web request waiting on a payment call is answered within it.
+   * @default 60000
+   */
+  totalTimeout?: number | undefined;
+  /**
+   * The longest `Retry-After`, in milliseconds, the SDK waits out before retrying; a longer one (or
+   * one past `totalTimeout`) ends the call at once with `RateLimitError` and its `retryAfter`.
+   * @default 20000
+   */
+  maxRetryAfter?: number | undefined;
   /**
    * The undici `Dispatcher` requests go through: a proxy, a mock, a custom pool.
    * @default an undici `Agent` owned by the client: keep-alive, TLS 1.3 minimum
@@ -96,6 +109,8 @@ export interface Config {
   readonly basePath: string;
   readonly timeout: number;
   readonly maxRetries: number;
+  readonly totalTimeout: number;
+  readonly maxRetryAfter: number;
   readonly dispatcher: Dispatcher | undefined;
   /** The fetch to send through, or `'global'` for `globalThis.fetch` read at call time. */
   readonly fetch: FetchFunction | 'global' | undefined;
@@ -168,6 +183,8 @@ const RULES: Readonly<Record<string, OptionRule>> = {
   baseUrl: () => undefined,
   timeout: timeoutProblem,
   maxRetries: maxRetriesProblem,
+  totalTimeout: timeoutProblem,
+  maxRetryAfter: wholeNumber(0, MAX_TIMER_MS),
   dispatcher: (v) =>
     typeof (v as Partial<Dispatcher> | null)?.dispatch === 'function'
       ? undefined
@@ -245,6 +262,8 @@ export function resolveConfig(given: ClientOptions, version: string): Config {
     basePath: url?.pathname.replace(/\/+$/, '') ?? '',
     timeout: options.timeout ?? 30_000,
     maxRetries: options.maxRetries ?? 2,
+    totalTimeout: options.totalTimeout ?? 60_000,
+    maxRetryAfter: options.maxRetryAfter ?? MAX_RETRY_AFTER_MS,
     dispatcher: options.dispatcher,
     fetch: options.fetch ?? (wantsFetch ? 'global' : undefined),
     maxConnections: options.maxConnections ?? 64,

@@ -2,6 +2,9 @@ import type { Sender, AttemptResult } from './attempt.js';
 import { errorCode, runAttempt } from './attempt.js';
 import { readBounded } from './body.js';
 
+// What fetch decodes by itself (the body it hands over is already decoded).
+const FETCH_DECODES = /^(gzip|x-gzip|deflate|br|zstd|identity)$/i;
+
 /** A Fetch-compatible function: the runtime's `fetch`, or one a merchant wraps. */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -40,6 +43,13 @@ export function fetchSender(getFetch: () => FetchFunction | undefined): Sender {
       if (!body) return { status, headers, text: '' };
       const reader = body.getReader();
       const cancel = (): void => void reader.cancel().catch(() => undefined);
+      const coding = headers['content-encoding']?.trim();
+      if (coding && !coding.split(',').every((name) => FETCH_DECODES.test(name.trim()))) {
+        cancel();
+        const undecoded = `a body in Content-Encoding "${coding.slice(0, 64)}", which the SDK cannot decode`;
+        return { status, headers, text: `(${undecoded})`, undecoded };
+      }
+      // fetch decodes gzip, deflate and br as it streams: the cap below counts decoded bytes.
       return {
         status,
         headers,

@@ -48,14 +48,20 @@ export function failureMessage(
   result: Extract<AttemptResult, { kind: 'failure' }>,
   words: CallWords,
   timeout: number,
+  totalTimeout?: number,
 ): string {
   const code = result.code ? ` (${result.code})` : '';
   const after = `after ${tries(words.attempts)} of ${subjectOf(words)}.`;
   let head: string;
-  if (result.reason === 'timeout')
+  if (result.reason === 'timeout' && totalTimeout !== undefined)
+    head = `No complete answer from ${words.host} within the call's totalTimeout of ${totalTimeout} ms ${after}`;
+  else if (result.reason === 'timeout')
     head = `No complete answer from ${words.host} within ${timeout} ms per attempt ${after}`;
   else if (result.reason === 'aborted')
     head = `${subjectOf(words)} was aborted by its signal after ${tries(words.attempts)}.`;
+  else if (!result.reached && words.outcomeUnknown)
+    // The last attempt never left, but an earlier one did: "could not reach" alone would be a lie.
+    head = `The last attempt could not reach ${words.host}${code}, but an earlier one may have, ${after}`;
   else if (!result.reached) head = `Could not reach ${words.host}${code} ${after}`;
   else head = `The connection to ${words.host} failed${code} ${after}`;
   return head + advice(words, result.reached);
@@ -66,5 +72,30 @@ export function tooLargeMessage(status: number, limit: number, words: CallWords)
   return (
     `The answer to ${subjectOf(words)} (HTTP ${status}) is larger than ${limit} bytes and was not read.` +
     advice(words, true)
+  );
+}
+
+// Where a redirect pointed, without its query or fragment (tokens travel there) and cut short.
+function target(location: string | undefined): string {
+  if (location === undefined || location.trim() === '') return 'nowhere (no Location header)';
+  const bare = location.trim().split(/[?#]/, 1)[0]!;
+  return bare.length > 200 ? `${bare.slice(0, 200)}…` : bare;
+}
+
+/**
+ * The message of a 3xx, which the SDK never follows (the key must not travel to another address,
+ * and a POST must not be sent again elsewhere). A 303 to a POST says the action was carried out.
+ */
+export function redirectMessage(status: number, location: string | undefined, words: CallWords): string {
+  const head = `The service answered HTTP ${status} to ${subjectOf(words)}, pointing to ${target(location)}.`;
+  if (status === 303 && words.idempotencyKey !== undefined) {
+    return (
+      `${head} A 303 means the action was carried out, but the SDK follows no redirect, so its result ` +
+      `was not read: verify before acting on it.${advice(words, true)}`
+    );
+  }
+  return (
+    `${head} The SDK refused the redirect: it never follows one, so your key and request stay with ` +
+    `the base URL you configured (check baseUrl or your proxy).${advice(words, true)}`
   );
 }

@@ -18,6 +18,12 @@ export interface RequestOptions {
    */
   timeout?: number | undefined;
   /**
+   * Milliseconds for all attempts of this call together, waits included; each attempt is cut to
+   * what is left.
+   * @default the client's `totalTimeout` (60000)
+   */
+  totalTimeout?: number | undefined;
+  /**
    * Retries after a connection failure, a timeout, 408, 429 or 5xx.
    * @default the client's `maxRetries` (2)
    */
@@ -40,6 +46,7 @@ export const RULES: Readonly<Record<string, OptionRule>> = {
       ? undefined
       : 'must be 1 to 255 visible ASCII characters',
   timeout: timeoutProblem,
+  totalTimeout: timeoutProblem,
   maxRetries: maxRetriesProblem,
   signal: (v) =>
     typeof (v as AbortSignal | null)?.addEventListener === 'function' &&

@@ -75,15 +75,16 @@ function endpointNotFound(init: ApiErrorInit, received: string): NotFoundError {
 }
 
 /** Builds the error for a non-2xx response, choosing the class by status. */
-export function apiErrorFor(raw: RawResponse, call: CallInfo): ApiError {
+export function apiErrorFor(raw: RawResponse, call: CallInfo, note?: string): ApiError {
   const body = parseBody(raw.text);
   const status = raw.status;
   const fallback = `HTTP ${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ''}`;
-  const message = body.json
+  const said = body.json
     ? (serverMessage(body.value) ?? fallback)
     : body.excerpt
       ? `${fallback}: ${body.excerpt}`
       : fallback;
+  const message = note === undefined ? said : `${said} (HTTP ${status}) ${note}`;
   const init: ApiErrorInit = {
     ...call,
     status,
@@ -98,6 +99,23 @@ export function apiErrorFor(raw: RawResponse, call: CallInfo): ApiError {
   }
   const Class = API_ERROR_BY_STATUS.get(status) ?? (status >= 500 ? InternalServerError : ApiError);
   return new Class(init);
+}
+
+/**
+ * The error for a 3xx, never followed: code `see_other` for a 303 to a POST (the service acted),
+ * else `redirect_refused`. The message is worded by the caller.
+ */
+export function redirectError(raw: RawResponse, call: CallInfo, message: string): ApiError {
+  const body = parseBody(raw.text);
+  const init: ApiErrorInit = {
+    ...call,
+    status: raw.status,
+    message,
+    body: body.json ? body.value : body.excerpt,
+    headers: raw.headers,
+  };
+  const acted = raw.status === 303 && call.idempotencyKey !== undefined;
+  return new ApiError(init, acted ? 'see_other' : 'redirect_refused');
 }
 
 /** The envelope of a 2xx response: its `data`, still unchecked, and `message`. */

@@ -3,10 +3,12 @@
  * idempotency key across all of its attempts, so the service never acts on a call twice.
  */
 
+import { onAbort } from './abort.js';
+
 const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 8_000;
-/** The longest `Retry-After` the SDK waits out; a longer ask surfaces the error instead. */
-export const MAX_RETRY_AFTER_MS = 60_000;
+/** The longest `Retry-After` waited out by default (the client's `maxRetryAfter`); a longer ask surfaces the error. */
+export const MAX_RETRY_AFTER_MS = 20_000;
 
 /** True for the statuses worth another attempt: 408, 429 and 5xx. Never other 4xx. */
 export function isRetryableStatus(status: number): boolean {
@@ -54,14 +56,16 @@ export function backoffDelay(retry: number, random: number = Math.random()): num
 export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason as Error);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason as Error);
-    };
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      done?.();
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    // Through the shared fan-out: many calls waiting on one signal add one listener to it.
+    const done = signal
+      ? onAbort(signal, () => {
+          clearTimeout(timer);
+          reject(signal.reason as Error);
+        })
+      : undefined;
   });
 }

@@ -5,6 +5,7 @@ import { APIPromise, type WithResponse } from './api-promise.js';
 import type { Sender, AttemptResult, AttemptRequest } from './attempt.js';
 import type { Config } from './config.js';
 import { mergeHeaders } from './headers.js';
+import { fingerprint, KeyMemory, keyReused, type Echo } from './idempotency.js';
 import { maskParams } from './logger.js';
 import { finish, mayHaveActed, delayBeforeRetry, type Finish } from './verdict.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
@@ -46,6 +47,11 @@ export interface ApiCall {
   summary?: (params: Record<string, unknown>) => string;
   /** How to confirm an unknown outcome, for example `charges.verify('order_1042')`; none for a refund. */
   confirm?: (params: Record<string, unknown>) => string;
+  /**
+   * Response fields that must echo parameters: an answer that contradicts them is another
+   * request's saved answer to the same idempotency key (`IdempotencyError`, `replay_mismatch`).
+   */
+  echoes?: readonly Echo[];
 }
 
 /** The narrow function resources depend on: send a call, get its typed data. */
@@ -115,6 +121,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
     authorization: `Bearer ${config.apiKey}`,
   });
   let send: Sender | undefined;
+  const keys = new KeyMemory();
   // Counted rather than kept in a set: close() only needs to know when the last call settles.
   let inFlight = 0;
   let drained: Promise<void> | undefined;
@@ -151,6 +158,9 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
     const idempotencyKey = post ? (options.idempotencyKey ?? globalThis.crypto.randomUUID()) : undefined;
     if (clientClosed)
       throw new ClientClosedError({ endpoint, idempotencyKey, attempts: 0, outcomeUnknown: false });
+    // Generated keys too: a merchant may retry with the key an error carried, but with other parameters.
+    if (idempotencyKey !== undefined && keys.claim(idempotencyKey, fingerprint(route, params)) !== undefined)
+      throw keyReused(endpoint, scrub.text(idempotencyKey));
     const own = post
       ? { 'content-type': 'application/json', 'x-idempotency-key': idempotencyKey! }
       : undefined;
@@ -166,6 +176,9 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
       signal: options.signal,
     };
     const maxAttempts = (options.maxRetries ?? config.maxRetries) + 1;
+    const totalTimeout = options.totalTimeout ?? config.totalTimeout;
+    // One deadline for the whole call: every attempt and every wait fits before it.
+    const deadline = performance.now() + totalTimeout;
     if (logger.enabled('debug'))
       logger.log('debug', `${endpoint} sending`, { idempotencyKey, params: maskParams(params) });
     send ??= await openSender();
@@ -176,6 +189,9 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
       scrub,
       params,
       timeout: request.timeout,
+      totalTimeout,
+      expired: false,
+      note: undefined,
       schemas: s,
       dataSchema: s[call.dataSchema],
     };
@@ -193,7 +209,12 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         return finish<T>(scrub.result(result), ctx);
       }
       const started = performance.now();
-      const result = scrub.result(await send(request));
+      const left = deadline - started;
+      const cut = left < request.timeout;
+      const result = scrub.result(
+        await send(cut ? { ...request, timeout: Math.max(1, Math.ceil(left)) } : request),
+      );
+      ctx.expired = cut && result.kind === 'failure' && result.reason === 'timeout';
       if (post && mayHaveActed(result)) ctx.call.outcomeUnknown = true;
       if (logger.enabled('debug')) {
         const ms = Math.round(performance.now() - started);
@@ -202,8 +223,15 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
           `${endpoint} → ${describeResult(result)} in ${ms} ms (attempt ${n}/${maxAttempts})`,
         );
       }
-      const wait = n < maxAttempts ? delayBeforeRetry(result, n, logger) : undefined;
-      if (wait !== undefined) {
+      const next =
+        n < maxAttempts
+          ? delayBeforeRetry(result, n, logger, {
+              maxRetryAfter: config.maxRetryAfter,
+              left: deadline - performance.now(),
+            })
+          : undefined;
+      if (next !== undefined && 'wait' in next) {
+        const { wait } = next;
         trace?.retry(n + 1, wait, result, ctx.call);
         logger.log(
           'info',
@@ -214,6 +242,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         continue;
       }
       ctx.call.attempts = n;
+      ctx.note = next?.stop;
       return finish<T>(result, ctx);
     }
   }

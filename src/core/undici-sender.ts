@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { Sender, AttemptResult, AttemptRequest, Deadline, Stoppable } from './attempt.js';
 import { errorCode, startDeadline } from './attempt.js';
 import { BoundedBody } from './body.js';
+import { BodyDecoder, encodingPlan, type DecodedSink } from './decode.js';
 
 type Settle = (result: AttemptResult) => void;
 
@@ -33,6 +34,12 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
   #settled = false;
   #status = 0;
   #headers: Record<string, string> = {};
+  // A compressed answer: the decoder feeds #body, which then counts decoded bytes.
+  #decoder: BodyDecoder | undefined;
+  #raw = 0;
+  #unsupported: string | undefined;
+  // undici delivered the whole body; only decoding may be left.
+  #complete = false;
 
   constructor(request: AttemptRequest, settle: Settle) {
     this.#settle = settle;
@@ -41,7 +48,11 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
 
   /** Ends the attempt: the deadline passed or the caller aborted. */
   stop(reason: unknown): void {
-    if (this.#abort) this.#abort(reason as Error);
+    if (this.#complete) {
+      // undici is done with it; what is left is decoding, which ends here.
+      this.#decoder?.destroy();
+      this.#end(this.#deadline.failure(reason));
+    } else if (this.#abort) this.#abort(reason as Error);
     else {
       // Still queued for a connection: undici hands over its abort just before it writes, so
       // nothing was written and the service cannot have seen it. Answer now; undici drops the
@@ -60,6 +71,7 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
   }
 
   #tooLarge(): false {
+    this.#decoder?.destroy();
     this.#end({ kind: 'too_large', status: this.#status, headers: this.#headers, limit: this.#body.limit });
     this.#abort?.(new Error('Response body over the limit'));
     return false;
@@ -71,18 +83,50 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
   }
 
   onHeaders(status: number, raw: Buffer[]): boolean {
-    if (status < 200) return true; // 1xx: the answer is still to come
+    if (status < 200) return true; // 1xx (103 Early Hints, 102): the answer is still to come
     this.#status = status;
     this.#headers = headersOf(raw);
-    return this.#body.fits(this.#headers['content-length']) || this.#tooLarge();
+    if (!this.#body.fits(this.#headers['content-length'])) return this.#tooLarge();
+    const plan = encodingPlan(this.#headers['content-encoding']);
+    if (plan.kind === 'decode') this.#decoder = new BodyDecoder(plan.coding, this.#sink());
+    else if (plan.kind === 'unsupported') this.#unsupported = plan.name;
+    return true;
+  }
+
+  #sink(): DecodedSink {
+    return {
+      chunk: (chunk) => this.#body.push(chunk) || this.#tooLarge(),
+      end: () => this.#answer(this.#body.text(), undefined),
+      error: (problem) => this.#answer(`(${problem})`, problem),
+    };
+  }
+
+  #answer(text: string, undecoded: string | undefined): void {
+    const { status, headers } = { status: this.#status, headers: this.#headers };
+    this.#end(
+      undecoded === undefined
+        ? { kind: 'response', status, headers, text }
+        : { kind: 'response', status, headers, text, undecoded },
+    );
   }
 
   onData(chunk: Buffer): boolean {
-    return this.#body.push(chunk) || this.#tooLarge();
+    if (this.#decoder === undefined) return this.#body.push(chunk) || this.#tooLarge();
+    // The compressed bytes are held to the cap too: a body bigger than 1 MiB packed is bigger unpacked.
+    this.#raw += chunk.byteLength;
+    if (this.#raw > this.#body.limit) return this.#tooLarge();
+    this.#decoder.write(chunk);
+    return true;
   }
 
   onComplete(): void {
-    this.#end({ kind: 'response', status: this.#status, headers: this.#headers, text: this.#body.text() });
+    this.#complete = true;
+    if (this.#decoder) this.#decoder.end();
+    else if (this.#unsupported === undefined) this.#answer(this.#body.text(), undefined);
+    else {
+      const problem = `a body in Content-Encoding "${this.#unsupported}", which the SDK cannot decode`;
+      this.#answer(`(${problem})`, problem);
+    }
   }
 
   onError(error: Error): void {

@@ -17,9 +17,10 @@ import type { WithResponse } from './api-promise.js';
 import type { AttemptResult } from './attempt.js';
 import type { Logger } from './logger.js';
 import type { Scrubber } from './scrub.js';
-import { failureMessage, tooLargeMessage, type CallWords } from './messages.js';
-import { apiErrorFor, openEnvelope } from './response.js';
-import { backoffDelay, isRetryableStatus, MAX_RETRY_AFTER_MS, parseRetryAfter } from './retry.js';
+import { failureMessage, redirectMessage, tooLargeMessage, type CallWords } from './messages.js';
+import { apiErrorFor, openEnvelope, redirectError } from './response.js';
+import { mismatches, replayMismatch, type Echo } from './idempotency.js';
+import { backoffDelay, isRetryableStatus, parseRetryAfter } from './retry.js';
 import type { Checked } from '../schemas/index.js';
 
 /**
@@ -29,22 +30,55 @@ import type { Checked } from '../schemas/index.js';
  */
 export function mayHaveActed(result: AttemptResult): boolean {
   if (result.kind === 'failure') return result.reached && result.reason !== 'refused';
-  if (result.status >= 500) return true;
+  // 303 See Other to a POST: the service did act, and says where the result is.
+  if (result.status >= 500 || result.status === 303) return true;
   return result.kind === 'too_large' && result.status >= 200 && result.status <= 299;
 }
 
-/** Milliseconds to wait before another attempt, or undefined when this result is final. */
-export function delayBeforeRetry(result: AttemptResult, n: number, logger: Logger): number | undefined {
-  if (result.kind === 'failure') {
-    return result.reason === 'timeout' || result.reason === 'network' ? backoffDelay(n) : undefined;
+/** What bounds the wait before another attempt. */
+export interface RetryLimits {
+  /** The longest `Retry-After` waited out, in ms. */
+  maxRetryAfter: number;
+  /** Milliseconds left of the call's `totalTimeout`. */
+  left: number;
+}
+
+/**
+ * What follows an attempt: a wait (ms) before the next one, or the end of the call, with a note for
+ * the message when it ends early (a `Retry-After` too long, no time left). Never a wait past the
+ * deadline: a wait that would reach it ends the call now with this result's error.
+ */
+export function delayBeforeRetry(
+  result: AttemptResult,
+  n: number,
+  logger: Logger,
+  limits: RetryLimits,
+): { wait: number } | { stop: string | undefined } {
+  const retryable =
+    result.kind === 'failure'
+      ? result.reason === 'timeout' || result.reason === 'network'
+      : result.kind === 'response' && isRetryableStatus(result.status);
+  if (!retryable) return { stop: undefined };
+  const left = Math.max(0, Math.round(limits.left));
+  const asked = result.kind === 'response' ? parseRetryAfter(result.headers['retry-after']) : undefined;
+  if (asked !== undefined) {
+    const seconds = `${Math.round(asked / 1000)} s`;
+    const why =
+      asked > limits.maxRetryAfter
+        ? `longer than maxRetryAfter (${limits.maxRetryAfter} ms)`
+        : asked >= left
+          ? `past the call's totalTimeout (${left} ms left)`
+          : undefined;
+    if (why === undefined) return { wait: asked };
+    // Retrying sooner than the service asked would only be refused again; let the caller decide.
+    const note = `The service asked to wait ${seconds} (Retry-After), ${why}: not retried.`;
+    logger.log('warn', note);
+    return { stop: note };
   }
-  if (result.kind !== 'response' || !isRetryableStatus(result.status)) return undefined;
-  const asked = parseRetryAfter(result.headers['retry-after']);
-  if (asked === undefined) return backoffDelay(n);
-  if (asked <= MAX_RETRY_AFTER_MS) return asked;
-  // Retrying sooner than the service asked would only be refused again; let the caller decide.
-  logger.log('warn', `The service asked to wait ${Math.round(asked / 1000)} s; not retrying automatically`);
-  return undefined;
+  const wait = backoffDelay(n);
+  return wait < left
+    ? { wait }
+    : { stop: `No time was left in the call's totalTimeout for another attempt.` };
 }
 
 /** What {@link finish} needs besides the result. */
@@ -58,9 +92,15 @@ export interface Finish {
   wording: {
     summary?: ((params: Record<string, unknown>) => string) | undefined;
     confirm?: ((params: Record<string, unknown>) => string) | undefined;
+    echoes?: readonly Echo[] | undefined;
   };
   params: Record<string, unknown>;
   timeout: number;
+  /** The call's totalTimeout, and whether it ended the last attempt (messages say which deadline). */
+  totalTimeout: number;
+  expired: boolean;
+  /** Why the call ended before its retries ran out, for the message of an answer's error. */
+  note: string | undefined;
   schemas: { check(schema: ZodMiniType, value: unknown, prefix?: string): Checked };
   dataSchema: ZodMiniType;
 }
@@ -87,7 +127,12 @@ export function finish<T>(result: AttemptResult, ctx: Finish): WithResponse<T> {
     });
   }
   if (result.kind === 'failure') {
-    const message = failureMessage(result, wordsOf(ctx), ctx.timeout);
+    const message = failureMessage(
+      result,
+      wordsOf(ctx),
+      ctx.timeout,
+      ctx.expired ? ctx.totalTimeout : undefined,
+    );
     const init = { ...call, message, cause: result.cause };
     switch (result.reason) {
       case 'aborted':
@@ -111,7 +156,19 @@ export function finish<T>(result: AttemptResult, ctx: Finish): WithResponse<T> {
         );
     }
   }
-  if (result.status < 200 || result.status > 299) throw apiErrorFor(result, call);
+  if (result.status >= 300 && result.status <= 399) {
+    const message = redirectMessage(result.status, result.headers.location, wordsOf(ctx));
+    throw redirectError(result, call, message);
+  }
+  if (result.status < 200 || result.status > 299) throw apiErrorFor(result, call, ctx.note);
+  if (result.undecoded !== undefined) {
+    // A 2xx whose body cannot be read: the service answered, but what it did cannot be known.
+    const issue = { path: '', message: `could not be read: ${result.undecoded}` };
+    throw new ResponseValidationError(call.endpoint, result.status, result.text, [issue], {
+      ...call,
+      outcomeUnknown: call.idempotencyKey !== undefined,
+    });
+  }
   const envelope = openEnvelope(result, call);
   const checked = ctx.schemas.check(ctx.dataSchema, envelope.data, 'data');
   if (!checked.ok) {
@@ -119,6 +176,19 @@ export function finish<T>(result: AttemptResult, ctx: Finish): WithResponse<T> {
       ...call,
       outcomeUnknown: call.idempotencyKey !== undefined,
     });
+  }
+  const key = call.idempotencyKey;
+  const differences =
+    key !== undefined && ctx.wording.echoes ? mismatches(ctx.wording.echoes, ctx.params, checked.value) : [];
+  if (differences.length > 0) {
+    const { scrub } = ctx;
+    throw replayMismatch(
+      call.endpoint,
+      scrub.text(key!),
+      differences.map((d) => scrub.text(d)),
+      checked.value,
+      call.attempts,
+    );
   }
   return {
     data: checked.value as T,

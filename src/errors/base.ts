@@ -31,7 +31,8 @@ export type WalletErrorName =
   | 'ValidationError'
   | 'ResponseValidationError'
   | 'WebhookVerificationError'
-  | 'SandboxError';
+  | 'SandboxError'
+  | 'IdempotencyError';
 
 // One table for the whole tree: each class's parent and default code.
 const TREE: Readonly<Record<WalletErrorName, readonly [WalletErrorName | undefined, string]>> = {
@@ -55,6 +56,7 @@ const TREE: Readonly<Record<WalletErrorName, readonly [WalletErrorName | undefin
   ResponseValidationError: ['WalletError', 'invalid_response'],
   WebhookVerificationError: ['WalletError', 'webhook_verification_failed'],
   SandboxError: ['WalletError', 'sandbox_refused'],
+  IdempotencyError: ['WalletError', 'replay_mismatch'],
 };
 
 /** True when `value` is an SDK error of `kind` or below it, from any copy of the package. @internal */
@@ -104,8 +106,9 @@ export interface WalletErrorOptions {
  *
  * @example
  * ```ts
+ * const idempotencyKey = crypto.randomUUID(); // stored with your refund row before sending
  * try {
- *   await wallet.refunds.create({ reference: 'order_1042' }, { idempotencyKey: 'refund-order_1042' });
+ *   await wallet.refunds.create({ reference: 'order_1042' }, { idempotencyKey });
  * } catch (error) {
  *   // The refund may have happened: retry with the same key; the service never applies it twice.
  *   if (isWalletError(error) && error.outcomeUnknown) console.warn('retry later with', error.idempotencyKey);

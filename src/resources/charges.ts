@@ -21,6 +21,13 @@ const DISPATCH = path`/v1/charges/dispatch`;
 // One encoded segment: `/`, `?`, `#`, `%` and spaces in a reference cannot reach another endpoint.
 const VERIFY = path`/v1/charges/verify/${'reference'}`;
 
+// A handle is sent with or without its `@` and answered with it, in any case; a phone number is
+// answered as the customer's handle, so it has nothing to compare.
+function handleForm(value: unknown): unknown {
+  if (typeof value !== 'string' || /^[+\d(]/.test(value.trim())) return undefined;
+  return value.trim().replace(/^@/, '').toLowerCase();
+}
+
 /** Charges: find the customer, send the authorization prompt, confirm the outcome. */
 export class Charges {
   readonly #request: RequestFn;
@@ -59,6 +66,7 @@ export class Charges {
       route: RESOLVE_HANDLE,
       dataSchema: 'resolvedCustomer',
       summary: (p) => `resolve of ${amountOn(p.amount, p.reference)}`,
+      echoes: [{ field: 'customer.handle', param: 'handle', normalize: handleForm }],
       options,
     });
   }
@@ -88,6 +96,10 @@ export class Charges {
       dataSchema: 'chargeDispatch',
       summary: (p) => `dispatch of ${quoted(p.reference)}`,
       confirm: confirmWithVerify,
+      echoes: [
+        { field: 'reference', param: 'reference' },
+        { field: 'authChannel', param: 'authChannel' },
+      ],
       options,
     });
     // Remembered only once the service accepted it: waitForOutcome's default deadline follows it.

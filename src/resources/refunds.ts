@@ -37,6 +37,11 @@ export class Refunds {
         p.amount === undefined
           ? `full refund of ${quoted(p.reference)}`
           : `refund of ${amountOn(p.amount, p.reference)}`,
+      // The spec's refund answer has no reference, but one that carries it must carry this one.
+      echoes: [
+        { field: 'amount', param: 'amount' },
+        { field: 'reference', param: 'reference' },
+      ],
       options,
     });
   }

@@ -8,6 +8,7 @@ import { quoted } from '../internal/words.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { MAX_TIMER_MS, checkOptions, type OptionRule } from '../core/options.js';
 import { RULES as REQUEST_OPTION_RULES } from '../core/request-options.js';
+import { onAbort } from '../core/abort.js';
 import { isRetryableStatus, parseRetryAfter, sleep } from '../core/retry.js';
 import type { RequestOptions } from '../core/transport.js';
 import {
@@ -116,8 +117,8 @@ export async function waitForOutcome(
   // One signal ends the poll under way or the pause: the caller's abort or the deadline, first wins.
   const stop = new AbortController();
   let timedOut = false;
-  const onAbort = (): void => stop.abort(signal?.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
+  // Through the shared fan-out: many waits on one signal add one listener to it.
+  const stopListening = signal ? onAbort(signal, () => stop.abort(signal.reason)) : undefined;
   const timer = setTimeout(() => {
     timedOut = !stop.signal.aborted;
     stop.abort();
@@ -163,6 +164,6 @@ export async function waitForOutcome(
     }
   } finally {
     clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
+    stopListening?.();
   }
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,13 @@ async function refundCounter() {
   let refunds = 0;
   const server = createServer((req, res) => {
     if (req.url === '/v1/refunds') refunds++;
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => answer(res, body));
+  });
+  // The refund's answer echoes the amount asked for (the SDK rejects another request's answer).
+  const answer = (res: ServerResponse, body: string) => {
+    const asked = (JSON.parse(body || '{}') as { amount?: number }).amount;
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
       JSON.stringify({
@@ -39,14 +46,14 @@ async function refundCounter() {
         message: 'ok',
         data: {
           refundReference: 'rf_1',
-          amount: 1000,
+          amount: asked ?? 1000,
           currency: 'NGN',
           status: 'PROCESSED',
           refundedAt: new Date().toISOString(),
         },
       }),
     );
-  });
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -62,9 +69,15 @@ function onTerminal(args: string, extra: Record<string, string>, input: string):
       env: cleanEnv({ TERM: 'xterm', ...extra }),
     });
     let text = '';
+    let typed = false;
+    // Typed once: the terminal echoes it back, and a write after the child ends is an EPIPE.
+    child.stdin.on('error', () => undefined);
     child.stdout.setEncoding('utf8').on('data', (c: string) => {
       text += c;
-      if (text.includes('Type yes to confirm')) child.stdin.write(input);
+      if (!typed && text.includes('Type yes to confirm')) {
+        typed = true;
+        child.stdin.write(input);
+      }
     });
     child.on('close', () => resolve(text));
   });

@@ -1,0 +1,130 @@
+/**
+ * Keys that cannot lie. The service answers a repeated `X-Idempotency-Key` with the saved response
+ * of the first request that carried it, whatever the new parameters; so a client guards both ends:
+ * it refuses to send a key it already sent with other parameters, and it checks that each answer
+ * echoes its own request.
+ */
+import { IdempotencyError } from '../errors/idempotency.js';
+import { BoundedMap } from '../internal/bounded-map.js';
+
+/** A response field that must echo a request parameter, when both are present. */
+export interface Echo {
+  /** Dotted path in the response `data`, for example `customer.handle`. */
+  field: string;
+  /** The parameter it must equal. */
+  param: string;
+  /** Brings both sides to one form before comparing (a handle with or without `@`). */
+  normalize?: (value: unknown) => unknown;
+}
+
+// Enough for every operation a busy server starts within the service's retry window, bounded so a
+// long-lived client never grows: about 100 bytes per key.
+const REMEMBERED_KEYS = 4096;
+
+/** The keys this client sent, each with a fingerprint of what it was sent with; least recently used first out. */
+export class KeyMemory {
+  readonly #seen: BoundedMap<string, string>;
+
+  constructor(limit: number = REMEMBERED_KEYS) {
+    this.#seen = new BoundedMap(limit);
+  }
+
+  /**
+   * Records `key` for `print`, or returns the fingerprint it was already sent with when that
+   * differs (the caller refuses the call). The same key with the same parameters is a retry: fine.
+   */
+  claim(key: string, print: string): string | undefined {
+    const before = this.#seen.peek(key);
+    if (before !== undefined && before !== print) return before;
+    this.#seen.set(key, print);
+    return undefined;
+  }
+}
+
+// Object keys sorted at every level: the same parameters built in another order are the same request.
+function canonical(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'undefined';
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record)
+    .filter((k) => record[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`).join(',')}}`;
+}
+
+/** A short fingerprint of a call's route and checked parameters (two 32-bit FNV-1a hashes; not a secret). */
+export function fingerprint(route: string, params: unknown): string {
+  const text = `${route}\n${canonical(params)}`;
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return `${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}.${text.length}`;
+}
+
+const ADVICE =
+  'Use a fresh key per operation: one stored with the operation it belongs to (the refund row, the ' +
+  'payment attempt) before sending, never one per order.';
+
+/** The refusal of a key this client already sent with other parameters; nothing was sent. */
+export function keyReused(endpoint: string, key: string): IdempotencyError {
+  return new IdempotencyError('idempotency_key_reused', {
+    endpoint,
+    idempotencyKey: key,
+    message:
+      `${endpoint} was not sent: idempotencyKey '${key}' was already sent by this client with ` +
+      `different parameters, and the service would answer with that earlier request's saved result ` +
+      `instead of carrying out this one. Nothing was sent. ${ADVICE}`,
+  });
+}
+
+function at(data: unknown, path: string): unknown {
+  let current = data;
+  for (const part of path.split('.')) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}
+
+/** The fields of `data` that contradict the parameters, as `field: sent X, answered Y`. */
+export function mismatches(
+  echoes: readonly Echo[],
+  params: Record<string, unknown>,
+  data: unknown,
+): string[] {
+  const out: string[] = [];
+  for (const { field, param, normalize = (v: unknown) => v } of echoes) {
+    const sent = params[param];
+    const received = at(data, field);
+    if (sent === undefined || received === undefined || received === null) continue;
+    const [s, r] = [normalize(sent), normalize(received)];
+    if (s === undefined || r === undefined) continue;
+    if (s !== r) out.push(`${field}: sent ${JSON.stringify(sent)}, answered ${JSON.stringify(received)}`);
+  }
+  return out;
+}
+
+/** The error for an answer that belongs to another request. */
+export function replayMismatch(
+  endpoint: string,
+  key: string,
+  differences: readonly string[],
+  received: unknown,
+  attempts: number,
+): IdempotencyError {
+  return new IdempotencyError('replay_mismatch', {
+    endpoint,
+    idempotencyKey: key,
+    attempts,
+    received,
+    message:
+      `The answer to ${endpoint} does not match its request (${differences.join('; ')}): the ` +
+      `service returned the saved answer of a different, earlier request made with idempotencyKey ` +
+      `'${key}', so this request was NOT carried out. ${ADVICE} Then send this operation again ` +
+      `with its own new key.`,
+  });
+}

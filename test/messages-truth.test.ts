@@ -1,0 +1,37 @@
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { expect, it } from 'vitest';
+import { ConnectionError, Wallet, type WalletError } from '@wallet/node';
+import { TEST_KEY } from './helpers/mock-service.js';
+
+it('a call whose first attempt reached the service and whose last could not connect never says only "Could not reach"', async () => {
+  const sockets = new Set<Socket>();
+  // The first request is read (the service may act), then the connection drops and the service
+  // goes away: the retry meets a refused connection.
+  const server = http.createServer((req) => {
+    req.resume();
+    req.on('end', () => {
+      server.close();
+      for (const socket of sockets) socket.destroy();
+    });
+  });
+  server.on('connection', (socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const wallet = new Wallet({
+    apiKey: TEST_KEY,
+    baseUrl: `http://127.0.0.1:${port}`,
+    maxRetries: 1,
+    logLevel: 'off',
+  });
+  const error = (await wallet.refunds
+    .create({ reference: 'order_1042', amount: 100_000 }, { idempotencyKey: 'rf-9' })
+    .catch((e: unknown) => e)) as WalletError;
+  await wallet.close();
+  expect(error).toBeInstanceOf(ConnectionError);
+  expect(error).toMatchObject({ attempts: 2, outcomeUnknown: true, code: 'connection_error' });
+  expect(error.message).not.toMatch(/^Could not reach/);
+  expect(error.message).toContain('ECONNREFUSED');
+  expect(error.message).toContain('an earlier one may have');
+  expect(error.message).toContain("idempotencyKey 'rf-9'");
+});
