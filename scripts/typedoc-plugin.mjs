@@ -34,6 +34,8 @@ const GUIDE_ORDER = [
   'reliability.md',
   'performance.md',
   'observability.md',
+  'reconciliation.md',
+  'agents.md',
 ];
 
 /** How much a guide outranks an API member whose name also matches a search. */

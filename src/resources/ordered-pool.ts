@@ -20,6 +20,10 @@ export class SharedPause {
   pause(ms: number): void {
     this.#until = Math.max(this.#until, performance.now() + ms);
   }
+  /** True while a pause is under way (checked first, so the common case costs no promise). */
+  get active(): boolean {
+    return this.#until > performance.now();
+  }
   /** Resolves once no pause is under way; rejects when the signal fires. */
   async wait(signal: AbortSignal | undefined): Promise<void> {
     for (let left = this.#until - performance.now(); left > 0; left = this.#until - performance.now()) {

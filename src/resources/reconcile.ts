@@ -189,6 +189,7 @@ export async function* reconcile<Row extends LedgerRow>(
   if (stopped(run)) throw runAborted(run.signal);
   const total = totalOf(ledger, options?.total);
   const counts = emptyCounts();
+  const onProgress = options?.onProgress;
   let done = 0;
 
   const task = async (row: Row): Promise<ReconcileLine<Row>> => {
@@ -216,7 +217,7 @@ export async function* reconcile<Row extends LedgerRow>(
     if (stopped(run)) throw runAborted(run.signal);
     counts[line.verdict]++;
     done++;
-    options?.onProgress?.({ done, total, verdicts: { ...counts } });
+    if (onProgress) onProgress({ done, total, verdicts: { ...counts } });
     yield line;
   }
   if (stopped(run)) throw runAborted(run.signal);

@@ -124,7 +124,7 @@ export async function verifyWithRetries(
 ): Promise<VerifyResult> {
   for (let retry = 0; ; retry++) {
     try {
-      await run.pause.wait(run.signal);
+      if (run.pause.active) await run.pause.wait(run.signal);
       const options: RequestOptions = { maxRetries: 0 };
       if (run.signal) options.signal = run.signal;
       return { reference, transaction: await verify(reference, options) };

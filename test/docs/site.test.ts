@@ -22,6 +22,8 @@ const GUIDES = [
   'reliability',
   'performance',
   'observability',
+  'reconciliation',
+  'agents',
 ];
 
 /** The guide's first heading: the title the site lists it under. */

@@ -39,7 +39,8 @@ export async function triggerCommand(event: string, flags: TriggerFlags, out: Ou
   }
   const reference = flags.reference ?? `cli_${Date.now().toString(36)}`;
   const payload = { event, data: { reference, amount: flags.amount, customer: { handle: flags.handle } } };
-  const { body, signature } = signWebhook(payload, secretOr(flags.secret));
+  // The sandbox's form (indented, final newline), signed over exactly these bytes by the SDK's helper.
+  const { body, signature } = signWebhook(`${JSON.stringify(payload, null, 2)}\n`, secretOr(flags.secret));
   const results: { attempt: number; status: number | null; received: boolean; answer: string }[] = [];
   for (let attempt = 1; attempt <= flags.repeat; attempt++) {
     let status: number | null = null;
