@@ -82,7 +82,8 @@ export class Wallet {
   // Chosen on the first call: the merchant's fetch or dispatcher, else the platform's own Agent
   // (undici's, on Node, loaded now rather than at import), else the runtime's fetch.
   async #openSender(): Promise<Sender> {
-    const { fetch, dispatcher, timeout, maxConnections } = this.#config;
+    const { fetch, dispatcher, timeout, maxConnections, proxy, logger } = this.#config;
+    if (proxy.unused) logger.log('debug', `Proxy: ${proxy.unused}.`);
     const global = (): FetchFunction | undefined => globalThis.fetch;
     if (fetch === 'global') return fetchSender(global);
     if (fetch) return fetchSender(() => fetch);
@@ -90,12 +91,16 @@ export class Wallet {
     if (!platform.createAgent) return fetchSender(global);
     // undici's own timeouts are never shorter than the client's: one deadline, the SDK's, decides.
     const limit = Math.max(timeout, 300_000);
-    this.#agent = await platform.createAgent({
-      connect: { minVersion: 'TLSv1.3' },
+    const options = {
       keepAliveTimeout: 30_000,
       headersTimeout: limit,
       bodyTimeout: limit,
       connections: maxConnections,
+    };
+    this.#agent = await platform.createAgent({
+      connect: { minVersion: 'TLSv1.3' },
+      ...options,
+      proxy: proxy.route,
     });
     return undiciSender(this.#agent);
   }

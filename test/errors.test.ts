@@ -89,10 +89,10 @@ describe('error responses', () => {
   });
 
   it('describes the status when the error body is empty', async () => {
-    const { call } = refundOnce(() => new HttpResponse(null, { status: 404 }));
+    const { call } = refundOnce(() => new HttpResponse(null, { status: 422 }));
     await expect(call()).rejects.toMatchObject({
-      name: 'NotFoundError',
-      message: 'HTTP 404 Not Found',
+      name: 'UnprocessableEntityError',
+      message: 'HTTP 422 Unprocessable Entity',
       body: '',
     });
   });

@@ -64,6 +64,8 @@ const NOT_REACHED: ReadonlySet<string> = new Set([
   'EADDRNOTAVAIL',
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_MOCK_ERR_MOCK_NOT_MATCHED',
+  // A proxy that refused the tunnel or the request (platform/proxy-agent.ts): nothing went further.
+  'WALLET_PROXY_REFUSED',
 ]);
 const TLS_HANDSHAKE = /^(ERR_SSL_|ERR_TLS_)|CERT|SELF_SIGNED/;
 // The HTTP layer refused the request before sending anything: a header or argument it will not

@@ -7,6 +7,7 @@ import { keyProblem } from './key.js';
 import { createLogger, type Logger, type LogLevel, type LogSink } from './logger.js';
 import { snapshot } from './snapshot.js';
 import { MAX_TIMER_MS, checkOptions, ofType, wholeNumber, type OptionRule } from './options.js';
+import { proxyProblem, settleProxy, type ProxyOption, type ProxySettings } from '../platform/proxy.js';
 import { createScrubber, type Scrubber } from './scrub.js';
 import { MAX_RETRY_AFTER_MS } from './retry.js';
 import { userAgentOf, type AppInfo } from './user-agent.js';
@@ -53,6 +54,15 @@ export interface ClientOptions {
    * @default an undici `Agent` owned by the client: keep-alive, TLS 1.3 minimum
    */
   dispatcher?: Dispatcher | undefined;
+  /**
+   * A proxy for the client's own connections: its URL (`http://user:password@proxy.internal:3128`;
+   * an HTTP proxy for an `http:` service, a CONNECT tunnel for `https:`), or `'env'` to read
+   * `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` (either case; `*` and domain suffixes in `NO_PROXY`)
+   * the way Node reads them. Its credentials are secrets like the key: scrubbed from every error,
+   * log line and inspect. Not used with your own `dispatcher` or `fetch`.
+   * @default undefined, or 'env' when NODE_USE_ENV_PROXY=1
+   */
+  proxy?: ProxyOption | undefined;
   /**
    * A Fetch-compatible function to send through instead of undici, with every rule of the client
    * (timeouts, retries, idempotency, body cap). With env `WALLET_TRANSPORT=fetch`, a client built
@@ -110,6 +120,8 @@ export interface Config {
   readonly defaultHeaders: Readonly<Record<string, string>>;
   readonly logger: Logger;
   readonly scrub: Scrubber;
+  /** The proxy for the client's own connections, if any, and what the debug log says about it. */
+  readonly proxy: ProxySettings;
   /**
    * Settings the environment did not give (`WALLET_SECRET_KEY`, `WALLET_BASE_URL` unset): the
    * client still constructs (a build step has no secrets), and every call rejects with these
@@ -178,6 +190,7 @@ const RULES: Readonly<Record<string, OptionRule>> = {
       ? undefined
       : 'must be an undici Dispatcher',
   fetch: ofType('function'),
+  proxy: proxyProblem,
   maxConnections: wholeNumber(1, 10_000),
   defaultHeaders: (v, path) => checkHeaders(v, path),
   appInfo: () => undefined, // checked while building the User-Agent
@@ -225,13 +238,23 @@ export function resolveConfig(given: ClientOptions, version: string): Config {
   } else url = parseBaseUrl(rawUrl, urlFromEnv ? 'WALLET_BASE_URL' : 'baseUrl', issues);
   const { user: userAgent, issues: uaIssues } = userAgentOf(version, options.appInfo);
   issues.push(...uaIssues);
-  // A key of the wrong shape is never used, but it is scrubbed all the same.
-  const scrub = createScrubber(typeof apiKey === 'string' ? apiKey : '');
+  const wantsFetch = vars.WALLET_TRANSPORT === 'fetch' && options.dispatcher === undefined;
+  const own = options.dispatcher
+    ? 'the dispatcher option'
+    : options.fetch
+      ? 'the fetch option'
+      : wantsFetch
+        ? 'WALLET_TRANSPORT=fetch'
+        : undefined;
+  const proxyGiven = issues.some((i) => i.path === 'proxy') ? undefined : options.proxy;
+  const proxy = settleProxy(proxyGiven, vars, url, own);
+  if (proxy.problem) issues.push(proxy.problem);
+  // A key of the wrong shape is never used, but it is scrubbed all the same; so are proxy credentials.
+  const scrub = createScrubber(typeof apiKey === 'string' ? apiKey : '', proxy.secrets);
   const levelFromEnv = options.logLevel === undefined;
   const level = levelFromEnv ? vars.WALLET_LOG : options.logLevel;
   const logger = createLogger(options.logger, level, issues, scrub, levelFromEnv ? 'WALLET_LOG' : 'logLevel');
   if (issues.length > 0) throw new ValidationError('Wallet options', scrub.issues(issues));
-  const wantsFetch = vars.WALLET_TRANSPORT === 'fetch' && options.dispatcher === undefined;
   return {
     apiKey: apiKey ?? '',
     mode: apiKey?.startsWith('sk_live_') ? 'live' : 'test',
@@ -248,6 +271,7 @@ export function resolveConfig(given: ClientOptions, version: string): Config {
     defaultHeaders: options.defaultHeaders ?? {},
     logger,
     scrub,
+    proxy,
     unset,
   };
 }

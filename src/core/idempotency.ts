@@ -30,14 +30,31 @@ export class KeyMemory {
   }
 
   /**
-   * Records `key` for `print`, or returns the fingerprint it was already sent with when that
-   * differs (the caller refuses the call). The same key with the same parameters is a retry: fine.
+   * Records `key` as sent with these parameters; false when this client already sent it with other
+   * ones (the caller refuses the call). The same key with the same parameters is a retry: fine.
+   * The common path stores the body as sent (no hashing); the canonical comparison runs only when
+   * a key comes back with a body that differs in its text.
    */
-  claim(key: string, print: string): string | undefined {
+  claim(key: string, route: string, params: unknown, body: string): boolean {
+    const print = body.length <= MAX_KEPT_BODY ? `${route}\n${body}` : fingerprint(route, params);
     const before = this.#seen.peek(key);
-    if (before !== undefined && before !== print) return before;
+    if (before !== undefined && before !== print && !sameRequest(before, route, params)) return false;
     this.#seen.set(key, print);
-    return undefined;
+    return true;
+  }
+}
+
+// Bodies up to this length are kept as sent (a refund or a dispatch is a few hundred characters).
+const MAX_KEPT_BODY = 2048;
+
+// The same parameters built in another order (metadata keys) are the same request.
+function sameRequest(before: string, route: string, params: unknown): boolean {
+  if (before.startsWith('#')) return before === fingerprint(route, params);
+  if (!before.startsWith(`${route}\n`)) return false;
+  try {
+    return canonical(JSON.parse(before.slice(route.length + 1))) === canonical(params);
+  } catch {
+    return false;
   }
 }
 
@@ -62,7 +79,7 @@ export function fingerprint(route: string, params: unknown): string {
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995);
   }
-  return `${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}.${text.length}`;
+  return `#${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}.${text.length}`;
 }
 
 const ADVICE =

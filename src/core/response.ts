@@ -2,6 +2,7 @@ import {
   API_ERROR_BY_STATUS,
   ApiError,
   InternalServerError,
+  NotFoundError,
   RateLimitError,
   ResponseValidationError,
   type ApiErrorInit,
@@ -53,6 +54,26 @@ function serverMessage(value: unknown): string | undefined {
   return message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message;
 }
 
+/** True for the service's own error answer: a JSON object whose `status` is `"error"`. */
+function isErrorEnvelope(body: Body): boolean {
+  const value = body.json ? (body.value as { status?: unknown } | null) : null;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && value.status === 'error';
+}
+
+/**
+ * A 404 that is not the service's envelope came from something else on the way (a gateway, a
+ * proxy, a web server at the wrong base URL): the path does not exist there, whatever the reference.
+ * Its own code, so it is never mistaken for an unknown reference and "dispatched again".
+ */
+function endpointNotFound(init: ApiErrorInit, received: string): NotFoundError {
+  const message =
+    `No Wallet endpoint at ${init.endpoint}: the 404 is not the service's error envelope (${received}), ` +
+    'so something other than the Wallet service answered. Check baseUrl: it is the host plus any ' +
+    'gateway prefix, without /v1 (the SDK adds it); behind a proxy or gateway, check that it forwards ' +
+    'the path unchanged. This is not an unknown reference.';
+  return new NotFoundError({ ...init, message }, 'endpoint_not_found');
+}
+
 /** Builds the error for a non-2xx response, choosing the class by status. */
 export function apiErrorFor(raw: RawResponse, call: CallInfo, note?: string): ApiError {
   const body = parseBody(raw.text);
@@ -71,6 +92,7 @@ export function apiErrorFor(raw: RawResponse, call: CallInfo, note?: string): Ap
     body: body.json ? body.value : body.excerpt,
     headers: raw.headers,
   };
+  if (status === 404 && !isErrorEnvelope(body)) return endpointNotFound(init, message);
   if (status === 429) {
     const ms = parseRetryAfter(raw.headers['retry-after']);
     return new RateLimitError(init, ms === undefined ? undefined : ms / 1000);

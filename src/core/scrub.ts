@@ -81,13 +81,18 @@ function replaced(value: string, ranges: Range[]): string {
   return out + value.slice(last);
 }
 
-/** Builds the scrubber for one key. */
-export function createScrubber(key: string): Scrubber {
+/**
+ * Builds the scrubber for one key, and for other secrets given whole (a proxy's credentials), which
+ * are removed as written and percent-encoded.
+ */
+export function createScrubber(key: string, secrets: readonly string[] = []): Scrubber {
+  const literals = [...new Set(secrets.flatMap((s) => (s.length >= 4 ? [s, encodeURIComponent(s)] : [])))];
   const find = keyFinder(key);
   // No secret part (a missing or bare-prefix key) is nothing to hide, and an empty pattern would match everywhere.
   const secret = key.length > 8;
 
   function text(value: string): string {
+    for (const literal of literals) if (value.includes(literal)) value = value.split(literal).join(REDACTED);
     if (!secret) return value;
     const escaped = value.includes('\\') || value.includes('%');
     if (!escaped && !find.mayHold(value)) return value;

@@ -5,7 +5,7 @@ import { APIPromise, type WithResponse } from './api-promise.js';
 import type { Sender, AttemptResult, AttemptRequest } from './attempt.js';
 import type { Config } from './config.js';
 import { mergeHeaders } from './headers.js';
-import { fingerprint, KeyMemory, keyReused, type Echo } from './idempotency.js';
+import { KeyMemory, keyReused, type Echo } from './idempotency.js';
 import { maskParams } from './logger.js';
 import { finish, mayHaveActed, delayBeforeRetry, type Finish } from './verdict.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
@@ -158,9 +158,6 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
     const idempotencyKey = post ? (options.idempotencyKey ?? globalThis.crypto.randomUUID()) : undefined;
     if (clientClosed)
       throw new ClientClosedError({ endpoint, idempotencyKey, attempts: 0, outcomeUnknown: false });
-    // Generated keys too: a merchant may retry with the key an error carried, but with other parameters.
-    if (idempotencyKey !== undefined && keys.claim(idempotencyKey, fingerprint(route, params)) !== undefined)
-      throw keyReused(endpoint, scrub.text(idempotencyKey));
     const own = post
       ? { 'content-type': 'application/json', 'x-idempotency-key': idempotencyKey! }
       : undefined;
@@ -175,6 +172,9 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
       timeout: options.timeout ?? config.timeout,
       signal: options.signal,
     };
+    // Generated keys too: a merchant may retry with the key an error carried, but with other parameters.
+    if (idempotencyKey !== undefined && !keys.claim(idempotencyKey, route, params, request.body!))
+      throw keyReused(endpoint, scrub.text(idempotencyKey));
     const maxAttempts = (options.maxRetries ?? config.maxRetries) + 1;
     const totalTimeout = options.totalTimeout ?? config.totalTimeout;
     // One deadline for the whole call: every attempt and every wait fits before it.

@@ -4,12 +4,19 @@
  * needed, so importing the package loads no builtin it may not use.
  */
 import type { Dispatcher } from 'undici';
+import { proxyAgent } from './proxy-agent.js';
 import type { AgentOptions, Diagnostics, NodeCrypto, Platform, SubtleCrypto, Zlib } from './types.js';
 
 export const platform: Platform = {
   runtime: `node/${process.versions.node}`,
   env: () => process.env,
-  async createAgent(options: AgentOptions): Promise<Dispatcher> {
+  async createAgent({ proxy, ...options }: AgentOptions): Promise<Dispatcher> {
+    if (proxy) {
+      // Only with a proxy: the whole of undici (its ProxyAgent and Pool), kept external by the build.
+      const undici = await import('undici');
+      const { connect: _, ...rest } = options;
+      return proxyAgent(undici, proxy, rest);
+    }
     // A literal specifier: bundlers follow it, and the build keeps it a file of its own (the
     // CommonJS build turns it into a require(), never an import()).
     const { Agent } = await import('./undici-agent.js');

@@ -8,6 +8,7 @@ import type * as NodeCryptoModule from 'node:crypto';
 import type * as DiagnosticsChannel from 'node:diagnostics_channel';
 import type * as ZlibModule from 'node:zlib';
 import type { Dispatcher } from 'undici';
+import type { ProxyRoute } from './proxy.js';
 
 /** `node:crypto`, for the synchronous webhook functions. */
 export type NodeCrypto = typeof NodeCryptoModule;
@@ -28,6 +29,8 @@ export interface AgentOptions {
   headersTimeout: number;
   bodyTimeout: number;
   connections: number;
+  /** A proxy for the client's own connections (platform/proxy.ts), where the runtime can use one. */
+  proxy?: ProxyRoute | undefined;
 }
 
 /** What the SDK needs from the runtime it runs on. */

@@ -16,7 +16,7 @@ import {
 import { resolveHandlerOptions, type WebhookHandlerOptions } from './handler-options.js';
 import { readRequestBody } from './read-body.js';
 import { WEBHOOK_SIGNATURE_HEADER, parsedBodyError } from './signature.js';
-import { verifyWebhookAsync } from './verify-async.js';
+import { verifySignatureAsync } from './verify-async.js';
 
 /** A Fetch-style request handler, as Next.js App Router, Hono, Bun and Deno take. */
 export type FetchWebhookHandler = (request: Request) => Promise<Response>;
@@ -82,8 +82,6 @@ export function createWebhookHandler(options: WebhookHandlerOptions): FetchWebho
     if (body === 'timeout') return fail(TIMED_OUT, bodyTimeoutError(bodyTimeout));
     const raw = body;
     const signature = request.headers.get(WEBHOOK_SIGNATURE_HEADER);
-    return respond(
-      await settleDelivery(resolved, raw, () => verifyWebhookAsync(raw, signature, resolved.secret)),
-    );
+    return respond(await settleDelivery(resolved, (secret) => verifySignatureAsync(raw, signature, secret)));
   };
 }

@@ -7,8 +7,8 @@ import { WalletError } from '../errors/base.js';
 import { isWebhookVerificationError } from '../errors/guards.js';
 import { runOnce, type RunOutcome } from './dedupe/run-once.js';
 import type { ResolvedHandlerOptions } from './handler-options.js';
-import { bodyBytes } from './signature.js';
-import type { RawWebhookBody, WebhookEvent } from './types.js';
+import { readEvent } from './payload.js';
+import type { WebhookSecret } from './types.js';
 
 /** A status and JSON body to answer with. */
 export interface HandlerAnswer {
@@ -91,31 +91,49 @@ const ANSWERS: Record<RunOutcome, HandlerAnswer> = {
   failed: CALLBACK_FAILED,
   busy: UNAVAILABLE,
   store_failed: UNAVAILABLE,
+  lease_lost: UNAVAILABLE,
 };
 
 /**
- * The tail both handlers share once they hold the raw body: verify, hand the event to `onEvent`
- * (through the dedupe store when there is one), and pick the answer, telling `onError` about every
- * delivery not acknowledged.
+ * The tail both handlers share once they hold the raw body: check the signature, read the event,
+ * hand it to `onEvent` (through the dedupe store when there is one) or, when it is genuine but not
+ * the documented shape, to `onInvalidEvent`, and pick the answer, telling `onError` about every
+ * delivery not acknowledged. `checkSignature` resolves to the signed bytes: a failure there may be
+ * a forgery; anything after it is known genuine by where it happened.
  */
 export async function settleDelivery(
   options: ResolvedHandlerOptions,
-  body: RawWebhookBody,
-  verify: () => WebhookEvent | Promise<WebhookEvent>,
+  checkSignature: (secret: WebhookSecret) => Uint8Array | Promise<Uint8Array>,
 ): Promise<HandlerAnswer> {
-  let event: WebhookEvent;
+  let bytes: Uint8Array;
   try {
-    event = await verify();
+    if (options.secret instanceof Error) throw options.secret;
+    bytes = await checkSignature(options.secret);
   } catch (error) {
     const answer = verificationFailure(error);
     options.onError(error, { status: answer.status });
     return answer;
   }
-  if (options.dedupe !== undefined) {
-    return ANSWERS[await runOnce(options.dedupe, event, bodyBytes(body), options.onEvent, options.onError)];
+  const read = readEvent(bytes);
+  if (!read.ok) {
+    // Genuine but unexpected: never the forgery's 400, which a sender may take as final.
+    if (options.onInvalidEvent === undefined) {
+      options.onError(read.error, { status: CALLBACK_FAILED.status });
+      return CALLBACK_FAILED;
+    }
+    return call(options, () => options.onInvalidEvent?.(read.payload, read.error));
   }
+  const { event } = read;
+  if (options.dedupe !== undefined) {
+    return ANSWERS[await runOnce(options.dedupe, event, bytes, options.onEvent, options.onError)];
+  }
+  return call(options, () => options.onEvent(event));
+}
+
+/** Runs a merchant's callback: 200 once it resolved, 500 (reported) when it threw. */
+async function call(options: ResolvedHandlerOptions, callback: () => unknown): Promise<HandlerAnswer> {
   try {
-    await options.onEvent(event);
+    await callback();
   } catch (error) {
     options.onError(error, { status: CALLBACK_FAILED.status });
     return CALLBACK_FAILED;

@@ -11,9 +11,9 @@ import {
   wholeNumber,
   type OptionRule,
 } from '../core/options.js';
-import type { ValidationIssue } from '../errors/validation.js';
+import type { ValidationIssue, WebhookVerificationError } from '../errors/validation.js';
 import type { WebhookDedupeStore } from './dedupe/types.js';
-import { checkSecrets, secretsOf } from './signature.js';
+import { checkSecrets, missingSecretError, secretsOf } from './signature.js';
 import type { WebhookEvent, WebhookSecret } from './types.js';
 
 /** Facts about a delivery that was not acknowledged, for {@link WebhookHandlerOptions.onError}. */
@@ -28,8 +28,14 @@ export interface WebhookErrorContext {
 
 /** Options of {@link createWebhookHandler} and {@link createNodeWebhookHandler}. */
 export interface WebhookHandlerOptions {
-  /** Your webhook secret, or several during a rotation (any may match). Checked at creation. */
-  secret: WebhookSecret;
+  /**
+   * Your webhook secret, or several during a rotation (any may match). A secret that is given but
+   * malformed (an empty array, a number, an empty entry in an array) throws at creation. A missing
+   * one (`undefined` or `''`, as `process.env.WALLET_WEBHOOK_SECRET` is during a `next build` with no
+   * variables) does not: the handler is built, and answers each delivery 500 and reports it through
+   * `onError` naming the missing secret, so the service delivers again once it is set.
+   */
+  secret: WebhookSecret | undefined;
   /**
    * Called once per verified delivery; may return a promise (its value is ignored). The handler
    * answers 200 only after it resolves, and 500 if it throws or rejects, so the service delivers
@@ -39,10 +45,25 @@ export interface WebhookHandlerOptions {
    */
   onEvent: (event: WebhookEvent) => unknown;
   /**
+   * Called for a delivery whose signature matched but whose payload breaks the documented shape
+   * (an `amount` as a string, a missing `customer.handle`, a byte order mark), with the payload as far
+   * as it could be read (the parsed JSON, else the text, else the bytes) and the
+   * `WebhookVerificationError` (`invalid_payload`) naming what did not fit. The handler answers 200
+   * once it resolves and 500 if it throws. Without it such a delivery is answered 500 and reported to
+   * `onError`, so the service delivers it again and it is never dropped. Never a 400: the delivery is
+   * genuine, and a sender may treat a 4xx as final. Not deduplicated: it may be called again for
+   * each redelivery.
+   *
+   * @default undefined (answered 500 and reported to onError)
+   */
+  onInvalidEvent?: (payload: unknown, error: WebhookVerificationError) => unknown;
+  /**
    * Told about every delivery that was not acknowledged: a refused signature or body (400), a wrong
    * method (405), a body too slow (408) or too large (413), a misconfiguration such as a body parsed
-   * by `express.json()` first (500), an error from `onEvent` (500), or a dedupe store that failed or
-   * found the event being handled elsewhere (503). Errors it throws are ignored.
+   * by `express.json()` first or a missing secret (500), a genuine payload that is not the
+   * documented shape without `onInvalidEvent` (500), an error from `onEvent` or `onInvalidEvent`
+   * (500), or a dedupe store that failed, lost its claim or found the event being handled elsewhere
+   * (503). Errors it throws are ignored.
    *
    * @default logs a warning for 4xx and an error (with the stack) for 5xx, via `console`
    */
@@ -83,6 +104,7 @@ const RULES: Readonly<Record<keyof WebhookHandlerOptions, OptionRule>> = {
   // Checked after the others by checkSecrets, which throws missing_secret as the verifiers do.
   secret: () => undefined,
   onEvent: ofType('function'),
+  onInvalidEvent: ofType('function'),
   onError: ofType('function'),
   maxBodyBytes: wholeNumber(1, MAX_INT32),
   bodyTimeout: wholeNumber(1, MAX_TIMER_MS),
@@ -94,10 +116,12 @@ const RULES: Readonly<Record<keyof WebhookHandlerOptions, OptionRule>> = {
 
 /** The checked options, with defaults applied; `onError` never throws. */
 export interface ResolvedHandlerOptions {
-  /** As given. */
-  secret: WebhookSecret;
+  /** As given, or the error every delivery is answered with while the secret is missing. */
+  secret: WebhookSecret | WebhookVerificationError;
   /** As given. */
   onEvent: (event: WebhookEvent) => unknown;
+  /** As given. */
+  onInvalidEvent: ((payload: unknown, error: WebhookVerificationError) => unknown) | undefined;
   /** The merchant's hook or the default logger, wrapped so it cannot throw. */
   onError: (error: unknown, context: WebhookErrorContext) => void;
   /** The limit in bytes. */
@@ -114,6 +138,16 @@ function defaultOnError(error: unknown, { status }: WebhookErrorContext): void {
   if ((status >= 500 || status === 200) && !routine) {
     console.error(`[@wallet/node] webhook delivery answered ${status}:`, error);
   } else console.warn(`[@wallet/node] webhook delivery answered ${status}: ${String(error)}`);
+}
+
+/**
+ * A secret the environment did not give (an unset or empty variable), which must not break a build
+ * that imports the route; anything else that is not a secret was given wrong, and throws at once.
+ */
+function isMissing(secret: unknown): boolean {
+  const unset = (value: unknown): boolean => value === undefined || value === null || value === '';
+  // [process.env.NEW_SECRET, process.env.OLD_SECRET] during a rotation, in a build with neither set.
+  return unset(secret) || (Array.isArray(secret) && secret.length > 0 && secret.every(unset));
 }
 
 function isStore(value: unknown): value is WebhookDedupeStore {
@@ -143,18 +177,20 @@ export function resolveHandlerOptions(
   if (isObject && options.onEvent === undefined) {
     issues.push({ path: 'onEvent', message: 'is required: the function that handles each verified event' });
   }
+  const missing = isObject && isMissing(options.secret);
   if (issues.length > 0) {
     // Listed with the rest when there is a rest, so one run shows every problem.
-    if (isObject && secretsOf(options.secret) === undefined) {
+    if (isObject && !missing && secretsOf(options.secret) === undefined) {
       issues.push({ path: 'secret', message: 'must be a non-empty string, or a non-empty array of them' });
     }
   }
   throwIssues(`${caller} options`, issues);
-  checkSecrets(options.secret);
+  if (!missing) checkSecrets(options.secret);
   const report = options.onError ?? defaultOnError;
   return {
-    secret: options.secret,
+    secret: missing ? missingSecretError() : (options.secret as WebhookSecret),
     onEvent: options.onEvent,
+    onInvalidEvent: options.onInvalidEvent,
     onError: (error, context) => {
       try {
         report(error, context);

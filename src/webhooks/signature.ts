@@ -17,8 +17,10 @@ const SIGNATURE_FORM = /^[0-9a-fA-F]{128}$/;
 
 const RAW_BODY_HELP =
   'Pass the raw request body (a string, Buffer or Uint8Array, exactly as received). In Express, mount ' +
-  "express.raw({ type: 'application/json' }) on the webhook route before express.json(); in Next.js App " +
-  'Router, Hono, Bun or Deno, pass await request.text(). A re-serialized object never matches the signature.';
+  "express.raw({ type: 'application/json' }) on the webhook route before express.json(); in Fastify, " +
+  "register scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => " +
+  "done(null, body)) in the webhook route's plugin scope and pass request.body; in Next.js App Router, Hono, " +
+  'Bun or Deno, pass await request.text(). A re-serialized object never matches the signature.';
 
 /** The secrets to try, in order, or undefined when one is missing or empty. */
 export function secretsOf(secret: unknown): readonly string[] | undefined {
@@ -28,18 +30,21 @@ export function secretsOf(secret: unknown): readonly string[] | undefined {
   return valid ? list : undefined;
 }
 
+/** The error for a missing or empty secret, naming the variable it usually comes from. */
+export function missingSecretError(): WebhookVerificationError {
+  return new WebhookVerificationError(
+    'missing_secret',
+    'The webhook secret is missing or empty (is WALLET_WEBHOOK_SECRET set?). Pass a non-empty string, ' +
+      'or a non-empty array of non-empty strings during a rotation.',
+  );
+}
+
 /** The secrets to try, in order. Refuses a missing or empty one: an empty HMAC key is forgeable. */
 export function checkSecrets(secret: WebhookSecret | undefined): readonly string[] {
   // The browser build: a webhook secret there is readable by anyone.
   if (platform.refusal) throw new WalletError(platform.refusal, 'browser_refused');
   const list = secretsOf(secret);
-  if (list === undefined) {
-    throw new WebhookVerificationError(
-      'missing_secret',
-      'The webhook secret is missing or empty (is WALLET_WEBHOOK_SECRET set?). Pass a non-empty string, ' +
-        'or a non-empty array of non-empty strings during a rotation.',
-    );
-  }
+  if (list === undefined) throw missingSecretError();
   return list;
 }
 

@@ -73,6 +73,15 @@ export async function verifyWebhookAsync(
   signature: WebhookSignatureHeader,
   secret: WebhookSecret,
 ): Promise<WebhookEvent> {
+  return parseEvent(await verifySignatureAsync(rawBody, signature, secret));
+}
+
+/** The signature half of {@link verifyWebhookAsync}: the body's bytes once a signature matched. */
+export async function verifySignatureAsync(
+  rawBody: RawWebhookBody,
+  signature: WebhookSignatureHeader,
+  secret: WebhookSecret,
+): Promise<Uint8Array> {
   const secrets = checkSecrets(secret);
   const body = bodyBytes(rawBody);
   const given = hexBytes(signatureHex(signature));
@@ -82,5 +91,5 @@ export async function verifyWebhookAsync(
     subtle.verify('HMAC', await verifyKey(subtle, key), given, body);
   const results = secrets.length === 1 ? [await check(secrets[0]!)] : await Promise.all(secrets.map(check));
   if (!results.includes(true)) throw mismatchError(secrets.length);
-  return parseEvent(body);
+  return body;
 }

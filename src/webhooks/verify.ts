@@ -19,7 +19,10 @@ import { bodyBytes, checkSecrets, mismatchError, signatureHex } from './signatur
  * @returns the event; checking `event.event` narrows `event.data`. Unknown kinds are returned too.
  * @throws WebhookVerificationError with `reason` `missing_secret`, `raw_body_required`,
  *   `missing_signature`, `malformed_signature`, `signature_mismatch` or `invalid_payload` (checked in
- *   that order).
+ *   that order). `invalid_payload` comes only after the signature matched: the delivery is genuine
+ *   but its payload is not the documented shape (an amount as a string, a missing
+ *   `customer.handle`). Do not answer it 4xx like a forgery, which the service may treat as final:
+ *   answer 5xx so it is delivered again, or record it for a person to look at.
  *
  * @example
  * ```ts
@@ -45,6 +48,19 @@ export function verifyWebhook(
   signature: WebhookSignatureHeader,
   secret: WebhookSecret,
 ): WebhookEvent {
+  return parseEvent(verifySignature(rawBody, signature, secret));
+}
+
+/**
+ * The signature half of {@link verifyWebhook}: the body's bytes once a secret's signature matched.
+ * The handlers call it apart from the parse, so a genuine body that does not fit the documented
+ * shape is known to be genuine by where it failed, not by an error's reason.
+ */
+export function verifySignature(
+  rawBody: RawWebhookBody,
+  signature: WebhookSignatureHeader,
+  secret: WebhookSecret,
+): Uint8Array {
   const secrets = checkSecrets(secret);
   const body = bodyBytes(rawBody);
   const hex = signatureHex(signature);
@@ -57,5 +73,5 @@ export function verifyWebhook(
     if (crypto.timingSafeEqual(expected, given)) matched = true;
   }
   if (!matched) throw mismatchError(secrets.length);
-  return parseEvent(body);
+  return body;
 }

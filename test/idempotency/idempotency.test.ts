@@ -99,9 +99,11 @@ describe('a key reused for another operation never passes as success', () => {
   it('forgets the oldest keys, so a long-lived client stays bounded', async () => {
     const { KeyMemory } = await import('../../src/core/idempotency.js');
     const memory = new KeyMemory(3);
-    for (const key of ['a', 'b', 'c', 'd']) expect(memory.claim(key, 'p')).toBeUndefined();
-    expect(memory.claim('a', 'other')).toBeUndefined(); // forgotten
-    expect(memory.claim('d', 'other')).toBe('p');
+    const route = '/v1/refunds';
+    for (const key of ['a', 'b', 'c', 'd']) expect(memory.claim(key, route, { n: 1 }, '{"n":1}')).toBe(true);
+    expect(memory.claim('a', route, { n: 2 }, '{"n":2}')).toBe(true); // forgotten
+    expect(memory.claim('d', route, { n: 2 }, '{"n":2}')).toBe(false);
+    expect(memory.claim('d', route, { n: 1 }, '{"n":1}')).toBe(true);
   });
 });
 

@@ -9,7 +9,12 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { createWebhookHandler, redisDedupeStore } from '../../src/webhooks.js';
-import type { RedisClientLike, WebhookEvent, WebhookDedupeStore } from '../../src/webhooks.js';
+import type {
+  NodeRedisClientLike,
+  RedisClientLike,
+  WebhookEvent,
+  WebhookDedupeStore,
+} from '../../src/webhooks.js';
 import { FLEET_SECRET } from '../redis/fleet-protocol.js';
 import { Ledger, deliverAll, delivery, post, startFleet, stopFleet } from '../redis/fleet.js';
 import type { Sender } from '../redis/fleet.js';
@@ -96,12 +101,17 @@ describe.each(['redis', 'ioredis'] as const)('redisDedupeStore with the %s clien
   });
 
   test('a release by a slow worker whose claim expired leaves the new claim alone', async () => {
-    const slow = redisDedupeStore(await connect(kind), { prefix: `own-${kind}:`, claimTtl: 150 });
-    const fast = redisDedupeStore(await connect(kind), { prefix: `own-${kind}:`, claimTtl: 60_000 });
+    const raw = await connect('redis');
+    const slow = redisDedupeStore(await connect(kind), { prefix: `own-${kind}:` });
+    const fast = redisDedupeStore(await connect(kind), { prefix: `own-${kind}:` });
     const first = await slow.claim('charge.success:order_2');
     expect(first.status).toBe('claimed');
     expect(await fast.claim('charge.success:order_2')).toEqual({ status: 'busy' });
-    await new Promise((resolve) => setTimeout(resolve, 250)); // the slow worker's claim expires
+    // The slow worker's claim expires: Redis's own expiry, brought forward.
+    await (raw as NodeRedisClientLike).sendCommand(['PEXPIRE', `own-${kind}:charge.success:order_2`, '1']);
+    while (
+      (await (raw as NodeRedisClientLike).sendCommand(['EXISTS', `own-${kind}:charge.success:order_2`])) !== 0
+    );
     const second = await fast.claim('charge.success:order_2');
     expect(second.status).toBe('claimed');
     if (first.status !== 'claimed') return;

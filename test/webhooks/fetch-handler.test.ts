@@ -57,7 +57,6 @@ describe('createWebhookHandler (Fetch)', () => {
     ['a wrong secret', BODY, hmacHex(BODY, OTHER_SECRET)],
     ['a malformed signature', BODY, `${SIGNATURE}00`],
     ['no signature', BODY, undefined],
-    ['a signed body that is not an event', 'null', hmacHex('null', SECRET)],
   ])('answers 400 with no detail to %s, and never calls onEvent', async (_, body, signature) => {
     const { handler, events, errors } = setup();
     expect(await answer(await handler(post(body, signature)))).toEqual([400, { received: false }]);
@@ -147,8 +146,8 @@ describe('createWebhookHandler (Fetch)', () => {
     expect((await handler(post(BODY, undefined))).status).toBe(400);
   });
 
-  test('refuses an empty secret at creation, not per delivery', () => {
-    expect(() => createWebhookHandler({ secret: '', onEvent: () => undefined })).toThrow(
+  test('refuses a malformed secret at creation, not per delivery', () => {
+    expect(() => createWebhookHandler({ secret: [SECRET, ''], onEvent: () => undefined })).toThrow(
       expect.objectContaining({ reason: 'missing_secret' }),
     );
     expect(() => createWebhookHandler({ secret: [], onEvent: () => undefined })).toThrow(

@@ -64,12 +64,15 @@ describe('Express 5 with express.raw() on the webhook route', () => {
   });
 
   test('two different signature headers are refused', async () => {
-    const { url, events } = await start();
+    const { url, events, errors } = await start();
     const status = await new Promise<number>((resolve, reject) => {
       // fetch folds repeated headers itself; node:http sends them as two lines, as a proxy might.
       const req = httpRequest(url, {
         method: 'POST',
+        // Raw header lists get no Host from node:http; without one the server itself answers 400.
         headers: [
+          'host',
+          new URL(url).host,
           'content-type',
           'application/json',
           'x-wallet-signature',
@@ -87,6 +90,7 @@ describe('Express 5 with express.raw() on the webhook route', () => {
     });
     expect(status).toBe(400);
     expect(events).toEqual([]);
+    expect(errors[0]?.[0]).toMatchObject({ reason: 'malformed_signature' });
   });
 
   test('onEvent throwing gets 500, and the same delivery succeeds once it stops throwing', async () => {

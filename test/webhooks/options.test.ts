@@ -90,8 +90,11 @@ describe.each(creators)('%s options', (name, create) => {
   });
 
   test('lists every problem at once, the secret too when other problems are listed', () => {
-    const empty = thrown(make({})) as ValidationError;
+    const empty = thrown(make({ secret: 42 })) as ValidationError;
     expect(empty.issues.map((i) => i.path).sort()).toEqual(['onEvent', 'secret']);
+    // A missing secret is no problem at creation (a build without the variable): onEvent still is.
+    const unset = thrown(make({})) as ValidationError;
+    expect(unset.issues.map((i) => i.path)).toEqual(['onEvent']);
     const error = thrown(make({ secret: SECRET, maxBodySize: 1, bodyTimeout: -1 })) as ValidationError;
     expect(error.issues.map((i) => i.path).sort()).toEqual(['bodyTimeout', 'maxBodySize', 'onEvent']);
   });
@@ -101,8 +104,8 @@ describe.each(creators)('%s options', (name, create) => {
     expect(error.issues.map((i) => i.path).sort()).toEqual(['dedupe', 'onError']);
   });
 
-  test('an empty secret stays a WebhookVerificationError (missing_secret), as in the verifiers', () => {
-    for (const secret of ['', [], [SECRET, ''], undefined, 42]) {
+  test('a malformed secret stays a WebhookVerificationError (missing_secret), as in the verifiers', () => {
+    for (const secret of [[], [SECRET, ''], [SECRET, undefined], 42, {}]) {
       const error = thrown(make({ secret, onEvent }));
       expect(error).toBeInstanceOf(WebhookVerificationError);
       expect((error as WebhookVerificationError).reason).toBe('missing_secret');
@@ -126,6 +129,32 @@ describe('dedupe store options', () => {
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.issues.map((i) => i.path)).toEqual([path]);
   });
+
+  test.each([
+    [{ ttl: 604_800 }, 'ttl', 'did you mean 604_800_000?'],
+    [{ ttl: 86_400 }, 'ttl', 'did you mean 86_400_000?'],
+    [{ claimTtl: 30 }, 'claimTtl', 'did you mean 30_000?'],
+    [{ ttl: 999 }, 'ttl', 'did you mean 999_000?'],
+  ])('both stores refuse %o as seconds, with the value in milliseconds', (options, path, fix) => {
+    const client = createClient({ url: 'redis://127.0.0.1:1' });
+    for (const make of [() => memoryDedupeStore(options), () => redisDedupeStore(client, options)]) {
+      const error = thrown(make) as ValidationError;
+      expect(error.issues.map((i) => i.path)).toEqual([path]);
+      expect(error.message).toContain('durations are milliseconds');
+      expect(error.message).toContain(fix);
+    }
+  });
+
+  test.each([{ ttl: 60_000 }, { claimTtl: 30_000 }, { claimTtl: 1_000 }, { ttl: 3_600_000 }, { ttl: 1_000 }])(
+    'both stores take %o alone, deriving the other duration from it',
+    (options) => {
+      const client = createClient({ url: 'redis://127.0.0.1:1' });
+      expect(memoryDedupeStore(options).claimTtl).toBeLessThan(options.ttl ?? Infinity);
+      expect(redisDedupeStore(client, options).claimTtl).toBe(
+        options.claimTtl ?? Math.min(60_000, Math.floor(options.ttl / 2)),
+      );
+    },
+  );
 
   test('memoryDedupeStore refuses non-object options and suggests ttl for tll', () => {
     expect(thrown(() => memoryDedupeStore(null as never))).toBeInstanceOf(ValidationError);

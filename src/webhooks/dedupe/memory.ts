@@ -55,6 +55,7 @@ export function memoryDedupeStore(options?: MemoryDedupeStoreOptions): WebhookDe
   };
 
   return {
+    claimTtl,
     claim(id: string): Promise<DedupeClaim> {
       const now = Date.now();
       if (++claims % SWEEP_EVERY === 0) sweep(now);
@@ -68,6 +69,13 @@ export function memoryDedupeStore(options?: MemoryDedupeStoreOptions): WebhookDe
     done(id: string): Promise<void> {
       entries.set(id, { token: undefined, until: Date.now() + ttl });
       return Promise.resolve();
+    },
+    renew(id: string, token: string): Promise<boolean> {
+      const now = Date.now();
+      const entry = live(id, now);
+      if (entry === undefined || entry.token !== token) return Promise.resolve(false);
+      entry.until = now + claimTtl;
+      return Promise.resolve(true);
     },
     release(id: string, token: string): Promise<void> {
       const entry = live(id, Date.now());

@@ -40,6 +40,10 @@ const DONE = 'done';
 const RELEASE_SCRIPT =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
 
+// Extend-if-owner in one step, for the same reason.
+const RENEW_SCRIPT =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end";
+
 const decoder = new TextDecoder();
 
 /** A bulk-string reply as text: a string, or bytes when the client returns Buffers. */
@@ -50,8 +54,10 @@ const text = (reply: unknown): string | undefined =>
  * A {@link WebhookDedupeStore} on Redis, through your own connected client of the `redis`
  * (node-redis v4 and later) or `ioredis` package; this SDK loads neither. Every process sharing the
  * database runs `onEvent` once per event. A handled event is remembered for `ttl`; a claim lasts
- * `claimTtl`, so a worker that dies mid-event holds its event back only that long. When Redis cannot
- * be reached, deliveries are answered 503 and `onEvent` is not run.
+ * `claimTtl` and is renewed while `onEvent` runs, so a worker that dies mid-event holds its event
+ * back only that long, and a slow `onEvent` is never run twice. When Redis cannot be reached,
+ * deliveries are answered 503 and `onEvent` is not run; when it becomes unreachable while `onEvent`
+ * runs, the delivery is answered 503 once `onEvent` ends, so `onEvent` may run again for that event.
  *
  * @param client - a connected `createClient()` (redis) or `new Redis()` (ioredis) client.
  * @param options - see {@link RedisDedupeStoreOptions}.
@@ -88,6 +94,7 @@ export function redisDedupeStore(
   const key = (id: string): string => `${prefix}${id}`;
 
   return {
+    claimTtl,
     async claim(id: string): Promise<DedupeClaim> {
       const token = claimToken();
       const set = await send(['SET', key(id), CLAIM + token, 'NX', 'PX', String(claimTtl)]);
@@ -98,6 +105,10 @@ export function redisDedupeStore(
     async done(id: string): Promise<void> {
       // Unconditional: onEvent succeeded, which is a fact whoever holds the key now.
       await send(['SET', key(id), DONE, 'PX', String(ttl)]);
+    },
+    async renew(id: string, token: string): Promise<boolean> {
+      const reply = await send(['EVAL', RENEW_SCRIPT, '1', key(id), CLAIM + token, String(claimTtl)]);
+      return reply === 1 || text(reply) === '1';
     },
     async release(id: string, token: string): Promise<void> {
       await send(['EVAL', RELEASE_SCRIPT, '1', key(id), CLAIM + token]);

@@ -1,16 +1,18 @@
 /**
  * Claim, run, then mark done or release: how a handler with a dedupe store runs `onEvent` once per
- * event across a fleet. Every step that cannot be completed ends in an answer that makes the
- * service deliver again, except after `onEvent` succeeded: then 200, so it is not run twice.
+ * event across a fleet. The claim is a lease, renewed while `onEvent` runs. Every step that cannot
+ * be completed ends in an answer that makes the service deliver again, except a failure to record
+ * a success while the lease held: then 200, so it is not run twice.
  */
 import { WalletError } from '../../errors/base.js';
 import type { WebhookErrorContext } from '../handler-options.js';
 import type { WebhookEvent } from '../types.js';
 import { eventIdentity } from './identity.js';
+import { keepLease } from './lease.js';
 import type { DedupeClaim, WebhookDedupeStore } from './types.js';
 
 /** What {@link runOnce} ended with; the handler turns it into an HTTP answer. */
-export type RunOutcome = 'handled' | 'already_done' | 'failed' | 'busy' | 'store_failed';
+export type RunOutcome = 'handled' | 'already_done' | 'failed' | 'busy' | 'store_failed' | 'lease_lost';
 
 function storeError(step: string, id: string, cause: unknown): WalletError {
   return new WalletError(
@@ -58,9 +60,11 @@ export async function runOnce(
     return 'busy';
   }
   const { token } = claim;
+  const lease = keepLease(store, id, token);
   try {
     await onEvent(event);
   } catch (error) {
+    lease.stop();
     onError(error, { status: 500 });
     try {
       await store.release(id, token);
@@ -69,6 +73,14 @@ export async function runOnce(
       onError(storeError('release', id, releaseError), { status: 500 });
     }
     return 'failed';
+  }
+  const lost = lease.stop();
+  if (lost !== undefined) {
+    // Another delivery may have run it meanwhile, or will once the store is back: say so, and have
+    // the service deliver again. Marking it done still spares that redelivery another run.
+    onError(lost, { status: 503 });
+    await store.done(id, token).catch(() => undefined);
+    return 'lease_lost';
   }
   try {
     await store.done(id, token);

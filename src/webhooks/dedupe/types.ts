@@ -41,4 +41,15 @@ export interface WebhookDedupeStore {
    * while `token` still owns it: a slow worker must not release a claim taken after its own expired.
    */
   release(id: string, token: string): Promise<void>;
+  /**
+   * Extends a claim `token` still owns by the store's `claimTtl`, resolving `true`, or `false` when
+   * the claim is no longer this token's (it expired and another delivery took it). The handlers call
+   * it every third of `claimTtl` while `onEvent` runs, so a handler slower than the lease is never
+   * run twice; when it rejects or resolves `false`, the delivery is answered 503 once `onEvent` ends,
+   * so the service delivers again. A store without it (or without `claimTtl`) is not renewed: its
+   * claims must outlast `onEvent`.
+   */
+  renew?(id: string, token: string): Promise<boolean>;
+  /** How long a claim lasts without renewal, in ms; with {@link WebhookDedupeStore.renew}, its schedule. */
+  readonly claimTtl?: number;
 }

@@ -1,0 +1,183 @@
+/**
+ * Which proxy, if any, the client's own connections go through: the `proxy` option (a URL, or
+ * `'env'`), or `NODE_USE_ENV_PROXY=1` with `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` read the way
+ * Node reads them (uppercase, else lowercase; `https:` targets use `HTTPS_PROXY`, `http:` targets
+ * `HTTP_PROXY`). Pure: no undici, no `node:` module; `proxy-agent.ts` builds the dispatcher.
+ * Proxy credentials are secrets: they are handed to the scrubber, never logged.
+ */
+
+/** The `proxy` client option: a proxy URL, or `'env'` to read the proxy variables. */
+export type ProxyOption = string;
+
+/** A proxy to send through: its address without credentials, and the credentials apart. */
+export interface ProxyRoute {
+  /** `http://host:port` or `https://host:port`, never with credentials. */
+  readonly uri: string;
+  /** `Basic …` for the proxy's `Proxy-Authorization`, when the URL carried credentials. */
+  readonly token: string | undefined;
+  /** `'tunnel'` (CONNECT) for an `https:` service, `'forward'` (absolute-form request) for `http:`. */
+  readonly mode: 'tunnel' | 'forward';
+  /** Where it came from, for messages: `the proxy option` or `HTTPS_PROXY`. */
+  readonly source: string;
+}
+
+/** The proxy setting, settled once at construction. */
+export interface ProxySettings {
+  /** The route for the client's base URL, when its requests go through a proxy. */
+  readonly route: ProxyRoute | undefined;
+  /** Credentials to scrub from every error, log line and inspect. */
+  readonly secrets: readonly string[];
+  /** Said once in the debug log when proxy variables are set but not used, and why. */
+  readonly unused: string | undefined;
+  /** A proxy variable given but malformed, in `'env'` mode: refused at construction like an option. */
+  readonly problem?: { path: string; message: string };
+}
+
+type Vars = Readonly<Record<string, string | undefined>>;
+
+const PROXY_VARS = ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'] as const;
+
+/** A variable the way Node reads it: the uppercase name, else the lowercase one. */
+function variable(vars: Vars, name: (typeof PROXY_VARS)[number]): string | undefined {
+  return vars[name] || vars[name.toLowerCase()] || undefined;
+}
+
+/** The problem with a proxy URL, or undefined. Never echoes it: it may carry credentials. */
+function urlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'is not a valid absolute URL (for example http://proxy.internal:3128)';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return `must be an http: or https: proxy URL, not ${url.protocol}`;
+  }
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
+    return 'must be the proxy origin only (scheme, host, port and credentials), without a path or query';
+  }
+  return undefined;
+}
+
+/** The rule of the `proxy` option (for the one option checker). */
+export function proxyProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value === '') {
+    return "must be a proxy URL (http://host:port) or 'env'";
+  }
+  return value === 'env' ? undefined : urlProblem(value);
+}
+
+/** Both forms of a piece of the URL's userinfo: as written, and decoded. */
+function forms(part: string): string[] {
+  let decoded = part;
+  try {
+    decoded = decodeURIComponent(part);
+  } catch {
+    // Malformed escapes: the raw form is all there is.
+  }
+  return decoded === part ? [part] : [part, decoded];
+}
+
+function routeOf(value: string, mode: ProxyRoute['mode'], source: string): [ProxyRoute, string[]] {
+  const url = new URL(value);
+  const secrets: string[] = [];
+  let token: string | undefined;
+  if (url.username || url.password) {
+    const user = forms(url.username).at(-1)!;
+    const pass = forms(url.password).at(-1)!;
+    token = `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(`${user}:${pass}`)))}`;
+    secrets.push(`${url.username}:${url.password}`, `${user}:${pass}`, token.slice(6));
+    if (url.password) secrets.push(...forms(url.password));
+  }
+  const uri = `${url.protocol}//${url.host}`;
+  return [{ uri, token, mode, source }, [...new Set(secrets)].filter((s) => s.length >= 4)];
+}
+
+/** A NO_PROXY list matches `url`: `*`, a host, a domain and its subdomains (`.x.com`, `*.x.com`), with or without a port. */
+export function bypassed(noProxy: string, url: URL): boolean {
+  const host = url.hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  for (const raw of noProxy.split(/[\s,]+/)) {
+    let entry = raw.trim().toLowerCase();
+    if (entry === '') continue;
+    if (entry === '*') return true;
+    let entryPort: string | undefined;
+    const withPort = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(entry);
+    if (withPort) [, entry, entryPort] = withPort as unknown as [string, string, string];
+    entry = entry.replace(/^\[(.*)\]$/, '$1').replace(/^\*?\./, '');
+    if (entryPort !== undefined && entryPort !== port) continue;
+    if (host === entry || host.endsWith(`.${entry}`)) return true;
+  }
+  return false;
+}
+
+/**
+ * Settles the proxy for a client whose base URL is `target`. `option` is the `proxy` option as
+ * given (already checked); `vars` the environment. Only the client's own connections use it: a
+ * `dispatcher` or `fetch` of the merchant's (`own`) sends as it is.
+ */
+export function settleProxy(
+  option: string | undefined,
+  vars: Vars,
+  target: URL | undefined,
+  own: string | undefined,
+): ProxySettings {
+  const set = PROXY_VARS.filter((name) => variable(vars, name) !== undefined);
+  const envMode = option === 'env' || (option === undefined && vars['NODE_USE_ENV_PROXY'] === '1');
+  const none = (unused: string | undefined): ProxySettings => ({ route: undefined, secrets: [], unused });
+  if (option !== undefined && option !== 'env') {
+    if (urlProblem(option) !== undefined || target === undefined) return none(undefined);
+    const [route, secrets] = routeOf(
+      option,
+      target.protocol === 'https:' ? 'tunnel' : 'forward',
+      'the proxy option',
+    );
+    return {
+      route: own ? undefined : route,
+      secrets,
+      unused: own ? `the proxy option is not used: ${own} sends as it is` : undefined,
+    };
+  }
+  const listed = set.join(', ');
+  if (!envMode) {
+    return none(
+      set.length > 0
+        ? `${listed} set but not used: pass proxy: 'env' or set NODE_USE_ENV_PROXY=1 to send through it`
+        : undefined,
+    );
+  }
+  if (target === undefined) return none(undefined);
+  const name = target.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY';
+  const value = variable(vars, name);
+  const secrets = [name === 'HTTPS_PROXY' ? 'HTTP_PROXY' : 'HTTPS_PROXY', name].flatMap((n) => {
+    const v = variable(vars, n as typeof name);
+    return v !== undefined && urlProblem(v) === undefined ? routeOf(v, 'forward', n)[1] : [];
+  });
+  if (own) return { route: undefined, secrets, unused: `${listed} set but not used: ${own} sends as it is` };
+  if (value === undefined) {
+    return {
+      route: undefined,
+      secrets,
+      unused:
+        set.length > 0
+          ? `${listed} set but not used: a ${target.protocol} base URL uses ${name}, which is not set`
+          : undefined,
+    };
+  }
+  const noProxy = variable(vars, 'NO_PROXY');
+  if (noProxy !== undefined && bypassed(noProxy, target)) {
+    return {
+      route: undefined,
+      secrets,
+      unused: `${name} set but not used for ${target.host}: NO_PROXY matches it`,
+    };
+  }
+  const problem = urlProblem(value);
+  if (problem !== undefined)
+    return { route: undefined, secrets, unused: undefined, problem: { path: name, message: problem } };
+  return {
+    route: routeOf(value, target.protocol === 'https:' ? 'tunnel' : 'forward', name)[0],
+    secrets,
+    unused: undefined,
+  };
+}

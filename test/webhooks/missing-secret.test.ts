@@ -1,0 +1,89 @@
+/**
+ * A handler built while its secret is missing (a module-level route during a `next build` with no
+ * WALLET_WEBHOOK_SECRET) constructs, answers each delivery 500 and reports the missing secret by
+ * its variable, so the service delivers again once it is set; a malformed secret still throws.
+ */
+import type { Server } from 'node:http';
+
+import { afterEach, describe, expect, test, vi } from 'vitest';
+
+import {
+  createNodeWebhookHandler,
+  createWebhookHandler,
+  WebhookVerificationError,
+} from '../../src/webhooks.js';
+import { BODY, SECRET, SIGNATURE, close, deliver, listen, recording } from './helpers.js';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map(close));
+});
+
+const UNSET = process.env['WALLET_WEBHOOK_SECRET_NEVER_SET'];
+
+describe.each([
+  ['createWebhookHandler', createWebhookHandler],
+  ['createNodeWebhookHandler', createNodeWebhookHandler],
+] as const)('%s', (name, create) => {
+  async function deliverTo(secret: unknown, defaultLog = false) {
+    const rec = recording(create as typeof createWebhookHandler, {
+      secret: secret as string,
+      ...(defaultLog ? { onError: undefined as never } : {}),
+    });
+    if (name === 'createWebhookHandler') {
+      const response = await rec.handler(
+        new Request('https://m.example/', {
+          method: 'POST',
+          body: BODY,
+          headers: { 'x-wallet-signature': SIGNATURE },
+        }),
+      );
+      return { ...rec, status: response.status, json: await response.json() };
+    }
+    const handler = rec.handler as unknown as ReturnType<typeof createNodeWebhookHandler>;
+    const { url, server } = await listen((req, res) => void handler(req, res));
+    servers.push(server);
+    return { ...rec, ...(await deliver(url, BODY, SIGNATURE)) };
+  }
+
+  test.each([
+    ['undefined', UNSET],
+    ["''", ''],
+    ['a rotation of two unset variables', [UNSET, UNSET]],
+  ])(
+    'with the secret %s: constructs, then answers each delivery 500 naming the variable',
+    async (_, secret) => {
+      const { status, json, events, errors } = await deliverTo(secret);
+      expect(status).toBe(500);
+      expect(json).toMatchObject({ received: false, error: 'missing_secret' });
+      expect(events).toEqual([]);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]![1]).toEqual({ status: 500 });
+      expect(errors[0]![0]).toBeInstanceOf(WebhookVerificationError);
+      expect((errors[0]![0] as Error).message).toContain('WALLET_WEBHOOK_SECRET');
+    },
+  );
+
+  test('the default onError logs it as an error naming WALLET_WEBHOOK_SECRET', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const { status } = await deliverTo(UNSET, true);
+      expect(status).toBe(500);
+      expect(error.mock.calls.map((c) => c.map(String).join(' ')).join('\n')).toContain(
+        'WALLET_WEBHOOK_SECRET',
+      );
+    } finally {
+      error.mockRestore();
+    }
+  });
+
+  test.each([
+    ['an empty array', []],
+    ['an array with an empty entry', [SECRET, '']],
+    ['a number', 42],
+  ])('a secret given but malformed (%s) still throws at construction', (_, secret) => {
+    expect(() => create({ secret: secret as unknown as string, onEvent: () => undefined })).toThrow(
+      WebhookVerificationError,
+    );
+  });
+});
