@@ -203,14 +203,17 @@ export async function raceRefunds(
 ): Promise<RefundRace> {
   let state = seed;
   const rand = (n: number): number => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) % n) + 1;
+  // Keys belong to one refund of this charge: the sandbox, as the service, answers a key it has
+  // seen with its saved answer, so a key shared with another charge's race would replay that one.
   const calls: { key: string; body: { reference: string; amount?: number } }[] = [];
   for (let i = 0; i < count; i++) {
     const kind = i % 10;
     const previous = calls[i - 1];
     if (kind === 7 && previous !== undefined) calls.push(previous);
-    else if (kind === 8) calls.push({ key: `refund-${i - 3}`, body: { reference, amount: rand(5000) } });
-    else if (i % 100 === 99) calls.push({ key: `refund-${i}`, body: { reference } });
-    else calls.push({ key: `refund-${i}`, body: { reference, amount: rand(5000) } });
+    else if (kind === 8)
+      calls.push({ key: `${reference}:refund-${i - 3}`, body: { reference, amount: rand(5000) } });
+    else if (i % 100 === 99) calls.push({ key: `${reference}:refund-${i}`, body: { reference } });
+    else calls.push({ key: `${reference}:refund-${i}`, body: { reference, amount: rand(5000) } });
   }
   const answers = await Promise.all(
     calls.map((c) => callHttp(url, 'POST', '/v1/refunds', { body: c.body, idempotencyKey: c.key })),
