@@ -52,7 +52,11 @@ describe.each(formats)(
         ...text.matchAll(/\b(?:import|require)\s*\(\s*(?:\/\*.*?\*\/\s*)*([A-Za-z_$][\w$.]*)\s*\)/gs),
       ].map((m) => m[0].replace(/\s+/g, ' '));
       externals = Object.values(result.metafile.inputs).flatMap((input) =>
-        input.imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path),
+        // A `node:` specifier is a builtin even where this Node predates it (node:sqlite, which
+        // undici's cache store loads only when used, is not in Node 20's list).
+        input.imports
+          .filter((i) => i.external && !isBuiltin(i.path) && !i.path.startsWith('node:'))
+          .map((i) => i.path),
       );
       recordFigure(
         `esbuild ${format} bundle of the Node app`,
