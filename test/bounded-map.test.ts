@@ -31,6 +31,35 @@ describe('BoundedMap', () => {
     expect(map.get('b')).toBe(20);
   });
 
+  it('evicts exactly what a plain least-recently-used list would, over a long random run', () => {
+    // Seeded LCG: the same run every time.
+    let seed = 42;
+    const next = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const map = new BoundedMap<number, number>(50);
+    let model: [number, number][] = [];
+    for (let step = 0; step < 40_000; step++) {
+      const key = next(120);
+      const op = next(10);
+      if (op < 6) {
+        const evicted = map.set(key, step);
+        model = model.filter(([k]) => k !== key);
+        model.push([key, step]);
+        expect(evicted).toEqual(model.length > 50 ? model.shift() : undefined);
+      } else if (op < 8) {
+        const held = model.find(([k]) => k === key);
+        expect(map.get(key)).toBe(held?.[1]);
+        if (held) model = [...model.filter(([k]) => k !== key), held];
+      } else if (op < 9) {
+        expect(map.delete(key)).toBe(model.some(([k]) => k === key));
+        model = model.filter(([k]) => k !== key);
+      } else if (next(200) === 0) {
+        map.clear();
+        model = [];
+      } else expect(map.peek(key)).toBe(model.find(([k]) => k === key)?.[1]);
+      expect(map.size).toBe(model.length);
+    }
+  });
+
   it('refuses a limit that would hold nothing', () => {
     expect(() => new BoundedMap(0)).toThrow(RangeError);
   });

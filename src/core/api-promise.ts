@@ -34,13 +34,12 @@ export interface WithResponse<T> {
  */
 export class APIPromise<T> extends Promise<T> {
   readonly #result: Promise<WithResponse<T>>;
-  #data: Promise<T> | undefined;
 
   /** @param result - the call under way. */
   constructor(result: Promise<WithResponse<T>>) {
     // The base promise resolves at once to nothing and is never read: then, catch and finally
-    // go to the data, derived lazily, as openai-node's APIPromise does.
-    super((resolve) => resolve(undefined as T));
+    // go to the data, derived from the result when asked, as openai-node's APIPromise does.
+    super(resolveNothing);
     this.#result = result;
   }
 
@@ -50,11 +49,6 @@ export class APIPromise<T> extends Promise<T> {
    */
   static override get [Symbol.species](): PromiseConstructor {
     return Promise;
-  }
-
-  // Derived lazily: a caller who only uses withResponse() must not get a second, unhandled rejection.
-  #dataPromise(): Promise<T> {
-    return (this.#data ??= this.#result.then((r) => r.data));
   }
 
   /** The data together with the response's status, headers, message, idempotency key and attempts. */
@@ -67,21 +61,32 @@ export class APIPromise<T> extends Promise<T> {
     onfulfilled?: ((value: T) => A | PromiseLike<A>) | null,
     onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
-    return this.#dataPromise().then(onfulfilled, onrejected);
+    // Straight from the result, one promise per then: a caller who only uses withResponse() gets
+    // no second, unhandled rejection, since nothing is derived until asked.
+    const fulfilled =
+      typeof onfulfilled === 'function'
+        ? (r: WithResponse<T>): A | PromiseLike<A> => onfulfilled(r.data)
+        : (r: WithResponse<T>): A => r.data as unknown as A;
+    return this.#result.then(fulfilled, onrejected);
   }
 
   /** See `Promise.prototype.catch`. */
   override catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<T | B> {
-    return this.#dataPromise().catch(onrejected);
+    return this.then(undefined, onrejected);
   }
 
   /** See `Promise.prototype.finally`. */
   override finally(onfinally?: (() => void) | null): Promise<T> {
-    return this.#dataPromise().finally(onfinally);
+    return this.then().finally(onfinally);
   }
 
   /** Tags it for `Object.prototype.toString`. */
   override get [Symbol.toStringTag](): string {
     return 'APIPromise';
   }
+}
+
+// The base promise's executor, shared: it captures nothing.
+function resolveNothing(resolve: (value: never) => void): void {
+  resolve(undefined as never);
 }

@@ -23,7 +23,9 @@ const REMEMBERED_KEYS = 4096;
 
 /** The keys this client sent, each with a fingerprint of what it was sent with; least recently used first out. */
 export class KeyMemory {
-  readonly #seen: BoundedMap<string, string>;
+  // A number (a hash of the body as sent) or a string (the canonical fingerprint): never the body
+  // itself, which thousands of keys would keep alive for the garbage collector to copy.
+  readonly #seen: BoundedMap<string, number | string>;
 
   constructor(limit: number = REMEMBERED_KEYS) {
     this.#seen = new BoundedMap(limit);
@@ -32,30 +34,43 @@ export class KeyMemory {
   /**
    * Records `key` as sent with these parameters; false when this client already sent it with other
    * ones (the caller refuses the call). The same key with the same parameters is a retry: fine.
-   * The common path stores the body as sent (no hashing); the canonical comparison runs only when
-   * a key comes back with a body that differs in its text.
+   * `params` are the checked parameters and `body` their JSON: checked top-level parameters come in
+   * the schema's order, so equal bodies mean equal parameters, and the common path hashes the body.
+   * Nested objects (metadata) may hold the same keys in another order, so those calls are
+   * fingerprinted canonically (keys sorted at every level).
    */
-  claim(key: string, route: string, params: unknown, body: string): boolean {
-    const print = body.length <= MAX_KEPT_BODY ? `${route}\n${body}` : fingerprint(route, params);
+  claim(key: string, route: string, params: Record<string, unknown>, body: string): boolean {
+    const print = hasNested(params) ? fingerprint(route, params) : bodyHash(route, body);
     const before = this.#seen.peek(key);
-    if (before !== undefined && before !== print && !sameRequest(before, route, params)) return false;
+    if (before !== undefined && before !== print) return false;
     this.#seen.set(key, print);
     return true;
   }
 }
 
-// Bodies up to this length are kept as sent (a refund or a dispatch is a few hundred characters).
-const MAX_KEPT_BODY = 2048;
-
-// The same parameters built in another order (metadata keys) are the same request.
-function sameRequest(before: string, route: string, params: unknown): boolean {
-  if (before.startsWith('#')) return before === fingerprint(route, params);
-  if (!before.startsWith(`${route}\n`)) return false;
-  try {
-    return canonical(JSON.parse(before.slice(route.length + 1))) === canonical(params);
-  } catch {
-    return false;
+function hasNested(params: Record<string, unknown>): boolean {
+  for (const name in params) {
+    const value = params[name];
+    if (typeof value === 'object' && value !== null) return true;
   }
+  return false;
+}
+
+// Two 32-bit FNV-1a hashes of the route and the body, as one 53-bit number.
+function bodyHash(route: string, body: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ (route.length + body.length);
+  for (let i = 0; i < route.length; i++) {
+    const c = route.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return (b >>> 11) * 0x100000000 + (a >>> 0);
 }
 
 // Object keys sorted at every level: the same parameters built in another order are the same request.
@@ -99,6 +114,8 @@ export function keyReused(endpoint: string, key: string): IdempotencyError {
 }
 
 function at(data: unknown, path: string): unknown {
+  if (!path.includes('.'))
+    return typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[path] : undefined;
   let current = data;
   for (const part of path.split('.')) {
     if (typeof current !== 'object' || current === null) return undefined;
@@ -107,6 +124,8 @@ function at(data: unknown, path: string): unknown {
   return current;
 }
 
+const same = (value: unknown): unknown => value;
+
 /** The fields of `data` that contradict the parameters, as `field: sent X, answered Y`. */
 export function mismatches(
   echoes: readonly Echo[],
@@ -114,7 +133,7 @@ export function mismatches(
   data: unknown,
 ): string[] {
   const out: string[] = [];
-  for (const { field, param, normalize = (v: unknown) => v } of echoes) {
+  for (const { field, param, normalize = same } of echoes) {
     const sent = params[param];
     const received = at(data, field);
     if (sent === undefined || received === undefined || received === null) continue;

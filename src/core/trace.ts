@@ -135,6 +135,12 @@ function callTrace(message: RequestTraceMessage, retries: DiagnosticsChannel.Cha
   };
 }
 
+/** Whether anyone listens on either channel: without a listener a call is not wrapped at all. @internal */
+export function traced(): boolean {
+  const ch = channels === undefined ? loadChannels() : channels;
+  return ch !== null && (ch.tracing.hasSubscribers || ch.retry.hasSubscribers);
+}
+
 /**
  * Runs one API call under the `wallet:request` tracing channel. With no subscriber it only calls
  * `run(undefined)`. The promise the channel sees resolves to nothing and rejects with a

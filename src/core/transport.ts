@@ -1,7 +1,7 @@
 import type * as SchemaModule from '../schemas/index.js';
 import type { Route } from '../internal/route.js';
 import { ClientClosedError, ValidationError } from '../errors.js';
-import { APIPromise, type WithResponse } from './api-promise.js';
+import { APIPromise, type ResponseMeta, type WithResponse } from './api-promise.js';
 import type { Sender, AttemptResult, AttemptRequest } from './attempt.js';
 import type { Config } from './config.js';
 import { mergeHeaders } from './headers.js';
@@ -12,7 +12,7 @@ import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import type { Scrubber } from './scrub.js';
 import { sleep } from './retry.js';
 import { snapshot } from './snapshot.js';
-import { traceCall, type CallTrace } from './trace.js';
+import { traceCall, traced, type CallTrace } from './trace.js';
 
 export type { RequestOptions } from './request-options.js';
 
@@ -52,6 +52,8 @@ export interface ApiCall {
    * request's saved answer to the same idempotency key (`IdempotencyError`, `replay_mismatch`).
    */
   echoes?: readonly Echo[];
+  /** Told of a successful answer before the call resolves (a dispatch's expiry is remembered). */
+  accepted?: (data: unknown, response: ResponseMeta) => void;
 }
 
 /** The narrow function resources depend on: send a call, get its typed data. */
@@ -83,13 +85,22 @@ interface Checked {
   options: RequestOptions;
 }
 
-function validate(call: ApiCall, s: Schemas, scrub: Scrubber): Checked {
-  const options = snapshot(call.options, 'options');
+// What a call without options reads: nothing to copy or check.
+const NO_OPTIONS: RequestOptions = Object.freeze({});
+
+function readOptions(given: RequestOptions | undefined, scrub: Scrubber): RequestOptions {
+  if (given === undefined) return NO_OPTIONS;
+  const options = snapshot(given, 'options');
   if (!options.ok)
     throw new ValidationError('request options', scrub.issues(options.issues), 'Nothing was sent.');
   const optionIssues = checkRequestOptions(options.value);
   if (optionIssues.length > 0)
     throw new ValidationError('request options', scrub.issues(optionIssues), 'Nothing was sent.');
+  return options.value ?? NO_OPTIONS;
+}
+
+function validate(call: ApiCall, s: Schemas, scrub: Scrubber): Checked {
+  const options = readOptions(call.options, scrub);
   const params = snapshot(call.params);
   if (!params.ok)
     throw new ValidationError(call.paramsName, scrub.issues(params.issues), 'Nothing was sent.');
@@ -103,10 +114,7 @@ function validate(call: ApiCall, s: Schemas, scrub: Scrubber): Checked {
   }
   if (!checked.ok)
     throw new ValidationError(call.paramsName, scrub.issues(checked.issues), 'Nothing was sent.');
-  return {
-    params: checked.value as Record<string, unknown>,
-    options: options.value ?? {},
-  };
+  return { params: checked.value as Record<string, unknown>, options };
 }
 
 /**
@@ -121,6 +129,17 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
     authorization: `Bearer ${config.apiKey}`,
   });
   let send: Sender | undefined;
+
+  // The client's headers (lowercase, merged once) and the call's own; the same as
+  // mergeHeaders(fixedHeaders, options.headers, own), without a merge when the call adds no headers.
+  function callHeaders(
+    extra: Readonly<Record<string, string>> | undefined,
+    key: string | undefined,
+  ): Readonly<Record<string, string>> {
+    if (key === undefined) return extra ? mergeHeaders(fixedHeaders, extra) : fixedHeaders;
+    const own = { 'content-type': 'application/json', 'x-idempotency-key': key };
+    return extra ? mergeHeaders(fixedHeaders, extra, own) : { ...fixedHeaders, ...own };
+  }
   const keys = new KeyMemory();
   // Counted rather than kept in a set: close() only needs to know when the last call settles.
   let inFlight = 0;
@@ -128,128 +147,127 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
   let onDrained: (() => void) | undefined;
   let closed = false;
 
+  // One async function per call: each await, and each async function awaited, is a hop of its own.
   async function execute<T>(call: ApiCall, trace: CallTrace | undefined): Promise<WithResponse<T>> {
     inFlight++;
+    // Read now: a call made before close() is under way even while the schemas still load.
+    const clientClosed = closed;
     try {
-      // Read now: a call made before close() is under way even while the schemas still load.
-      return await run<T>(call, closed, trace);
+      // Settings the environment did not give when the client was built (a build step): said now.
+      if (config.unset.length > 0)
+        throw new ValidationError('Wallet configuration', config.unset, 'Nothing was sent.');
+      // The first call loads the way of sending (undici's Agent) while the schemas load; a call that
+      // then fails validation has only loaded it early.
+      if (send === undefined && !clientClosed) openSender().catch(() => undefined);
+      const s = schemas ?? (await loadSchemas());
+      const { params, options } = validate(call, s, scrub);
+      const route = call.route.build(params);
+      // What errors, logs and traces show: scrubbed, since a reference may carry anything.
+      const endpoint = scrub.text(`${call.method} ${route}`);
+      const post = call.method === 'POST';
+      const idempotencyKey = post ? (options.idempotencyKey ?? globalThis.crypto.randomUUID()) : undefined;
+      if (clientClosed)
+        throw new ClientClosedError({ endpoint, idempotencyKey, attempts: 0, outcomeUnknown: false });
+      const path = `${config.basePath}${route}`;
+      const request: AttemptRequest = {
+        url: `${config.origin}${path}`,
+        origin: config.origin,
+        path,
+        method: call.method,
+        headers: callHeaders(options.headers, idempotencyKey),
+        body: post ? JSON.stringify(params) : undefined,
+        timeout: options.timeout ?? config.timeout,
+        signal: options.signal,
+      };
+      // Generated keys too: a merchant may retry with the key an error carried, but with other parameters.
+      if (idempotencyKey !== undefined && !keys.claim(idempotencyKey, route, params, request.body!))
+        throw keyReused(endpoint, scrub.text(idempotencyKey));
+      const maxAttempts = (options.maxRetries ?? config.maxRetries) + 1;
+      const totalTimeout = options.totalTimeout ?? config.totalTimeout;
+      // One deadline for the whole call: every attempt and every wait fits before it.
+      const deadline = performance.now() + totalTimeout;
+      if (logger.enabled('debug'))
+        logger.log('debug', `${endpoint} sending`, { idempotencyKey, params: maskParams(params) });
+      send ??= await openSender();
+      const ctx: Finish = {
+        call: { endpoint, attempts: 0, idempotencyKey, outcomeUnknown: false },
+        host,
+        wording: call,
+        scrub,
+        params,
+        timeout: request.timeout,
+        totalTimeout,
+        expired: false,
+        note: undefined,
+        schemas: s,
+        dataSchema: s[call.dataSchema],
+      };
+
+      for (let n = 1; ; n++) {
+        if (options.signal?.aborted) {
+          const result: AttemptResult = {
+            kind: 'failure',
+            reason: 'aborted',
+            reached: false,
+            code: undefined,
+            cause: options.signal.reason,
+          };
+          ctx.call.attempts = n - 1;
+          return finish<T>(scrub.result(result), ctx);
+        }
+        const started = performance.now();
+        const left = deadline - started;
+        const cut = left < request.timeout;
+        const result = scrub.result(
+          await send(cut ? { ...request, timeout: Math.max(1, Math.ceil(left)) } : request),
+        );
+        ctx.expired = cut && result.kind === 'failure' && result.reason === 'timeout';
+        if (post && mayHaveActed(result)) ctx.call.outcomeUnknown = true;
+        if (logger.enabled('debug')) {
+          const ms = Math.round(performance.now() - started);
+          logger.log(
+            'debug',
+            `${endpoint} → ${describeResult(result)} in ${ms} ms (attempt ${n}/${maxAttempts})`,
+          );
+        }
+        // A 2xx is final: no retry to weigh.
+        const answered = result.kind === 'response' && result.status >= 200 && result.status <= 299;
+        const next =
+          n < maxAttempts && !answered
+            ? delayBeforeRetry(result, n, logger, {
+                maxRetryAfter: config.maxRetryAfter,
+                left: deadline - performance.now(),
+              })
+            : undefined;
+        if (next !== undefined && 'wait' in next) {
+          const { wait } = next;
+          trace?.retry(n + 1, wait, result, ctx.call);
+          logger.log(
+            'info',
+            `${endpoint}: retrying in ${wait} ms (${describeResult(result)}), attempt ${n + 1}/${maxAttempts}`,
+          );
+          // An abort during the wait is reported by the loop's first check, with the call's account.
+          await sleep(wait, options.signal).catch(() => undefined);
+          continue;
+        }
+        ctx.call.attempts = n;
+        ctx.note = next?.stop;
+        const done = finish<T>(result, ctx);
+        call.accepted?.(done.data, done.response);
+        return done;
+      }
     } finally {
       if (--inFlight === 0) onDrained?.();
     }
   }
 
-  async function run<T>(
-    call: ApiCall,
-    clientClosed: boolean,
-    trace: CallTrace | undefined,
-  ): Promise<WithResponse<T>> {
-    // Settings the environment did not give when the client was built (a build step): said now.
-    if (config.unset.length > 0)
-      throw new ValidationError('Wallet configuration', config.unset, 'Nothing was sent.');
-    // The first call loads the way of sending (undici's Agent) while the schemas load; a call that
-    // then fails validation has only loaded it early.
-    if (send === undefined && !clientClosed) openSender().catch(() => undefined);
-    const s = schemas ?? (await loadSchemas());
-    const { params, options } = validate(call, s, scrub);
-    const route = call.route.build(params);
-    // What errors, logs and traces show: scrubbed, since a reference may carry anything.
-    const endpoint = scrub.text(`${call.method} ${route}`);
-    const post = call.method === 'POST';
-    const idempotencyKey = post ? (options.idempotencyKey ?? globalThis.crypto.randomUUID()) : undefined;
-    if (clientClosed)
-      throw new ClientClosedError({ endpoint, idempotencyKey, attempts: 0, outcomeUnknown: false });
-    const own = post
-      ? { 'content-type': 'application/json', 'x-idempotency-key': idempotencyKey! }
-      : undefined;
-    const path = `${config.basePath}${route}`;
-    const request: AttemptRequest = {
-      url: `${config.origin}${path}`,
-      origin: config.origin,
-      path,
-      method: call.method,
-      headers: options.headers || own ? mergeHeaders(fixedHeaders, options.headers, own) : fixedHeaders,
-      body: post ? JSON.stringify(params) : undefined,
-      timeout: options.timeout ?? config.timeout,
-      signal: options.signal,
-    };
-    // Generated keys too: a merchant may retry with the key an error carried, but with other parameters.
-    if (idempotencyKey !== undefined && !keys.claim(idempotencyKey, route, params, request.body!))
-      throw keyReused(endpoint, scrub.text(idempotencyKey));
-    const maxAttempts = (options.maxRetries ?? config.maxRetries) + 1;
-    const totalTimeout = options.totalTimeout ?? config.totalTimeout;
-    // One deadline for the whole call: every attempt and every wait fits before it.
-    const deadline = performance.now() + totalTimeout;
-    if (logger.enabled('debug'))
-      logger.log('debug', `${endpoint} sending`, { idempotencyKey, params: maskParams(params) });
-    send ??= await openSender();
-    const ctx: Finish = {
-      call: { endpoint, attempts: 0, idempotencyKey, outcomeUnknown: false },
-      host,
-      wording: call,
-      scrub,
-      params,
-      timeout: request.timeout,
-      totalTimeout,
-      expired: false,
-      note: undefined,
-      schemas: s,
-      dataSchema: s[call.dataSchema],
-    };
-
-    for (let n = 1; ; n++) {
-      if (options.signal?.aborted) {
-        const result: AttemptResult = {
-          kind: 'failure',
-          reason: 'aborted',
-          reached: false,
-          code: undefined,
-          cause: options.signal.reason,
-        };
-        ctx.call.attempts = n - 1;
-        return finish<T>(scrub.result(result), ctx);
-      }
-      const started = performance.now();
-      const left = deadline - started;
-      const cut = left < request.timeout;
-      const result = scrub.result(
-        await send(cut ? { ...request, timeout: Math.max(1, Math.ceil(left)) } : request),
-      );
-      ctx.expired = cut && result.kind === 'failure' && result.reason === 'timeout';
-      if (post && mayHaveActed(result)) ctx.call.outcomeUnknown = true;
-      if (logger.enabled('debug')) {
-        const ms = Math.round(performance.now() - started);
-        logger.log(
-          'debug',
-          `${endpoint} → ${describeResult(result)} in ${ms} ms (attempt ${n}/${maxAttempts})`,
-        );
-      }
-      const next =
-        n < maxAttempts
-          ? delayBeforeRetry(result, n, logger, {
-              maxRetryAfter: config.maxRetryAfter,
-              left: deadline - performance.now(),
-            })
-          : undefined;
-      if (next !== undefined && 'wait' in next) {
-        const { wait } = next;
-        trace?.retry(n + 1, wait, result, ctx.call);
-        logger.log(
-          'info',
-          `${endpoint}: retrying in ${wait} ms (${describeResult(result)}), attempt ${n + 1}/${maxAttempts}`,
-        );
-        // An abort during the wait is reported by the loop's first check, with the call's account.
-        await sleep(wait, options.signal).catch(() => undefined);
-        continue;
-      }
-      ctx.call.attempts = n;
-      ctx.note = next?.stop;
-      return finish<T>(result, ctx);
-    }
-  }
-
   return {
     request: <T>(call: ApiCall): APIPromise<T> =>
-      new APIPromise<T>(traceCall(call.method, call.route.template, (trace) => execute<T>(call, trace))),
+      new APIPromise<T>(
+        traced()
+          ? traceCall(call.method, call.route.template, (trace) => execute<T>(call, trace))
+          : execute<T>(call, undefined),
+      ),
     async close() {
       closed = true;
       if (inFlight === 0) return;

@@ -1,4 +1,4 @@
-import { APIPromise } from '../core/api-promise.js';
+import type { APIPromise, ResponseMeta } from '../core/api-promise.js';
 import { path } from '../internal/route.js';
 import { amountOn, confirmWithVerify, quoted } from '../internal/words.js';
 import type { RequestFn, RequestOptions } from '../core/transport.js';
@@ -28,11 +28,30 @@ function handleForm(value: unknown): unknown {
   return value.trim().replace(/^@/, '').toLowerCase();
 }
 
+// What each call says about itself and checks in its answer, built once rather than per call.
+const RESOLVE_WORDS = {
+  summary: (p: Record<string, unknown>): string => `resolve of ${amountOn(p.amount, p.reference)}`,
+  echoes: [{ field: 'customer.handle', param: 'handle', normalize: handleForm }],
+} as const;
+const DISPATCH_WORDS = {
+  summary: (p: Record<string, unknown>): string => `dispatch of ${quoted(p.reference)}`,
+  confirm: confirmWithVerify,
+  echoes: [
+    { field: 'reference', param: 'reference' },
+    { field: 'authChannel', param: 'authChannel' },
+  ],
+} as const;
+const verifySummary = (p: Record<string, unknown>): string => `verify of ${quoted(p.reference)}`;
+
 /** Charges: find the customer, send the authorization prompt, confirm the outcome. */
 export class Charges {
   readonly #request: RequestFn;
   readonly #redact: (text: string) => string;
   readonly #dispatches = new DispatchMemory();
+  readonly #remember = (data: unknown, response: ResponseMeta): void => {
+    const { reference, expiresAt } = data as ChargeDispatch;
+    this.#dispatches.remember(reference, expiresAt, response.headers.date);
+  };
 
   /**
    * @param request - the transport's request function.
@@ -65,8 +84,7 @@ export class Charges {
       paramsSchema: 'resolveHandleParams',
       route: RESOLVE_HANDLE,
       dataSchema: 'resolvedCustomer',
-      summary: (p) => `resolve of ${amountOn(p.amount, p.reference)}`,
-      echoes: [{ field: 'customer.handle', param: 'handle', normalize: handleForm }],
+      ...RESOLVE_WORDS,
       options,
     });
   }
@@ -87,29 +105,18 @@ export class Charges {
    * ```
    */
   dispatch(params: DispatchParams, options?: RequestOptions): APIPromise<ChargeDispatch> {
-    const sent = this.#request<ChargeDispatch>({
+    return this.#request<ChargeDispatch>({
       method: 'POST',
       paramsName: 'dispatch parameters',
       params,
       paramsSchema: 'dispatchParams',
       route: DISPATCH,
       dataSchema: 'chargeDispatch',
-      summary: (p) => `dispatch of ${quoted(p.reference)}`,
-      confirm: confirmWithVerify,
-      echoes: [
-        { field: 'reference', param: 'reference' },
-        { field: 'authChannel', param: 'authChannel' },
-      ],
+      ...DISPATCH_WORDS,
+      // Remembered only once the service accepted it: waitForOutcome's default deadline follows it.
+      accepted: this.#remember,
       options,
     });
-    // Remembered only once the service accepted it: waitForOutcome's default deadline follows it.
-    return new APIPromise(
-      sent.withResponse().then((result) => {
-        const { reference, expiresAt } = result.data;
-        this.#dispatches.remember(reference, expiresAt, result.response.headers.date);
-        return result;
-      }),
-    );
   }
 
   /**
@@ -130,7 +137,7 @@ export class Charges {
       paramsSchema: 'verifyParams',
       route: VERIFY,
       dataSchema: 'transaction',
-      summary: (p) => `verify of ${quoted(p.reference)}`,
+      summary: verifySummary,
       options,
     });
   }

@@ -25,9 +25,20 @@ export class DispatchMemory {
   remember(reference: string, expiresAt: string, serverDate?: string): void {
     const expires = Date.parse(expiresAt);
     if (Number.isNaN(expires)) return;
-    const served = serverDate === undefined ? Number.NaN : Date.parse(serverDate);
+    const served = serverDate === undefined ? Number.NaN : this.#dateOf(serverDate);
     const at = Number.isNaN(served) ? expires : Date.now() + (expires - served);
     this.#expiries.set(reference, at);
+  }
+
+  // The service's Date header changes once a second, so its last reading is kept.
+  #lastDate: string | undefined;
+  #lastDateMs = Number.NaN;
+  #dateOf(header: string): number {
+    if (header !== this.#lastDate) {
+      this.#lastDateMs = Date.parse(header);
+      this.#lastDate = header;
+    }
+    return this.#lastDateMs;
   }
 
   /** The expiry (epoch ms) of the last prompt this client dispatched for `reference`. */

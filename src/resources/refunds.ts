@@ -6,6 +6,16 @@ import type { Refund, RefundParams } from '../types.js';
 
 const CREATE = path`/v1/refunds`;
 
+const refundSummary = (p: Record<string, unknown>): string =>
+  p.amount === undefined
+    ? `full refund of ${quoted(p.reference)}`
+    : `refund of ${amountOn(p.amount, p.reference)}`;
+// The spec's refund answer has no reference, but one that carries it must carry this one.
+const REFUND_ECHOES = [
+  { field: 'amount', param: 'amount' },
+  { field: 'reference', param: 'reference' },
+] as const;
+
 /** Refunds of successful payments, to the customer's bank account. */
 export class Refunds {
   readonly #request: RequestFn;
@@ -33,15 +43,8 @@ export class Refunds {
       route: CREATE,
       dataSchema: 'refund',
       // No confirm: verify shows the charge, not whether this refund went through.
-      summary: (p) =>
-        p.amount === undefined
-          ? `full refund of ${quoted(p.reference)}`
-          : `refund of ${amountOn(p.amount, p.reference)}`,
-      // The spec's refund answer has no reference, but one that carries it must carry this one.
-      echoes: [
-        { field: 'amount', param: 'amount' },
-        { field: 'reference', param: 'reference' },
-      ],
+      summary: refundSummary,
+      echoes: REFUND_ECHOES,
       options,
     });
   }

@@ -96,6 +96,26 @@ describe('a key reused for another operation never passes as success', () => {
     expect(server.refunds).toHaveLength(1);
   });
 
+  it('metadata built in another order is the same dispatch; other metadata under the key is refused', async () => {
+    server = await specServer();
+    const wallet = server.wallet();
+    await wallet.charges.resolveHandle({ handle: '@ada', amount: 500_000, reference: 'order_8' });
+    const base = { reference: 'order_8', bankId: 'bnk_01', authChannel: 'wallet_push' } as const;
+    const key = { idempotencyKey: 'dispatch-row-8' };
+    await wallet.charges.dispatch({ ...base, metadata: { cart: { id: 7, lines: 2 }, shop: 'ikeja' } }, key);
+    // The same metadata, its keys in another order at both levels: a retry, answered as saved.
+    await wallet.charges.dispatch({ ...base, metadata: { shop: 'ikeja', cart: { lines: 2, id: 7 } } }, key);
+    expect(server.dispatches).toBe(1);
+    const sent = server.received.length;
+    const changed = await caught(
+      wallet.charges.dispatch({ ...base, metadata: { shop: 'ikeja', cart: { lines: 3, id: 7 } } }, key),
+    );
+    expect(changed).toMatchObject({ code: 'idempotency_key_reused', attempts: 0 });
+    const dropped = await caught(wallet.charges.dispatch(base, key));
+    expect(dropped).toMatchObject({ code: 'idempotency_key_reused' });
+    expect(server.received.length).toBe(sent);
+  });
+
   it('forgets the oldest keys, so a long-lived client stays bounded', async () => {
     const { KeyMemory } = await import('../../src/core/idempotency.js');
     const memory = new KeyMemory(3);
