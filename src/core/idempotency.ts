@@ -5,7 +5,7 @@
  * echoes its own request.
  */
 import { IdempotencyError } from '../errors/idempotency.js';
-import { BoundedMap } from '../internal/bounded-map.js';
+import { HashMemory, hashPair } from '../internal/hash-memory.js';
 
 /** A response field that must echo a request parameter, when both are present. */
 export interface Echo {
@@ -18,17 +18,17 @@ export interface Echo {
 }
 
 // Enough for every operation a busy server starts within the service's retry window, bounded so a
-// long-lived client never grows: about 100 bytes per key.
+// long-lived client never grows: 28 bytes per key, in typed arrays.
 const REMEMBERED_KEYS = 4096;
 
-/** The keys this client sent, each with a fingerprint of what it was sent with; least recently used first out. */
+/** The last keys this client sent (4,096, in order of first use), each with a hash of what it was sent with. */
 export class KeyMemory {
-  // A number (a hash of the body as sent) or a string (the canonical fingerprint): never the body
-  // itself, which thousands of keys would keep alive for the garbage collector to copy.
-  readonly #seen: BoundedMap<string, number | string>;
+  // Keys and parameters as hashes (64 and 53 bits), never as strings: thousands of retained keys
+  // would cost the garbage collector more than a call.
+  readonly #seen: HashMemory;
 
   constructor(limit: number = REMEMBERED_KEYS) {
-    this.#seen = new BoundedMap(limit);
+    this.#seen = new HashMemory(limit);
   }
 
   /**
@@ -36,14 +36,15 @@ export class KeyMemory {
    * ones (the caller refuses the call). The same key with the same parameters is a retry: fine.
    * `params` are the checked parameters and `body` their JSON: checked top-level parameters come in
    * the schema's order, so equal bodies mean equal parameters, and the common path hashes the body.
-   * Nested objects (metadata) may hold the same keys in another order, so those calls are
-   * fingerprinted canonically (keys sorted at every level).
+   * Nested objects (metadata) may hold the same keys in another order, so those calls hash the
+   * canonical form (keys sorted at every level).
    */
   claim(key: string, route: string, params: Record<string, unknown>, body: string): boolean {
-    const print = hasNested(params) ? fingerprint(route, params) : bodyHash(route, body);
-    const before = this.#seen.peek(key);
+    const print = printOf(route, hasNested(params) ? canonical(params) : body);
+    const [a, b] = hashPair(key);
+    const before = this.#seen.get(a, b);
     if (before !== undefined && before !== print) return false;
-    this.#seen.set(key, print);
+    this.#seen.set(a, b, print);
     return true;
   }
 }
@@ -54,23 +55,6 @@ function hasNested(params: Record<string, unknown>): boolean {
     if (typeof value === 'object' && value !== null) return true;
   }
   return false;
-}
-
-// Two 32-bit FNV-1a hashes of the route and the body, as one 53-bit number.
-function bodyHash(route: string, body: string): number {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ (route.length + body.length);
-  for (let i = 0; i < route.length; i++) {
-    const c = route.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-  }
-  for (let i = 0; i < body.length; i++) {
-    const c = body.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-  }
-  return (b >>> 11) * 0x100000000 + (a >>> 0);
 }
 
 // Object keys sorted at every level: the same parameters built in another order are the same request.
@@ -84,17 +68,11 @@ function canonical(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`).join(',')}}`;
 }
 
-/** A short fingerprint of a call's route and checked parameters (two 32-bit FNV-1a hashes; not a secret). */
-export function fingerprint(route: string, params: unknown): string {
-  const text = `${route}\n${canonical(params)}`;
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-  }
-  return `#${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}.${text.length}`;
+// The route and the parameters' text as one 53-bit number (two 32-bit hashes; not a secret).
+function printOf(route: string, text: string): number {
+  const [a1, b1] = hashPair(route);
+  const [a2, b2] = hashPair(text, a1 ^ b1);
+  return ((b2 ^ b1) >>> 11) * 0x100000000 + ((a2 ^ a1) >>> 0);
 }
 
 const ADVICE =

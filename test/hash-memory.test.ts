@@ -1,0 +1,49 @@
+/** The key memory under idempotency keys: bounded, oldest first out, never losing or inventing a key. */
+import { describe, expect, it } from 'vitest';
+import { HashMemory, hashPair } from '../src/internal/hash-memory.js';
+
+// Seeded LCG: the same run every time.
+function rng(seed: number): (n: number) => number {
+  return (n) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+}
+
+describe('HashMemory', () => {
+  it.each([1, 3, 50, 64, 100, 300])(
+    'holds exactly what a plain first-in first-out list of %i keys would, over a long random run',
+    (limit) => {
+      const next = rng(limit);
+      const memory = new HashMemory(limit);
+      let model: { a: number; b: number; value: number }[] = [];
+      for (let step = 0; step < 20_000; step++) {
+        // Few distinct hashes, so keys share homes and long probe runs form and break up.
+        const a = next(4 * limit + 3) - limit;
+        const b = next(3);
+        if (next(3) > 0) {
+          memory.set(a, b, step);
+          const held = model.find((k) => k.a === a && k.b === b);
+          if (held) held.value = step;
+          else {
+            model.push({ a, b, value: step });
+            if (model.length > limit) model = model.slice(1);
+          }
+        } else {
+          expect(memory.get(a, b)).toBe(model.find((k) => k.a === a && k.b === b)?.value);
+        }
+        expect(memory.size).toBe(model.length);
+      }
+      for (const k of model) expect(memory.get(k.a, k.b)).toBe(k.value);
+    },
+  );
+
+  it('tells different texts apart by two hashes, and gives the same text the same pair', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 50_000; i++) seen.add(hashPair(`key-${i}`).join(','));
+    expect(seen.size).toBe(50_000);
+    expect(hashPair('refund-row-7')).toEqual(hashPair('refund-row-7'));
+    expect(hashPair('refund-row-7', 1)).not.toEqual(hashPair('refund-row-7'));
+  });
+
+  it('refuses a limit that would hold nothing', () => {
+    expect(() => new HashMemory(0)).toThrow(RangeError);
+  });
+});
