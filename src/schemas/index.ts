@@ -8,6 +8,7 @@ import { config, type ZodMiniType } from 'zod/mini';
 import { en } from 'zod/locales';
 import type { ValidationIssue } from '../errors.js';
 import { closest } from '../internal/describe.js';
+import { FAIL, quick } from './fast.js';
 
 // zod/mini carries no messages of its own; the English ones word what a documented field broke.
 config(en());
@@ -23,6 +24,8 @@ export type Checked = { ok: true; value: unknown } | { ok: false; issues: Valida
  * key when a parameter is misspelled.
  */
 export function check(schema: ZodMiniType, value: unknown, prefix = ''): Checked {
+  const fast = quickParse(schema, value);
+  if (fast !== FAIL) return { ok: true, value: fast };
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, value: result.data };
   const known = Object.keys((schema as { shape?: object }).shape ?? {});
@@ -42,4 +45,16 @@ export function check(schema: ZodMiniType, value: unknown, prefix = ''): Checked
     }
   }
   return { ok: false, issues };
+}
+
+// The quick path (./fast.ts) for what zod would accept; anything else, even a check that throws,
+// is zod's to parse, word and throw.
+function quickParse(schema: ZodMiniType, value: unknown): unknown {
+  const parse = quick(schema);
+  if (parse === undefined) return FAIL;
+  try {
+    return parse(value);
+  } catch {
+    return FAIL;
+  }
 }
