@@ -117,15 +117,16 @@ function parser(schema: Schema): Quick | undefined {
       // As with loose objects, an array whose items all come out as they went in is its own output.
       return (v) => {
         if (!Array.isArray(v)) return FAIL;
+        const input = v as unknown[];
         let out: unknown[] | undefined;
-        for (let i = 0; i < v.length; i++) {
-          const value: unknown = v[i];
+        for (let i = 0; i < input.length; i++) {
+          const value = input[i];
           const item = element(value);
           if (item === FAIL) return FAIL;
-          if (out === undefined && (item !== value || !(i in v))) out = v.slice(0, i);
+          if (out === undefined && (item !== value || !(i in input))) out = input.slice(0, i);
           if (out !== undefined) out[i] = item;
         }
-        return out ?? v;
+        return out ?? input;
       };
     }
     case 'object':
