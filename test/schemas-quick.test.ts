@@ -6,7 +6,6 @@
  * refuses with zod's own issues. An answer's fields keep the order the service sent them in.
  */
 import { describe, expect, it } from 'vitest';
-import type { ZodMiniType } from 'zod/mini';
 import * as schemas from '../src/schemas/index.js';
 import { FAIL, quick } from '../src/schemas/fast.js';
 
