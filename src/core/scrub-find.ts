@@ -126,42 +126,56 @@ export function keyFinder(key: string): KeyFinder {
     return found;
   }
 
-  const holds = (text: string): boolean => needles.some((needle) => text.includes(needle));
-  const sampled = part === '' ? undefined : gramFilter(needles);
+  // What ranges() can find: a run of the part (or of the whole key, for a short one), or of one
+  // of the three stable base64 strings, at least this long.
+  const targets = [fragments ? part : key, ...encoded.map((e) => e.target)];
+  const sampled =
+    part === ''
+      ? undefined
+      : gramFilter(targets, Math.min(fragments ? FRAGMENT : key.length, B64_FRAGMENT), needles);
   return {
     ranges,
     mayHold(text) {
-      if (sampled === undefined) return false;
-      // Most texts (every answer, every header) hold no needle: the sampled grams say so in one
-      // pass, and only a text that has a gram of one is searched for the needles themselves.
-      return sampled(text) && holds(text);
+      return sampled !== undefined && sampled(text);
     },
   };
 }
 
-// The quick pass of mayHold: a needle of length L holds L - GRAM + 1 consecutive grams, so a text
-// holding it has one of them at one of every `step` positions, with `step` that count for the
-// shortest needle. Only those positions are hashed into a table of the needles' grams: a fraction
-// of the text read once, instead of one search of the whole text per needle.
+// The quick test of mayHold. A run that ranges() can find is at least `shortest` characters of a
+// target, so it holds `shortest - GRAM + 1` consecutive grams of that target, one of which starts
+// at a multiple of that step: only those positions of a text are hashed into a table of the
+// targets' grams, a tenth of the text read once. Where one is found, the text around it (as far
+// as the longest target reaches) is searched for the needles, one of which every such run holds.
 const GRAM = 3;
 const TABLE_BITS = 15;
 
-function gramAt(text: string, i: number): number {
-  return (
-    (text.charCodeAt(i) * 961 + text.charCodeAt(i + 1) * 31 + text.charCodeAt(i + 2)) &
-    ((1 << TABLE_BITS) - 1)
-  );
+// The URL-safe alphabet hashed as the standard one (as ranges() reads it), so runs in either match.
+function charAt(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  return c === 45 ? 43 : c === 95 ? 47 : c;
 }
 
-/** A test that is false only when `text` cannot contain any of `needles` (hash collisions say true). */
-function gramFilter(needles: readonly string[]): (text: string) => boolean {
-  const shortest = Math.min(...needles.map((n) => n.length));
-  if (!(shortest > GRAM)) return () => true;
+function gramAt(text: string, i: number): number {
+  return (charAt(text, i) * 961 + charAt(text, i + 1) * 31 + charAt(text, i + 2)) & ((1 << TABLE_BITS) - 1);
+}
+
+/** False only when `text` holds no run of `shortest` characters of a target (collisions say look). */
+function gramFilter(
+  targets: readonly string[],
+  shortest: number,
+  needles: readonly string[],
+): (text: string) => boolean {
+  const holds = (text: string): boolean => needles.some((needle) => text.includes(needle));
+  if (!(shortest > GRAM)) return holds;
   const step = shortest - GRAM + 1;
+  const reach = Math.max(...targets.map((t) => t.length));
   const table = new Uint8Array(1 << TABLE_BITS);
-  for (const needle of needles) for (let i = 0; i + GRAM <= needle.length; i++) table[gramAt(needle, i)] = 1;
+  for (const target of targets) for (let i = 0; i + GRAM <= target.length; i++) table[gramAt(target, i)] = 1;
   return (text) => {
-    for (let p = step - 1; p + GRAM <= text.length; p += step) if (table[gramAt(text, p)] === 1) return true;
+    for (let p = step - 1; p + GRAM <= text.length; p += step) {
+      if (table[gramAt(text, p)] === 1 && holds(text.slice(Math.max(0, p - reach), p + GRAM + reach)))
+        return true;
+    }
     return false;
   };
 }

@@ -118,11 +118,18 @@ export function createScrubber(key: string, secrets: readonly string[] = []): Sc
     issues: (list) => list.map((i) => ({ path: text(i.path), message: text(i.message) })),
     result(result) {
       if (result.kind === 'failure') return { ...result, cause: copy(result.cause) };
-      const headers: Record<string, string> = {};
-      for (const name of Object.keys(result.headers)) headers[name] = text(result.headers[name]!);
-      return result.kind === 'response'
-        ? { ...result, headers, text: text(result.text) }
-        : { ...result, headers };
+      // Copied only when something is removed: an answer without the key is passed on as it is.
+      let headers = result.headers;
+      for (const name of Object.keys(result.headers)) {
+        const value = result.headers[name]!;
+        const clean = text(value);
+        if (clean === value) continue;
+        if (headers === result.headers) headers = { ...result.headers };
+        headers[name] = clean;
+      }
+      if (result.kind === 'too_large') return headers === result.headers ? result : { ...result, headers };
+      const body = text(result.text);
+      return headers === result.headers && body === result.text ? result : { ...result, headers, text: body };
     },
   };
 }

@@ -52,7 +52,10 @@ export function snapshot(value: unknown, path = ''): Snapshot {
       seen.set(item, out);
       for (const key of Object.keys(item)) {
         try {
-          out[key] = copy(item[key], join(at, key), depth + 1);
+          const child = item[key];
+          // A path is worded only for what may need one: an object, or what could not be read.
+          out[key] =
+            typeof child === 'object' && child !== null ? copy(child, join(at, key), depth + 1) : child;
         } catch (error) {
           issues.push(unreadable(join(at, key), error));
         }
