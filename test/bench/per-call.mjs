@@ -5,7 +5,7 @@
 // Usage: node test/bench/per-call.mjs [rounds=9] [windowMs=1000] [warmupCalls=6000]
 import { fork } from 'node:child_process';
 import { BASELINE } from './clients.mjs';
-import { median, ratio } from './report.mjs';
+import { median, ratio, spread } from './report.mjs';
 
 const [rounds = 9, window = 1000, warmup = 6000] = process.argv.slice(2).map(Number);
 const here = (file) => new URL(file, import.meta.url).pathname;
@@ -27,23 +27,37 @@ const names = MEASURED.flatMap((n) => [BASELINE[n], n]);
 const clients = Object.fromEntries(names.map((n) => [n, child('cpu-client.mjs', [n, base, String(warmup)])]));
 await Promise.all(Object.values(clients).map((c) => c.next()));
 const perCall = Object.fromEntries(names.map((n) => [n, []]));
+const rate = Object.fromEntries(names.map((n) => [n, []]));
 for (let r = 0; r < rounds; r++) {
   for (let i = 0; i < names.length; i++) {
     const name = names[(i + r) % names.length];
-    const { cpuUs } = await clients[name].ask({ ms: window, concurrency: 32 });
+    const { cpuUs, rate: perSecond } = await clients[name].ask({ ms: window, concurrency: 32 });
     perCall[name].push(cpuUs);
+    rate[name].push(perSecond);
   }
 }
 for (const c of Object.values(clients)) c.proc.disconnect();
 server.proc.disconnect();
 
-console.log(`per call, ${rounds} rounds of ${window} ms, concurrency 32 (client CPU µs, median)`);
-for (const name of MEASURED) {
-  const floor = BASELINE[name];
-  const r = perCall[name].map((x, i) => x / perCall[floor][i]);
-  console.log(
-    `${floor.padEnd(30)} ${median(perCall[floor]).toFixed(1).padStart(6)}  | ` +
-      `${name.padEnd(22)} ${median(perCall[name]).toFixed(1).padStart(6)}  ` +
-      `${ratio(perCall[name], perCall[floor]).toFixed(2)}x  (rounds ${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)})`,
-  );
-}
+// The same table as the bench's own per-call part.
+const rows = names.map((name) => {
+  const floor = BASELINE[name] ?? name;
+  const r = ratio(perCall[name], perCall[floor]);
+  return [
+    name,
+    median(perCall[name]).toFixed(1),
+    spread(perCall[name]),
+    String(Math.round(median(rate[name]))),
+    `${r.toFixed(2)}x`,
+    floor,
+  ];
+});
+const header = ['client', 'µs/call', 'spread', 'calls/s', 'ratio', 'vs'];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+const line = (cells) =>
+  cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+console.log(
+  `Client CPU per call, concurrency 32, ${rounds} rounds of ${window} ms, each client in its own process; ` +
+    'ratio: median of the per-round ratios',
+);
+console.log([line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n'));
