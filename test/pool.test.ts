@@ -40,11 +40,17 @@ describe("the client's own connection pool", () => {
     const wallet = server.wallet({ maxConnections: 1, maxRetries: 0 });
     const holding = wallet.charges.verify('slow', { timeout: 60_000 });
     await holdingConnection;
-    const queued = await wallet.charges.verify('order_1042', { timeout: 300 }).catch((e: unknown) => e);
-    expect(queued).toBeInstanceOf(ConnectionTimeoutError);
-    expect(queued).toMatchObject({ attempts: 1, outcomeUnknown: false });
-    expect(server.received.map((r) => r.url)).toEqual(['/v1/charges/verify/slow']);
-    release();
-    await holding;
+    try {
+      // A POST: its outcome would be unknown had any byte of it been written.
+      const queued = await wallet.refunds
+        .create({ reference: 'order_1042' }, { timeout: 300 })
+        .catch((e: unknown) => e);
+      expect(queued).toBeInstanceOf(ConnectionTimeoutError);
+      expect(queued).toMatchObject({ attempts: 1, outcomeUnknown: false });
+      expect(server.received.map((r) => r.url)).toEqual(['/v1/charges/verify/slow']);
+    } finally {
+      release();
+      await holding;
+    }
   });
 });
