@@ -32,16 +32,24 @@ const verifies = (sandbox: Sandbox, reference: string) =>
   sandbox.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/verify/${reference}`)).length;
 
 describe('charges.waitForOutcome against the sandbox', () => {
-  it('resolves to the paid transaction once the customer authorizes', async () => {
-    const { sandbox, wallet } = await served();
+  it('resolves to the paid transaction once the customer authorizes, polling on its schedule (fake clock)', async () => {
+    const sandbox = createSandbox();
+    const options = { apiKey: TEST_KEY, baseUrl: sandbox.baseUrl, dispatcher: sandbox.dispatcher };
+    const wallet = new Wallet(options);
     await resolveAndDispatch(wallet, 'order_auth');
+    await wallet.charges.verify('order_auth'); // loads the schemas on the real clock
+    const before = verifies(sandbox, 'order_auth');
+    fakeClock();
     const page = new AbortController();
-    const waiting = wallet.charges.waitForOutcome('order_auth', { pollInterval: 100, signal: page.signal });
+    const after = track(
+      wallet.charges.waitForOutcome('order_auth', { pollInterval: 100, signal: page.signal }),
+    );
     setTimeout(() => void sandbox.authorize('order_auth'), 300);
-    const tx = await waiting;
+    expect((await after(299)).settled).toBe(false);
+    const { value: tx } = await after(1_000);
     expect(tx).toMatchObject({ reference: 'order_auth', status: 'SUCCESS', fee: 10_000, netAmount: 490_000 });
-    expect(verifies(sandbox, 'order_auth')).toBeGreaterThanOrEqual(2);
-    expect(verifies(sandbox, 'order_auth')).toBeLessThan(8);
+    // Polls at 0, 100, 250 and 475 ms (less up to a fifth of jitter each): the fourth sees it paid.
+    expect(verifies(sandbox, 'order_auth') - before).toBe(4);
     // A page's long-lived signal is left as it was found.
     expect(getEventListeners(page.signal, 'abort')).toHaveLength(0);
   });
