@@ -1,7 +1,8 @@
 /**
  * `wallet webhooks trigger` sends a delivery signed exactly as the service (and the sandbox) signs
- * one, over the sandbox's own body bytes (`webhookBody`), with the SDK's own `signWebhook`; `wallet webhooks verify` says whether a captured delivery
- * verifies with the SDK's own `verifyWebhook`, and if not, what changed it on the way.
+ * one: the sandbox's own body bytes (`webhookBody`), signed by the SDK's own `signWebhook`.
+ * `wallet webhooks verify` says whether a captured delivery verifies with the SDK's own
+ * `verifyWebhook`, and if not, what changed it on the way.
  */
 import { readFile } from 'node:fs/promises';
 
