@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ValidationError } from '@wallet/node';
 
 import { redisSpendLedger, type SpendLedger } from '../../packages/agent-toolkit/src/index.js';
+import { caught } from '../helpers/caught.js';
 import { startRedis, type RedisServer } from '../redis/server.js';
 
 let server: RedisServer;
@@ -102,7 +103,7 @@ describe('redisSpendLedger', () => {
     try {
       const silent = { sendCommand: () => new Promise<never>(() => undefined) };
       const ledger = redisSpendLedger(silent, { commandTimeout: 500 });
-      const reserved = ledger.reserve('charges', 100, 1_000).catch((e: unknown) => e as Error);
+      const reserved = caught<Error>(ledger.reserve('charges', 100, 1_000));
       await vi.advanceTimersByTimeAsync(499);
       let settled = false;
       void reserved.then(() => (settled = true));
