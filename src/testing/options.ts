@@ -11,7 +11,7 @@ import type { ValidationIssue } from '../errors/validation.js';
 import { describe } from '../internal/describe.js';
 import { isPlainObject } from '../internal/plain.js';
 import type { SandboxOptions } from './api.js';
-import { KINDS, MAX_LATENCY_MS } from './endpoints/faults.js';
+import { KINDS, MAX_LATENCY_MS, MAX_RETRY_AFTER_S } from './endpoints/faults.js';
 import type { SandboxFaultKind } from './endpoints/faults.js';
 import { HANDLE, phoneKey, withAt } from './state/customers.js';
 import type { SandboxCustomerInit } from './state/customers.js';
@@ -149,16 +149,22 @@ export function checkCustomer(value: unknown): asserts value is SandboxCustomerI
   checkValue('sandbox customer', 'customer', value, customerRule);
 }
 
-const latencyMs = range(0, MAX_LATENCY_MS);
+/** `one`, or `[min, max]` of it with min <= max; `what` words one value in the message. */
+const oneOrRange =
+  (one: Rule, what: string): Rule =>
+  (value, path) => {
+    if (!Array.isArray(value)) return one(value, path);
+    const [min, max] = value as unknown[];
+    const bad = (bound: unknown): boolean => one(bound, path) !== undefined;
+    if (value.length !== 2 || bad(min) || bad(max)) return `must be ${what}, or [min, max] of them`;
+    return (min as number) <= (max as number) ? undefined : 'must be [min, max] with min <= max';
+  };
 
-const latency: Rule = (value, path) => {
-  if (!Array.isArray(value)) return latencyMs(value, path);
-  const [min, max] = value as unknown[];
-  const bad = (bound: unknown): boolean => latencyMs(bound, path) !== undefined;
-  if (value.length !== 2 || bad(min) || bad(max))
-    return `must be ms from 0 to ${MAX_LATENCY_MS}, or [min, max] of them`;
-  return (min as number) <= (max as number) ? undefined : 'must be [min, max] with min <= max';
-};
+const latency = oneOrRange(range(0, MAX_LATENCY_MS), `ms from 0 to ${MAX_LATENCY_MS}`);
+const retryAfter = oneOrRange(
+  wholeNumber(0, MAX_RETRY_AFTER_S),
+  `whole seconds from 0 to ${MAX_RETRY_AFTER_S}`,
+);
 
 const faultsRule: Rule = object({
   failRate: range(0, 1),
@@ -167,6 +173,7 @@ const faultsRule: Rule = object({
     KINDS.length * 4,
   ),
   latency,
+  retryAfter,
   seed: wholeNumber(0, 2 ** 32 - 1),
 });
 
