@@ -4,42 +4,12 @@
  * a real forward proxy on loopback, it loads only its proxy file (undici's ProxyAgent, bundled)
  * and no package: not the whole of undici, not the Agent's file it does not use.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { modulesLoadedByAsync, packagesIn } from '../helpers/loaded-modules.js';
-import { paid } from '../helpers/mock-service.js';
-import { startProxy } from './proxies.js';
+import { CERT, loopback } from './proxies.js';
 
-const CERT = fileURLToPath(new URL('../fixtures/localhost-cert.pem', import.meta.url));
-const KEY = fileURLToPath(new URL('../fixtures/localhost-key.pem', import.meta.url));
-const ENVELOPE = JSON.stringify({ status: 'success', message: 'Verification successful', data: paid });
-
-const closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
-
-async function service(tls: boolean): Promise<{ url: string; hits: string[] }> {
-  const hits: string[] = [];
-  const listener = (req: IncomingMessage, res: ServerResponse) => {
-    hits.push(req.url ?? '');
-    res.setHeader('content-type', 'application/json');
-    res.end(ENVELOPE);
-  };
-  const server: Server = tls
-    ? createHttpsServer({ cert: readFileSync(CERT), key: readFileSync(KEY) }, listener)
-    : createServer(listener);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))));
-  const { port } = server.address() as AddressInfo;
-  return { url: `${tls ? 'https://localhost' : 'http://127.0.0.1'}:${port}`, hits };
-}
+const { service, proxy } = loopback();
 
 /** One verify by the built package in a fresh process; its outcome and every module it loaded. */
 async function verifyInChild(format: 'esm' | 'cjs', baseUrl: string, env: Record<string, string>) {
@@ -67,8 +37,7 @@ describe.each(['esm', 'cjs'] as const)('the built package (%s) behind a proxy', 
 
   it('HTTPS_PROXY: the TLS session runs inside the CONNECT tunnel; only the proxy file is loaded', async () => {
     const target = await service(true);
-    const tunnel = await startProxy();
-    closers.push(() => tunnel.close());
+    const tunnel = await proxy();
     const run = await verifyInChild(format, target.url, {
       HTTPS_PROXY: tunnel.url,
       NODE_EXTRA_CA_CERTS: CERT,
@@ -83,8 +52,7 @@ describe.each(['esm', 'cjs'] as const)('the built package (%s) behind a proxy', 
 
   it('HTTP_PROXY: absolute-form requests through the forward proxy; only the proxy file is loaded', async () => {
     const target = await service(false);
-    const forward = await startProxy();
-    closers.push(() => forward.close());
+    const forward = await proxy();
     const run = await verifyInChild(format, target.url, { HTTP_PROXY: forward.url });
     expect(run.outcome).toEqual({ ok: true, reference: 'order_1042' });
     expect(forward.seen.map((s) => s.line)).toEqual([`GET ${target.url}/v1/charges/verify/order_1042`]);
