@@ -11,10 +11,10 @@ import {
   ResponseTooLargeError,
   ValidationError,
   Wallet,
-  type WalletError,
 } from '@wallet/node';
 import { json, loopback } from './helpers/loopback.js';
 import { dispatched, refunded, TEST_KEY } from './helpers/mock-service.js';
+import { caught } from './helpers/caught.js';
 
 let server: Awaited<ReturnType<typeof loopback>> | undefined;
 afterEach(async () => {
@@ -24,11 +24,6 @@ afterEach(async () => {
 
 const success = (data: unknown) => ({ status: 'success', message: 'OK', data });
 const refund = { reference: 'order_1042', amount: 450_000 };
-const caught = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e as WalletError,
-  );
 
 describe('outcomeUnknown tells the truth across attempts', () => {
   it('stays true when a dropped attempt is followed by a 5xx', async () => {
@@ -170,10 +165,10 @@ describe('responses over 1 MiB', () => {
       const timer = setInterval(() => res.write(' '), 20);
       res.on('close', () => clearInterval(timer));
     });
-    const started = performance.now();
-    const error = await caught(server.wallet({ timeout: 5_000 }).refunds.create(refund));
+    // No deadline ends it within the test: only the declared length can, as the headers arrive.
+    const patient = server.wallet({ timeout: 3_600_000, totalTimeout: 3_600_000 });
+    const error = await caught(patient.refunds.create(refund));
     expect(error).toMatchObject({ name: 'ResponseTooLargeError', status: 404, outcomeUnknown: false });
-    expect(performance.now() - started).toBeLessThan(1_000);
   });
 });
 
