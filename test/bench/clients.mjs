@@ -46,8 +46,8 @@ async function rawUndici(base, method, path, params) {
  * (no Readable, no promise per chunk), collecting the body and parsing it. Whatever the SDK costs
  * beyond this is its own work: validation, scrubbing, outcome tracking, retries bookkeeping.
  */
-async function rawDispatch(base, method, path, params, bundled = false) {
-  const { Agent } = bundled ? await import('../../dist/undici-agent.js') : await import('undici');
+async function rawDispatch(base, method, path, params) {
+  const { Agent } = await import('undici');
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 64 });
   const body = params === undefined ? undefined : JSON.stringify(params);
   const call = () =>
@@ -93,8 +93,6 @@ export const CLIENTS = {
   'undici dispatch GET': (base) => rawDispatch(base, 'GET', VERIFY_PATH),
   'undici dispatch POST dispatch': (base) => rawDispatch(base, 'POST', '/v1/charges/dispatch', DISPATCH),
   'undici dispatch POST refund': (base) => rawDispatch(base, 'POST', '/v1/refunds', REFUND),
-  'bundled dispatch GET': (base) => rawDispatch(base, 'GET', VERIFY_PATH, undefined, true),
-  'bundled dispatch POST dispatch': (base) => rawDispatch(base, 'POST', '/v1/charges/dispatch', DISPATCH, true),
   'undici GET': (base, reference = REFERENCE) => rawUndici(base, 'GET', `/v1/charges/verify/${reference}`),
   'sdk charges.verify': (base, reference = REFERENCE) => sdk(base, (w) => w.charges.verify(reference)),
   'undici POST dispatch': (base) => rawUndici(base, 'POST', '/v1/charges/dispatch', DISPATCH),
