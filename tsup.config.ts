@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import type { Options } from 'tsup';
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number];
@@ -159,6 +160,23 @@ function undiciBundle(name: 'undici-agent' | 'undici-proxy'): Options {
   };
 }
 
+/**
+ * In the root's CommonJS file, the webhooks file it re-exports is required when one of its exports
+ * is first read, not when the root is: `const { Wallet } = require('@wallet/node')` then never
+ * loads it (about 1.4 ms of a CommonJS cold start). esbuild already reads every re-export through
+ * a getter of `import_webhooks`; only the `require()` that fills it is made lazy (still a literal
+ * specifier, so a merchant's bundler includes the file). An ES module links its imports before it
+ * runs, so the ESM file keeps its static import.
+ */
+async function lazyWebhooksInCommonJs(): Promise<void> {
+  const file = new URL('./dist/index.cjs', import.meta.url);
+  const eager = 'var import_webhooks = require("./webhooks.cjs");';
+  const text = await readFile(file, 'utf8');
+  if (text.split(eager).length !== 2) throw new Error(`dist/index.cjs: expected one \`${eager}\``);
+  const lazy = 'var import_webhooks = new Proxy({}, { get: (_, key) => require("./webhooks.cjs")[key] });';
+  await writeFile(file, text.replace(eager, lazy));
+}
+
 /** One Node build of an entry (ESM and CommonJS). */
 const nodeEntries: Options[] = [
   {
@@ -176,6 +194,7 @@ const nodeEntries: Options[] = [
     entry: { index: 'src/index.ts' },
     splitting: false,
     esbuildPlugins: [lazySchemas, lazyAgent, lazyProxy, webhooksEntry('')],
+    onSuccess: lazyWebhooksInCommonJs,
   },
 ];
 
