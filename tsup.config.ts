@@ -49,6 +49,7 @@ function lazyFile(name: string, filter: RegExp): Plugin {
 }
 const lazySchemas = lazyFile('schemas', /\/schemas\/index\.js$/);
 const lazyAgent = lazyFile('undici-agent', /\/undici-agent\.js$/);
+const lazyProxy = lazyFile('undici-proxy', /\/undici-proxy\.js$/);
 
 /** The root re-exports its runtime's webhooks file rather than bundling its own copy of that code. */
 function webhooksEntry(suffix: string): Plugin {
@@ -77,18 +78,24 @@ function platform(name: 'web' | 'bun-deno' | 'browser'): Plugin {
   };
 }
 
-// What the client's Agent never does, left out of its bundle: HTTP/2 (the client never offers h2;
-// this also drops node:http2) and FormData bodies (the SDK sends JSON strings; this drops undici's
-// fetch body code). Should either ever be asked for, the stub says so rather than failing obscurely.
+// What the client's Agent never does, left out of its bundles: HTTP/2 (the client never offers h2;
+// this also drops node:http2), FormData bodies (the SDK sends JSON strings; this drops undici's
+// fetch body code) and SOCKS proxies (the proxy option takes http: and https: proxies only). Should
+// any ever be asked for, the stub says so rather than failing obscurely.
 const STUBS: Record<string, string> = {
   'client-h2': `module.exports = function connectH2() { throw new Error('HTTP/2 is not part of @wallet/node'); };`,
   'fetch-body': `module.exports = { extractBody() { throw new Error('FormData bodies are not part of @wallet/node'); } };`,
+  socks5: `module.exports = class Socks5ProxyAgent { constructor() { throw new Error('SOCKS proxies are not part of @wallet/node'); } };`,
 };
 const agentStubs: Plugin = {
   name: 'agent-stubs',
   setup(build) {
     build.onResolve({ filter: /\/client-h2\.js$/ }, () => ({ path: 'client-h2', namespace: 'stub' }));
     build.onResolve({ filter: /\/web\/fetch\/body\.js$/ }, () => ({ path: 'fetch-body', namespace: 'stub' }));
+    build.onResolve({ filter: /\/socks5-proxy-agent\.js$|\/socks5-proxy-agent$/ }, () => ({
+      path: 'socks5',
+      namespace: 'stub',
+    }));
     build.onLoad({ filter: /.*/, namespace: 'stub' }, (args) => ({
       contents: STUBS[args.path] ?? '',
       loader: 'js',
@@ -97,6 +104,33 @@ const agentStubs: Plugin = {
 };
 
 const undiciLicense = readFileSync(new URL('./node_modules/undici/LICENSE', import.meta.url), 'utf8');
+
+/**
+ * A file of `src/platform/` bundled with the parts of undici it imports. The bundled code requires
+ * Node builtins only; the ESM file has no require, so it gets one from process.getBuiltinModule
+ * (Node >= 20.16): no import.meta, which a merchant's CommonJS bundle of this file (esbuild
+ * --format=cjs) would leave empty.
+ */
+function undiciBundle(name: 'undici-agent' | 'undici-proxy'): Options {
+  return {
+    ...common,
+    entry: { [name]: `src/platform/${name}.ts` },
+    splitting: false,
+    shims: false,
+    // Less to parse on the first call; undici's code is not what a merchant steps through.
+    minify: true,
+    external: ['msw'],
+    noExternal: [/^undici\/lib\//],
+    esbuildPlugins: [agentStubs],
+    banner: ({ format }) => ({
+      js:
+        `/*! Bundles part of undici (https://github.com/nodejs/undici):\n${undiciLicense}*/\n` +
+        (format === 'esm'
+          ? "const require = (id) => { const m = process.getBuiltinModule(id); if (m === undefined) throw new Error(`Cannot find module '${id}'`); return m; };"
+          : ''),
+    }),
+  };
+}
 
 /** One Node build of an entry (ESM and CommonJS). */
 const nodeEntries: Options[] = [
@@ -107,14 +141,14 @@ const nodeEntries: Options[] = [
     // Every runtime's build of an entry has the same surface, so all conditions share these.
     dts: { entry: { index: 'src/index.ts', webhooks: 'src/webhooks.ts' } },
     splitting: false,
-    // The Node platform names the Agent's file; the webhooks never load it.
-    esbuildPlugins: [lazyAgent],
+    // The Node platform names the Agent's files; the webhooks never load them.
+    esbuildPlugins: [lazyAgent, lazyProxy],
   },
   {
     ...common,
     entry: { index: 'src/index.ts' },
     splitting: false,
-    esbuildPlugins: [lazySchemas, lazyAgent, webhooksEntry('')],
+    esbuildPlugins: [lazySchemas, lazyAgent, lazyProxy, webhooksEntry('')],
   },
 ];
 
@@ -159,34 +193,16 @@ const config: Options[] = [
     external: ['undici', 'msw'],
     noExternal: ['zod'],
   },
-  // Only undici's Agent (about a third of undici's code), loaded by the first call on Node. The
-  // bundled code requires Node builtins only; the ESM file has no require, so it gets one from
-  // process.getBuiltinModule (Node >= 20.16): no import.meta, which a merchant's CommonJS bundle of
-  // this file (esbuild --format=cjs) would leave empty.
-  {
-    ...common,
-    entry: { 'undici-agent': 'src/platform/undici-agent.ts' },
-    splitting: false,
-    shims: false,
-    // Less to parse on the first call; undici's code is not what a merchant steps through.
-    minify: true,
-    external: ['msw'],
-    noExternal: [/^undici\/lib\//],
-    esbuildPlugins: [agentStubs],
-    banner: ({ format }) => ({
-      js:
-        `/*! Bundles undici's Agent (https://github.com/nodejs/undici):\n${undiciLicense}*/\n` +
-        (format === 'esm'
-          ? "const require = (id) => { const m = process.getBuiltinModule(id); if (m === undefined) throw new Error(`Cannot find module '${id}'`); return m; };"
-          : ''),
-    }),
-  },
+  // Only undici's Agent (about a third of undici's code), loaded by the first call on Node; and
+  // only its ProxyAgent, loaded instead when a proxy is used.
+  undiciBundle('undici-agent'),
+  undiciBundle('undici-proxy'),
   {
     ...common,
     entry: { testing: 'src/testing.ts', 'wallet-sandbox': 'src/testing/cli/bin.ts' },
     dts: { entry: { testing: 'src/testing.ts' } },
     splitting: true,
-    esbuildPlugins: [lazySchemas, lazyAgent],
+    esbuildPlugins: [lazySchemas, lazyAgent, lazyProxy],
   },
 ];
 

@@ -1,10 +1,10 @@
 /**
  * Node: undici's Agent (only its Agent, bundled into `dist/undici-agent.*` and loaded by the first
- * call), `process.env`, and the builtins reached through `process.getBuiltinModule` when first
- * needed, so importing the package loads no builtin it may not use.
+ * call; with a proxy, only its ProxyAgent, from `dist/undici-proxy.*`), `process.env`, and the
+ * builtins reached through `process.getBuiltinModule` when first needed, so importing the package
+ * loads no builtin it may not use.
  */
 import type { Dispatcher } from 'undici';
-import { proxyAgent } from './proxy-agent.js';
 import type { AgentOptions, Diagnostics, NodeCrypto, Platform, SubtleCrypto, Zlib } from './types.js';
 
 export const platform: Platform = {
@@ -12,10 +12,11 @@ export const platform: Platform = {
   env: () => process.env,
   async createAgent({ proxy, ...options }: AgentOptions): Promise<Dispatcher> {
     if (proxy) {
-      // Only with a proxy: the whole of undici (its ProxyAgent and Pool), kept external by the build.
-      const undici = await import('undici');
+      // Only with a proxy: undici's ProxyAgent and Pool, bundled into a file of their own (never the
+      // whole of undici), loaded instead of the Agent's file; a literal specifier, as below.
+      const { createProxyAgent } = await import('./undici-proxy.js');
       const { connect: _, ...rest } = options;
-      return proxyAgent(undici, proxy, rest);
+      return createProxyAgent(proxy, rest);
     }
     // A literal specifier: bundlers follow it, and the build keeps it a file of its own (the
     // CommonJS build turns it into a require(), never an import()).

@@ -10,10 +10,17 @@ import type { Dispatcher, Pool as UndiciPool, ProxyAgent as UndiciProxyAgent } f
 import { skipContinue, type Connector } from './interim.js';
 import type { ProxyRoute } from './proxy.js';
 
-/** The undici classes a proxy needs. */
+type ConnectOptions = Parameters<UndiciPool['connect']>[0];
+
+/** The parts of undici a proxy needs. */
 export interface ProxyClasses {
   ProxyAgent: typeof UndiciProxyAgent;
   Pool: typeof UndiciPool;
+  /**
+   * undici's `connect` (a CONNECT request over a dispatcher), called with the pool as `this`:
+   * undici's root module adds it to every dispatcher, and only the proxy's parts are loaded here.
+   */
+  connect: (this: UndiciPool, options: ConnectOptions) => Promise<Dispatcher.ConnectData>;
 }
 
 /** The client Agent's options that apply through a proxy too. */
@@ -55,7 +62,6 @@ function unreachable(route: ProxyRoute, cause: unknown): Error {
   return typeof code === 'string' ? Object.assign(error, { code }) : error;
 }
 
-type ConnectOptions = Parameters<UndiciPool['connect']>[0];
 type Handler = Dispatcher.DispatchHandler;
 
 /**
@@ -119,7 +125,7 @@ export function proxyAgent(
         async connect(params: ConnectOptions) {
           let answer;
           try {
-            answer = await pool.connect(params);
+            answer = await classes.connect.call(pool, params);
           } catch (error) {
             throw unreachable(route, error);
           }

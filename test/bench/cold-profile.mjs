@@ -1,52 +1,27 @@
-// Where a cold start goes: one fresh process per module system makes the first verify under
-// --cpu-prof, and this prints the self time by package or dist file and the heaviest functions.
-// Usage: npm run build && node test/bench/cold-profile.mjs ['@wallet/node'] [esm|cjs] [outDir]
-import { fork, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+// Where a cold start goes: fresh processes of one module system each make the first verify under
+// --cpu-prof (sampling every 50 µs); this prints the self time per process, by package or dist file
+// and by function, summed over the runs and divided by their number (one profile of a cold start
+// is too few samples to rank its parts).
+// Usage: npm run build && node test/bench/cold-profile.mjs ['@wallet/node'] [esm|cjs] [runs=9] [outDir]
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { program } from './cold-start.mjs';
+import { profileChild, selfTimes, top, withServer } from './cpu-profile.mjs';
 
-const [client = '@wallet/node', format = 'esm', dir = tmpdir()] = process.argv.slice(2);
-const here = (file) => new URL(file, import.meta.url).pathname;
-const name = `cold-${client.replace(/\W+/g, '-')}-${format}.cpuprofile`;
+const [client = '@wallet/node', format = 'esm', runs = '9', dir = tmpdir()] = process.argv.slice(2);
+const name = (i) => `cold-${client.replace(/\W+/g, '-')}-${format}-${i}.cpuprofile`;
 
-const server = fork(here('server.mjs'));
-const { port } = await new Promise((resolve) => server.once('message', resolve));
-const code = program(client, format, `http://127.0.0.1:${port}`);
-const flags = ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`, '--cpu-prof-interval=100'];
-const args = format === 'esm' ? [...flags, '--input-type=module', '-e', code] : [...flags, '-e', code];
-const run = spawnSync(process.execPath, args, { cwd: here('../..'), encoding: 'utf8' });
-server.disconnect();
-if (run.status !== 0) throw new Error(run.stderr);
-
-const profile = JSON.parse(readFileSync(join(dir, name), 'utf8'));
-const nodes = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
-const byFile = new Map();
-const byFunction = new Map();
-let busy = 0;
-profile.samples.forEach((id, i) => {
-  const frame = nodes.get(id);
-  const us = profile.timeDeltas[i] ?? 0;
-  if (frame.functionName === '(idle)') return;
-  busy += us;
-  const file =
-    frame.url
-      .replace(/.*node_modules\/((?:@[^/]+\/)?[^/]+)\/.*/, '$1')
-      .replace(/.*\/dist\//, 'dist/')
-      .replace(/^node:internal\/.*/, 'node internals') || `(${frame.functionName})`;
-  byFile.set(file, (byFile.get(file) ?? 0) + us);
-  const fn = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/.*node_modules\//, '')}:${frame.lineNumber + 1}`;
-  byFunction.set(fn, (byFunction.get(fn) ?? 0) + us);
+const paths = await withServer((base) => {
+  const code = program(client, format, base);
+  const args = format === 'esm' ? ['--input-type=module', '-e', code] : ['-e', code];
+  return Array.from({ length: Number(runs) }, (_, i) =>
+    profileChild(args, { dir, name: name(i), intervalUs: 50 }),
+  );
 });
-const top = (map, n) =>
-  [...map]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, n)
-    .map(([key, us]) => `${(us / 1000).toFixed(1).padStart(6)} ms  ${key}`)
-    .join('\n');
+
+const { busy, byFile, byFunction } = selfTimes(paths, { packages: true });
+const ms = (us) => `${(us / 1000 / paths.length).toFixed(2).padStart(6)} ms`;
 console.log(
-  `${client} (${format}): ${(busy / 1000).toFixed(1)} ms busy to the first result; ${join(dir, name)}`,
+  `${client} (${format}): ${ms(busy).trim()} busy to the first result, mean of ${paths.length} processes; ${paths[0]} …`,
 );
-console.log(`\nby package or file (self time)\n${top(byFile, 15)}`);
-console.log(`\nby function\n${top(byFunction, 25)}`);
+console.log(`\nby package or file (self time)\n${top(byFile, 15, ms)}`);
+console.log(`\nby function\n${top(byFunction, 25, ms)}`);

@@ -1,6 +1,7 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -29,27 +30,53 @@ export function modulesLoadedBy(
   code: string,
   conditions: readonly string[] = [],
 ): { modules: string[]; stdout: string } {
+  const run = spawnSync(process.execPath, childArgs(format, code, conditions), {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+  if (run.status !== 0) throw new Error(`child exited ${run.status}: ${run.stderr}`);
+  return { modules: loadedIn(run.stderr), stdout: run.stdout };
+}
+
+/**
+ * {@link modulesLoadedBy} without blocking this process, so the child can reach servers it runs
+ * (a proxy, a service); `env` is added to this process's environment.
+ */
+export async function modulesLoadedByAsync(
+  format: 'esm' | 'cjs',
+  code: string,
+  env: Record<string, string> = {},
+): Promise<{ modules: string[]; stdout: string }> {
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, childArgs(format, code, []), {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 20_000,
+    env: { ...process.env, ...env },
+  });
+  return { modules: loadedIn(stderr), stdout };
+}
+
+function childArgs(format: 'esm' | 'cjs', code: string, conditions: readonly string[]): string[] {
   requireBuild();
   const flags = conditions.map((c) => `--conditions=${c}`);
-  const args =
-    format === 'esm'
-      ? [
-          ...flags,
-          '--import',
-          `data:text/javascript,${encodeURIComponent(REGISTER)}`,
-          '--input-type=module',
-          '-e',
-          code,
-        ]
-      : [...flags, '-e', code + LIST_CJS];
-  const run = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', timeout: 20_000 });
-  if (run.status !== 0) throw new Error(`child exited ${run.status}: ${run.stderr}`);
-  const modules = run.stderr
+  return format === 'esm'
+    ? [
+        ...flags,
+        '--import',
+        `data:text/javascript,${encodeURIComponent(REGISTER)}`,
+        '--input-type=module',
+        '-e',
+        code,
+      ]
+    : [...flags, '-e', code + LIST_CJS];
+}
+
+const loadedIn = (stderr: string): string[] =>
+  stderr
     .split('\n')
     .filter((line) => line.startsWith('LOADED '))
     .map((line) => line.slice('LOADED '.length));
-  return { modules, stdout: run.stdout };
-}
 
 /** The npm packages among loaded module paths, for example `['undici', 'zod']`. */
 export function packagesIn(modules: string[]): string[] {

@@ -33,6 +33,8 @@ describe.each(formats)(
     let warnings: Message[];
     let computed: string[];
     let externals: string[];
+    let inputs: string[];
+    let builtins: string[];
     beforeAll(async () => {
       const result = await build({
         absWorkingDir: app.dir,
@@ -52,12 +54,14 @@ describe.each(formats)(
         ...text.matchAll(/\b(?:import|require)\s*\(\s*(?:\/\*.*?\*\/\s*)*([A-Za-z_$][\w$.]*)\s*\)/gs),
       ].map((m) => m[0].replace(/\s+/g, ' '));
       externals = Object.values(result.metafile.inputs).flatMap((input) =>
-        // A `node:` specifier is a builtin even where this Node predates it (node:sqlite, which
-        // undici's cache store loads only when used, is not in Node 20's list).
-        input.imports
-          .filter((i) => i.external && !isBuiltin(i.path) && !i.path.startsWith('node:'))
-          .map((i) => i.path),
+        input.imports.filter((i) => i.external && !isBuiltin(i.path)).map((i) => i.path),
       );
+      inputs = Object.keys(result.metafile.inputs);
+      builtins = [
+        ...new Set(
+          Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((i) => i.path)),
+        ),
+      ].filter((path) => isBuiltin(path) || path.startsWith('node:'));
       recordFigure(
         `esbuild ${format} bundle of the Node app`,
         `${statSync(join(app.dir, outfile)).size} bytes`,
@@ -77,6 +81,12 @@ describe.each(formats)(
         expect(externals).toEqual([]);
       },
     );
+
+    proof("holds only undici's dispatcher parts: not its root, fetch or cache (no node:sqlite)", () => {
+      // The Agent and, for a proxy, the ProxyAgent come bundled inside the package's own files.
+      expect(inputs.filter((path) => /node_modules\/undici\//.test(path))).toEqual([]);
+      expect(builtins.filter((path) => /sqlite|http2|worker_threads/.test(path))).toEqual([]);
+    });
 
     proof(
       `runs as ${format} on its own (no node_modules beside it): the whole flow and the webhook checks`,

@@ -1,9 +1,57 @@
 /**
  * A forward proxy and a CONNECT tunnel, written with `node:http` on loopback, that record what they
- * were asked and can demand credentials: the proxies a merchant's requests go through.
+ * were asked and can demand credentials: the proxies a merchant's requests go through; and the
+ * loopback service behind them (`https://localhost` with the test certificate, or plain HTTP).
  */
-import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import { readFileSync } from 'node:fs';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { connect as netConnect, type AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+import { afterEach } from 'vitest';
+
+import { paid } from '../helpers/mock-service.js';
+
+/** The loopback service's certificate (for `NODE_EXTRA_CA_CERTS`) and key. */
+export const CERT = fileURLToPath(new URL('../fixtures/localhost-cert.pem', import.meta.url));
+const KEY = fileURLToPath(new URL('../fixtures/localhost-key.pem', import.meta.url));
+
+const ENVELOPE = JSON.stringify({ status: 'success', message: 'Verification successful', data: paid });
+
+/** A running service behind the proxy. */
+export interface TestService {
+  url: string;
+  /** The path of every request it was sent. */
+  hits: string[];
+  close(): Promise<void>;
+}
+
+/** A loopback service (`https://localhost` with `tls`) answering every request with a verify envelope. */
+export async function startService(tls: boolean): Promise<TestService> {
+  const hits: string[] = [];
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    hits.push(req.url ?? '');
+    res.setHeader('content-type', 'application/json');
+    res.end(ENVELOPE);
+  };
+  const server: Server = tls
+    ? createHttpsServer({ cert: readFileSync(CERT), key: readFileSync(KEY) }, listener)
+    : createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `${tls ? 'https://localhost' : 'http://127.0.0.1'}:${port}`,
+    hits,
+    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
 
 /** What a proxy was asked: `CONNECT host:port`, or `GET http://host/path` for a forwarded request. */
 export interface ProxyLog {
@@ -81,5 +129,30 @@ export async function startProxy(credentials?: string, echo = false): Promise<Te
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * For a test file: services and proxies started through it, and whatever is given to `later`, are
+ * closed after each test. `service(tls)` and `proxy(credentials, echo)` are {@link startService}
+ * and {@link startProxy}.
+ */
+export function loopback(): {
+  service: (tls: boolean) => Promise<TestService>;
+  proxy: (credentials?: string, echo?: boolean) => Promise<TestProxy>;
+  later: (close: () => Promise<unknown>) => void;
+} {
+  const closers: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    await Promise.all(closers.splice(0).map((close) => close()));
+  });
+  const track = <T extends { close(): Promise<void> }>(started: T): T => {
+    closers.push(() => started.close());
+    return started;
+  };
+  return {
+    service: async (tls) => track(await startService(tls)),
+    proxy: async (credentials, echo = false) => track(await startProxy(credentials, echo)),
+    later: (close) => void closers.push(close),
   };
 }

@@ -6,52 +6,17 @@
  * credentials appear in no error, log line or inspect.
  */
 import { execFile } from 'node:child_process';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { inspect, promisify } from 'node:util';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { ConnectionError, Wallet, type ClientOptions } from '../../src/index.js';
-import { paid } from '../helpers/mock-service.js';
-import { startProxy, type TestProxy } from './proxies.js';
+import { CERT, loopback, startProxy } from './proxies.js';
 
-const CERT = fileURLToPath(new URL('../fixtures/localhost-cert.pem', import.meta.url));
-const KEY = fileURLToPath(new URL('../fixtures/localhost-key.pem', import.meta.url));
 const PASSWORD = 'pr0xy-s3cret-pw';
 
-const closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
-
-const ENVELOPE = JSON.stringify({ status: 'success', message: 'Verification successful', data: paid });
-
-/** A loopback service answering every request with a verify envelope; `hits` counts requests. */
-async function service(tls: boolean): Promise<{ url: string; hits: string[] }> {
-  const hits: string[] = [];
-  const listener = (req: IncomingMessage, res: ServerResponse) => {
-    hits.push(req.url ?? '');
-    res.setHeader('content-type', 'application/json');
-    res.end(ENVELOPE);
-  };
-  const server: Server = tls
-    ? createHttpsServer({ cert: readFileSync(CERT), key: readFileSync(KEY) }, listener)
-    : createServer(listener);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))));
-  const { port } = server.address() as AddressInfo;
-  return { url: `${tls ? 'https://localhost' : 'http://127.0.0.1'}:${port}`, hits };
-}
-
-async function proxy(credentials?: string, echo = false): Promise<TestProxy> {
-  const started = await startProxy(credentials, echo);
-  closers.push(() => started.close());
-  return started;
-}
+const { service, proxy, later } = loopback();
 
 /** A client with `options` and `env` standing in for process.env, logging at debug into `lines`. */
 function client(options: ClientOptions, env: Record<string, string> = {}) {
@@ -78,7 +43,7 @@ function client(options: ClientOptions, env: Record<string, string> = {}) {
       logger: { debug: sink, info: sink, warn: sink, error: sink },
       ...options,
     });
-    closers.push(() => wallet.close());
+    later(() => wallet.close());
     return { wallet, lines };
   } finally {
     process.env = saved;
