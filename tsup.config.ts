@@ -197,6 +197,14 @@ const config: Options[] = [
   // only its ProxyAgent, loaded instead when a proxy is used.
   undiciBundle('undici-agent'),
   undiciBundle('undici-proxy'),
+  // The internal subpath `@wallet/node/workspace`, with types: what this repository's own packages
+  // (@wallet/agent-toolkit, @wallet/cli) share with the SDK rather than copy; not for merchants.
+  {
+    ...common,
+    entry: { workspace: 'src/workspace.ts' },
+    dts: { entry: { workspace: 'src/workspace.ts' } },
+    splitting: false,
+  },
   {
     ...common,
     entry: { testing: 'src/testing.ts', 'wallet-sandbox': 'src/testing/cli/bin.ts' },

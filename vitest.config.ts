@@ -32,6 +32,10 @@ const config: UserConfig = defineConfig({
         replacement: new URL('./src/testing.ts', import.meta.url).pathname,
       },
       {
+        find: /^@wallet\/node\/workspace$/,
+        replacement: new URL('./src/workspace.ts', import.meta.url).pathname,
+      },
+      {
         find: /^@wallet\/node\/schemas$/,
         replacement: new URL('./src/schemas/index.ts', import.meta.url).pathname,
       },

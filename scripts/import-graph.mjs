@@ -19,7 +19,7 @@ export const LAYERS = [
   ['money.ts'],
   ['resources', 'webhooks'],
   ['client.ts', 'testing'],
-  ['webhooks.ts', 'testing.ts'],
+  ['webhooks.ts', 'testing.ts', 'workspace.ts'],
   ['index.ts'],
 ];
 

@@ -1,20 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ValidationError, Wallet } from '@wallet/node';
+import { constructionError } from './helpers/construction.js';
 import { BASE_URL, http, mockService, ok, paid } from './helpers/mock-service.js';
 
 const KEY = 'sk_test_51HxAbCdEfGh';
 
 afterEach(() => vi.unstubAllEnvs());
-
-function constructionError(options: ConstructorParameters<typeof Wallet>[0]): ValidationError {
-  try {
-    new Wallet(options);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ValidationError);
-    return error as ValidationError;
-  }
-  throw new Error('expected the constructor to throw');
-}
 
 describe('a build without the environment (next build in CI)', () => {
   it('constructs at module level; the first call names the missing variables and sends nothing', async () => {

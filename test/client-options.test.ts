@@ -1,20 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ValidationError, Wallet, WalletError } from '@wallet/node';
+import { Wallet, WalletError } from '@wallet/node';
+import { constructionError } from './helpers/construction.js';
 import { BASE_URL, http, mockService, ok, paid } from './helpers/mock-service.js';
 
 const KEY = 'sk_test_51HxAbCdEfGh';
 
 afterEach(() => vi.unstubAllEnvs());
-
-function constructionError(options: ConstructorParameters<typeof Wallet>[0]): ValidationError {
-  try {
-    new Wallet(options);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ValidationError);
-    return error as ValidationError;
-  }
-  throw new Error('expected the constructor to throw');
-}
 
 describe('new Wallet(options)', () => {
   it('reads apiKey and baseUrl from WALLET_SECRET_KEY and WALLET_BASE_URL', () => {

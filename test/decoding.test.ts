@@ -1,13 +1,9 @@
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  NotFoundError,
-  ResponseTooLargeError,
-  ResponseValidationError,
-  type WalletError,
-} from '@wallet/node';
+import { NotFoundError, ResponseTooLargeError, ResponseValidationError } from '@wallet/node';
 import { loopback } from './helpers/loopback.js';
 import { paid } from './helpers/mock-service.js';
+import { caught } from './helpers/caught.js';
 
 let server: Awaited<ReturnType<typeof loopback>> | undefined;
 afterEach(async () => {
@@ -15,11 +11,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-const caught = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e as WalletError,
-  );
 const body = Buffer.from(JSON.stringify({ status: 'success', data: paid }));
 const CODINGS: [string, string, (b: Buffer) => Buffer][] = [
   ['gzip', 'gzip', zlib.gzipSync],

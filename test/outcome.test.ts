@@ -11,10 +11,10 @@ import {
   ResponseTooLargeError,
   ValidationError,
   Wallet,
-  type WalletError,
 } from '@wallet/node';
 import { json, loopback } from './helpers/loopback.js';
 import { dispatched, refunded, TEST_KEY } from './helpers/mock-service.js';
+import { caught } from './helpers/caught.js';
 
 let server: Awaited<ReturnType<typeof loopback>> | undefined;
 afterEach(async () => {
@@ -24,11 +24,6 @@ afterEach(async () => {
 
 const success = (data: unknown) => ({ status: 'success', message: 'OK', data });
 const refund = { reference: 'order_1042', amount: 450_000 };
-const caught = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e as WalletError,
-  );
 
 describe('outcomeUnknown tells the truth across attempts', () => {
   it('stays true when a dropped attempt is followed by a 5xx', async () => {

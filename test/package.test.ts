@@ -79,14 +79,16 @@ describe('the package surface', () => {
     }
   });
 
-  it('closes internals: only the three entries, the toolkit schemas and package.json are importable', () => {
-    // ./schemas exists for @wallet/agent-toolkit (its tools' JSON Schemas), not for merchants.
+  it('closes internals: only the three entries, the two internal subpaths and package.json are importable', () => {
+    // ./schemas exists for @wallet/agent-toolkit (its tools' JSON Schemas), ./workspace for the
+    // workspace packages (the Redis adapter, the sandbox's webhook body): neither for merchants.
     expect(Object.keys(pkg.exports).sort()).toEqual([
       '.',
       './package.json',
       './schemas',
       './testing',
       './webhooks',
+      './workspace',
     ]);
     const probe = (spec: string) =>
       modulesLoadedBy(

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, type WalletError } from '@wallet/node';
 import { loopback } from './helpers/loopback.js';
+import { caught as caughtAs } from './helpers/caught.js';
 
 let server: Awaited<ReturnType<typeof loopback>> | undefined;
 afterEach(async () => {
@@ -8,11 +9,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const caught = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e as WalletError & ApiError,
-  );
+const caught = (p: Promise<unknown>) => caughtAs<WalletError & ApiError>(p);
 const refund = { reference: 'order_1042', amount: 450_000 };
 
 describe.each([

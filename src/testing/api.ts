@@ -85,8 +85,9 @@ export interface SandboxOptions {
    */
   logger?: SandboxLogger;
   /**
-   * Fault injection: a seeded share of API requests answered with a 5xx or a reset connection, and
-   * delays, to prove a merchant's retry paths.
+   * Fault injection: a seeded share of API requests answered with a 5xx, a reset connection or
+   * (when `kinds` names `'rate-limit'`) a 429 with `Retry-After`, and delays, to prove a merchant's
+   * retry paths.
    * @default undefined (no faults)
    *
    * @example

@@ -6,89 +6,21 @@
  * mean" for a misspelled option, never a `TypeError` from deep inside or an option silently ignored.
  */
 import { checkOptions, ofType, throwIssues, wholeNumber } from '../core/options.js';
-import type { OptionRule } from '../core/options.js';
 import type { ValidationIssue } from '../errors/validation.js';
 import { describe } from '../internal/describe.js';
 import { isPlainObject } from '../internal/plain.js';
 import type { SandboxOptions } from './api.js';
-import { KINDS, MAX_LATENCY_MS } from './endpoints/faults.js';
+import { KINDS, MAX_LATENCY_MS, MAX_RETRY_AFTER_S } from './endpoints/faults.js';
 import type { SandboxFaultKind } from './endpoints/faults.js';
 import { HANDLE, phoneKey, withAt } from './state/customers.js';
 import type { SandboxCustomerInit } from './state/customers.js';
 import type { SandboxListenOptions } from './transports/server.js';
 import type { WebhookTarget } from './webhooks/sender.js';
-
-/** Checks one value: a problem, problems at sub-paths, or `undefined`. @internal */
-export type Rule = OptionRule;
+import { checkValue, httpUrl, issuesOf, list, object, oneOrRange, range, text } from './rules.js';
+import type { Rule } from './rules.js';
 
 const WEEK_MS = 7 * 24 * 3_600_000;
-
-/** A rule's answer as a list of issues at `path`. @internal */
-export function issuesOf(problem: ReturnType<Rule>, path: string): ValidationIssue[] {
-  if (problem === undefined) return [];
-  return typeof problem === 'string' ? [{ path, message: problem }] : problem;
-}
-
-/** A rule for a nested plain object whose fields have their own rules. @internal */
-export const object =
-  (shape: Readonly<Record<string, Rule>>): Rule =>
-  (value, path) =>
-    isPlainObject(value)
-      ? checkOptions(value, shape, path, 'a known option')
-      : `must be an object (got ${describe(value)})`;
-
-/** A non-empty string without lone surrogates (they cannot be encoded on the wire). @internal */
-export const text: Rule = (value) => {
-  if (typeof value !== 'string') return `must be a string (got ${describe(value)})`;
-  if (value.trim() === '') return 'must not be empty';
-  if (/\p{Cs}/u.test(value)) return 'must not contain lone surrogates';
-  return undefined;
-};
-
-/** A number from `min` to `max`, inclusive (for a whole one, core's `wholeNumber`). @internal */
-export const range =
-  (min: number, max: number): Rule =>
-  (value) => {
-    if (typeof value !== 'number' || Number.isNaN(value)) return `must be a number (got ${describe(value)})`;
-    if (value < min || value > max) return `must be from ${min} to ${max} (got ${value})`;
-    return undefined;
-  };
-
-/** An `http:` or `https:` URL without query or fragment. @internal */
-export const httpUrl: Rule = (value, path) => {
-  const problem = text(value, path);
-  if (problem !== undefined) return problem;
-  const parsed = URL.canParse(value as string) ? new URL(value as string) : undefined;
-  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-    return `must be an http: or https: URL (got ${describe(value)})`;
-  }
-  if (parsed.search !== '' || parsed.hash !== '') return 'must not have a query or fragment';
-  return undefined;
-};
-
 const fn: Rule = ofType('function');
-
-/** An array of at most `max` items, each passing `item`. @internal */
-export const list =
-  (item: Rule, max: number): Rule =>
-  (value, path) => {
-    if (!Array.isArray(value)) return `must be an array (got ${describe(value)})`;
-    if (value.length > max) return `must have at most ${max} items (got ${value.length})`;
-    return value.flatMap((inner: unknown, index) =>
-      issuesOf(item(inner, `${path}.${index}`), `${path}.${index}`),
-    );
-  };
-
-/** Checks one value against a rule, throwing a `ValidationError` for `context`. @internal */
-export function checkValue(context: string, name: string, value: unknown, rule: Rule): void {
-  throwIssues(context, issuesOf(rule(value, name), name));
-}
-
-/** A string argument of a sandbox function, for example the reference given to `authorize()`. @internal */
-export function checkArgument(context: string, name: string, value: unknown): string {
-  checkValue(context, name, value, text);
-  return value as string;
-}
 
 const bankRule: Rule = object({
   bankId: text,
@@ -149,16 +81,11 @@ export function checkCustomer(value: unknown): asserts value is SandboxCustomerI
   checkValue('sandbox customer', 'customer', value, customerRule);
 }
 
-const latencyMs = range(0, MAX_LATENCY_MS);
-
-const latency: Rule = (value, path) => {
-  if (!Array.isArray(value)) return latencyMs(value, path);
-  const [min, max] = value as unknown[];
-  const bad = (bound: unknown): boolean => latencyMs(bound, path) !== undefined;
-  if (value.length !== 2 || bad(min) || bad(max))
-    return `must be ms from 0 to ${MAX_LATENCY_MS}, or [min, max] of them`;
-  return (min as number) <= (max as number) ? undefined : 'must be [min, max] with min <= max';
-};
+const latency = oneOrRange(range(0, MAX_LATENCY_MS), `ms from 0 to ${MAX_LATENCY_MS}`);
+const retryAfter = oneOrRange(
+  wholeNumber(0, MAX_RETRY_AFTER_S),
+  `whole seconds from 0 to ${MAX_RETRY_AFTER_S}`,
+);
 
 const faultsRule: Rule = object({
   failRate: range(0, 1),
@@ -167,6 +94,7 @@ const faultsRule: Rule = object({
     KINDS.length * 4,
   ),
   latency,
+  retryAfter,
   seed: wholeNumber(0, 2 ** 32 - 1),
 });
 

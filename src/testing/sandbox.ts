@@ -11,21 +11,18 @@ import { LogLines, controlLine, deliveryLine, forgetLine, seedLine, webhookLine 
 import { createRouter } from './endpoints/router.js';
 import type { SandboxRequestContext } from './endpoints/router.js';
 import type { AuthorizeResult, Sandbox, SandboxOptions } from './api.js';
+import { controlRoutes } from './control-routes.js';
 import {
-  checkArgument,
   checkCustomer,
   checkFetchArguments,
   checkListenOptions,
   checkSandboxOptions,
-  checkValue,
   checkWebhookTarget,
-  list,
-  text,
 } from './options.js';
+import { checkArgument, checkValue, list, text } from './rules.js';
 import { authorizeCharge, declineCharge, expireCharge } from './state/charges.js';
 import { customerKey, defaultSandboxCustomers, toSandboxCustomer } from './state/customers.js';
 import type { SandboxCustomer, SandboxCustomerInit } from './state/customers.js';
-import { SandboxError } from './state/errors.js';
 import type {
   SandboxCharge,
   SandboxDebit,
@@ -43,6 +40,7 @@ import { startServer } from './transports/server.js';
 import type { SandboxListenOptions, SandboxServer } from './transports/server.js';
 import { retryOptions } from './webhooks/delivery.js';
 import type { WebhookDelivery } from './webhooks/delivery.js';
+import { resend, sendPaid } from './webhooks/events.js';
 import { WebhookSender } from './webhooks/sender.js';
 import type { WebhookTarget } from './webhooks/sender.js';
 
@@ -97,28 +95,7 @@ class SandboxImpl implements Sandbox {
       basePath,
       faults: faultSource(options.faults),
       logger: this.#logger,
-      controls: {
-        authorize: (reference) => this.authorize(reference),
-        decline: (reference) => this.decline(reference),
-        expire: (reference) => this.expire(reference),
-        redeliver: (reference) => this.redeliver(reference),
-        reset: () => this.reset(),
-        charge: (reference) => this.charge(reference),
-        seed: (rows) => this.seed(rows as readonly SandboxSeedCharge[]),
-        setWebhook: (target) => {
-          const { url } = target as { url?: unknown };
-          this.setWebhook(url === null || url === undefined ? undefined : (target as WebhookTarget));
-          return this.#webhooks.target === undefined ? null : { url: this.#webhooks.target.url };
-        },
-        state: () => ({
-          webhookUrl: this.#webhooks.target?.url ?? null,
-          charges: this.charges,
-          refunds: this.refunds,
-          debits: this.debits,
-          deliveries: this.deliveries,
-          requests: this.requests,
-        }),
-      },
+      controls: controlRoutes(this, () => this.#webhooks.target?.url ?? null),
     });
     this.fetch = async (request, context) => {
       checkFetchArguments(request, context);
@@ -153,32 +130,12 @@ class SandboxImpl implements Sandbox {
     const paid = authorizeCharge(this.#state, reference, this.#now());
     const charge = snapshot(paid);
     this.#logger.info(controlLine(this.#now(), 'authorize', reference, charge.status));
-    const data = { reference, amount: charge.amount, customer: { handle: charge.customer.handle } };
-    this.#state.sentEvents.set(reference, { event: 'charge.success', data });
-    return { charge, webhook: await this.#deliver(reference) };
+    return { charge, webhook: await sendPaid(this.#state, this.#webhooks, charge) };
   }
 
   async redeliver(reference: string): Promise<WebhookDelivery> {
     checkArgument('redeliver() argument', 'reference', reference);
-    if (this.charge(reference) === undefined) {
-      throw new SandboxError(404, `No charge with reference '${reference}'.`);
-    }
-    if (!this.#state.sentEvents.has(reference)) {
-      throw new SandboxError(
-        409,
-        `No webhook was sent for '${reference}': only an authorized charge has one.`,
-      );
-    }
-    const delivery = await this.#deliver(reference);
-    if (delivery === null) {
-      throw new SandboxError(409, 'This sandbox has no webhookUrl, so there is nothing to redeliver.');
-    }
-    return delivery;
-  }
-
-  async #deliver(reference: string): Promise<WebhookDelivery | null> {
-    const sent = this.#state.sentEvents.get(reference);
-    return sent === undefined ? null : this.#webhooks.send(reference, sent);
+    return await resend(this.#state, this.#webhooks, reference);
   }
 
   decline(reference: string): Promise<SandboxCharge> {

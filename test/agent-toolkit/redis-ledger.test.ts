@@ -5,9 +5,11 @@
  */
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ValidationError } from '@wallet/node';
 
 import { redisSpendLedger, type SpendLedger } from '../../packages/agent-toolkit/src/index.js';
+import { caught } from '../helpers/caught.js';
 import { startRedis, type RedisServer } from '../redis/server.js';
 
 let server: RedisServer;
@@ -82,7 +84,35 @@ describe('redisSpendLedger', () => {
     expect(await a.claim('wct_x', 60_000)).toEqual({ state: 'used' });
   });
 
-  it('refuses a client that is neither redis nor ioredis', () => {
+  it('refuses a client that is neither redis nor ioredis, as the SDK does, under its own name', () => {
     expect(() => redisSpendLedger({} as never)).toThrow(/redis \(createClient\) or ioredis/);
+    const error = (() => {
+      try {
+        redisSpendLedger(42 as never);
+      } catch (e) {
+        return e as ValidationError;
+      }
+    })();
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error?.message).toContain('redisSpendLedger client');
+    expect(error?.issues[0]?.message).toContain('got 42');
+  });
+
+  it('refuses a call whose Redis does not answer within commandTimeout', async () => {
+    vi.useFakeTimers();
+    try {
+      const silent = { sendCommand: () => new Promise<never>(() => undefined) };
+      const ledger = redisSpendLedger(silent, { commandTimeout: 500 });
+      const reserved = caught<Error>(ledger.reserve('charges', 100, 1_000));
+      await vi.advanceTimersByTimeAsync(499);
+      let settled = false;
+      void reserved.then(() => (settled = true));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect((await reserved)?.message).toBe("The spend ledger's Redis did not answer EVAL within 500 ms.");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,19 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConnectionError, IdempotencyError, isWalletError, type WalletError } from '@wallet/node';
+import { ConnectionError, IdempotencyError, isWalletError } from '@wallet/node';
 import { specServer } from '../helpers/spec-server.js';
 import { finishPendingRefunds, refund, type RefundRow, type RefundTable } from './crash-safe-refund.js';
+import { caught } from '../helpers/caught.js';
 
 let server: Awaited<ReturnType<typeof specServer>> | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-const caught = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e as WalletError,
-  );
 
 describe('a key reused for another operation never passes as success', () => {
   it('a second partial refund under the first one’s key is a replay_mismatch, not a silent success', async () => {

@@ -76,7 +76,7 @@ describe('the packed package', { skip: runtimeOnly }, () => {
     assert.deepEqual(report.problems, {});
     assert.deepEqual(report.analysis.problems, []);
     const entries = Object.keys(report.analysis.entrypoints).sort();
-    assert.deepEqual(entries, ['.', './package.json', './schemas', './testing', './webhooks']);
+    assert.deepEqual(entries, ['.', './package.json', './schemas', './testing', './webhooks', './workspace']);
   });
 });
 

@@ -1,27 +1,18 @@
 /**
- * Charges in every state a reconciliation meets, made through the sandbox's own API (resolve,
- * dispatch, then the customer's answer), in process.
+ * Charges in every state a reconciliation meets, put straight into the sandbox with
+ * `sandbox.seed()` (the tests need the data, not the calls that would make it), and a watched
+ * dispatcher in front of it.
  */
 import { Wallet } from '@wallet/node';
-import type { Sandbox } from '@wallet/node/testing';
+import type { Sandbox, SandboxSeedStatus } from '@wallet/node/testing';
 import { FetchDispatcher } from '@wallet/node/testing';
 
 export const TEST_KEY = 'sk_test_reconcile_4eC39HqLyjWDarjtT1zdp7dc';
 
-/** The state a seeded charge ends in. */
-export type SeedState = 'SUCCESS' | 'FAILED' | 'PENDING_AUTHORIZATION';
-
-/** Makes `reference` a charge of `amount` Kobo in `state`. */
-export async function seedCharge(sandbox: Sandbox, reference: string, amount: number, state: SeedState) {
-  const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: sandbox.baseUrl, dispatcher: sandbox.dispatcher });
-  try {
-    const { linkedBanks } = await wallet.charges.resolveHandle({ handle: '@ada', amount, reference });
-    await wallet.charges.dispatch({ reference, bankId: linkedBanks[0]!.bankId, authChannel: 'wallet_push' });
-    if (state === 'SUCCESS') await sandbox.authorize(reference);
-    if (state === 'FAILED') await sandbox.decline(reference);
-  } finally {
-    await wallet.close();
-  }
+/** Makes `reference` a charge of `amount` Kobo in `status`. */
+export function seedCharge(sandbox: Sandbox, reference: string, amount: number, status: SandboxSeedStatus) {
+  sandbox.seed([{ reference, amount, status }]);
+  return Promise.resolve();
 }
 
 /** A dispatcher in front of the sandbox that counts verifies in flight and can hold or answer some itself. */

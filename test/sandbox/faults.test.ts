@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { Wallet } from '@wallet/node';
+import { RateLimitError, Wallet } from '@wallet/node';
 import { createSandbox } from '@wallet/node/testing';
 import type { Sandbox, SandboxOptions } from '@wallet/node/testing';
 
@@ -99,6 +99,62 @@ describe('fault injection', () => {
     expect(sandbox.requests.some((r) => r.replayed)).toBe(true);
   }, 30_000);
 
+  it('answers a rate-limit fault 429 with Retry-After in the seeded range, without acting', async () => {
+    const faults = { failRate: 1, kinds: ['rate-limit'], retryAfter: [1, 3], seed: 5 } as const;
+    const sandbox = track({ faults });
+    const waits: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const answer = await callSandbox(sandbox, 'POST', '/v1/charges/resolve-handle', {
+        body: { handle: '@ada', amount: 10_000, reference: `rl_${i}` },
+      });
+      expect(answer.status).toBe(429);
+      expect(answer.body).toEqual({
+        status: 'error',
+        message: 'Injected rate limit: the sandbox did not act.',
+      });
+      waits.push(answer.headers.get('retry-after') ?? 'none');
+    }
+    expect(new Set(waits)).toEqual(new Set(['1', '2', '3']));
+    expect(sandbox.charges).toEqual([]);
+    expect(sandbox.requests.every((r) => r.fault === 'rate-limit' && r.status === 429)).toBe(true);
+    // The same seed, the same waits.
+    const again = track({ faults });
+    const replayed: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const answer = await callSandbox(again, 'GET', '/v1/charges/verify/nope');
+      replayed.push(answer.headers.get('retry-after') ?? 'none');
+    }
+    expect(replayed).toEqual(waits);
+  });
+
+  it('draws rate-limit faults only when kinds names them', async () => {
+    const seen = await statuses(track({ faults: { failRate: 1, seed: 9 } }), 200);
+    expect(seen).not.toContain(429);
+  });
+
+  it('gives the SDK a RateLimitError carrying the Retry-After it asked for', async () => {
+    const sandbox = track({ faults: { failRate: 1, kinds: ['rate-limit'], retryAfter: 7 } });
+    const wallet = new Wallet({
+      apiKey: TEST_KEY,
+      baseUrl: sandbox.baseUrl,
+      dispatcher: sandbox.dispatcher,
+      maxRetries: 0,
+    });
+    wallets.push(wallet);
+    const error = await wallet.charges.verify('order_rl').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfter).toBe(7);
+  });
+
+  it('refuses a Retry-After that is not whole seconds from 0 to 3600, or [min, max] of them', () => {
+    for (const retryAfter of [1.5, -1, 3601, [3, 1], [0, 'x'], '2']) {
+      expect(() => track({ faults: { retryAfter } as never })).toThrow(
+        expect.objectContaining({ issues: [expect.objectContaining({ path: 'faults.retryAfter' })] }),
+      );
+    }
+    expect(() => track({ faults: { retryAfter: [0, 3600] } })).not.toThrow();
+  });
+
   it('refuses bad fault options by name', () => {
     expect(() =>
       track({ faults: { failRate: 2, latency: [50, 10], kinds: ['boom' as never], sede: 1 } as never }),
@@ -108,7 +164,7 @@ describe('fault injection', () => {
         issues: [
           { path: 'faults.failRate', message: 'must be from 0 to 1 (got 2)' },
           { path: 'faults.latency', message: 'must be [min, max] with min <= max' },
-          { path: 'faults.kinds.0', message: 'must be one of error, reset, reset-after' },
+          { path: 'faults.kinds.0', message: 'must be one of error, reset, reset-after, rate-limit' },
           { path: 'faults.sede', message: "is not a known option (did you mean 'seed'?)" },
         ],
       }),

@@ -4,48 +4,18 @@
  * for the redelivery, a dead worker's claim expires, a release never frees another's claim, and a
  * Redis that cannot be reached is answered 503 without running `onEvent`.
  */
-import { Redis } from 'ioredis';
-import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 
 import { createWebhookHandler, redisDedupeStore } from '../../src/webhooks.js';
-import type {
-  NodeRedisClientLike,
-  RedisClientLike,
-  WebhookEvent,
-  WebhookDedupeStore,
-} from '../../src/webhooks.js';
+import type { NodeRedisClientLike, WebhookEvent, WebhookDedupeStore } from '../../src/webhooks.js';
 import { FLEET_SECRET } from '../redis/fleet-protocol.js';
 import { Ledger, deliverAll, delivery, post, startFleet, stopFleet } from '../redis/fleet.js';
 import type { Sender } from '../redis/fleet.js';
-import { startRedis, type RedisServer } from '../redis/server.js';
+import { useRedis } from '../redis/clients.js';
+import { startRedis } from '../redis/server.js';
 
-let server: RedisServer;
-const clients: { close(): Promise<unknown> }[] = [];
-
-/** A connected client of each package. */
-async function connect(kind: 'redis' | 'ioredis', url = server.url): Promise<RedisClientLike> {
-  if (kind === 'ioredis') {
-    const client = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
-    client.on('error', () => undefined); // reconnect noise once a test stops the server
-    await client.connect();
-    clients.push({ close: async () => client.disconnect() });
-    return client;
-  }
-  const client = await createClient({ url })
-    .on('error', () => undefined)
-    .connect();
-  clients.push({ close: async () => client.destroy() });
-  return client;
-}
-
-beforeAll(async () => {
-  server = await startRedis();
-});
-afterAll(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await server?.stop();
-});
+const redis = useRedis();
+const connect = redis.connect.bind(redis);
 
 /** A Fetch handler on `store` whose onEvent counts runs per reference. */
 function countingHandler(
@@ -157,8 +127,8 @@ test('a worker process killed (SIGKILL) mid-event: its claim blocks the event un
   const claimTtl = 1_000;
   const t0 = performance.now();
   const [[doomed], [healthy]] = await Promise.all([
-    startFleet(server.url, 1, ledger, { claimTtl, hang: 'order_crash' }),
-    startFleet(server.url, 1, ledger, { claimTtl }),
+    startFleet(redis.url, 1, ledger, { claimTtl, hang: 'order_crash' }),
+    startFleet(redis.url, 1, ledger, { claimTtl }),
   ]);
   try {
     console.log('fleet of 2 ready in', Math.round(performance.now() - t0), 'ms');

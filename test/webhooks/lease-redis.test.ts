@@ -4,41 +4,17 @@
  * it runs, never run twice; and a Redis that goes away mid-event ends that delivery in 503. Driven
  * by the store's own renewals (events), with the shortest lease the store takes (1 s).
  */
-import { Redis } from 'ioredis';
-import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 
 import { createWebhookHandler, redisDedupeStore } from '../../src/webhooks.js';
-import type { RedisClientLike, WebhookDedupeStore, WebhookErrorContext } from '../../src/webhooks.js';
+import type { WebhookDedupeStore, WebhookErrorContext } from '../../src/webhooks.js';
 import { FLEET_SECRET } from '../redis/fleet-protocol.js';
 import { delivery } from '../redis/fleet.js';
-import { startRedis, type RedisServer } from '../redis/server.js';
+import { useRedis } from '../redis/clients.js';
+import { startRedis } from '../redis/server.js';
 
-let server: RedisServer;
-const clients: { close(): Promise<unknown> }[] = [];
-
-async function connect(kind: 'redis' | 'ioredis', url = server.url): Promise<RedisClientLike> {
-  if (kind === 'ioredis') {
-    const client = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
-    client.on('error', () => undefined);
-    await client.connect();
-    clients.push({ close: async () => client.disconnect() });
-    return client;
-  }
-  const client = await createClient({ url })
-    .on('error', () => undefined)
-    .connect();
-  clients.push({ close: async () => client.destroy() });
-  return client;
-}
-
-beforeAll(async () => {
-  server = await startRedis();
-});
-afterAll(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  await server?.stop();
-});
+const redis = useRedis();
+const connect = redis.connect.bind(redis);
 
 /** `store` with its renewals observable: `renewed(n)` resolves once n renewals were answered. */
 function observed(store: WebhookDedupeStore) {

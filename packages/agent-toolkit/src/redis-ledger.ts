@@ -3,8 +3,8 @@
  * Check-and-add is one Lua script: two processes can never both fit under a limit only one of them
  * fits under. Takes the same clients as the SDK's `redisDedupeStore`, found by shape.
  */
-import type { IoRedisClientLike, NodeRedisClientLike, RedisClientLike } from '@wallet/node';
-import { ValidationError } from '@wallet/node';
+import type { RedisClientLike } from '@wallet/node';
+import { redisCommand, withTimeout } from '@wallet/node/workspace';
 import { dayIn, type Hold, type SpendLedger, type SpendLedgerOptions, type TokenClaim } from './ledger.js';
 
 /** Options of {@link redisSpendLedger}. */
@@ -13,26 +13,6 @@ export interface RedisSpendLedgerOptions extends SpendLedgerOptions {
   prefix?: string;
   /** How long a command may take before the call is refused (nothing is sent then), ms. @default 2000 */
   commandTimeout?: number;
-}
-
-type Command = (args: readonly string[]) => Promise<unknown>;
-
-function commandOf(client: unknown): Command {
-  const c = client as Partial<Record<'call' | 'sendCommand', unknown>> | null;
-  if (typeof c === 'object' && c !== null) {
-    // ioredis first: it has a sendCommand too, taking a Command object rather than an array.
-    if (typeof c.call === 'function') {
-      const io = client as IoRedisClientLike;
-      return ([command, ...args]) => io.call(command!, ...args);
-    }
-    if (typeof c.sendCommand === 'function') {
-      const node = client as NodeRedisClientLike;
-      return (args) => node.sendCommand([...args]);
-    }
-  }
-  throw new ValidationError('redisSpendLedger client', [
-    { path: 'client', message: 'must be a connected client of the redis (createClient) or ioredis package' },
-  ]);
 }
 
 // Adds ARGV[1] unless the total would pass ARGV[2] ('' = no limit). Returns {added, total}.
@@ -78,25 +58,15 @@ export function redisSpendLedger(
   client: RedisClientLike,
   options: RedisSpendLedgerOptions = {},
 ): SpendLedger {
-  const send = commandOf(client);
+  // The SDK's adapter (the clients its redisDedupeStore takes) and its command deadline.
+  const run = withTimeout(
+    redisCommand(client, 'redisSpendLedger client'),
+    options.commandTimeout ?? 2000,
+    "The spend ledger's Redis",
+  );
   const today = dayIn(options.timeZone, 'redisSpendLedger');
   const now = options.now ?? Date.now;
   const prefix = options.prefix ?? 'wallet:agent:';
-  const timeout = options.commandTimeout ?? 2000;
-  const run = async (args: readonly string[]): Promise<unknown> => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`the spend ledger's Redis did not answer within ${timeout} ms`)),
-        timeout,
-      );
-    });
-    try {
-      return await Promise.race([send(args), late]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
   const eval1 = (script: string, key: string, ...args: string[]): Promise<unknown> =>
     run(['EVAL', script, '1', key, ...args]);
   const totalKey = (kind: string, day: string): string => `${prefix}${kind}:${day}`;

@@ -2,30 +2,17 @@ import { spawn } from 'node:child_process';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import {
-  CLI_BIN,
-  cleanEnv,
-  startSandbox,
-  TEST_KEY,
-  wallet,
-  type SandboxProcess,
-} from './helpers/processes.js';
-import { seed } from './helpers/seed.js';
+import { CLI_BIN, cleanEnv, wallet } from './helpers/processes.js';
+import { seededSandbox } from './helpers/seed.js';
 
-let sandbox: SandboxProcess;
-let env: Record<string, string>;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  env = { WALLET_SECRET_KEY: TEST_KEY, WALLET_BASE_URL: sandbox.url };
-  await seed(sandbox.url, [
-    { reference: 'c_paid', amount: 450_000, state: 'SUCCESS' },
-    { reference: 'c_refund', amount: 450_000, state: 'SUCCESS' },
-    { reference: 'c_wait', amount: 1_000, state: 'PENDING_AUTHORIZATION' },
-  ]);
-});
-afterAll(() => sandbox.stop());
+const sandbox = seededSandbox([
+  { reference: 'c_paid', amount: 450_000, status: 'SUCCESS' },
+  { reference: 'c_refund', amount: 450_000, status: 'SUCCESS' },
+  { reference: 'c_wait', amount: 1_000, status: 'PENDING_AUTHORIZATION' },
+]);
+const { env } = sandbox;
 
 /** A loopback service that counts refunds and answers them as the service would. */
 async function refundCounter() {

@@ -4,30 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import {
-  CLI_BIN,
-  cleanEnv,
-  startSandbox,
-  TEST_KEY,
-  wallet,
-  type SandboxProcess,
-} from './helpers/processes.js';
-import { seed } from './helpers/seed.js';
+import { CLI_BIN, cleanEnv, wallet } from './helpers/processes.js';
+import { seededSandbox } from './helpers/seed.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wallet-cli-run-'));
-let sandbox: SandboxProcess;
-let env: Record<string, string>;
 const ROWS = 150;
-
-beforeAll(async () => {
-  // Slow answers, so a run is still going when the test interrupts it.
-  sandbox = await startSandbox(['--latency', '20']);
-  env = { WALLET_SECRET_KEY: TEST_KEY, WALLET_BASE_URL: sandbox.url };
-  await seed(sandbox.url, [{ reference: 'r_0', amount: 1000, state: 'SUCCESS' }]);
-});
-afterAll(() => sandbox.stop());
+// Slow answers, so a run is still going when the test interrupts it.
+const sandbox = seededSandbox([{ reference: 'r_0', amount: 1000, status: 'SUCCESS' }], ['--latency', '20']);
+const { env } = sandbox;
 
 function ledger(name: string): string {
   const path = join(dir, name);

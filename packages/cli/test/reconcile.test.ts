@@ -3,27 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startSandbox, TEST_KEY, wallet, type SandboxProcess } from './helpers/processes.js';
-import { seed } from './helpers/seed.js';
+import { startSandbox, TEST_KEY, wallet } from './helpers/processes.js';
+import { seed, seededSandbox } from './helpers/seed.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wallet-cli-reconcile-'));
-let sandbox: SandboxProcess;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  env = { WALLET_SECRET_KEY: TEST_KEY, WALLET_BASE_URL: sandbox.url };
-  await seed(sandbox.url, [
-    { reference: 'ord_paid', amount: 450_000, state: 'SUCCESS' },
-    { reference: 'ord_missed', amount: 120_000, state: 'SUCCESS' },
-    { reference: 'ord_declined', amount: 99_900, state: 'FAILED' },
-    { reference: 'ord_waiting', amount: 70_000, state: 'PENDING_AUTHORIZATION' },
-    { reference: 'ord_other', amount: 300_000, state: 'SUCCESS' },
-  ]);
-});
-afterAll(() => sandbox.stop());
+const sandbox = seededSandbox([
+  { reference: 'ord_paid', amount: 450_000, status: 'SUCCESS' },
+  { reference: 'ord_missed', amount: 120_000, status: 'SUCCESS' },
+  { reference: 'ord_declined', amount: 99_900, status: 'FAILED' },
+  { reference: 'ord_waiting', amount: 70_000, status: 'PENDING_AUTHORIZATION' },
+  { reference: 'ord_other', amount: 300_000, status: 'SUCCESS' },
+]);
+const { env } = sandbox;
 
 const LEDGER =
   'reference,amount,status\r\n' +
@@ -140,23 +133,14 @@ describe('wallet reconcile', () => {
       const rows = Array.from({ length: 40 }, (_, i) => ({
         reference: `f_${i}`,
         amount: 1000 + i,
-        state: (['SUCCESS', 'FAILED', 'PENDING_AUTHORIZATION'] as const)[i % 3]!,
+        status: (['SUCCESS', 'FAILED', 'PENDING_AUTHORIZATION'] as const)[i % 3]!,
       }));
-      // Seeded on a clean sandbox of the same state? No: seeding goes through the faulty one, retried here.
-      for (const row of rows) {
-        for (let attempt = 0; ; attempt++) {
-          try {
-            await seed(faulty.url, [row]);
-            break;
-          } catch (error) {
-            if (attempt > 20 || !/5\d\d|fetch failed|409|other socket/.test(String(error))) throw error;
-          }
-        }
-      }
+      // A control route, never faulted: the data is there at once, and only the run meets faults.
+      await seed(faulty.url, rows);
       const status = { SUCCESS: 'paid', FAILED: 'failed', PENDING_AUTHORIZATION: 'pending' } as const;
       const ledger = file(
         'faults.csv',
-        `reference,amount,status\n${rows.map((r) => `${r.reference},${r.amount},${status[r.state]}`).join('\n')}\n`,
+        `reference,amount,status\n${rows.map((r) => `${r.reference},${r.amount},${status[r.status]}`).join('\n')}\n`,
       );
       const out = join(dir, 'faults.report.csv');
       const ran = await wallet(['reconcile', ledger, '--out', out, '--retries', '8'], {
@@ -164,7 +148,7 @@ describe('wallet reconcile', () => {
       });
       const verdicts = report(out).map((r) => r.verdict);
       expect(verdicts).toEqual(
-        rows.map((r) => (r.state === 'PENDING_AUTHORIZATION' ? 'still_pending' : 'match')),
+        rows.map((r) => (r.status === 'PENDING_AUTHORIZATION' ? 'still_pending' : 'match')),
       );
       expect(ran.code).toBe(0);
     } finally {

@@ -16,7 +16,7 @@ import {
 } from '@wallet/node/webhooks';
 
 import { startSandbox, wallet } from './helpers/processes.js';
-import { seed } from './helpers/seed.js';
+import { pay } from './helpers/seed.js';
 
 const SECRET = 'whsec_cli_test_secret';
 const dir = mkdtempSync(join(tmpdir(), 'wallet-cli-webhooks-'));
@@ -59,7 +59,7 @@ describe('wallet webhooks trigger', () => {
     const hook = await capture();
     const sandbox = await startSandbox(['--webhook-url', hook.url, '--webhook-secret', SECRET]);
     closers.push(() => sandbox.stop());
-    await seed(sandbox.url, [{ reference: 'ord_hook', amount: 450_000, state: 'SUCCESS' }]);
+    await pay(sandbox.url, 'ord_hook', 450_000);
     const fromSandbox = hook.got[0]!;
     const ran = await wallet([
       'webhooks',
@@ -211,7 +211,7 @@ describe('wallet webhooks verify', () => {
     const hook = await capture();
     const sandbox = await startSandbox(['--webhook-url', hook.url, '--webhook-secret', SECRET]);
     closers.push(() => sandbox.stop());
-    await seed(sandbox.url, [{ reference: 'ord_v1', amount: 1000, state: 'SUCCESS' }]);
+    await pay(sandbox.url, 'ord_v1', 1000);
     const { body, signature } = hook.got[0]!;
     const ran = await wallet(['webhooks', 'verify', '--secret', SECRET, '--signature', signature], {
       input: body.toString('utf8'),

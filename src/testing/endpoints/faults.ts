@@ -1,7 +1,7 @@
 /**
  * Fault injection, so merchants can prove their own retry paths: a seeded share of API requests is
- * answered with a 5xx, or the connection is reset before or after the sandbox acted, and every
- * request can be delayed. The same seed gives the same faults in the same order of requests.
+ * answered with a 5xx (or, when asked for, a 429 with `Retry-After`), or the connection is reset
+ * before or after the sandbox acted, and every request can be delayed. The same seed gives the same faults in the same order of requests.
  */
 import type { SandboxFaultKind } from '../state/records.js';
 
@@ -15,10 +15,17 @@ export interface SandboxFaults {
    */
   failRate?: number;
   /**
-   * How failing requests fail; each picks one of these at random.
+   * How failing requests fail; each picks one of these at random (list one twice to make it twice
+   * as likely). `'rate-limit'` is never chosen unless listed here.
    * @default ['error', 'reset', 'reset-after']
    */
   kinds?: readonly SandboxFaultKind[];
+  /**
+   * The `Retry-After` of a `'rate-limit'` fault, whole seconds: a number, or `[min, max]` for a
+   * random one in that range.
+   * @default 1
+   */
+  retryAfter?: number | readonly [number, number];
   /**
    * Delay before every API answer, ms: a number, or `[min, max]` for a random delay in that range.
    * @default 0
@@ -37,13 +44,19 @@ export interface Fault {
   kind: SandboxFaultKind | null;
   /** The 5xx status of an `error` fault. */
   status: number;
+  /** The `Retry-After` of a `rate-limit` fault, seconds. */
+  retryAfter: number;
 }
 
 /** Every kind of fault. @internal */
-export const KINDS: readonly SandboxFaultKind[] = ['error', 'reset', 'reset-after'];
+export const KINDS: readonly SandboxFaultKind[] = ['error', 'reset', 'reset-after', 'rate-limit'];
+/** The kinds drawn when `kinds` is not given. */
+const DEFAULT_KINDS: readonly SandboxFaultKind[] = ['error', 'reset', 'reset-after'];
 const STATUSES = [500, 502, 503] as const;
 /** The longest injected delay, ms. @internal */
 export const MAX_LATENCY_MS = 120_000;
+/** The longest injected `Retry-After`, seconds. @internal */
+export const MAX_RETRY_AFTER_S = 3600;
 
 /**
  * mulberry32: small, fast, and the same sequence from the same seed on every runtime. Exported for
@@ -65,9 +78,13 @@ export function faultSource(options: SandboxFaults | undefined): (() => Fault) |
   if (options === undefined) return undefined;
   const next = mulberry32(options.seed ?? 1);
   const rate = options.failRate ?? 0;
-  const kinds = options.kinds !== undefined && options.kinds.length > 0 ? options.kinds : KINDS;
+  const kinds = options.kinds !== undefined && options.kinds.length > 0 ? options.kinds : DEFAULT_KINDS;
   const [min, max] =
     typeof options.latency === 'number' ? [options.latency, options.latency] : (options.latency ?? [0, 0]);
+  const [waitMin, waitMax] =
+    typeof options.retryAfter === 'number'
+      ? [options.retryAfter, options.retryAfter]
+      : (options.retryAfter ?? [1, 1]);
   return () => {
     // Always three draws, so a request's fault does not depend on what earlier requests drew.
     const [failDraw, kindDraw, delayDraw] = [next(), next(), next()];
@@ -76,6 +93,8 @@ export function faultSource(options: SandboxFaults | undefined): (() => Fault) |
       delayMs: Math.round(min + (max - min) * delayDraw),
       kind: failing ? (kinds[Math.floor(kindDraw * kinds.length)] ?? 'error') : null,
       status: STATUSES[Math.floor(kindDraw * 997) % STATUSES.length] ?? 500,
+      // From the kind's draw too, so earlier seeds keep their sequences.
+      retryAfter: waitMin + (Math.floor(kindDraw * 7919) % (waitMax - waitMin + 1)),
     };
   };
 }

@@ -112,6 +112,9 @@ async function serve(
     return { response: failure(fault.status, 'Injected fault: the sandbox did not act.'), replayed: false };
   }
   if (fault?.kind === 'reset') return { response: failure(502, 'Injected reset.'), replayed: false };
+  if (fault?.kind === 'rate-limit') {
+    return { response: failure(429, 'Injected rate limit: the sandbox did not act.'), replayed: false };
+  }
   try {
     if (path === undefined) {
       throw new SandboxError(
@@ -161,6 +164,8 @@ export function createRouter(
       ctx.logger?.warn(line);
     else ctx.logger?.info(line);
     if (fault?.kind === 'reset' || fault?.kind === 'reset-after') return Response.error();
+    if (fault?.kind === 'rate-limit')
+      return toResponse(outcome.response, { 'retry-after': String(fault.retryAfter) });
     return toResponse(outcome.response, outcome.replayed ? { 'idempotent-replayed': 'true' } : {});
   };
 }

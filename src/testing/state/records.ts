@@ -145,6 +145,7 @@ export interface SandboxRequestRecord {
  * How a faulty request fails. `error`: a 5xx answer, and the sandbox did not act. `reset`: the
  * connection drops before the sandbox acts. `reset-after`: the sandbox acts (a charge is dispatched,
  * a refund made), then the connection drops: the outcome the merchant cannot see, which retrying
- * with the same idempotency key resolves.
+ * with the same idempotency key resolves. `rate-limit`: a 429 with a `Retry-After` (see the faults'
+ * `retryAfter`), and the sandbox did not act; chosen only when `kinds` names it.
  */
-export type SandboxFaultKind = 'error' | 'reset' | 'reset-after';
+export type SandboxFaultKind = 'error' | 'reset' | 'reset-after' | 'rate-limit';

@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { signWebhook } from '../../webhooks/sign.js';
 import type { SandboxDeliveryAttempt } from '../state/records.js';
+import { webhookBody } from './body.js';
 
 /** How the sandbox retries a webhook delivery. */
 export interface WebhookRetryOptions {
@@ -157,16 +158,6 @@ async function run(
     }
   }
   return { delivered: false, attempts };
-}
-
-/**
- * The body of a delivery: indented JSON with a final newline, bytes that
- * `JSON.stringify(JSON.parse(body))` does not give back, so a handler that verifies a re-serialized
- * body (`JSON.stringify(req.body)`) fails here in development, as it would against the service.
- * @internal
- */
-export function webhookBody(event: string, data: unknown): string {
-  return `${JSON.stringify({ event, data }, null, 2)}\n`;
 }
 
 /**

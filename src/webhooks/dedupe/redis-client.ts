@@ -27,10 +27,12 @@ export type RedisClientLike = NodeRedisClientLike | IoRedisClientLike;
 export type RedisCommand = (args: readonly string[]) => Promise<unknown>;
 
 /**
- * A command function for `client`, or a `ValidationError` for anything else. ioredis is tested
- * first: it also has a `sendCommand`, which takes a Command object rather than an array.
+ * A command function for `client`, or a `ValidationError` for anything else, titled `what` (the
+ * function it was given to). ioredis is tested first: it also has a `sendCommand`, which takes a
+ * Command object rather than an array. The one adapter: `redisDedupeStore` and
+ * `@wallet/agent-toolkit`'s `redisSpendLedger` (through `@wallet/node/workspace`) both use it.
  */
-export function redisCommand(client: unknown): RedisCommand {
+export function redisCommand(client: unknown, what = 'redisDedupeStore client'): RedisCommand {
   const c = client as Partial<Record<'call' | 'sendCommand', unknown>> | null;
   if (typeof c === 'object' && c !== null) {
     if (typeof c.call === 'function') {
@@ -42,7 +44,7 @@ export function redisCommand(client: unknown): RedisCommand {
       return (args) => node.sendCommand([...args]);
     }
   }
-  throw new ValidationError('redisDedupeStore client', [
+  throw new ValidationError(what, [
     {
       path: 'client',
       message: `must be a connected client of the redis (createClient) or ioredis package, got ${describe(client)}`,
@@ -52,13 +54,14 @@ export function redisCommand(client: unknown): RedisCommand {
 
 /**
  * Runs `command`, rejecting after `ms`: the common clients queue commands while disconnected, and a
- * webhook answer must not wait for Redis to come back.
+ * webhook answer (or an agent's money call) must not wait for Redis to come back. `name` starts
+ * the message.
  */
-export function withTimeout(command: RedisCommand, ms: number): RedisCommand {
+export function withTimeout(command: RedisCommand, ms: number, name = 'Redis'): RedisCommand {
   return async (args) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer ${args[0]} within ${ms} ms.`)), ms);
+      timer = setTimeout(() => reject(new Error(`${name} did not answer ${args[0]} within ${ms} ms.`)), ms);
     });
     try {
       return await Promise.race([command(args), late]);

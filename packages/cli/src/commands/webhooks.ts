@@ -1,11 +1,13 @@
 /**
  * `wallet webhooks trigger` sends a delivery signed exactly as the service (and the sandbox) signs
- * one, with the SDK's own `signWebhook`; `wallet webhooks verify` says whether a captured delivery
- * verifies with the SDK's own `verifyWebhook`, and if not, what changed it on the way.
+ * one: the sandbox's own body bytes (`webhookBody`), signed by the SDK's own `signWebhook`.
+ * `wallet webhooks verify` says whether a captured delivery verifies with the SDK's own
+ * `verifyWebhook`, and if not, what changed it on the way.
  */
 import { readFile } from 'node:fs/promises';
 
 import { signWebhook, verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from '@wallet/node/webhooks';
+import { webhookBody } from '@wallet/node/workspace';
 
 import { OK, PROBLEM, UsageError, type Output } from '../output.js';
 import { diagnose } from '../webhooks/diagnose.js';
@@ -38,9 +40,9 @@ export async function triggerCommand(event: string, flags: TriggerFlags, out: Ou
     throw new UsageError(`--to must be a URL (got '${flags.to}').`);
   }
   const reference = flags.reference ?? `cli_${Date.now().toString(36)}`;
-  const payload = { event, data: { reference, amount: flags.amount, customer: { handle: flags.handle } } };
-  // The sandbox's form (indented, final newline), signed over exactly these bytes by the SDK's helper.
-  const { body, signature } = signWebhook(`${JSON.stringify(payload, null, 2)}\n`, secretOr(flags.secret));
+  const data = { reference, amount: flags.amount, customer: { handle: flags.handle } };
+  // The sandbox's own bytes (its webhookBody: indented, final newline), signed by the SDK's helper.
+  const { body, signature } = signWebhook(webhookBody(event, data), secretOr(flags.secret));
   const results: { attempt: number; status: number | null; received: boolean; answer: string }[] = [];
   for (let attempt = 1; attempt <= flags.repeat; attempt++) {
     let status: number | null = null;

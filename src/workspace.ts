@@ -1,0 +1,11 @@
+/**
+ * `@wallet/node/workspace`: the internal subpath of this repository's own packages
+ * (`@wallet/agent-toolkit`, `@wallet/cli`), so that each rule they share with the SDK has one copy,
+ * the SDK's. Not for merchants: it may change in any release.
+ *
+ * @internal
+ * @module \@wallet/node/workspace
+ */
+export { redisCommand, withTimeout } from './webhooks/dedupe/redis-client.js';
+export type { RedisCommand } from './webhooks/dedupe/redis-client.js';
+export { webhookBody } from './testing/webhooks/body.js';
