@@ -1,6 +1,7 @@
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConnectionError, NotFoundError, type WalletError } from '@wallet/node';
+import { ConnectionError, NotFoundError } from '@wallet/node';
+import { caught } from './helpers/caught.js';
 import { paid, refunded } from './helpers/mock-service.js';
 import { bytes, jsonAnswer, rawServer, type RawScript } from './helpers/raw-server.js';
 
@@ -18,11 +19,6 @@ async function serve(script: RawScript) {
   return server;
 }
 
-const caught = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: unknown) => e as WalletError,
-  );
 const refund = { reference: 'order_1042', amount: 100_000 } as const;
 const ok = (data: unknown) => jsonAnswer(200, { status: 'success', data });
 const CONTINUE = 'HTTP/1.1 100 Continue\r\n\r\n';
