@@ -1,8 +1,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
-import { Wallet, type ClientOptions } from '@wallet/node';
-import { TEST_KEY } from './mock-service.js';
+import { serving } from './loopback.js';
 
 /** One request as a raw server read it. */
 export interface RawRequest {
@@ -67,22 +66,7 @@ export async function rawServer(script: RawScript, secure?: { cert: Buffer; key:
   const port = (server.address() as AddressInfo).port;
   // The fixture certificate is for localhost.
   const url = secure ? `https://localhost:${port}` : `http://127.0.0.1:${port}`;
-  const clients: Wallet[] = [];
-  return {
-    url,
-    requests,
-    connections: () => connections,
-    wallet(options: ClientOptions = {}) {
-      const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: url, ...options });
-      clients.push(wallet);
-      return wallet;
-    },
-    async close() {
-      await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return { ...serving(url, server, sockets), requests, connections: () => connections };
 }
 
 /** A whole HTTP/1.1 answer with a JSON body. */
