@@ -1,10 +1,11 @@
 /**
  * The stress proof of `wallet reconcile`: 100,000 ledger rows against the sandbox seeded with a
- * known mix of verdicts (fee_mismatch included, seeded with a fee the rule never gives), under the sandbox's own faults (1% 5xx, 0.5% 429 with `Retry-After`), by
- * the real `wallet` bin. Every row gets exactly one verdict, the truth it was seeded with; none is
- * lost or doubled. A second run, of 10,000 rows against a sandbox whose 429s ask for a whole second,
- * proves nobody comes back before that second is up. Reports the time and the bin's peak RSS
- * against a 100-row run of the same command.
+ * known mix of verdicts (fee_mismatch included: seeded with a fee the rule never gives), under the
+ * sandbox's own faults (1% 5xx, 0.5% 429 with `Retry-After`), by the real `wallet` bin. Every row
+ * gets exactly one verdict, the truth it was seeded with; none is lost or doubled. A second run, of
+ * 10,000 rows against a sandbox whose 429s ask for a whole second, proves nobody comes back before
+ * that second is up. Reports the time and the bin's peak RSS against a 100-row run of the same
+ * command.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
