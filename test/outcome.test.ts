@@ -165,10 +165,10 @@ describe('responses over 1 MiB', () => {
       const timer = setInterval(() => res.write(' '), 20);
       res.on('close', () => clearInterval(timer));
     });
-    const started = performance.now();
-    const error = await caught(server.wallet({ timeout: 5_000 }).refunds.create(refund));
+    // No deadline ends it within the test: only the declared length can, as the headers arrive.
+    const patient = server.wallet({ timeout: 3_600_000, totalTimeout: 3_600_000 });
+    const error = await caught(patient.refunds.create(refund));
     expect(error).toMatchObject({ name: 'ResponseTooLargeError', status: 404, outcomeUnknown: false });
-    expect(performance.now() - started).toBeLessThan(1_000);
   });
 });
 

@@ -26,17 +26,31 @@ describe("the client's own connection pool", () => {
   });
 
   it('times a call out at its own deadline while it waits for a pooled connection', async () => {
-    // The only connection is held for 3 s; the queued call must not wait for it to come free.
+    // The only connection is held until the test lets it go: the queued call cannot get it, so
+    // only its own deadline can end it, and it ends having sent nothing.
+    let release: () => void = () => undefined;
+    let held: () => void = () => undefined;
+    const holdingConnection = new Promise<void>((resolve) => (held = resolve));
     server = await loopback((req, res) => {
-      const delay = req.url?.endsWith('/slow') ? 3_000 : 0;
-      setTimeout(() => json(res, 200, { status: 'success', data: paid }), delay);
+      const answer = () => json(res, 200, { status: 'success', data: paid });
+      if (!req.url?.endsWith('/slow')) return answer();
+      release = answer;
+      held();
     });
     const wallet = server.wallet({ maxConnections: 1, maxRetries: 0 });
-    const holding = wallet.charges.verify('slow', { timeout: 10_000 });
-    const started = performance.now();
-    const queued = await wallet.charges.verify('order_1042', { timeout: 300 }).catch((e: unknown) => e);
-    expect(queued).toBeInstanceOf(ConnectionTimeoutError);
-    expect(performance.now() - started).toBeLessThan(2_000);
-    await holding;
+    const holding = wallet.charges.verify('slow', { timeout: 60_000 });
+    await holdingConnection;
+    try {
+      // A POST: its outcome would be unknown had any byte of it been written.
+      const queued = await wallet.refunds
+        .create({ reference: 'order_1042' }, { timeout: 300 })
+        .catch((e: unknown) => e);
+      expect(queued).toBeInstanceOf(ConnectionTimeoutError);
+      expect(queued).toMatchObject({ attempts: 1, outcomeUnknown: false });
+      expect(server.received.map((r) => r.url)).toEqual(['/v1/charges/verify/slow']);
+    } finally {
+      release();
+      await holding;
+    }
   });
 });

@@ -11,7 +11,8 @@ import {
 import { createSandbox, type Sandbox } from '@wallet/node/testing';
 import { pending, resolveAndDispatch } from './helpers/charge-flow.js';
 import { json, loopback } from './helpers/loopback.js';
-import { TEST_KEY, paid } from './helpers/mock-service.js';
+import { fakeClock, track } from './helpers/fake-clock.js';
+import { TEST_KEY, fail, http, mockService, ok, paid } from './helpers/mock-service.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -31,16 +32,24 @@ const verifies = (sandbox: Sandbox, reference: string) =>
   sandbox.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/verify/${reference}`)).length;
 
 describe('charges.waitForOutcome against the sandbox', () => {
-  it('resolves to the paid transaction once the customer authorizes', async () => {
-    const { sandbox, wallet } = await served();
+  it('resolves to the paid transaction once the customer authorizes, polling on its schedule (fake clock)', async () => {
+    const sandbox = createSandbox();
+    const options = { apiKey: TEST_KEY, baseUrl: sandbox.baseUrl, dispatcher: sandbox.dispatcher };
+    const wallet = new Wallet(options);
     await resolveAndDispatch(wallet, 'order_auth');
+    await wallet.charges.verify('order_auth'); // loads the schemas on the real clock
+    const before = verifies(sandbox, 'order_auth');
+    fakeClock();
     const page = new AbortController();
-    const waiting = wallet.charges.waitForOutcome('order_auth', { pollInterval: 100, signal: page.signal });
+    const after = track(
+      wallet.charges.waitForOutcome('order_auth', { pollInterval: 100, signal: page.signal }),
+    );
     setTimeout(() => void sandbox.authorize('order_auth'), 300);
-    const tx = await waiting;
+    expect((await after(299)).settled).toBe(false);
+    const { value: tx } = await after(1_000);
     expect(tx).toMatchObject({ reference: 'order_auth', status: 'SUCCESS', fee: 10_000, netAmount: 490_000 });
-    expect(verifies(sandbox, 'order_auth')).toBeGreaterThanOrEqual(2);
-    expect(verifies(sandbox, 'order_auth')).toBeLessThan(8);
+    // Polls at 0, 100, 250 and 475 ms (less up to a fifth of jitter each): the fourth sees it paid.
+    expect(verifies(sandbox, 'order_auth') - before).toBe(4);
     // A page's long-lived signal is left as it was found.
     expect(getEventListeners(page.signal, 'abort')).toHaveLength(0);
   });
@@ -98,28 +107,34 @@ describe('charges.waitForOutcome against the sandbox', () => {
 });
 
 describe('charges.waitForOutcome against a struggling service', () => {
-  it('rides out 429 with Retry-After and 5xx between polls, and honours the Retry-After', async () => {
+  it('rides out 429 with Retry-After and 5xx between polls, and honours the Retry-After (fake clock)', async () => {
     const answers = [
-      (res: Parameters<typeof json>[0]) => json(res, 200, { status: 'success', data: pending }),
-      (res: Parameters<typeof json>[0]) =>
-        json(res, 429, { status: 'error', message: 'Slow down' }, { 'retry-after': '1' }),
-      (res: Parameters<typeof json>[0]) => json(res, 503, { status: 'error', message: 'Unavailable' }),
-      (res: Parameters<typeof json>[0]) => json(res, 502, { status: 'error', message: 'Bad gateway' }),
-      (res: Parameters<typeof json>[0]) => json(res, 200, { status: 'success', data: paid }),
+      () => ok(pending, null),
+      () => fail(429, 'Slow down', { headers: { 'retry-after': '1' } }),
+      () => fail(503, 'Unavailable'),
+      () => fail(502, 'Bad gateway'),
+      () => ok(paid, null),
     ];
     const times: number[] = [];
-    const server = await loopback((_req, res, n) => {
-      times.push(performance.now());
-      answers[Math.min(n, answers.length) - 1]!(res);
-    });
-    cleanup.push(() => server.close());
+    const service = mockService(
+      http.get('*/v1/charges/verify/:reference', () => {
+        times.push(performance.now());
+        return answers[Math.min(times.length, answers.length) - 1]!();
+      }),
+    );
     // No transport retries: every failure reaches the poll loop, which must absorb it itself.
-    const wallet = server.wallet({ maxRetries: 0 });
-    const tx = await wallet.charges.waitForOutcome('order_1042', { pollInterval: 100 });
-    expect(tx.status).toBe('SUCCESS');
-    expect(server.received).toHaveLength(5);
-    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(990);
-    expect(times[3]! - times[2]!).toBeLessThan(900);
+    const wallet = service.wallet({ maxRetries: 0 });
+    await wallet.charges.verify('order_1042'); // loads the schemas on the real clock
+    times.length = 0;
+    fakeClock();
+    const after = track(wallet.charges.waitForOutcome('order_1042', { pollInterval: 100 }));
+    const result = await after(10_000);
+    expect(result.value).toMatchObject({ status: 'SUCCESS' });
+    expect(times).toHaveLength(5);
+    // After the 429 the next poll waits its Retry-After (1 s) …
+    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(1_000);
+    // … and after a 503 without one, the poll schedule again: 100 ms × 1.5², less jitter.
+    expect(times[3]! - times[2]!).toBeLessThanOrEqual(225);
   });
 
   it('lets the transport retry a 5xx within one poll, with its own Retry-After rules', async () => {

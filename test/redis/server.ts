@@ -13,6 +13,10 @@ export interface RedisServer {
   port: number;
   /** Stops it (SIGTERM, then SIGKILL after 2 s) and waits for it to exit. */
   stop(): Promise<void>;
+  /** Freezes it (SIGSTOP): connections stay open and commands are taken in, but nothing answers. */
+  freeze(): void;
+  /** Lets a frozen server run again (SIGCONT). */
+  thaw(): void;
 }
 
 /** A loopback port free right now. */
@@ -82,8 +86,11 @@ export async function startRedis(port?: number): Promise<RedisServer> {
   return {
     url: `redis://127.0.0.1:${chosen}`,
     port: chosen,
+    freeze: () => void child.kill('SIGSTOP'),
+    thaw: () => void child.kill('SIGCONT'),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGCONT');
       child.kill('SIGTERM');
       const force = setTimeout(() => child.kill('SIGKILL'), 2_000);
       await exited(child);

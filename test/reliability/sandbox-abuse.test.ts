@@ -47,18 +47,16 @@ describe('sandbox abuse over loopback', () => {
 
   it('cuts off clients that drip their body, while others are answered without waiting for them', async () => {
     const strict = await target.sandbox.listen({ requestTimeoutMs: 1000 });
-    const started = performance.now();
-    const slow = slowClients(strict.url, 30, 100);
+    // Bodies that would be complete after 10 s: only the 1 s request timeout can answer them 408.
+    const slow = slowClients(strict.url, 30, 100, 100);
     const answers = await Promise.all(
       Array.from({ length: 50 }, () => callHttp(strict.url, 'GET', '/v1/charges/verify/x')),
     );
-    const othersDone = performance.now() - started;
     expect(answers.every((a) => a.status === 404)).toBe(true);
-    const slowDone = await slow;
-    // Cut by the request timeout (1000 ms), not refused at once and not left hanging.
-    expect(slowDone).toBeGreaterThanOrEqual(950);
-    expect(slowDone).toBeLessThan(5000);
-    expect(othersDone).toBeLessThan(slowDone);
+    const { statuses, ms } = await slow;
+    expect(statuses).toEqual(Array.from({ length: 30 }, () => 408));
+    // Cut by the request timeout, not refused at once (a loaded machine can only make it later).
+    expect(ms).toBeGreaterThanOrEqual(950);
     await strict.close();
     await target.alive();
   });

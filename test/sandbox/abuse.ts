@@ -146,30 +146,45 @@ export const MALFORMED: [string, string | Buffer, number][] = [
   ['a live key', post('/v1/refunds', '{}').replace(TEST_KEY, 'sk_live_abc'), 401],
 ];
 
+/** What the dripping clients saw: each one's answer status (0: closed without one), and when the last closed. */
+export interface SlowClients {
+  statuses: number[];
+  /** Milliseconds until the server had closed every connection (for the log, never asserted). */
+  ms: number;
+}
+
 /**
- * Opens `count` connections that send headers and then drip a byte of body every `dripMs`. Resolves
- * when the server has closed all of them, with how long that took, ms.
+ * Opens `count` connections that send headers declaring `bodyBytes` and then drip a byte of body
+ * every `dripMs`: a body that would be complete after `bodyBytes * dripMs` ms. Resolves when the
+ * server has closed all of them, with the status each got.
  */
-export function slowClients(url: string, count: number, dripMs: number): Promise<number> {
+export function slowClients(
+  url: string,
+  count: number,
+  dripMs: number,
+  bodyBytes: number,
+): Promise<SlowClients> {
   const { hostname, port } = new URL(url);
   const started = performance.now();
   const closed = Array.from(
     { length: count },
     () =>
-      new Promise<void>((resolve) => {
+      new Promise<number>((resolve) => {
         const socket = connect(Number(port), hostname);
+        let answer = '';
         socket.on('error', () => {});
+        socket.on('data', (chunk) => (answer += String(chunk)));
         socket.write(
-          `POST /v1/refunds HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${TEST_KEY}\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n`,
+          `POST /v1/refunds HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${TEST_KEY}\r\ncontent-type: application/json\r\ncontent-length: ${bodyBytes}\r\n\r\n`,
         );
         const drip = setInterval(() => socket.writable && socket.write('{'), dripMs);
         socket.on('close', () => {
           clearInterval(drip);
-          resolve();
+          resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0));
         });
       }),
   );
-  return Promise.all(closed).then(() => performance.now() - started);
+  return Promise.all(closed).then((statuses) => ({ statuses, ms: performance.now() - started }));
 }
 
 /** Resolves `@ada` for `reference` and dispatches a push; authorizes it through the control route. */

@@ -1,98 +1,124 @@
 /**
  * A sender that drips the body a byte at a time cannot hold a webhook route open: both handlers
- * answer 408 within `bodyTimeout`, never call `onEvent`, and let the connection go.
+ * answer 408 at `bodyTimeout`, never call `onEvent`, and let the connection go. The handlers'
+ * deadlines run on the fake clock, so "at 300 ms" is exact; the Node handler's bytes still travel
+ * over a real socket.
  */
-import { connect } from 'node:net';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 
 import { createNodeWebhookHandler, createWebhookHandler } from '../../src/webhooks.js';
-import { BODY, SIGNATURE, close, listen, recording } from './helpers.js';
-import { dripRequest, dripStream } from './drip.js';
+import { fakeClock, track } from '../helpers/fake-clock.js';
+import { BODY, SIGNATURE, close, recording } from './helpers.js';
+import { dripStream, listenForOne, rawPost } from './drip.js';
 
 const servers: Server[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(servers.splice(0).map(close));
 });
 
-describe('createNodeWebhookHandler under a slow drip', () => {
-  test('answers 408 within bodyTimeout over real HTTP, closes the connection, and never runs onEvent', async () => {
-    const { handler, events, errors } = recording(createNodeWebhookHandler, { bodyTimeout: 300 });
-    const { url, server } = await listen((req, res) => void handler(req, res));
-    servers.push(server);
-    const result = await dripRequest(url, { intervalMs: 20, declaredLength: 100_000 });
-    expect(result.status).toBe(408);
-    expect(result.elapsedMs).toBeGreaterThanOrEqual(280);
-    expect(result.elapsedMs).toBeLessThan(1_500);
-    expect(result.closedByServer).toBe(true);
-    expect(events).toEqual([]);
-    expect(errors.map(([e, c]) => [(e as { code?: string }).code, c.status])).toEqual([
-      ['webhook_body_timeout', 408],
-    ]);
-  });
+/** One byte every `stepMs` of the fake clock, each read by the server, for `ms` in all. */
+async function drip(post: ReturnType<typeof rawPost>, req: IncomingMessage, ms: number, stepMs = 20) {
+  for (let t = 0; t < ms; t += stepMs) {
+    await post.byte(req);
+    await vi.advanceTimersByTimeAsync(Math.min(stepMs, ms - t));
+  }
+}
 
-  test('a chunked drip (no content-length) gets 408 the same way', async () => {
-    const { handler, events } = recording(createNodeWebhookHandler, { bodyTimeout: 200 });
-    const { url, server } = await listen((req, res) => void handler(req, res));
-    servers.push(server);
-    const result = await dripRequest(url, { intervalMs: 20 });
-    expect(result.status).toBe(408);
-    expect(result.elapsedMs).toBeLessThan(1_500);
-    expect(events).toEqual([]);
-  });
+const codes = (errors: [unknown, { status: number }][]) =>
+  errors.map(([e, c]) => [(e as { code?: string }).code, c.status]);
+
+describe('createNodeWebhookHandler under a slow drip', () => {
+  for (const [framing, declaredLength] of [
+    ['content-length', 100_000],
+    ['chunked', undefined],
+  ] as const) {
+    test(`answers 408 at bodyTimeout over real HTTP (${framing}), closes the connection, and never runs onEvent`, async () => {
+      fakeClock();
+      const { handler, events, errors } = recording(createNodeWebhookHandler, { bodyTimeout: 300 });
+      const { url, server, request } = await listenForOne(handler);
+      servers.push(server);
+      const post = rawPost(url, declaredLength);
+      const req = await request;
+      await drip(post, req, 299); // 15 bytes, each read well within the deadline
+      expect(errors).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(codes(errors)).toEqual([['webhook_body_timeout', 408]]);
+      vi.useRealTimers();
+      expect(await post.answer).toEqual({ status: 408, connection: 'close', closedByServer: true });
+      expect(events).toEqual([]);
+    });
+  }
 
   test("onEvent's own time is not counted: a slow onEvent after a fast body still gets 200", async () => {
-    const { handler } = recording(createNodeWebhookHandler, {
+    fakeClock();
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const { handler, errors } = recording(createNodeWebhookHandler, {
       bodyTimeout: 50,
-      onEvent: () => new Promise((r) => setTimeout(r, 200)),
+      onEvent: () => (started(), new Promise((r) => setTimeout(r, 200))),
     });
-    const { url, server } = await listen((req, res) => void handler(req, res));
+    const { url, server } = await listenForOne(handler);
     servers.push(server);
-    const response = await fetch(url, {
-      method: 'POST',
-      body: BODY,
-      headers: { 'x-wallet-signature': SIGNATURE },
-    });
-    expect(response.status).toBe(200);
+    const response = fetch(url, { method: 'POST', body: BODY, headers: { 'x-wallet-signature': SIGNATURE } });
+    await running; // the body is in: from here only onEvent's 200 ms of the fake clock remain
+    await vi.advanceTimersByTimeAsync(200);
+    vi.useRealTimers();
+    expect((await response).status).toBe(200);
+    expect(errors).toEqual([]);
   });
 
-  test('the default deadline is 10 s: a body that has not ended is still waited for before that', async () => {
-    const { handler } = recording(createNodeWebhookHandler);
-    const { url, server } = await listen((req, res) => void handler(req, res));
+  test('the default deadline is 10 s: an unfinished body is waited for until then, and no longer', async () => {
+    fakeClock();
+    const { handler, errors } = recording(createNodeWebhookHandler);
+    const { url, server, request } = await listenForOne(handler);
     servers.push(server);
-    const socket = connect(Number(new URL(url).port), '127.0.0.1');
-    socket.write(`POST / HTTP/1.1\r\nhost: x\r\ncontent-length: 10\r\n\r\nabc`);
-    const early = await new Promise<string>((resolve) => {
-      socket.once('data', (d) => resolve(String(d)));
-      setTimeout(() => resolve('no answer yet'), 500);
-    });
-    socket.destroy();
-    expect(early).toBe('no answer yet');
+    const post = rawPost(url, 10);
+    await post.byte(await request);
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(errors).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(codes(errors)).toEqual([['webhook_body_timeout', 408]]);
+    vi.useRealTimers();
+    expect((await post.answer).status).toBe(408);
   });
 });
 
 describe('createWebhookHandler (Fetch) under a slow drip', () => {
-  test('answers 408 within bodyTimeout, cancels the body stream, and never runs onEvent', async () => {
+  test('answers 408 at bodyTimeout, cancels the body stream, and never runs onEvent', async () => {
+    fakeClock();
     const { handler, events, errors } = recording(createWebhookHandler, { bodyTimeout: 300 });
-    const drip = dripStream(20);
+    const drip = dripStream(20); // one byte every 20 ms of the fake clock
     const request = new Request('https://merchant.example/webhooks', {
       method: 'POST',
       headers: { 'x-wallet-signature': SIGNATURE },
       body: drip.stream,
       duplex: 'half',
     });
-    const started = performance.now();
-    const response = await handler(request);
-    const elapsed = performance.now() - started;
-    expect(response.status).toBe(408);
-    expect(response.headers.get('connection')).toBe('close');
-    expect(elapsed).toBeGreaterThanOrEqual(280);
-    expect(elapsed).toBeLessThan(1_500);
-    await new Promise((r) => setTimeout(r, 50));
+    const after = track(handler(request));
+    expect((await after(299)).settled).toBe(false);
+    const { value: response } = await after(1);
+    expect(response?.status).toBe(408);
+    expect(response?.headers.get('connection')).toBe('close');
     expect(drip.cancelled()).toBe(true);
-    expect(drip.sent()).toBeGreaterThan(3);
+    expect(drip.sent()).toBeGreaterThanOrEqual(14);
     expect(events).toEqual([]);
     expect(errors.map(([, c]) => c.status)).toEqual([408]);
+  });
+
+  test('the default deadline is 10 s here too', async () => {
+    fakeClock();
+    const { handler } = recording(createWebhookHandler);
+    const drip = dripStream(1_000);
+    const request = new Request('https://merchant.example/webhooks', {
+      method: 'POST',
+      body: drip.stream,
+      duplex: 'half',
+    });
+    const after = track(handler(request));
+    expect((await after(9_999)).settled).toBe(false);
+    expect((await after(1)).value?.status).toBe(408);
   });
 });

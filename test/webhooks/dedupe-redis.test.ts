@@ -89,18 +89,34 @@ describe.each(['redis', 'ioredis'] as const)('redisDedupeStore with the %s clien
     expect(await slow.claim('charge.success:order_2')).toEqual({ status: 'busy' });
   });
 
-  test('Redis unreachable: 503 within the store timeout, and onEvent never runs', async () => {
+  test('Redis unreachable: 503, and onEvent never runs', async () => {
     const down = await startRedis();
     const client = await connect(kind, down.url);
     const runs = new Map<string, number>();
     const handler = countingHandler(redisDedupeStore(client, { timeout: 300 }), runs);
     await down.stop();
-    const started = performance.now();
     const statuses = [];
     for (let i = 0; i < 2; i++) statuses.push((await handler(requestFor(`order_down_${i}`))).status);
     expect(statuses).toEqual([503, 503]);
-    expect(performance.now() - started).toBeLessThan(2 * 300 + 1_500);
     expect(runs.size).toBe(0);
+  });
+
+  test('Redis frozen (connected, never answering): 503 at the store timeout, and onEvent never runs', async () => {
+    const frozen = await startRedis();
+    const client = await connect(kind, frozen.url);
+    const runs = new Map<string, number>();
+    // Neither client times a command out by itself: only the store's timeout ends these deliveries.
+    const handler = countingHandler(redisDedupeStore(client, { timeout: 300 }), runs);
+    frozen.freeze();
+    try {
+      const statuses = [];
+      for (let i = 0; i < 2; i++) statuses.push((await handler(requestFor(`order_frozen_${i}`))).status);
+      expect(statuses).toEqual([503, 503]);
+      expect(runs.size).toBe(0);
+    } finally {
+      frozen.thaw();
+      await frozen.stop();
+    }
   });
 });
 
