@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import type { Options } from 'tsup';
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number];
@@ -80,24 +81,49 @@ function platform(name: 'web' | 'bun-deno' | 'browser'): Plugin {
 
 // What the client's Agent never does, left out of its bundles: HTTP/2 (the client never offers h2;
 // this also drops node:http2), FormData bodies (the SDK sends JSON strings; this drops undici's
-// fetch body code) and SOCKS proxies (the proxy option takes http: and https: proxies only). Should
-// any ever be asked for, the stub says so rather than failing obscurely.
-const STUBS: Record<string, string> = {
-  'client-h2': `module.exports = function connectH2() { throw new Error('HTTP/2 is not part of @wallet/node'); };`,
-  'fetch-body': `module.exports = { extractBody() { throw new Error('FormData bodies are not part of @wallet/node'); } };`,
-  socks5: `module.exports = class Socks5ProxyAgent { constructor() { throw new Error('SOCKS proxies are not part of @wallet/node'); } };`,
-};
+// fetch body code), SOCKS proxies (the proxy option takes http: and https: proxies only) and query
+// objects (the SDK builds its paths). Should any ever be asked for, the stub says so rather than
+// failing obscurely. And two builtins the first call would otherwise load for one value each
+// (about 1.7 ms and 0.9 MB of a cold start, test/bench/cold-profile.mjs): node:http, for its
+// default maxHeaderSize (Node's 16 KiB, which the SDK's Agent keeps whatever
+// --max-http-header-size says) and IncomingMessage (told apart when destroying a node:http response
+// given as a request body, which the SDK never gives); node:assert, for undici's invariants.
+const STUBS: { filter: RegExp; contents: string }[] = [
+  {
+    filter: /\/client-h2\.js$/,
+    contents: `module.exports = function connectH2() { throw new Error('HTTP/2 is not part of @wallet/node'); };`,
+  },
+  {
+    filter: /\/web\/fetch\/body\.js$/,
+    contents: `module.exports = { extractBody() { throw new Error('FormData bodies are not part of @wallet/node'); } };`,
+  },
+  {
+    filter: /\/socks5-proxy-agent(\.js)?$/,
+    contents: `module.exports = class Socks5ProxyAgent { constructor() { throw new Error('SOCKS proxies are not part of @wallet/node'); } };`,
+  },
+  {
+    filter: /^node:querystring$/,
+    contents: `module.exports = { stringify() { throw new Error('query objects are not part of @wallet/node'); } };`,
+  },
+  {
+    filter: /^node:http$/,
+    contents: `module.exports = { maxHeaderSize: 16 * 1024, IncomingMessage: class IncomingMessage {} };`,
+  },
+  {
+    filter: /^node:assert$/,
+    contents: `module.exports = function assert(value, message) {
+      if (!value) throw Object.assign(new Error(message ?? 'undici: an invariant does not hold'), { code: 'ERR_ASSERTION' });
+    };`,
+  },
+];
 const agentStubs: Plugin = {
   name: 'agent-stubs',
   setup(build) {
-    build.onResolve({ filter: /\/client-h2\.js$/ }, () => ({ path: 'client-h2', namespace: 'stub' }));
-    build.onResolve({ filter: /\/web\/fetch\/body\.js$/ }, () => ({ path: 'fetch-body', namespace: 'stub' }));
-    build.onResolve({ filter: /\/socks5-proxy-agent\.js$|\/socks5-proxy-agent$/ }, () => ({
-      path: 'socks5',
-      namespace: 'stub',
-    }));
+    STUBS.forEach(({ filter }, i) =>
+      build.onResolve({ filter }, () => ({ path: String(i), namespace: 'stub' })),
+    );
     build.onLoad({ filter: /.*/, namespace: 'stub' }, (args) => ({
-      contents: STUBS[args.path] ?? '',
+      contents: STUBS[Number(args.path)]?.contents ?? '',
       loader: 'js',
     }));
   },
@@ -121,6 +147,8 @@ function undiciBundle(name: 'undici-agent' | 'undici-proxy'): Options {
     minify: true,
     external: ['msw'],
     noExternal: [/^undici\/lib\//],
+    // Keep `node:` specifiers as undici writes them, so that the stubs below see them.
+    removeNodeProtocol: false,
     esbuildPlugins: [agentStubs],
     banner: ({ format }) => ({
       js:
@@ -130,6 +158,23 @@ function undiciBundle(name: 'undici-agent' | 'undici-proxy'): Options {
           : ''),
     }),
   };
+}
+
+/**
+ * In the root's CommonJS file, the webhooks file it re-exports is required when one of its exports
+ * is first read, not when the root is: `const { Wallet } = require('@wallet/node')` then never
+ * loads it (about 1.4 ms of a CommonJS cold start). esbuild already reads every re-export through
+ * a getter of `import_webhooks`; only the `require()` that fills it is made lazy (still a literal
+ * specifier, so a merchant's bundler includes the file). An ES module links its imports before it
+ * runs, so the ESM file keeps its static import.
+ */
+async function lazyWebhooksInCommonJs(): Promise<void> {
+  const file = new URL('./dist/index.cjs', import.meta.url);
+  const eager = 'var import_webhooks = require("./webhooks.cjs");';
+  const text = await readFile(file, 'utf8');
+  if (text.split(eager).length !== 2) throw new Error(`dist/index.cjs: expected one \`${eager}\``);
+  const lazy = 'var import_webhooks = new Proxy({}, { get: (_, key) => require("./webhooks.cjs")[key] });';
+  await writeFile(file, text.replace(eager, lazy));
 }
 
 /** One Node build of an entry (ESM and CommonJS). */
@@ -149,6 +194,7 @@ const nodeEntries: Options[] = [
     entry: { index: 'src/index.ts' },
     splitting: false,
     esbuildPlugins: [lazySchemas, lazyAgent, lazyProxy, webhooksEntry('')],
+    onSuccess: lazyWebhooksInCommonJs,
   },
 ];
 
