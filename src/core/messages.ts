@@ -43,6 +43,27 @@ export function advice(words: CallWords, reached: boolean): string {
     : ` Nothing reached the service, so nothing was done; retrying with idempotencyKey '${key}' is safe.`;
 }
 
+// undici's HTTP/1 parser (under Node's fetch too) ends a connection with "bad response" on a
+// `100 Continue` during a request (client-h1.js, onHeadersComplete); the client's own Agent skips
+// it (platform/interim.ts), a fetch function or a merchant's dispatcher does not.
+function continueHint(cause: unknown): string {
+  let current = cause;
+  try {
+    for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+      const { code, message } = current as { code?: unknown; message?: unknown };
+      if (code === 'UND_ERR_SOCKET' && message === 'bad response')
+        return (
+          ' It answered with a `100 Continue` the SDK never asked for, which this HTTP client cannot read past. ' +
+          "The SDK's default transport skips it: leave out a fetch or dispatcher option, or have the server or proxy stop sending it."
+        );
+      current = (current as { cause?: unknown }).cause;
+    }
+  } catch {
+    // A throwing getter in what a custom fetch threw: no hint.
+  }
+  return '';
+}
+
 /** The message of a call that got no answer: connection failure, timeout or abort. */
 export function failureMessage(
   result: Extract<AttemptResult, { kind: 'failure' }>,
@@ -63,7 +84,7 @@ export function failureMessage(
     // The last attempt never left, but an earlier one did: "could not reach" alone would be a lie.
     head = `The last attempt could not reach ${words.host}${code}, but an earlier one may have, ${after}`;
   else if (!result.reached) head = `Could not reach ${words.host}${code} ${after}`;
-  else head = `The connection to ${words.host} failed${code} ${after}`;
+  else head = `The connection to ${words.host} failed${code} ${after}${continueHint(result.cause)}`;
   return head + advice(words, result.reached);
 }
 

@@ -20,8 +20,8 @@ export const platform: Platform = {
     }
     // A literal specifier: bundlers follow it, and the build keeps it a file of its own (the
     // CommonJS build turns it into a require(), never an import()).
-    const { Agent } = await import('./undici-agent.js');
-    return new Agent(options);
+    const { createAgent } = await import('./undici-agent.js');
+    return createAgent(options);
   },
   diagnostics: (): Diagnostics => process.getBuiltinModule('node:diagnostics_channel'),
   nodeCrypto: (): NodeCrypto => process.getBuiltinModule('node:crypto'),

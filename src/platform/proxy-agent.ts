@@ -7,6 +7,7 @@
  * never reached the service, and their messages name the proxy, never its credentials.
  */
 import type { Dispatcher, Pool as UndiciPool, ProxyAgent as UndiciProxyAgent } from 'undici';
+import { skipContinue, type Connector } from './interim.js';
 import type { ProxyRoute } from './proxy.js';
 
 type ConnectOptions = Parameters<UndiciPool['connect']>[0];
@@ -106,6 +107,17 @@ export function proxyAgent(
     ...(route.token === undefined ? {} : { token: route.token }),
     proxyTunnel: route.mode === 'tunnel',
     requestTls: tls,
+    // The connections that carry the service's answers (the tunnels, or the forward proxy's): each
+    // skips an unsolicited `100 Continue`, as the client's own Agent does.
+    factory: (origin, poolOptions: UndiciPool.Options) => {
+      const { connect } = poolOptions;
+      return new classes.Pool(
+        origin,
+        typeof connect === 'function'
+          ? { ...poolOptions, connect: skipContinue(connect as Connector) as typeof connect }
+          : poolOptions,
+      );
+    },
     // The connection to the proxy itself: the refusals above are told apart here.
     clientFactory: (origin, clientOptions) => {
       const pool = new classes.Pool(origin, clientOptions);

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo, Server, Socket } from 'node:net';
 import { Wallet, type ClientOptions } from '@wallet/node';
 import { TEST_KEY } from './mock-service.js';
 
@@ -41,10 +41,17 @@ export async function loopback(handler: Handler) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { ...serving(url, server, sockets), received };
+}
+
+/**
+ * Clients of a test server at `url`, and its close(): the clients first, then every socket still
+ * open, then the server.
+ */
+export function serving(url: string, server: Server, sockets: Set<Socket>) {
   const clients: Wallet[] = [];
   return {
     url,
-    received,
     wallet(options: ClientOptions = {}) {
       const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: url, ...options });
       clients.push(wallet);

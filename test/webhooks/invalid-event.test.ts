@@ -69,6 +69,7 @@ const GOOD = { amount: 500_000, customer: { handle: '@ada' } };
 const UNEXPECTED: [string, string, string][] = [
   ['an amount as a string', charge({ ...GOOD, amount: '500000' }), 'data.amount is a string'],
   ['a missing customer.handle', charge({ ...GOOD, customer: {} }), 'data.customer.handle is missing'],
+  ['a negative amount', charge({ ...GOOD, amount: -500_000 }), 'data.amount is negative'],
   ['a byte order mark', `\ufeff${charge(GOOD)}`, 'byte order mark'],
   ['a body that is not JSON', '{"event":', 'not JSON'],
   ['null', 'null', 'null, not a JSON object'],

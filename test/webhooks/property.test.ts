@@ -12,7 +12,7 @@ const chargeSuccessArb = fc.record({
   event: fc.constant('charge.success'),
   data: fc.record({
     reference: fc.string({ unit: 'binary' }),
-    amount: fc.maxSafeInteger(),
+    amount: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), // money paid is never negative
     customer: fc.record({ handle: fc.string() }),
   }),
 });
