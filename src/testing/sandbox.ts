@@ -30,7 +30,8 @@ import type {
   SandboxRefund,
   SandboxRequestRecord,
 } from './state/records.js';
-import { seedCharges, seedIssues } from './state/seed.js';
+import { seedCharges } from './state/seed.js';
+import { seedIssues } from './state/seed-check.js';
 import type { SandboxSeedCharge, SandboxSeedResult } from './state/seed.js';
 import { SandboxState, snapshot } from './state/store.js';
 import { FetchDispatcher } from './transports/fetch-dispatcher.js';

@@ -1,10 +1,11 @@
 /**
  * The stress proof of `wallet reconcile`: 100,000 ledger rows against the sandbox seeded with a
- * known mix of verdicts, under the sandbox's own faults (1% 5xx, 0.5% 429 with `Retry-After`), by
- * the real `wallet` bin. Every row gets exactly one verdict, the truth it was seeded with; none is
- * lost or doubled. A second run, of 10,000 rows against a sandbox whose 429s ask for a whole second,
- * proves nobody comes back before that second is up. Reports the time and the bin's peak RSS
- * against a 100-row run of the same command.
+ * known mix of verdicts (fee_mismatch included: seeded with a fee the rule never gives), under the
+ * sandbox's own faults (1% 5xx, 0.5% 429 with `Retry-After`), by the real `wallet` bin. Every row
+ * gets exactly one verdict, the truth it was seeded with; none is lost or doubled. A second run, of
+ * 10,000 rows against a sandbox whose 429s ask for a whole second, proves nobody comes back before
+ * that second is up. Reports the time and the bin's peak RSS against a 100-row run of the same
+ * command.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,11 +29,13 @@ type Truth =
   | 'recorded_not_paid'
   | 'still_pending'
   | 'amount_mismatch'
+  | 'fee_mismatch'
   | 'unknown_reference'
   | 'error';
 // The mix, per 100 rows: what the sandbox holds, what the ledger says, and the verdict that follows.
 const MIX: [number, Truth][] = [
-  [35, 'match'],
+  [30, 'match'],
+  [5, 'fee_mismatch'],
   [10, 'paid_not_recorded'],
   [10, 'recorded_not_paid'],
   [10, 'still_pending'],
@@ -40,7 +43,7 @@ const MIX: [number, Truth][] = [
   [24, 'unknown_reference'],
   [1, 'error'],
 ];
-const MATCH_FAILED = 10; // of the 35 matches, 10 are failed in both books
+const MATCH_FAILED = 10; // of the 30 matches, 10 are failed in both books
 
 const sandboxes: Sandbox[] = [];
 const servers: { close(): Promise<void> }[] = [];
@@ -82,14 +85,16 @@ beforeAll(async () => {
         ? failed
           ? 'FAILED'
           : 'SUCCESS'
-        : truth === 'paid_not_recorded' || truth === 'amount_mismatch'
+        : truth === 'paid_not_recorded' || truth === 'amount_mismatch' || truth === 'fee_mismatch'
           ? 'SUCCESS'
           : truth === 'recorded_not_paid'
             ? 'FAILED'
             : truth === 'still_pending'
               ? 'PENDING_AUTHORIZATION'
               : undefined;
-    if (status !== undefined) rows.push({ reference, amount, status });
+    // A fee of 1 Kobo is never the fee rule's (2% of at least 1,000 Kobo): the service's figure to flag.
+    if (status !== undefined)
+      rows.push({ reference, amount, status, ...(truth === 'fee_mismatch' ? { fee: 1 } : {}) });
     const ledgerStatus =
       truth === 'paid_not_recorded' || truth === 'still_pending' ? 'pending' : failed ? 'failed' : 'paid';
     const ledgerAmount = truth === 'amount_mismatch' ? amount + 1 : amount;

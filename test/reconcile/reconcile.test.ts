@@ -67,14 +67,17 @@ describe('charges.reconcile', () => {
       fee_uncapped: [Math.round(amount * 0.02), amount - Math.round(amount * 0.02)],
       net_wrong: [200_000, amount - 199_999],
     };
-    const { sandbox, wallet } = setup(async (request) => {
-      const reference = new URL(request.url).pathname.split('/').pop()!;
-      const pair = fees[reference];
-      if (!pair) return undefined;
-      const tx = (await (await sandbox.fetch(request)).json()) as { data: Record<string, unknown> };
-      return Response.json({ status: 'success', data: { ...tx.data, fee: pair[0], netAmount: pair[1] } });
-    });
-    for (const reference of Object.keys(fees)) await seedCharge(sandbox, reference, amount, 'SUCCESS');
+    // Seeded with those figures: the sandbox answers them as the service would.
+    const { sandbox, wallet } = setup();
+    sandbox.seed(
+      Object.entries(fees).map(([reference, [fee, netAmount]]) => ({
+        reference,
+        amount,
+        status: 'SUCCESS',
+        fee,
+        netAmount,
+      })),
+    );
     const ledger = Object.keys(fees).map((reference) => ({ reference, amount, status: 'paid' as const }));
     const lines = await collect(wallet.charges.reconcile(ledger));
     expect(lines.map((l) => [l.reference, l.verdict])).toEqual([

@@ -155,6 +155,13 @@ describe("the bin's flags", () => {
     [['--latency', '50-10'], /--latency: must be \[min, max\] with min <= max/],
     [['--latency', 'slow'], /--latency must be ms, or MIN-MAX/],
     [['--seed', '1.5'], /--seed must be a whole number/],
+    [
+      ['--fault-kinds', 'error,slow'],
+      /--fault-kinds: kind 2: must be one of error, reset, reset-after, rate-limit/,
+    ],
+    [['--retry-after', '5-2'], /--retry-after: must be \[min, max\] with min <= max/],
+    [['--retry-after', '4000'], /--retry-after: must be a whole number from 0 to 3600/],
+    [['--retry-after', 'soon'], /--retry-after must be seconds, or MIN-MAX in seconds/],
     [['--max-charges', '0'], /--max-charges: must be a whole number from 1 to 10000000/],
     [['--max-charges', 'many'], /--max-charges must be a whole number/],
     [
@@ -183,6 +190,10 @@ describe("the bin's flags", () => {
       '20-300',
       '--seed',
       '42',
+      '--fault-kinds',
+      'error,rate-limit',
+      '--retry-after',
+      '1-3',
       '--max-charges',
       '5000',
       '--quiet',
@@ -191,7 +202,16 @@ describe("the bin's flags", () => {
       kind: 'serve',
       listen: { port: 4010, host: '127.0.0.1' },
       quiet: true,
-      sandbox: { faults: { failRate: 0.2, latency: [20, 300], seed: 42 }, maxCharges: 5000 },
+      sandbox: {
+        faults: {
+          failRate: 0.2,
+          latency: [20, 300],
+          seed: 42,
+          kinds: ['error', 'rate-limit'],
+          retryAfter: [1, 3],
+        },
+        maxCharges: 5000,
+      },
     });
   });
 });

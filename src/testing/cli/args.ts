@@ -23,6 +23,9 @@ key is accepted; @ada (+2348000000001) and @tunde are ready to charge.
   --customers FILE      JSON file of more customers: [{ "handle", "phone", "name", "banks": [...] }]
   --fail-rate R         share of API requests that fail (5xx or reset), 0 to 1 (default 0)
   --latency MS          delay before each answer: MS, or MIN-MAX for a random one (default 0)
+  --fault-kinds K,K     how failing requests fail: error, reset, reset-after, rate-limit (a 429
+                        with Retry-After) (default error,reset,reset-after)
+  --retry-after S       Retry-After of a rate-limit fault: seconds, or MIN-MAX (default 1)
   --seed N              seed of the faults and latency (default 1)
   --max-charges N       charges kept; past it the oldest finished go (default 100000)
   --quiet               no log lines
@@ -49,9 +52,10 @@ function number(flag: string, raw: string, integer: boolean): number | string {
     : `${flag} must be a ${integer ? 'whole ' : ''}number (got '${raw}').`;
 }
 
-function latency(raw: string): number | [number, number] | string {
+/** N or MIN-MAX in `unit` (the checker then says what range each may take). */
+function numberOrRange(flag: string, unit: string, raw: string): number | [number, number] | string {
   const match = /^(\d+)(?:-(\d+))?$/.exec(raw.trim());
-  if (match?.[1] === undefined) return `--latency must be ms, or MIN-MAX in ms (got '${raw}').`;
+  if (match?.[1] === undefined) return `${flag} must be ${unit}, or MIN-MAX in ${unit} (got '${raw}').`;
   return match[2] === undefined ? Number(match[1]) : [Number(match[1]), Number(match[2])];
 }
 
@@ -88,6 +92,8 @@ export function parseBinArgs(argv: readonly string[]): BinArgs {
         'fail-rate': { type: 'string' },
         latency: { type: 'string' },
         seed: { type: 'string' },
+        'fault-kinds': { type: 'string' },
+        'retry-after': { type: 'string' },
         'max-charges': { type: 'string' },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -103,7 +109,11 @@ export function parseBinArgs(argv: readonly string[]): BinArgs {
     const faults: Record<string, unknown> = {};
     if (values['fail-rate'] !== undefined)
       faults.failRate = number('--fail-rate', values['fail-rate'], false);
-    if (values.latency !== undefined) faults.latency = latency(values.latency);
+    if (values.latency !== undefined) faults.latency = numberOrRange('--latency', 'ms', values.latency);
+    if (values['fault-kinds'] !== undefined)
+      faults.kinds = values['fault-kinds'].split(',').map((kind) => kind.trim());
+    if (values['retry-after'] !== undefined)
+      faults.retryAfter = numberOrRange('--retry-after', 'seconds', values['retry-after']);
     if (values.seed !== undefined) faults.seed = number('--seed', values.seed, true);
     const bad = Object.values(faults).find((value) => typeof value === 'string');
     if (typeof bad === 'string') return { kind: 'error', message: bad };
@@ -137,6 +147,8 @@ function flagNames(message: string): string {
     .replace(/\bfaults\.failRate\b/g, '--fail-rate')
     .replace(/\bfaults\.latency\b/g, '--latency')
     .replace(/\bfaults\.seed\b/g, '--seed')
+    .replace(/\bfaults\.kinds\.(\d+)/g, (_, index: string) => `--fault-kinds: kind ${Number(index) + 1}`)
+    .replace(/\bfaults\.retryAfter\b/g, '--retry-after')
     .replace(/\bmaxCharges\b/g, '--max-charges')
     .replace(/\bcustomers\.(\d+)/g, (_, index: string) => `--customers: customer ${index}`)
     .replace(/(?<!-)\bcustomers: /g, '--customers: ');

@@ -54,8 +54,13 @@ async function main(): Promise<void> {
   );
   if (faults !== undefined) {
     const latency = Array.isArray(faults.latency) ? faults.latency.join('-') : String(faults.latency ?? 0);
+    const kinds = faults.kinds?.includes('rate-limit')
+      ? `, ${faults.kinds.join(' ')} (Retry-After ${[faults.retryAfter ?? 1].flat().join('-')} s)`
+      : faults.kinds !== undefined
+        ? `, ${faults.kinds.join(' ')}`
+        : '';
     lines.push(
-      `  faults     fail rate ${faults.failRate ?? 0}, latency ${latency} ms, seed ${faults.seed ?? 1}`,
+      `  faults     fail rate ${faults.failRate ?? 0}${kinds}, latency ${latency} ms, seed ${faults.seed ?? 1}`,
     );
   }
   lines.push(`  customer   curl -X POST ${server.url}/_sandbox/charges/<reference>/authorize`);
