@@ -7,6 +7,7 @@
  * request safely with its idempotency key. It prints a short transcript, then the sandbox's own log
  * of what it saw and did (one line per request and per webhook delivery attempt), and exits 0.
  */
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 
 import express from 'express';
@@ -84,7 +85,8 @@ async function main(): Promise<void> {
     );
 
     const dispatchParams = { reference: REFERENCE, bankId: bank.bankId, authChannel: 'wallet_push' } as const;
-    const dispatchKey = `dispatch-${REFERENCE}`;
+    // The payment attempt's own key, stored with it before sending (never one per order).
+    const dispatchKey = randomUUID();
     const dispatched = await wallet.charges.dispatch(dispatchParams, { idempotencyKey: dispatchKey });
     step('dispatch', `${REFERENCE} for ${formatNaira(AMOUNT)} by push: ${dispatched.status}`);
 

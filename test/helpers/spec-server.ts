@@ -69,7 +69,9 @@ export async function specServer() {
         name: 'Ada Obi',
         avatarUrl: 'https://cdn.test/a.png',
       };
-      return { status: 200, body: envelope({ customer, availableAuthChannels: [], linkedBanks: [] }) };
+      const bank = { bankId: 'bnk_01', bankName: 'Zenith Bank', bankCode: '057' };
+      const linkedBanks = [{ ...bank, accountNumberMasked: '******1234', mandateStatus: 'ACTIVE' }];
+      return { status: 200, body: envelope({ customer, availableAuthChannels: [], linkedBanks }) };
     }
     if (path === '/v1/charges/dispatch') {
       const charge = charges.get(String(params.reference));

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { root } from '../helpers/loaded-modules.js';
 
@@ -20,10 +20,28 @@ it('docs/errors.md shows the crash-safe pattern exactly as test/idempotency runs
   expect(code).toBe(region('test/idempotency/crash-safe-refund.ts', 'crash-safe-refund'));
 });
 
-it('no guide recommends a key per order', () => {
-  for (const file of ['README.md', 'docs/errors.md', 'docs/getting-started.md']) {
+/** Every guide, README and example a merchant may copy from. */
+function copyable(): string[] {
+  const under = (dir: string, ext: RegExp): string[] =>
+    readdirSync(`${root}${dir}`, { recursive: true, encoding: 'utf8' })
+      .filter((f) => ext.test(f) && !f.includes('node_modules'))
+      .map((f) => `${dir}/${f}`);
+  const packages = readdirSync(`${root}packages`).map((p) => `packages/${p}/README.md`);
+  return ['README.md', ...under('docs', /\.md$/), ...under('examples', /\.(ts|tsx|js|mjs)$/), ...packages];
+}
+
+it('no guide, README or example uses a key per order', () => {
+  const files = copyable();
+  expect(files).toEqual(expect.arrayContaining(['docs/testing.md', 'examples/demo.ts', 'README.md']));
+  for (const file of files) {
     const text = read(file);
     expect(text, file).not.toMatch(/idempotencyKey: ['`](refund|dispatch)[:-]/);
     expect(text, file).not.toMatch(/const (idempotencyKey|key) = ['`](refund|dispatch)[:-]/);
+    // A key built from the order or its reference, in code, a header or a log line.
+    expect(text, file).not.toMatch(/idempotencyKey: *['"`][^'"`]*(order|reference)/i);
+    // (`idempotencyKey`, `dispatchKey`; a webhook's dedupe `key` is rightly the event and reference)
+    expect(text, file).not.toMatch(/Key = *['"`][^'"`]*(order|\$\{[^}]*reference)/);
+    expect(text, file).not.toMatch(/x-idempotency-key: *[^\s'"]*order/i);
+    expect(text, file).not.toMatch(/ key=\S*order/i);
   }
 });

@@ -18,10 +18,12 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 
-import { startCheckout } from './app/checkout.js';
+import { startCheckout, type PaymentAttempt } from './app/checkout.js';
 
 const base = process.env.WALLET_BASE_URL!;
 const pushes: Request[] = [];
+const recorded: PaymentAttempt[] = []; // your payment attempts table
+const attempts = { insert: async (attempt: PaymentAttempt) => void recorded.push(attempt) };
 
 const server = setupServer(
   http.post(`${base}/v1/charges/resolve-handle`, () =>
@@ -61,12 +63,11 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' })); // a call you d
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
-it('sends the push for the order', async () => {
-  await expect(startCheckout({ id: 'order_1', handle: '@ada', amount: 500_000 })).resolves.toMatchObject({
-    status: 'PENDING_AUTHORIZATION',
-  });
+it('sends the push for the order, under the key of the attempt it recorded first', async () => {
+  const order = { id: 'order_1', handle: '@ada', amount: 500_000 };
+  await expect(startCheckout(order, attempts)).resolves.toMatchObject({ status: 'PENDING_AUTHORIZATION' });
   const push = pushes.at(-1)!;
-  expect(push.headers.get('x-idempotency-key')).toBe('checkout-order_1');
+  expect(push.headers.get('x-idempotency-key')).toBe(recorded.at(-1)!.id);
   expect(await push.json()).toEqual({ reference: 'order_1', bankId: 'bnk_01', authChannel: 'wallet_push' });
 });
 // #endregion msw-own
@@ -86,8 +87,9 @@ it('retries a dispatch the service failed, under the same idempotency key', asyn
       return undefined; // fall through to the handler above
     }),
   );
-  await startCheckout({ id: 'order_1', handle: '@ada', amount: 500_000 });
-  expect(keys).toEqual(['checkout-order_1', 'checkout-order_1']);
+  await startCheckout({ id: 'order_1', handle: '@ada', amount: 500_000 }, attempts);
+  const { id } = recorded.at(-1)!;
+  expect(keys).toEqual([id, id]);
 });
 // #endregion msw-retry
 

@@ -17,7 +17,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createSandbox } from '@wallet/node/testing';
 
-import { isPaid, startCheckout } from './app/checkout.js';
+import { isPaid, startCheckout, type PaymentAttempt } from './app/checkout.js';
 import { paidOrders, POST } from './app/webhook-route.js';
 import { wallet } from './app/wallet.js';
 
@@ -31,9 +31,11 @@ const server = setupServer(
 );
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
+const recorded: PaymentAttempt[] = []; // your payment attempts table
+const attempts = { insert: async (attempt: PaymentAttempt) => void recorded.push(attempt) };
 
 it('takes a payment end to end: push, approval, signed webhook, fulfilment, refund', async () => {
-  await startCheckout({ id: 'order_7', handle: '@ada', amount: 500_000 });
+  await startCheckout({ id: 'order_7', handle: '@ada', amount: 500_000 }, attempts);
   expect(await isPaid('order_7')).toBe(false);
 
   const { webhook } = await sandbox.authorize('order_7'); // Ada approves on her phone
@@ -46,11 +48,14 @@ it('takes a payment end to end: push, approval, signed webhook, fulfilment, refu
 });
 // #endregion msw-sandbox
 
-it('replays a retried checkout from its idempotency key: one push, one charge', async () => {
-  await startCheckout({ id: 'order_8', handle: '@ada', amount: 250_000 });
-  await startCheckout({ id: 'order_8', handle: '@ada', amount: 250_000 });
+import { sendAttempt } from './app/checkout.js';
+
+it('replays an attempt sent again with its stored key: one push, one charge', async () => {
+  await startCheckout({ id: 'order_8', handle: '@ada', amount: 250_000 }, attempts);
+  const attempt = recorded.at(-1)!;
+  await sendAttempt(attempt); // after a timeout, or from the next process
   const dispatches = sandbox.requests.filter(
-    (r) => r.path === '/v1/charges/dispatch' && r.idempotencyKey === 'checkout-order_8',
+    (r) => r.path === '/v1/charges/dispatch' && r.idempotencyKey === attempt.id,
   );
   expect(dispatches.map((r) => r.replayed)).toEqual([false, true]);
   expect(sandbox.charges.filter((c) => c.reference === 'order_8')).toHaveLength(1);

@@ -1,5 +1,6 @@
 // The in-process example of docs/testing.md, run as written.
 // #region dispatcher
+import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { UnprocessableEntityError, Wallet } from '@wallet/node';
 import { createSandbox, type Sandbox } from '@wallet/node/testing';
@@ -16,7 +17,7 @@ afterEach(async () => {
   await sandbox.close();
 });
 
-it('charges Ada once, even when checkout is retried', async () => {
+it('charges Ada once, even when the payment attempt is sent again', async () => {
   const { linkedBanks } = await wallet.charges.resolveHandle({
     handle: '@ada',
     amount: 500_000,
@@ -27,9 +28,11 @@ it('charges Ada once, even when checkout is retried', async () => {
     bankId: linkedBanks[0]!.bankId,
     authChannel: 'wallet_push',
   } as const;
-  await wallet.charges.dispatch(params, { idempotencyKey: 'checkout-order_1' });
+  // The payment attempt's own key, stored with it before sending (never one per order).
+  const attempt = { id: randomUUID(), ...params };
+  await wallet.charges.dispatch(params, { idempotencyKey: attempt.id });
   await sandbox.authorize('order_1');
-  await wallet.charges.dispatch(params, { idempotencyKey: 'checkout-order_1' }); // a retry: replayed
+  await wallet.charges.dispatch(params, { idempotencyKey: attempt.id }); // sent again: replayed
 
   expect(await wallet.charges.verify('order_1')).toMatchObject({
     status: 'SUCCESS',
