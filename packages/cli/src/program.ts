@@ -129,11 +129,21 @@ export function buildProgram(version: string, done: (run: Run) => void): Command
       new Option('--amount-unit <unit>', 'unit of --amount').choices(['kobo', 'naira']).default('kobo'),
     )
     .option('--reason <text>', 'your reason, kept with the refund')
+    .option(
+      '--idempotency-key <key>',
+      'the key to send: a retry of a run whose outcome is unknown reuses the key its message names',
+    )
     .option('--yes', 'confirm a live-key refund without asking', false)
     .action(
       (
         reference: string,
-        flags: { amount?: string; amountUnit: 'kobo' | 'naira'; reason?: string; yes: boolean },
+        flags: {
+          amount?: string;
+          amountUnit: 'kobo' | 'naira';
+          reason?: string;
+          idempotencyKey?: string;
+          yes: boolean;
+        },
       ) =>
         done((out) => {
           const { amount, ...rest } = flags;

@@ -11,6 +11,7 @@ const sandbox = seededSandbox([
   { reference: 'c_paid', amount: 450_000, status: 'SUCCESS' },
   { reference: 'c_refund', amount: 450_000, status: 'SUCCESS' },
   { reference: 'c_wait', amount: 1_000, status: 'PENDING_AUTHORIZATION' },
+  { reference: 'c_retry', amount: 450_000, status: 'SUCCESS' },
 ]);
 const { env } = sandbox;
 
@@ -104,6 +105,24 @@ describe('wallet charges and refunds', () => {
     expect(ran.stdout).toMatch(/Refunded ₦1,000.50 of c_refund: PROCESSED/);
     const bad = await wallet(['refunds', 'create', 'c_refund', '--amount', '10.5'], { env });
     expect(bad.code).toBe(2);
+  });
+
+  it('refunds create --idempotency-key: a re-run is the first refund, not a second one', async () => {
+    const args = ['refunds', 'create', 'c_retry', '--amount', '1000', '--idempotency-key', 'refund-row-7'];
+    const first = await wallet(args, { env });
+    expect(first.code).toBe(0);
+    const again = await wallet(args, { env });
+    expect(again.code).toBe(0);
+    const refundReference = /\((\S+)\)$/m.exec(first.stdout)?.[1];
+    expect(refundReference).toBeDefined();
+    expect(again.stdout).toContain(`(${refundReference})`);
+    // The same key for another amount is another operation: refused, not reported as done.
+    const other = await wallet([...args.slice(0, 3), '--amount', '2000', ...args.slice(5)], { env });
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain('NOT carried out');
+    // One refund of ₦10.00 happened: the rest of ₦4,500.00 is still there to refund.
+    const rest = await wallet(['refunds', 'create', 'c_retry'], { env });
+    expect(rest.stdout).toMatch(/Refunded ₦4,490\.00 of c_retry/);
   });
 
   it('refuses a live-key refund off a terminal without --yes, and sends it with --yes', async () => {

@@ -86,10 +86,14 @@ async function confirmed(question: string): Promise<boolean> {
   }
 }
 
-/** `wallet refunds create REF [--amount A] [--reason R] [--yes]`. */
+/**
+ * `wallet refunds create REF [--amount A] [--reason R] [--idempotency-key K] [--yes]`. Each run is a
+ * fresh process, so a re-run after an unknown outcome is a new refund unless it sends the key the
+ * first run's message named: `--idempotency-key` is how an operator retries instead of refunding twice.
+ */
 export async function refundCommand(
   reference: string,
-  flags: ClientFlags & { amount?: number; reason?: string; yes: boolean },
+  flags: ClientFlags & { amount?: number; reason?: string; idempotencyKey?: string; yes: boolean },
   out: Output,
 ): Promise<number> {
   const what = `${flags.amount === undefined ? 'the whole remaining amount' : formatNaira(flags.amount)} of ${reference}`;
@@ -110,7 +114,11 @@ export async function refundCommand(
     const params: { reference: string; amount?: number; reason?: string } = { reference };
     if (flags.amount !== undefined) params.amount = flags.amount;
     if (flags.reason !== undefined) params.reason = flags.reason;
-    const refund = await wallet.refunds.create(params);
+    const key = flags.idempotencyKey;
+    const refund = await wallet.refunds.create(
+      params,
+      key === undefined ? undefined : { idempotencyKey: key },
+    );
     out.data(refund);
     out.line(
       `Refunded ${formatNaira(refund.amount)} of ${reference}: ${refund.status} (${refund.refundReference})`,
