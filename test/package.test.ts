@@ -2,26 +2,13 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { VERSION } from '@wallet/node';
-import { modulesLoadedBy, packagesIn, requireBuild, root } from './helpers/loaded-modules.js';
+import { firstCall, modulesLoadedBy, packagesIn, requireBuild, root } from './helpers/loaded-modules.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
   exports: Record<string, unknown>;
   dependencies: Record<string, string>;
 };
-
-const firstCall = `
-  const http = await import('node:http');
-  const server = http.createServer((req, res) => {
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ status: 'success', data: { reference: 'r', amount: 1, currency: 'NGN', status: 'FAILED',
-      channel: 'wallet_push', customer: { handle: '@ada', phone: '+234', name: 'Ada' } } }));
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const wallet = new Wallet({ apiKey: 'sk_test_x', baseUrl: 'http://127.0.0.1:' + server.address().port });
-  console.log((await wallet.charges.verify('r')).status);
-  await wallet.close();
-  server.close();`;
 
 describe('importing @wallet/node', () => {
   it('loads neither undici nor the schemas until the first request (ESM)', () => {

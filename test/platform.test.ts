@@ -1,20 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { modulesLoadedBy, packagesIn, root } from './helpers/loaded-modules.js';
-
-const firstCall = `
-  const http = await import('node:http');
-  const server = http.createServer((req, res) => {
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ status: 'success', data: { reference: 'r', amount: 1, currency: 'NGN', status: 'FAILED',
-      channel: 'wallet_push', customer: { handle: '@ada', phone: '+234', name: 'Ada' } } }));
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const wallet = new Wallet({ apiKey: 'sk_test_x', baseUrl: 'http://127.0.0.1:' + server.address().port });
-  console.log((await wallet.charges.verify('r')).status);
-  await wallet.close();
-  server.close();`;
+import { firstCall, modulesLoadedBy, packagesIn, root } from './helpers/loaded-modules.js';
 
 // Each runtime's (or its bundler's) set of conditions, as it asks: the first key of the exports map
 // that any of them matches wins, so the key order matters (Node always adds `node` and `import`).

@@ -83,3 +83,20 @@ export function packagesIn(modules: string[]): string[] {
   const names = modules.flatMap((m) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(m)?.[1] ?? []);
   return [...new Set(names)].sort();
 }
+
+/**
+ * A script's tail, after `Wallet` is in scope: one `verify` against a loopback server, its status
+ * printed. What a cold process loads for its first call is measured by running it.
+ */
+export const firstCall: string = `
+  const http = await import('node:http');
+  const server = http.createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ status: 'success', data: { reference: 'r', amount: 1, currency: 'NGN', status: 'FAILED',
+      channel: 'wallet_push', customer: { handle: '@ada', phone: '+234', name: 'Ada' } } }));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const wallet = new Wallet({ apiKey: 'sk_test_x', baseUrl: 'http://127.0.0.1:' + server.address().port });
+  console.log((await wallet.charges.verify('r')).status);
+  await wallet.close();
+  server.close();`;

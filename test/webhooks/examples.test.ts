@@ -1,6 +1,4 @@
-import { spawn } from 'node:child_process';
 import type { Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
 
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 
@@ -16,9 +14,9 @@ import {
   deliver,
   hmacHex,
   listen,
+  runExample,
 } from './helpers.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const servers: Server[] = [];
 beforeEach(() => {
   // The examples log what a merchant would see; keep the test output readable.
@@ -69,26 +67,12 @@ describe('examples/express-webhook.ts', () => {
   });
 
   test('runs as written: listens on HOST/PORT with WALLET_WEBHOOK_SECRET from the environment', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/express-webhook.ts'], {
-      cwd: root,
-      env: { ...process.env, WALLET_WEBHOOK_SECRET: SECRET, HOST: '127.0.0.1', PORT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const { url, output, stop } = await runExample('examples/express-webhook.ts', SECRET);
     try {
-      let output = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-          output += chunk;
-          const found = /http:\/\/127\.0\.0\.1:\d+\/webhooks\/wallet/.exec(output);
-          if (found) resolve(found[0]);
-        });
-        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-        child.once('exit', (code) => reject(new Error(`exited ${String(code)}: ${output}`)));
-      });
       expect(await deliver(url, BODY, SIGNATURE)).toEqual({ status: 200, json: { received: true } });
-      await expect.poll(() => output).toContain('paid: order_1042, 500000 Kobo, @ada');
+      await expect.poll(output).toContain('paid: order_1042, 500000 Kobo, @ada');
     } finally {
-      child.kill();
+      stop();
     }
   });
 });

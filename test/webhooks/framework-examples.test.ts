@@ -3,17 +3,23 @@
  * runs them (tsx, the secret from WALLET_WEBHOOK_SECRET), a signed delivery gets 200 and reaches
  * the app, a forged one 400.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 
 import { createApp as createFastifyApp } from '../../examples/fastify-webhook.js';
 import { createApp as createHonoApp } from '../../examples/hono-node-webhook.js';
 import type { ChargeSuccessData } from '../../src/webhooks.js';
-import { BODY, CHARGE_SUCCESS, OTHER_SECRET, SECRET, SIGNATURE, deliver, hmacHex } from './helpers.js';
+import {
+  BODY,
+  CHARGE_SUCCESS,
+  OTHER_SECRET,
+  SECRET,
+  SIGNATURE,
+  deliver,
+  hmacHex,
+  runExample,
+} from './helpers.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const stops: (() => Promise<unknown>)[] = [];
 beforeEach(() => {
   for (const level of ['log', 'warn', 'error'] as const)
@@ -28,23 +34,9 @@ const FORGED = hmacHex(BODY, OTHER_SECRET);
 
 /** Runs an example as written and resolves with its webhook URL once it listens. */
 async function runAsWritten(file: string): Promise<{ url: string; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', file], {
-    cwd: root,
-    env: { ...process.env, WALLET_WEBHOOK_SECRET: SECRET, HOST: '127.0.0.1', PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  stops.push(async () => void child.kill());
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk;
-      const found = /http:\/\/127\.0\.0\.1:\d+\/webhooks\/wallet/.exec(output);
-      if (found) resolve(found[0]);
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    child.once('exit', (code) => reject(new Error(`exited ${String(code)}: ${output}`)));
-  });
-  return { url, output: () => output };
+  const { url, output, stop } = await runExample(file, SECRET);
+  stops.push(async () => stop());
+  return { url, output };
 }
 
 describe.each([['examples/hono-node-webhook.ts'], ['examples/fastify-webhook.ts']])('%s', (file) => {

@@ -2,9 +2,11 @@
  * Test helpers for the webhook suites. Signatures here come from node:crypto directly, never from
  * the code under test, so a bug in signing cannot hide a bug in verifying.
  */
+import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import type { RequestListener, Server } from 'node:http';
 
 import { expect } from 'vitest';
@@ -108,4 +110,37 @@ export function recording<H>(
     ...options,
   });
   return { handler, events, errors };
+}
+
+/**
+ * Runs an example file as written (`node --import tsx FILE`, from the repository's root) with
+ * WALLET_WEBHOOK_SECRET, HOST and PORT=0 in its environment, and resolves once it prints the URL
+ * of its webhook route.
+ */
+export async function runExample(
+  file: string,
+  secret: string,
+): Promise<{ url: string; output: () => string; stop: () => void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    env: { ...process.env, WALLET_WEBHOOK_SECRET: secret, HOST: '127.0.0.1', PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stop = (): void => void child.kill();
+  let output = '';
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        output += chunk;
+        const found = /http:\/\/127\.0\.0\.1:\d+\/webhooks\/wallet/.exec(output);
+        if (found) resolve(found[0]);
+      });
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+      child.once('exit', (code) => reject(new Error(`exited ${String(code)}: ${output}`)));
+    });
+    return { url, output: () => output, stop };
+  } catch (error) {
+    stop();
+    throw error;
+  }
 }
