@@ -94,6 +94,37 @@ const valid: Record<Name, Json[]> = {
   ],
 };
 
+// What each rule of src/schemas/rules.ts refuses, one value per rule at least: the guards must
+// refuse them too (zod then words them).
+const refused: Record<Name, unknown[]> = {
+  verifyParams: [
+    { reference: '   ' },
+    { reference: '..' },
+    { reference: '\uD800x' },
+    { reference: 'o', extra: 1 },
+  ],
+  dispatchParams: [
+    { reference: 'o', bankId: '', authChannel: 'wallet_push' },
+    { reference: 'o', bankId: 'b', authChannel: 'wallet_push', description: 'a\uDC00' },
+    { reference: 'o', bankId: 'b', authChannel: 'wallet_push', metadata: { n: Number.NaN } },
+    { reference: 'o', bankId: 'b', authChannel: 'wallet_push', metadata: new Date(0) },
+    { reference: 'o', bankId: 'b', authChannel: 'wallet_sms' },
+  ],
+  refundParams: [
+    { reference: 'o', amount: undefined },
+    { reference: 'o', amount: 0 },
+    { reference: 'o', amount: 1.5 },
+  ],
+  resolveHandleParams: [{ handle: '@a', amount: 2 ** 60, reference: 'o' }],
+  transaction: [
+    { ...valid.transaction[0], fee: null },
+    { ...valid.transaction[0], amount: -1 },
+  ],
+  chargeDispatch: [{ reference: 'o', status: 'PENDING_SCAN', authChannel: 'wallet_qr', expiresAt: 'x' }],
+  refund: [{ ...valid.refund[0], amount: 1.5 }],
+  resolvedCustomer: [{ ...valid.resolvedCustomer[0], linkedBanks: [{}] }],
+};
+
 const ODD: unknown[] = [
   undefined,
   null,
@@ -205,6 +236,13 @@ describe('the guards generated from the schemas', () => {
       expect(out).not.toBe(FAIL);
       expect(show(out)).toBe(show(zod.data));
       if (ANSWERS.has(name)) expect(out, 'checked in place').toBe(value);
+    }
+  });
+
+  it.each(names)('refuse what each rule of %s refuses, for zod to word', (name) => {
+    for (const value of refused[name]) {
+      expect(schemas[name].safeParse(value).success, show(value)).toBe(false);
+      expect(guards[name](value), show(value)).toBe(FAIL);
     }
   });
 
