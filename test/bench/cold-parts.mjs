@@ -18,7 +18,7 @@ const ROWS = {
   'empty process': { esm: ['', root], cjs: ['', root] },
   'an empty file, by path': {
     esm: [`import ${JSON.stringify(`${esmPackage}/index.js`)};`, root],
-    cjs: [`require(${JSON.stringify(`${cjsPackage}/index.cjs`)});`, root],
+    cjs: [`require(${JSON.stringify(`${cjsPackage}/index.js`)});`, root],
   },
   'an empty package, by name': {
     esm: [`import 'bench-empty';`, esmPackage],
