@@ -5,6 +5,7 @@
  */
 import { onAbort } from './abort.js';
 import { MAX_BODY_BYTES } from './body.js';
+import { objectHead, type ResponseHead } from './response-head.js';
 
 /** What one attempt sends. Header names are lowercase, one of each. */
 export interface AttemptRequest {
@@ -31,12 +32,13 @@ export type AttemptResult =
   | {
       kind: 'response';
       status: number;
-      headers: Record<string, string>;
+      /** Its headers, read by name or built into an object when asked. */
+      head: ResponseHead;
       text: string;
       /** Set when the body could not be decoded (its Content-Encoding): what went wrong. */
       undecoded?: string | undefined;
     }
-  | { kind: 'too_large'; status: number; headers: Record<string, string>; limit: number }
+  | { kind: 'too_large'; status: number; head: ResponseHead; limit: number }
   | {
       kind: 'failure';
       reason: FailureReason;
@@ -201,10 +203,11 @@ export async function runAttempt(
   });
   try {
     const { status, headers, text, undecoded } = await exchange(controller.signal);
-    if (text === undefined) return { kind: 'too_large', status, headers, limit: MAX_BODY_BYTES };
+    const head = objectHead(headers);
+    if (text === undefined) return { kind: 'too_large', status, head, limit: MAX_BODY_BYTES };
     return undecoded === undefined
-      ? { kind: 'response', status, headers, text }
-      : { kind: 'response', status, headers, text, undecoded };
+      ? { kind: 'response', status, head, text }
+      : { kind: 'response', status, head, text, undecoded };
   } catch (cause) {
     return deadline.failure(cause);
   } finally {
