@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { Sender, AttemptResult, AttemptRequest, Deadline, Stoppable } from './attempt.js';
 import { errorCode, startDeadline } from './attempt.js';
 import { BoundedBody } from './body.js';
+import { DeadlineQueue } from './deadline-queue.js';
 import { BodyDecoder, encodingPlan, type DecodedSink } from './decode.js';
 import { rawHead, type ResponseHead } from './response-head.js';
 
@@ -43,10 +44,10 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
   // undici delivered the whole body; only decoding may be left.
   #complete = false;
 
-  constructor(request: AttemptRequest, settle: Settle, pooled: boolean) {
+  constructor(request: AttemptRequest, settle: Settle, pooled: boolean, deadlines: DeadlineQueue) {
     this.#settle = settle;
     this.#pooled = pooled;
-    this.#deadline = startDeadline(request.timeout, request.signal, this);
+    this.#deadline = startDeadline(request.timeout, request.signal, this, deadlines);
   }
 
   /** Ends the attempt: the deadline passed or the caller aborted. */
@@ -157,6 +158,7 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
  */
 export function undiciSender(dispatcher: Dispatcher, pooled = false): Sender {
   const state = dispatcher as { closed?: unknown; destroyed?: unknown };
+  const deadlines = new DeadlineQueue();
   return (request) =>
     new Promise<AttemptResult>((settle) => {
       // A dispatcher already closed sends nothing; one destroyed mid-request may have sent it.
@@ -165,7 +167,7 @@ export function undiciSender(dispatcher: Dispatcher, pooled = false): Sender {
         settle({ kind: 'failure', reason: 'refused', reached: false, code: 'UND_ERR_CLOSED', cause });
         return;
       }
-      const exchange = new UndiciExchange(request, settle, pooled);
+      const exchange = new UndiciExchange(request, settle, pooled, deadlines);
       try {
         dispatcher.dispatch(
           {
