@@ -25,16 +25,16 @@ describe('importing @wallet/node', () => {
     expect(packagesIn(modules)).toEqual([]);
   });
 
-  it('loads them on the first request, which then works (ESM)', () => {
+  it('loads undici on the first request, which then works, and not the schemas (ESM)', () => {
     const { modules, stdout } = modulesLoadedBy(
       'esm',
       `const { Wallet } = await import('@wallet/node');${firstCall}`,
     );
     expect(stdout.trim()).toBe('FAILED');
-    // zod/mini is bundled into the schemas file and undici's Agent into its own: the first call
-    // loads those two files and no package (not the whole of undici, not zod).
-    expect(modules.some((m) => m.endsWith('/dist/schemas.js'))).toBe(true);
+    // undici's Agent is bundled into its own file: the first call loads it and no package (not the
+    // whole of undici). Its parameters and answer pass their generated guards: zod is not loaded.
     expect(modules.some((m) => m.endsWith('/dist/undici-agent.js'))).toBe(true);
+    expect(modules.some((m) => m.includes('/dist/schemas.'))).toBe(false);
     expect(packagesIn(modules)).toEqual([]);
   });
 
@@ -45,8 +45,26 @@ describe('importing @wallet/node', () => {
     );
     expect(stdout.trim()).toBe('FAILED');
     // In require.cache, so loaded by require(): an import() would have gone through the ESM loader.
-    expect(modules.some((m) => m.endsWith('/dist/schemas.cjs'))).toBe(true);
     expect(modules.some((m) => m.endsWith('/dist/undici-agent.cjs'))).toBe(true);
+    expect(modules.some((m) => m.includes('/dist/schemas.'))).toBe(false);
+    expect(packagesIn(modules)).toEqual([]);
+  });
+
+  // The schemas file (zod/mini), loaded to word a refusal: by require() in CommonJS.
+  const refused = `const wallet = new Wallet({ apiKey: 'sk_test_x', baseUrl: 'http://127.0.0.1:9' });
+    try { await wallet.charges.verify('  '); } catch (error) { console.log(error.name + ': ' + error.message); }`;
+
+  it.each([
+    ['esm', `const { Wallet } = await import('@wallet/node'); ${refused}`, '/dist/schemas.js'],
+    [
+      'cjs',
+      `(async () => { const { Wallet } = require('@wallet/node'); ${refused} })();`,
+      '/dist/schemas.cjs',
+    ],
+  ] as const)('loads the schemas to word a refused value (%s)', (format, code, file) => {
+    const { modules, stdout } = modulesLoadedBy(format, code);
+    expect(stdout).toMatch(/^ValidationError: .*reference: must not be empty/);
+    expect(modules.some((m) => m.endsWith(file))).toBe(true);
     expect(packagesIn(modules)).toEqual([]);
   });
 });

@@ -1,13 +1,14 @@
 import type * as SchemaModule from '../schemas/index.js';
+import { FAIL, guards } from '../schemas/guards.generated.js';
 import type { Route } from '../internal/route.js';
 import { ClientClosedError, ValidationError } from '../errors.js';
-import { APIPromise, type WithResponse } from './api-promise.js';
+import { APIPromise, type Answer, type WithResponse } from './api-promise.js';
 import type { Sender, AttemptResult, AttemptRequest } from './attempt.js';
 import type { Config } from './config.js';
 import { mergeHeaders } from './headers.js';
 import { KeyMemory, keyReused, type Echo } from './idempotency.js';
 import { maskParams } from './logger.js';
-import { finish, mayHaveActed, delayBeforeRetry, type Finish } from './verdict.js';
+import { finish, mayHaveActed, delayBeforeRetry, NEEDS_SCHEMAS, type Finish } from './verdict.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import type { Scrubber } from './scrub.js';
 import { sleep } from './retry.js';
@@ -20,17 +21,10 @@ type Schemas = typeof SchemaModule;
 
 /**
  * A schema of `../schemas`, by name: the public types of the resources that describe calls never
- * name zod, which is bundled into the lazily loaded schemas file rather than installed.
+ * name zod, which is bundled into the lazily loaded schemas file rather than installed. Each has a
+ * guard generated from it (`../schemas/guards.generated.ts`) that the call runs first.
  */
-export type SchemaName =
-  | 'resolveHandleParams'
-  | 'dispatchParams'
-  | 'verifyParams'
-  | 'refundParams'
-  | 'resolvedCustomer'
-  | 'chargeDispatch'
-  | 'transaction'
-  | 'refund';
+export type SchemaName = keyof typeof guards;
 
 /** One API call as a resource describes it; the transport does the rest. */
 export interface ApiCall {
@@ -70,24 +64,15 @@ export interface Transport {
   close(): Promise<void>;
 }
 
-// Loaded once, on the first call; afterwards calls read them without waiting.
-let schemas: Schemas | undefined;
+// zod, loaded once, by the first value a guard does not accept: zod then judges it and words
+// every issue. A client whose calls and answers all pass never loads it.
 let loadingSchemas: Promise<Schemas> | undefined;
 function loadSchemas(): Promise<Schemas> {
-  loadingSchemas ??= import('../schemas/index.js').then(
-    (module) => (schemas = module),
-    (error: unknown) => {
-      loadingSchemas = undefined;
-      throw error;
-    },
-  );
+  loadingSchemas ??= import('../schemas/index.js').catch((error: unknown) => {
+    loadingSchemas = undefined;
+    throw error;
+  });
   return loadingSchemas;
-}
-
-/** The checked parameters and options of a call: validated from one snapshot, sent from it too. */
-interface Checked {
-  params: Record<string, unknown>;
-  options: RequestOptions;
 }
 
 // What a call without options reads: nothing to copy or check.
@@ -104,14 +89,28 @@ function readOptions(given: RequestOptions | undefined, scrub: Scrubber): Reques
   return options.value ?? NO_OPTIONS;
 }
 
-function validate(call: ApiCall, s: Schemas, scrub: Scrubber): Checked {
-  const options = readOptions(call.options, scrub);
+/** The call's parameters as read once (a snapshot), ready for their guard or their schema. */
+function readParams(call: ApiCall, scrub: Scrubber): unknown {
   const params = snapshot(call.params);
   if (!params.ok)
     throw new ValidationError(call.paramsName, scrub.issues(params.issues), 'Nothing was sent.');
+  return params.value;
+}
+
+/** What the parameters' guard gives, or FAIL when zod must judge them (see {@link validate}). */
+function guardParams(call: ApiCall, params: unknown): unknown {
+  try {
+    return guards[call.paramsSchema](params);
+  } catch {
+    return FAIL;
+  }
+}
+
+/** The parameters as zod parses them, or the ValidationError that words what is wrong. */
+function validate(call: ApiCall, params: unknown, s: Schemas, scrub: Scrubber): Record<string, unknown> {
   let checked: ReturnType<Schemas['check']>;
   try {
-    checked = s.check(s[call.paramsSchema], params.value);
+    checked = s.check(s[call.paramsSchema], params);
   } catch (error) {
     // A Proxy or getter that throws while being read: the parameters cannot be sent as JSON.
     const issue = { path: '', message: `could not be read (${(error as Error | null)?.name ?? 'error'})` };
@@ -119,7 +118,7 @@ function validate(call: ApiCall, s: Schemas, scrub: Scrubber): Checked {
   }
   if (!checked.ok)
     throw new ValidationError(call.paramsName, scrub.issues(checked.issues), 'Nothing was sent.');
-  return { params: checked.value as Record<string, unknown>, options };
+  return checked.value as Record<string, unknown>;
 }
 
 /**
@@ -161,11 +160,17 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
       // Settings the environment did not give when the client was built (a build step): said now.
       if (config.unset.length > 0)
         throw new ValidationError('Wallet configuration', config.unset, 'Nothing was sent.');
-      // The first call loads the way of sending (undici's Agent) while the schemas load; a call that
-      // then fails validation has only loaded it early.
+      // The first call starts loading the way of sending (undici's Agent) now; a call that then
+      // fails validation has only loaded it early.
       if (send === undefined && !clientClosed) openSender().catch(() => undefined);
-      const s = schemas ?? (await loadSchemas());
-      const { params, options } = validate(call, s, scrub);
+      const options = readOptions(call.options, scrub);
+      const given = readParams(call, scrub);
+      // Checked and sent from one snapshot: the guard's copy, or zod's when the guard doubts.
+      const guarded = guardParams(call, given);
+      const params =
+        guarded === FAIL
+          ? validate(call, given, await loadSchemas(), scrub)
+          : (guarded as Record<string, unknown>);
       const route = call.route.build(params);
       // What errors, logs and traces show: scrubbed, since a reference may carry anything.
       const endpoint = scrub.text(`${call.method} ${route}`);
@@ -204,8 +209,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         totalTimeout,
         expired: false,
         note: undefined,
-        schemas: s,
-        dataSchema: s[call.dataSchema],
+        dataSchema: call.dataSchema,
       };
 
       for (let n = 1; ; n++) {
@@ -218,7 +222,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
             cause: options.signal.reason,
           };
           ctx.call.attempts = n - 1;
-          return finish<T>(scrub.result(result), ctx);
+          return finish<T>(scrub.result(result), ctx) as WithResponse<T>;
         }
         const started = performance.now();
         const left = deadline - started;
@@ -257,7 +261,13 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         }
         ctx.call.attempts = n;
         ctx.note = next?.stop;
-        const done = finish<T>(result, ctx);
+        const first = finish<T>(result, ctx);
+        // An answer its guard doubts: zod, loaded now, judges it and words what is wrong (given
+        // the schemas, finish always decides).
+        const done =
+          first !== NEEDS_SCHEMAS
+            ? first
+            : (finish<T>(result, { ...ctx, schemas: await loadSchemas() }) as Answer<T>);
         call.accepted?.(done.data, done);
         return done;
       }

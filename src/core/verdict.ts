@@ -2,7 +2,6 @@
  * From attempts to what the merchant sees: which attempt results may mean the service acted, which are
  * worth another attempt, and the one result or typed error a call ends in.
  */
-import type { ZodMiniType } from 'zod/mini';
 import {
   ClientClosedError,
   ConnectionError,
@@ -21,7 +20,14 @@ import { failureMessage, redirectMessage, tooLargeMessage, type CallWords } from
 import { apiErrorFor, openEnvelope, redirectError } from './response.js';
 import { mismatches, replayMismatch, type Echo } from './idempotency.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter } from './retry.js';
-import type { Checked } from '../schemas/index.js';
+import type * as SchemaModule from '../schemas/index.js';
+import { FAIL, guards } from '../schemas/guards.generated.js';
+
+/**
+ * What {@link finish} answers for a 2xx whose data its guard doubts while zod is not loaded: load
+ * the schemas and finish again with them, for zod to judge the data and word what is wrong.
+ */
+export const NEEDS_SCHEMAS: unique symbol = Symbol('needs schemas');
 
 /**
  * May the service have acted on this attempt without saying so definitively? A request that may
@@ -101,8 +107,10 @@ export interface Finish {
   expired: boolean;
   /** Why the call ended before its retries ran out, for the message of an answer's error. */
   note: string | undefined;
-  schemas: { check(schema: ZodMiniType, value: unknown, prefix?: string): Checked };
-  dataSchema: ZodMiniType;
+  /** The schema the answer's data must meet, by name: its guard runs first. */
+  dataSchema: keyof typeof guards;
+  /** zod's schemas, once loaded (see {@link NEEDS_SCHEMAS}). */
+  schemas?: typeof SchemaModule;
 }
 
 // The words of a message, put together only when a call ends in one (the success path needs none).
@@ -113,8 +121,11 @@ function wordsOf(ctx: Finish): CallWords {
   return { ...ctx.call, host: ctx.host, summary: say(wording.summary), confirm: say(wording.confirm) };
 }
 
-/** The call's result from its last attempt's result, or the typed error it ends in. */
-export function finish<T>(result: AttemptResult, ctx: Finish): Answer<T> {
+/**
+ * The call's result from its last attempt's result, or the typed error it ends in; or
+ * {@link NEEDS_SCHEMAS}, only while `ctx.schemas` is not given.
+ */
+export function finish<T>(result: AttemptResult, ctx: Finish): Answer<T> | typeof NEEDS_SCHEMAS {
   const call: CallInfo = { ...ctx.call };
   if (result.kind === 'too_large') {
     const { status, head, limit } = result;
@@ -170,28 +181,34 @@ export function finish<T>(result: AttemptResult, ctx: Finish): Answer<T> {
     });
   }
   const envelope = openEnvelope(result, call);
-  const checked = ctx.schemas.check(ctx.dataSchema, envelope.data, 'data');
-  if (!checked.ok) {
-    throw new ResponseValidationError(call.endpoint, result.status, envelope.body, checked.issues, {
-      ...call,
-      outcomeUnknown: call.idempotencyKey !== undefined,
-    });
+  let data = guards[ctx.dataSchema](envelope.data);
+  if (data === FAIL) {
+    const { schemas } = ctx;
+    if (schemas === undefined) return NEEDS_SCHEMAS;
+    const checked = schemas.check(schemas[ctx.dataSchema], envelope.data, 'data');
+    if (!checked.ok) {
+      throw new ResponseValidationError(call.endpoint, result.status, envelope.body, checked.issues, {
+        ...call,
+        outcomeUnknown: call.idempotencyKey !== undefined,
+      });
+    }
+    data = checked.value;
   }
   const key = call.idempotencyKey;
   const differences =
-    key !== undefined && ctx.wording.echoes ? mismatches(ctx.wording.echoes, ctx.params, checked.value) : [];
+    key !== undefined && ctx.wording.echoes ? mismatches(ctx.wording.echoes, ctx.params, data) : [];
   if (differences.length > 0) {
     const { scrub } = ctx;
     throw replayMismatch(
       call.endpoint,
       scrub.text(key!),
       differences.map((d) => scrub.text(d)),
-      checked.value,
+      data,
       call.attempts,
     );
   }
   return new Answer(
-    checked.value as T,
+    data as T,
     result.status,
     result.head,
     envelope.message,

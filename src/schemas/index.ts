@@ -1,6 +1,7 @@
 /**
- * The zod schemas (zod 4's `zod/mini` form: the same shapes at a third of the load time), behind
- * one dynamic import: they load on the first call, not at import time. Also the shapes
+ * The zod schemas (zod 4's `zod/mini` form: the same shapes at a third of the load time), loaded
+ * only when a value must be refused and worded: every value that passes goes through the guards
+ * generated from these schemas (`./guards.generated.ts`), which need no zod. Also the shapes
  * `@wallet/agent-toolkit` derives its tools' JSON Schemas from (`z.toJSONSchema`), so zod stays
  * the one place they are written.
  */
@@ -8,23 +9,37 @@ import { config, type ZodMiniType } from 'zod/mini';
 import { en } from 'zod/locales';
 import type { ValidationIssue } from '../errors.js';
 import { closest } from '../internal/describe.js';
-import { FAIL, quick } from './fast.js';
+import { FAIL, guards, type Guard } from './guards.generated.js';
+import { resolveHandleParams, dispatchParams, verifyParams, refundParams } from './requests.js';
+import { resolvedCustomer, chargeDispatch, transaction, refund } from './responses.js';
 
 // zod/mini carries no messages of its own; the English ones word what a documented field broke.
 config(en());
 
-export { resolveHandleParams, dispatchParams, verifyParams, refundParams } from './requests.js';
-export { resolvedCustomer, chargeDispatch, transaction, refund } from './responses.js';
+export { resolveHandleParams, dispatchParams, verifyParams, refundParams };
+export { resolvedCustomer, chargeDispatch, transaction, refund };
 
 /** The outcome of {@link check}. */
 export type Checked = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
 
+// Each schema's generated guard: what it accepts needs no parse by zod.
+const guardOf = new Map<ZodMiniType, Guard>([
+  [resolveHandleParams, guards.resolveHandleParams],
+  [dispatchParams, guards.dispatchParams],
+  [verifyParams, guards.verifyParams],
+  [refundParams, guards.refundParams],
+  [resolvedCustomer, guards.resolvedCustomer],
+  [chargeDispatch, guards.chargeDispatch],
+  [transaction, guards.transaction],
+  [refund, guards.refund],
+]);
+
 /**
- * Runs a schema and turns zod's issues into the SDK's, one per field, naming the likely intended
- * key when a parameter is misspelled.
+ * Runs a schema (its guard first, when it has one) and turns zod's issues into the SDK's, one per
+ * field, naming the likely intended key when a parameter is misspelled.
  */
 export function check(schema: ZodMiniType, value: unknown, prefix = ''): Checked {
-  const fast = quickParse(schema, value);
+  const fast = guarded(guardOf.get(schema), value);
   if (fast !== FAIL) return { ok: true, value: fast };
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, value: result.data };
@@ -47,13 +62,14 @@ export function check(schema: ZodMiniType, value: unknown, prefix = ''): Checked
   return { ok: false, issues };
 }
 
-// The quick path (./fast.ts) for what zod would accept; anything else, even a check that throws,
-// is zod's to parse, word and throw.
-function quickParse(schema: ZodMiniType, value: unknown): unknown {
-  const parse = quick(schema);
-  if (parse === undefined) return FAIL;
+/**
+ * A guard's answer; FAIL when there is no guard or it throws (a getter of a value that is not
+ * plain data): zod then parses, words and throws.
+ */
+function guarded(guard: Guard | undefined, value: unknown): unknown {
+  if (guard === undefined) return FAIL;
   try {
-    return parse(value);
+    return guard(value);
   } catch {
     return FAIL;
   }

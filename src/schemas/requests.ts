@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { describe } from '../internal/describe.js';
-import { isPlainObject } from '../internal/plain.js';
+import { refine } from './refine.js';
+import { anything } from './rules.js';
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -26,93 +27,24 @@ const koboError = (issue: { input?: unknown }): string =>
  */
 const kobo: z.ZodMiniType<number> = z.int({ error: koboError }).check(z.positive({ error: koboError }));
 
-// A lone surrogate is no character: it cannot be percent-encoded into a path or mean anything.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const BROKEN_TEXT = 'contains an unpaired surrogate (broken UTF-16), which is not text';
-
 const string = z.string({
   error: (issue) =>
     issue.input === undefined ? 'is required' : `must be a string, not ${describe(issue.input)}`,
 });
 
-function text(extra?: (value: string) => string | undefined): z.ZodMiniType<string> {
-  return string.check(
-    z.superRefine((value, ctx) => {
-      const problem =
-        value.trim() === '' ? 'must not be empty' : LONE_SURROGATE.test(value) ? BROKEN_TEXT : extra?.(value);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    }),
-  );
-}
+/** A name or an id: text, not blank, well-formed UTF-16. */
+const filled: z.ZodMiniType<string> = string.check(refine('filledText'));
 
 /** Free text (a description, a reason): any string that is well-formed UTF-16. */
-const freeText: z.ZodMiniType<string> = string.check(
-  z.superRefine((value, ctx) => {
-    if (LONE_SURROGATE.test(value)) ctx.addIssue({ code: 'custom', message: BROKEN_TEXT });
-  }),
-);
+const freeText: z.ZodMiniType<string> = string.check(refine('wellFormedText'));
 
-// `.` and `..` are dot segments: as a path segment they would move the verify URL to another endpoint.
-const reference = text((value) => (value === '.' || value === '..' ? `must not be "${value}"` : undefined));
+/** A reference: filled text, and no dot segment (it becomes a segment of the verify URL). */
+const reference: z.ZodMiniType<string> = string.check(refine('referenceText'));
 
-/** Walks a value as JSON would, reporting the first thing JSON cannot hold faithfully. */
-interface Problem {
-  path: string[];
-  message: string;
-}
-
-// Far deeper than any real metadata, and shallow enough that walking it cannot exhaust the stack.
-const MAX_METADATA_DEPTH = 32;
-
-function jsonProblems(value: unknown, path: string[], seen: Set<object>, out: Problem[]): void {
-  if (out.length >= 20) return;
-  if (typeof value === 'string') {
-    if (LONE_SURROGATE.test(value)) out.push({ path, message: BROKEN_TEXT });
-    return;
-  }
-  if (value === null || typeof value === 'boolean') return;
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) out.push({ path, message: `must be JSON; ${value} is not` });
-    return;
-  }
-  if (typeof value !== 'object') {
-    out.push({ path, message: `must be a JSON value, not ${describe(value)}` });
-    return;
-  }
-  if (seen.has(value)) {
-    out.push({ path, message: 'refers back to itself (a cycle cannot be sent as JSON)' });
-    return;
-  }
-  if (!Array.isArray(value) && !isPlainObject(value)) {
-    out.push({ path, message: `must be a plain JSON value, not ${describe(value)}` });
-    return;
-  }
-  if (path.length >= MAX_METADATA_DEPTH) {
-    out.push({ path, message: `is nested deeper than ${MAX_METADATA_DEPTH} levels` });
-    return;
-  }
-  seen.add(value);
-  for (const [key, item] of Object.entries(value)) {
-    if (LONE_SURROGATE.test(key)) out.push({ path: [...path, key], message: `its key ${BROKEN_TEXT}` });
-    else jsonProblems(item, [...path, key], seen, out);
-  }
-  seen.delete(value);
-}
-
-const metadata: z.ZodMiniType<Record<string, unknown>> = z.custom<Record<string, unknown>>().check(
-  z.superRefine((value, ctx) => {
-    if (!isPlainObject(value)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `must be a plain object of JSON values, not ${describe(value)}`,
-      });
-      return;
-    }
-    const problems: Problem[] = [];
-    jsonProblems(value, [], new Set(), problems);
-    for (const { path, message } of problems) ctx.addIssue({ code: 'custom', path, message });
-  }),
-);
+/** Any plain object of JSON values (the rule says what is not). */
+const metadata: z.ZodMiniType<Record<string, unknown>> = z
+  .custom<Record<string, unknown>>(anything)
+  .check(refine('jsonMetadata'));
 
 const authChannel = z.enum(['wallet_push', 'wallet_qr'], {
   error: (issue) => `must be 'wallet_push' or 'wallet_qr', not ${describe(issue.input)}`,
@@ -122,7 +54,7 @@ const params = { error: (issue: { input?: unknown }) => `must be an object, not 
 
 /** Parameters of `charges.resolveHandle`. */
 export const resolveHandleParams: z.ZodMiniType = z.strictObject(
-  { handle: text(), amount: kobo, reference },
+  { handle: filled, amount: kobo, reference },
   params,
 );
 
@@ -130,7 +62,7 @@ export const resolveHandleParams: z.ZodMiniType = z.strictObject(
 export const dispatchParams: z.ZodMiniType = z.strictObject(
   {
     reference,
-    bankId: text(),
+    bankId: filled,
     authChannel,
     description: z.optional(freeText),
     metadata: z.optional(metadata),
@@ -144,16 +76,4 @@ export const verifyParams: z.ZodMiniType = z.strictObject({ reference }, params)
 /** Parameters of `refunds.create`. */
 export const refundParams: z.ZodMiniType = z
   .strictObject({ reference, amount: z.optional(kobo), reason: z.optional(freeText) }, params)
-  .check(
-    z.superRefine((value, ctx) => {
-      // An amount that is present but undefined is most likely a bug upstream; read as "refund
-      // everything" it would send money back that was never meant to go.
-      if ('amount' in value && value.amount === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['amount'],
-          message: 'is undefined; omit the key entirely for a full refund',
-        });
-      }
-    }),
-  );
+  .check(refine('amountGivenOrOmitted'));

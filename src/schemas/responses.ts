@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { refine } from './refine.js';
 
 // Loose objects keep fields the service adds later; enumerations are plain strings so a new
 // status passes through. Only documented fields with the wrong type or missing are refused, and
@@ -26,19 +27,7 @@ export const resolvedCustomer: z.ZodMiniType = z.looseObject({
 /** `data` of the dispatch response. */
 export const chargeDispatch: z.ZodMiniType = z
   .looseObject({ reference: str, status: str, authChannel: str, qrCodeUrl: z.optional(str), expiresAt: str })
-  .check(
-    z.superRefine((value, ctx) => {
-      if (value.authChannel === 'wallet_qr' && value.qrCodeUrl === undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['qrCodeUrl'],
-          message: 'is required for a wallet_qr dispatch',
-        });
-      }
-    }),
-  );
-
-const PAID_FIELDS = ['fee', 'netAmount', 'paidAt'] as const;
+  .check(refine('qrCodeForQr'));
 
 /** `data` of the verify response. */
 export const transaction: z.ZodMiniType = z
@@ -55,16 +44,8 @@ export const transaction: z.ZodMiniType = z
     settlement: z.nullish(z.looseObject({ status: str, settledAt: str })),
     paidAt: z.nullish(str),
   })
-  .check(
-    z.superRefine((value, ctx) => {
-      if (value.status !== 'SUCCESS') return;
-      for (const field of PAID_FIELDS) {
-        if (value[field] == null) {
-          ctx.addIssue({ code: 'custom', path: [field], message: 'is required on a SUCCESS transaction' });
-        }
-      }
-    }),
-  );
+  // A SUCCESS charge carries its fee, net amount and time of payment.
+  .check(refine('paidFields'));
 
 /** `data` of the refund response. */
 export const refund: z.ZodMiniType = z.looseObject({

@@ -1,13 +1,18 @@
 /**
- * The schemas' quick path answers exactly as zod does: for thousands of valid and broken
- * parameters and answers (fields dropped, added, of the wrong type, null, negative, fractional,
- * blank, broken text, in other orders), check() accepts what zod accepts with the same output,
- * field for field (parameters in the same order too: they are sent in it), and refuses what zod
- * refuses with zod's own issues. An answer's fields keep the order the service sent them in.
+ * The guards generated from the zod schemas (src/schemas/guards.generated.ts, which calls run
+ * without loading zod) answer exactly as zod does: for thousands of valid and broken parameters and
+ * answers (fields dropped, added, of the wrong type, null, negative, fractional, blank, broken text,
+ * in other orders), a guard accepts what zod accepts with the same output, field for field
+ * (parameters in the same order too: they are sent in it), and refuses what zod refuses, so zod
+ * words it. The one doubt a guard leaves to zod: an own `__proto__` key. An answer's fields keep
+ * the order the service sent them in. And the checked-in file is what the schemas give today.
  */
 import { describe, expect, it } from 'vitest';
 import * as schemas from '../src/schemas/index.js';
-import { FAIL, quick } from '../src/schemas/fast.js';
+import { FAIL, guards } from '../src/schemas/guards.generated.js';
+// @ts-expect-error: a plain Node script, without declarations.
+import { emitGuards, TARGET } from '../scripts/emit-guards.mjs';
+import { readFileSync } from 'node:fs';
 
 type Json = Record<string, unknown>;
 type Name =
@@ -87,6 +92,37 @@ const valid: Record<Name, Json[]> = {
       ],
     },
   ],
+};
+
+// What each rule of src/schemas/rules.ts refuses, one value per rule at least: the guards must
+// refuse them too (zod then words them).
+const refused: Record<Name, unknown[]> = {
+  verifyParams: [
+    { reference: '   ' },
+    { reference: '..' },
+    { reference: '\uD800x' },
+    { reference: 'o', extra: 1 },
+  ],
+  dispatchParams: [
+    { reference: 'o', bankId: '', authChannel: 'wallet_push' },
+    { reference: 'o', bankId: 'b', authChannel: 'wallet_push', description: 'a\uDC00' },
+    { reference: 'o', bankId: 'b', authChannel: 'wallet_push', metadata: { n: Number.NaN } },
+    { reference: 'o', bankId: 'b', authChannel: 'wallet_push', metadata: new Date(0) },
+    { reference: 'o', bankId: 'b', authChannel: 'wallet_sms' },
+  ],
+  refundParams: [
+    { reference: 'o', amount: undefined },
+    { reference: 'o', amount: 0 },
+    { reference: 'o', amount: 1.5 },
+  ],
+  resolveHandleParams: [{ handle: '@a', amount: 2 ** 60, reference: 'o' }],
+  transaction: [
+    { ...valid.transaction[0], fee: null },
+    { ...valid.transaction[0], amount: -1 },
+  ],
+  chargeDispatch: [{ reference: 'o', status: 'PENDING_SCAN', authChannel: 'wallet_qr', expiresAt: 'x' }],
+  refund: [{ ...valid.refund[0], amount: 1.5 }],
+  resolvedCustomer: [{ ...valid.resolvedCustomer[0], linkedBanks: [{}] }],
 };
 
 const ODD: unknown[] = [
@@ -172,29 +208,59 @@ function show(value: unknown, sorted = false): string {
 // Answers (loose objects) are checked in place: their own order is kept.
 const ANSWERS = new Set(['transaction', 'chargeDispatch', 'refund', 'resolvedCustomer']);
 
-describe('the schemas’ quick path', () => {
+// Does the value hold an own `__proto__` key anywhere (what JSON.parse makes of one)?
+function ownProto(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.hasOwn(value, '__proto__') || Object.values(value).some(ownProto);
+}
+
+describe('the guards generated from the schemas', () => {
   const names = Object.keys(valid) as Name[];
 
-  it.each(names)('takes every valid %s without zod, giving what zod gives', (name) => {
+  it('are what the zod schemas give today (npm run guards writes them)', async () => {
+    const emitted = (await emitGuards()) as string;
+    expect(
+      emitted === readFileSync(TARGET as string, 'utf8'),
+      'src/schemas/guards.generated.ts is stale',
+    ).toBe(true);
+    expect(emitted).not.toContain('Left to zod');
+  });
+
+  it.each(names)('take every valid %s without zod, giving what zod gives', (name) => {
     const schema = schemas[name];
-    const parse = quick(schema);
-    expect(parse).toBeTypeOf('function');
+    const parse = guards[name];
     for (const value of valid[name]) {
       const zod = schema.safeParse(value);
       expect(zod.success).toBe(true);
-      const out = parse!(value);
+      const out = parse(value);
       expect(out).not.toBe(FAIL);
       expect(show(out)).toBe(show(zod.data));
       if (ANSWERS.has(name)) expect(out, 'checked in place').toBe(value);
     }
   });
 
-  it.each(names)('answers as zod does for 2,000 altered %s', (name) => {
+  it.each(names)('refuse what each rule of %s refuses, for zod to word', (name) => {
+    for (const value of refused[name]) {
+      expect(schemas[name].safeParse(value).success, show(value)).toBe(false);
+      expect(guards[name](value), show(value)).toBe(FAIL);
+    }
+  });
+
+  it.each(names)('answer as zod does for 2,000 altered %s', (name) => {
     const schema = schemas[name];
     let accepted = 0;
     for (let i = 0; i < 2000; i++) {
       const value = mutate(pick(valid[name]));
       const zod = schema.safeParse(value);
+      const guarded = guards[name](value);
+      if (guarded !== FAIL) {
+        expect(zod.success, `the guard took what zod refuses: ${show(value)}`).toBe(true);
+        const sorted = ANSWERS.has(name);
+        expect(show(guarded, sorted), show(value)).toBe(show(zod.data, sorted));
+        if (ANSWERS.has(name)) expect(guarded, 'checked in place').toBe(value);
+      } else if (zod.success) {
+        expect(ownProto(value), `the guard refused what zod takes: ${show(value)}`).toBe(true);
+      }
       const ours = schemas.check(schema, value);
       expect(ours.ok, show(value)).toBe(zod.success);
       if (ours.ok && zod.success) {
