@@ -1,11 +1,13 @@
 // The import graph of src/ by module (a folder under src/, or a top-level file), checked against
-// the layers of docs/design.md: every import between two modules must point to a lower layer.
+// the layers of docs/design.md: every import between two modules must point to a lower layer; the
+// same for the rooms of packages/agent-toolkit/src/ (its lines start `agent-toolkit:`).
 // `node scripts/import-graph.mjs` prints the graph and exits 1 on an arrow back up. No dependencies.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'src');
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SRC = join(REPO, 'src');
 
 // Lowest first. A module may import only from modules on a lower line.
 export const LAYERS = [
@@ -23,7 +25,15 @@ export const LAYERS = [
   ['index.ts'],
 ];
 
-const layerOf = new Map(LAYERS.flatMap((names, level) => names.map((name) => [name, level])));
+// The toolkit's rooms, lowest first: what the tools say, what bounds spending, the tools, their hosts.
+export const TOOLKIT_LAYERS = [['answers'], ['spending'], ['tools'], ['hosts'], ['index.ts']];
+
+const TREES = [
+  { name: '', root: SRC, layers: LAYERS },
+  { name: 'agent-toolkit: ', root: join(REPO, 'packages', 'agent-toolkit', 'src'), layers: TOOLKIT_LAYERS },
+];
+
+const levels = (layers) => new Map(layers.flatMap((names, level) => names.map((name) => [name, level])));
 
 function files(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -33,26 +43,27 @@ function files(dir) {
   });
 }
 
-const moduleOf = (file) => relative(SRC, file).split(sep)[0];
+const moduleOf = (root, file) => relative(root, file).split(sep)[0];
 // Static, type-only and dynamic imports, and re-exports, of relative paths.
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.[^'"]+)['"]/gm;
 
-/** Every arrow between two modules: `{ from, to, file, target }`. */
-export function arrows() {
+/** Every arrow between two modules of a tree (src/ by default): `{ from, to, file, target }`. */
+export function arrows(root = SRC) {
   const out = [];
-  for (const file of files(SRC)) {
+  for (const file of files(root)) {
     for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
       const target = resolve(dirname(file), match[1]).replace(/\.js$/, '.ts');
-      const from = moduleOf(file);
-      const to = moduleOf(target);
-      if (from !== to) out.push({ from, to, file: relative(SRC, file), target: relative(SRC, target) });
+      const from = moduleOf(root, file);
+      const to = moduleOf(root, target);
+      if (from !== to) out.push({ from, to, file: relative(root, file), target: relative(root, target) });
     }
   }
   return out;
 }
 
 /** Arrows that do not point to a lower layer, or that touch a module no layer names. */
-export function violations(list = arrows()) {
+export function violations(list = arrows(), layers = LAYERS) {
+  const layerOf = levels(layers);
   return list.filter(({ from, to }) => {
     const a = layerOf.get(from);
     const b = layerOf.get(to);
@@ -61,12 +72,20 @@ export function violations(list = arrows()) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const list = arrows();
-  const counts = new Map();
-  for (const { from, to } of list) counts.set(`${from} -> ${to}`, (counts.get(`${from} -> ${to}`) ?? 0) + 1);
-  for (const [edge, n] of [...counts].sort()) console.log(`${edge.padEnd(34)} ${n}`);
-  const bad = violations(list);
-  for (const v of bad) console.log(`UP: ${v.file} imports ${v.target}`);
+  const bad = [];
+  for (const { name, root, layers } of TREES) {
+    const list = arrows(root);
+    const counts = new Map();
+    for (const { from, to } of list) {
+      const edge = `${name}${from} -> ${to}`;
+      counts.set(edge, (counts.get(edge) ?? 0) + 1);
+    }
+    for (const [edge, n] of [...counts].sort()) console.log(`${edge.padEnd(34)} ${n}`);
+    for (const v of violations(list, layers)) {
+      console.log(`UP: ${name}${v.file} imports ${v.target}`);
+      bad.push(v);
+    }
+  }
   console.log(bad.length === 0 ? 'no arrow back up' : `${bad.length} arrow(s) back up`);
   process.exitCode = bad.length === 0 ? 0 : 1;
 }

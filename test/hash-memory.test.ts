@@ -1,4 +1,7 @@
-/** The key memory under idempotency keys: bounded, oldest first out, never losing or inventing a key. */
+/**
+ * The one bounded key memory (idempotency keys, dispatch expiries): bounded, the key written longest
+ * ago out first, never losing or inventing a key.
+ */
 import { describe, expect, it } from 'vitest';
 import { HashMemory, hashPair } from '../src/internal/hash-memory.js';
 
@@ -9,7 +12,7 @@ function rng(seed: number): (n: number) => number {
 
 describe('HashMemory', () => {
   it.each([1, 3, 50, 64, 100, 300])(
-    'holds exactly what a plain first-in first-out list of %i keys would, over a long random run',
+    'holds exactly what a plain list of the %i keys written last would, over a long random run',
     (limit) => {
       const next = rng(limit);
       const memory = new HashMemory(limit);
@@ -20,12 +23,10 @@ describe('HashMemory', () => {
         const b = next(3);
         if (next(3) > 0) {
           memory.set(a, b, step);
-          const held = model.find((k) => k.a === a && k.b === b);
-          if (held) held.value = step;
-          else {
-            model.push({ a, b, value: step });
-            if (model.length > limit) model = model.slice(1);
-          }
+          // A key written again moves to the newest end.
+          model = model.filter((k) => k.a !== a || k.b !== b);
+          model.push({ a, b, value: step });
+          if (model.length > limit) model = model.slice(1);
         } else {
           expect(memory.get(a, b)).toBe(model.find((k) => k.a === a && k.b === b)?.value);
         }
@@ -34,6 +35,18 @@ describe('HashMemory', () => {
       for (const k of model) expect(memory.get(k.a, k.b)).toBe(k.value);
     },
   );
+
+  it('makes a key written again the newest, and a read changes nothing', () => {
+    const memory = new HashMemory(2);
+    memory.set(1, 1, 10);
+    memory.set(2, 2, 20);
+    expect(memory.get(1, 1)).toBe(10);
+    memory.set(3, 3, 30); // 1 was written longest ago: the read did not keep it
+    expect([memory.get(1, 1), memory.get(2, 2), memory.get(3, 3)]).toEqual([undefined, 20, 30]);
+    memory.set(2, 2, 21);
+    memory.set(4, 4, 40); // 2 was written again after 3: 3 goes
+    expect([memory.get(2, 2), memory.get(3, 3), memory.get(4, 4)]).toEqual([21, undefined, 40]);
+  });
 
   it('tells different texts apart by two hashes, and gives the same text the same pair', () => {
     const seen = new Set<string>();

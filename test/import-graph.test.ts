@@ -1,6 +1,7 @@
 /**
  * The tree's dependencies run one way, down (docs/design.md): scripts/import-graph.mjs lists every
- * import between modules of src/ and fails on one that points to the same or a higher layer.
+ * import between modules of src/ (and between the toolkit's rooms) and fails on one that points to
+ * the same or a higher layer.
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -14,5 +15,11 @@ describe('the import graph of src/', () => {
     expect(out).toContain('no arrow back up');
     expect(out).not.toMatch(/^core -> (money|resources|client|index)/m);
     expect(out).not.toMatch(/^internal -> /m);
+  });
+
+  it("keeps @wallet/agent-toolkit's rooms in order: answers, spending, tools, hosts", () => {
+    const out = execFileSync(process.execPath, [SCRIPT], { encoding: 'utf8' });
+    expect(out).toMatch(/^agent-toolkit: tools -> spending /m);
+    expect(out).not.toMatch(/^agent-toolkit: (answers|spending) -> (tools|hosts)/m);
   });
 });

@@ -3,7 +3,7 @@ import type { Options } from 'tsup';
 // ESM, Node only (an MCP server and agent backends). Dependencies and peers stay external, so the
 // AI SDK and redis load only where used (the ./ai entry, the bin with WALLET_MCP_REDIS_URL).
 const config: Options = {
-  entry: { index: 'src/index.ts', ai: 'src/ai.ts', 'mcp-bin': 'src/mcp-bin.ts' },
+  entry: { index: 'src/index.ts', ai: 'src/hosts/ai.ts', 'mcp-bin': 'src/hosts/mcp-bin.ts' },
   format: ['esm'],
   target: 'node20',
   platform: 'node',
@@ -11,7 +11,7 @@ const config: Options = {
   clean: false,
   sourcemap: false,
   // Declarations resolve @wallet/node through the installed package, not the SDK's sources.
-  dts: { entry: { index: 'src/index.ts', ai: 'src/ai.ts' }, compilerOptions: { paths: {} } },
+  dts: { entry: { index: 'src/index.ts', ai: 'src/hosts/ai.ts' }, compilerOptions: { paths: {} } },
 };
 
 export default config;

@@ -18,10 +18,10 @@ export interface Echo {
 }
 
 // Enough for every operation a busy server starts within the service's retry window, bounded so a
-// long-lived client never grows: 28 bytes per key, in typed arrays.
+// long-lived client never grows: about 50 bytes per key, in typed arrays.
 const REMEMBERED_KEYS = 4096;
 
-/** The last keys this client sent (4,096, in order of first use), each with a hash of what it was sent with. */
+/** The keys this client sent last (4,096, a key sent again counts as new), each with a hash of what it was sent with. */
 export class KeyMemory {
   // Keys and parameters as hashes (64 and 53 bits), never as strings: thousands of retained keys
   // would cost the garbage collector more than a call.

@@ -3,6 +3,7 @@
  * what the call was (amounts in Naira with the Kobo in brackets), and what to do next, right for
  * the call (a charge can be confirmed with verify; a refund can only be retried with its key).
  */
+import { refusedContinue } from '../platform/interim.js';
 import type { AttemptResult } from './attempt.js';
 
 /** What a message says about the call. */
@@ -43,25 +44,13 @@ export function advice(words: CallWords, reached: boolean): string {
     : ` Nothing reached the service, so nothing was done; retrying with idempotencyKey '${key}' is safe.`;
 }
 
-// undici's HTTP/1 parser (under Node's fetch too) ends a connection with "bad response" on a
-// `100 Continue` during a request (client-h1.js, onHeadersComplete); the client's own Agent skips
-// it (platform/interim.ts), a fetch function or a merchant's dispatcher does not.
+// A `100 Continue` the SDK never asked for, on a connection the SDK does not own (its own skip it).
 function continueHint(cause: unknown): string {
-  let current = cause;
-  try {
-    for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-      const { code, message } = current as { code?: unknown; message?: unknown };
-      if (code === 'UND_ERR_SOCKET' && message === 'bad response')
-        return (
-          ' It answered with a `100 Continue` the SDK never asked for, which this HTTP client cannot read past. ' +
-          "The SDK's default transport skips it: leave out a fetch or dispatcher option, or have the server or proxy stop sending it."
-        );
-      current = (current as { cause?: unknown }).cause;
-    }
-  } catch {
-    // A throwing getter in what a custom fetch threw: no hint.
-  }
-  return '';
+  if (!refusedContinue(cause)) return '';
+  return (
+    ' It answered with a `100 Continue` the SDK never asked for, which this HTTP client cannot read past. ' +
+    "The SDK's default transport skips it: leave out a fetch or dispatcher option, or have the server or proxy stop sending it."
+  );
 }
 
 /** The message of a call that got no answer: connection failure, timeout or abort. */

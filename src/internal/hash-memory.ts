@@ -1,9 +1,10 @@
 /**
- * A bounded memory of hashed keys, each with a number, in typed arrays: no object, string or Map
- * entry per key. A client remembers the idempotency key of every POST it sent; kept as strings in
- * a `Map`, thousands of keys (each a generated UUID, itself a tree of small strings) cost the
- * garbage collector more than the rest of a call. Here a key is two 32-bit hashes in a table with
- * linear probing, and the keys' order of arrival in a ring: the oldest key goes first.
+ * The one bounded memory of recent keys: hashed keys, each with a number, in typed arrays, so no
+ * object, string or Map entry is kept per key. A client remembers the idempotency key of every
+ * POST it sent and the expiry of every prompt it dispatched; kept as strings in a `Map`, thousands
+ * of keys (each a generated UUID, itself a tree of small strings) cost the garbage collector more
+ * than the rest of a call. Here a key is two 32-bit hashes in a table with linear probing, and the
+ * keys are linked in the order they were last written: the key written longest ago goes first.
  */
 
 /** Two 32-bit hashes of a text (FNV-1a, and the same walk with MurmurHash's multiplier). @internal */
@@ -18,25 +19,30 @@ export function hashPair(text: string, seed = 0): [number, number] {
   return [a | 0, b | 0];
 }
 
-const EMPTY = -1;
+const NONE = -1;
 const FIRST_SIZE = 64;
 
 /**
- * Keys (as {@link hashPair}) to numbers: the last `limit` keys set, in the order they first came;
- * setting a held key again changes its value, not its place.
+ * Keys (as {@link hashPair}) to numbers: the last `limit` keys written. Writing a held key again
+ * changes its value and makes it the newest (a charge dispatched again is remembered with its new
+ * prompt; a key retried with its own parameters stays guarded); reading changes nothing.
  * @internal
  */
 export class HashMemory {
   readonly #limit: number;
-  // Per table index: the key's two hashes, its value, and its place in the ring (EMPTY: free).
+  // Per table slot: the key's two hashes, its value, whether it is in use, and its neighbours in
+  // the order of writing (NONE past either end).
   #a = new Int32Array(0);
   #b = new Int32Array(0);
   #value = new Float64Array(0);
-  #place = new Int32Array(0);
-  // Per key, oldest first from #next once full: its table index (EMPTY while the ring fills).
-  #ring = new Int32Array(0);
-  #next = 0;
+  #used = new Uint8Array(0);
+  #older = new Int32Array(0);
+  #newer = new Int32Array(0);
+  #oldest = NONE;
+  #newest = NONE;
   #size = 0;
+  // How many keys the table holds before it grows (at most `limit`); it is kept at most half full.
+  #capacity = 0;
   // 32 minus log2 of the table's size: a home is the top bits of a multiplicative hash.
   #shift = 32;
 
@@ -51,32 +57,35 @@ export class HashMemory {
     return this.#size;
   }
 
-  /** The value of a key, or undefined. */
+  /** The value of a key, or undefined; the key's place is not changed. */
   get(a: number, b: number): number | undefined {
     const i = this.#find(a, b);
-    return i === EMPTY ? undefined : this.#value[i];
+    return i === NONE ? undefined : this.#value[i];
   }
 
-  /** Stores the key's value; a new key past the limit makes the oldest one go. */
+  /** Stores the key's value as the newest; a new key past the limit makes the oldest one go. */
   set(a: number, b: number, value: number): void {
     const held = this.#find(a, b);
-    if (held !== EMPTY) {
+    if (held !== NONE) {
       this.#value[held] = value;
+      if (held !== this.#newest) {
+        this.#unlink(held);
+        this.#append(held);
+      }
       return;
     }
-    if (this.#size === this.#ring.length) {
-      if (this.#ring.length < this.#limit) this.#grow();
-      else this.#remove(this.#ring[this.#next]!);
+    if (this.#size === this.#capacity) {
+      if (this.#capacity < this.#limit) this.#grow();
+      else this.#remove(this.#oldest);
     }
-    const mask = this.#place.length - 1;
+    const mask = this.#used.length - 1;
     let i = this.#home(a, b);
-    while (this.#place[i] !== EMPTY) i = (i + 1) & mask;
+    while (this.#used[i] === 1) i = (i + 1) & mask;
     this.#a[i] = a;
     this.#b[i] = b;
     this.#value[i] = value;
-    this.#place[i] = this.#next;
-    this.#ring[this.#next] = i;
-    this.#next = (this.#next + 1) % this.#ring.length;
+    this.#used[i] = 1;
+    this.#append(i);
     this.#size++;
   }
 
@@ -85,55 +94,81 @@ export class HashMemory {
   }
 
   #find(a: number, b: number): number {
-    const mask = this.#place.length - 1;
-    if (mask < 0) return EMPTY;
-    for (let i = this.#home(a, b); this.#place[i] !== EMPTY; i = (i + 1) & mask) {
+    const mask = this.#used.length - 1;
+    if (mask < 0) return NONE;
+    for (let i = this.#home(a, b); this.#used[i] === 1; i = (i + 1) & mask) {
       if (this.#a[i] === a && this.#b[i] === b) return i;
     }
-    return EMPTY;
+    return NONE;
+  }
+
+  #append(i: number): void {
+    this.#older[i] = this.#newest;
+    this.#newer[i] = NONE;
+    if (this.#newest === NONE) this.#oldest = i;
+    else this.#newer[this.#newest] = i;
+    this.#newest = i;
+  }
+
+  #unlink(i: number): void {
+    const [older, newer] = [this.#older[i]!, this.#newer[i]!];
+    if (older === NONE) this.#oldest = newer;
+    else this.#newer[older] = newer;
+    if (newer === NONE) this.#newest = older;
+    else this.#older[newer] = older;
   }
 
   // Linear probing's deletion: later keys of the same run move back, so no search stops early.
   #remove(at: number): void {
-    const mask = this.#place.length - 1;
-    this.#ring[this.#place[at]!] = EMPTY;
-    this.#place[at] = EMPTY;
+    const mask = this.#used.length - 1;
+    this.#unlink(at);
+    this.#used[at] = 0;
     this.#size--;
     let hole = at;
-    for (let j = (at + 1) & mask; this.#place[j] !== EMPTY; j = (j + 1) & mask) {
+    for (let j = (at + 1) & mask; this.#used[j] === 1; j = (j + 1) & mask) {
       const home = this.#home(this.#a[j]!, this.#b[j]!);
       // Keys whose home lies cyclically in (hole, j] stay; the others may move into the hole.
       const stays = hole <= j ? home > hole && home <= j : home > hole || home <= j;
       if (stays) continue;
-      this.#a[hole] = this.#a[j]!;
-      this.#b[hole] = this.#b[j]!;
-      this.#value[hole] = this.#value[j]!;
-      this.#place[hole] = this.#place[j]!;
-      this.#ring[this.#place[hole]!] = hole;
-      this.#place[j] = EMPTY;
+      this.#move(j, hole);
       hole = j;
     }
   }
 
-  // Twice the keys (at most `limit`), in a table twice that size: kept at most half full.
+  // A key moved to another slot keeps its place in the order: its neighbours point at the new slot.
+  #move(from: number, to: number): void {
+    this.#a[to] = this.#a[from]!;
+    this.#b[to] = this.#b[from]!;
+    this.#value[to] = this.#value[from]!;
+    this.#used[to] = 1;
+    this.#used[from] = 0;
+    const [older, newer] = [this.#older[from]!, this.#newer[from]!];
+    this.#older[to] = older;
+    this.#newer[to] = newer;
+    if (older === NONE) this.#oldest = to;
+    else this.#newer[older] = to;
+    if (newer === NONE) this.#newest = to;
+    else this.#older[newer] = to;
+  }
+
+  // Twice the keys (at most `limit`), in a table twice that size.
   #grow(): void {
-    const keys = Math.min(this.#limit, Math.max(FIRST_SIZE, this.#ring.length * 2));
+    const keys = Math.min(this.#limit, Math.max(FIRST_SIZE, this.#capacity * 2));
     let bits = 1;
     while (1 << bits < keys * 2) bits++;
     const table = 1 << bits;
-    this.#shift = 32 - bits;
-    const [a, b, value, ring, next] = [this.#a, this.#b, this.#value, this.#ring, this.#next];
+    const [a, b, value, newer, oldest] = [this.#a, this.#b, this.#value, this.#newer, this.#oldest];
     this.#a = new Int32Array(table);
     this.#b = new Int32Array(table);
     this.#value = new Float64Array(table);
-    this.#place = new Int32Array(table).fill(EMPTY);
-    this.#ring = new Int32Array(keys).fill(EMPTY);
-    this.#next = 0;
+    this.#used = new Uint8Array(table);
+    this.#older = new Int32Array(table);
+    this.#newer = new Int32Array(table);
+    this.#oldest = this.#newest = NONE;
     this.#size = 0;
-    // Oldest first, so the order of arrival carries over.
-    for (let k = 0; k < ring.length; k++) {
-      const at = ring[(next + k) % ring.length]!;
-      if (at !== EMPTY) this.set(a[at]!, b[at]!, value[at]!);
-    }
+    this.#capacity = keys;
+    this.#shift = 32 - bits;
+    // Oldest first, so the order of writing carries over.
+    for (let at = oldest; at !== NONE; at = newer[at]!) this.set(a[at]!, b[at]!, value[at]!);
   }
 }

@@ -16,6 +16,10 @@
  * merely contains `HTTP/1.1 100` is read as the body it is. A 100 with no request under way is
  * still refused by undici (its `onMessageBegin` runs first). If undici's parser ever stops looking
  * like this, nothing is changed and a 100 fails the call as before.
+ *
+ * Connections the SDK does not own (a `fetch` function, Node's own fetch included, or a merchant's
+ * dispatcher) still fail on a 100; {@link refusedContinue} recognises that failure, so the message
+ * can say what happened without `core/` knowing which HTTP stack it is on.
  */
 
 /** A connector, as undici's `connect` option takes it (`buildConnector()`'s result). */
@@ -63,4 +67,22 @@ export function skipContinue(connect: Connector): Connector {
       // undici has now built the socket's parser; the first read comes later, on 'readable'.
       if (!error && socket !== null && typeof socket === 'object') skipContinueOn(socket);
     });
+}
+
+/**
+ * True when `cause` (or one of its first few causes) is how undici's HTTP/1 parser fails a
+ * connection on a `100 Continue` it will not read past: `UND_ERR_SOCKET`, "bad response".
+ */
+export function refusedContinue(cause: unknown): boolean {
+  let current = cause;
+  try {
+    for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+      const { code, message } = current as { code?: unknown; message?: unknown };
+      if (code === 'UND_ERR_SOCKET' && message === 'bad response') return true;
+      current = (current as { cause?: unknown }).cause;
+    }
+  } catch {
+    // A throwing getter in what a custom fetch threw: not recognised.
+  }
+  return false;
 }

@@ -1,20 +1,21 @@
 /**
  * When the prompts this client dispatched expire, by reference: what lets `waitForOutcome` wait
  * exactly as long as the customer can still answer. Only successful dispatches are remembered,
- * and only the most recent few thousand references, so a long-running server's memory stays flat.
+ * and only the most recent few thousand references (hashed, in the one bounded key memory), so a
+ * long-running server's memory stays flat.
  */
-import { BoundedMap } from '../internal/bounded-map.js';
+import { HashMemory, hashPair } from '../internal/hash-memory.js';
 
-/** How many references are remembered before the least recently dispatched is forgotten. */
+/** How many references are remembered before the reference dispatched longest ago is forgotten. */
 export const DISPATCH_MEMORY_SIZE = 5_000;
 
 /** A bounded map from reference to the expiry (epoch ms) of this client's last prompt for it. */
 export class DispatchMemory {
-  readonly #expiries: BoundedMap<string, number>;
+  readonly #expiries: HashMemory;
 
   /** @param size - how many references to keep. */
   constructor(size: number = DISPATCH_MEMORY_SIZE) {
-    this.#expiries = new BoundedMap(size);
+    this.#expiries = new HashMemory(size);
   }
 
   /**
@@ -27,7 +28,8 @@ export class DispatchMemory {
     if (Number.isNaN(expires)) return;
     const served = serverDate === undefined ? Number.NaN : this.#dateOf(serverDate);
     const at = Number.isNaN(served) ? expires : Date.now() + (expires - served);
-    this.#expiries.set(reference, at);
+    const [a, b] = hashPair(reference);
+    this.#expiries.set(a, b, at);
   }
 
   // The service's Date header changes once a second, so its last reading is kept.
@@ -43,7 +45,8 @@ export class DispatchMemory {
 
   /** The expiry (epoch ms) of the last prompt this client dispatched for `reference`. */
   expiryOf(reference: string): number | undefined {
-    return this.#expiries.peek(reference);
+    const [a, b] = hashPair(reference);
+    return this.#expiries.get(a, b);
   }
 
   /** How many references are remembered. */

@@ -8,7 +8,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { walletAiTools } from '../../packages/agent-toolkit/src/ai.js';
+import { walletAiTools } from '../../packages/agent-toolkit/src/hosts/ai.js';
 import { rig, type Rig } from './setup.js';
 
 let r: Rig;

@@ -14,7 +14,7 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Data = Record<string, any>;
 
-export const MCP_BIN = 'packages/agent-toolkit/src/mcp-bin.ts';
+export const MCP_BIN = 'packages/agent-toolkit/src/hosts/mcp-bin.ts';
 
 /** The sandbox bin, serving on loopback. */
 export interface SandboxProcess {

@@ -111,7 +111,7 @@ describe('a key reused for another operation never passes as success', () => {
     expect(server.received.length).toBe(sent);
   });
 
-  it('forgets the oldest keys, so a long-lived client stays bounded', async () => {
+  it('forgets the keys used longest ago, so a long-lived client stays bounded', async () => {
     const { KeyMemory } = await import('../../src/core/idempotency.js');
     const memory = new KeyMemory(3);
     const route = '/v1/refunds';
@@ -119,6 +119,10 @@ describe('a key reused for another operation never passes as success', () => {
     expect(memory.claim('a', route, { n: 2 }, '{"n":2}')).toBe(true); // forgotten
     expect(memory.claim('d', route, { n: 2 }, '{"n":2}')).toBe(false);
     expect(memory.claim('d', route, { n: 1 }, '{"n":1}')).toBe(true);
+    // Claimed again, d is the newest: the next two keys push out c and a, and d stays guarded.
+    for (const key of ['e', 'f']) expect(memory.claim(key, route, { n: 1 }, '{"n":1}')).toBe(true);
+    expect(memory.claim('d', route, { n: 2 }, '{"n":2}')).toBe(false);
+    expect(memory.claim('a', route, { n: 3 }, '{"n":3}')).toBe(true);
   });
 });
 

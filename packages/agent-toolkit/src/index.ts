@@ -4,16 +4,23 @@
  *
  * @module \@wallet/agent-toolkit
  */
-export { walletTools } from './tools.js';
-export type { WalletTool, ToolAnnotations, WalletLike } from './context.js';
-export type { WalletToolsOptions } from './options.js';
-export type { ToolResult } from './report.js';
-export type { ToolName, MoneyToolName, JsonSchema } from './shapes.js';
-export type { SpendLimits, LimitRefusal } from './limits.js';
-export { memorySpendLedger } from './ledger.js';
-export type { SpendLedger, SpendLedgerOptions, SpendKind, Reservation, TokenClaim, Hold } from './ledger.js';
-export { redisSpendLedger } from './redis-ledger.js';
-export type { RedisSpendLedgerOptions } from './redis-ledger.js';
-export { createMcpServer } from './mcp.js';
-export type { McpServerOptions } from './mcp.js';
-export type { Money, ToolErrorData } from './words.js';
+export { walletTools } from './tools/wallet-tools.js';
+export type { WalletTool, ToolAnnotations, WalletLike } from './tools/context.js';
+export type { WalletToolsOptions } from './tools/options.js';
+export type { ToolResult } from './answers/report.js';
+export type { ToolName, MoneyToolName, JsonSchema } from './tools/shapes.js';
+export type { SpendLimits, LimitRefusal } from './spending/limits.js';
+export { memorySpendLedger } from './spending/ledger.js';
+export type {
+  SpendLedger,
+  SpendLedgerOptions,
+  SpendKind,
+  Reservation,
+  TokenClaim,
+  Hold,
+} from './spending/ledger.js';
+export { redisSpendLedger } from './spending/redis-ledger.js';
+export type { RedisSpendLedgerOptions } from './spending/redis-ledger.js';
+export { createMcpServer } from './hosts/mcp.js';
+export type { McpServerOptions } from './hosts/mcp.js';
+export type { Money, ToolErrorData } from './answers/words.js';

@@ -3,7 +3,7 @@
  * Every check here runs before anything is sent.
  */
 import type { Reservation, SpendKind, SpendLedger } from './ledger.js';
-import { amountText } from './words.js';
+import { amountText } from '../answers/words.js';
 
 /** Hard limits on the money the tools can move, all in Kobo (100 Kobo = ₦1). None by default. */
 export interface SpendLimits {

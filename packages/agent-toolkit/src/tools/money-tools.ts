@@ -1,10 +1,10 @@
 /** The tools that move money: dispatch_charge and refund_charge, each through money-flow.ts. */
 import type { AuthChannel, Transaction } from '@wallet/node';
 import type { ToolContext } from './context.js';
-import { perCallRefusal, refusalText } from './limits.js';
+import { perCallRefusal, refusalText } from '../spending/limits.js';
 import { runMoneyCall } from './money-flow.js';
-import { dispatchResult, refundResult, refused, type ToolResult } from './report.js';
-import { amountText } from './words.js';
+import { dispatchResult, refundResult, refused, type ToolResult } from '../answers/report.js';
+import { amountText } from '../answers/words.js';
 
 function withoutToken(args: Record<string, unknown>): {
   args: Record<string, unknown>;

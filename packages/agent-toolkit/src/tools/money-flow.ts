@@ -7,12 +7,12 @@
  */
 import { isWalletError } from '@wallet/node';
 import type { ToolContext } from './context.js';
-import { tokenProblemText } from './confirm.js';
-import type { Hold, SpendKind } from './ledger.js';
-import { dailyRefusal, perCallRefusal, refusalText, reserve } from './limits.js';
-import { ok, refused, type ToolResult } from './report.js';
+import { tokenProblemText } from '../spending/confirm.js';
+import type { Hold, SpendKind } from '../spending/ledger.js';
+import { dailyRefusal, perCallRefusal, refusalText, reserve } from '../spending/limits.js';
+import { ok, refused, type ToolResult } from '../answers/report.js';
 import type { MoneyToolName } from './shapes.js';
-import { amountText, errorResult, money } from './words.js';
+import { amountText, errorResult, money } from '../answers/words.js';
 
 /** One money-moving call, as a tool describes it to {@link runMoneyCall}. @internal */
 export interface MoneyCall {

@@ -4,16 +4,16 @@
  * keys only on request.
  */
 import { ValidationError } from '@wallet/node';
-import { createConfirmer } from './confirm.js';
+import { createConfirmer } from '../spending/confirm.js';
 import type { ToolContext, WalletTool } from './context.js';
 import { ANNOTATIONS, DESCRIPTIONS } from './descriptions.js';
-import { memorySpendLedger } from './ledger.js';
+import { memorySpendLedger } from '../spending/ledger.js';
 import { dispatchCharge, refundCharge } from './money-tools.js';
 import { checkToolsOptions, type WalletToolsOptions } from './options.js';
 import { getCharge, resolveCustomer, waitForCharge } from './read-tools.js';
-import { refused, type ToolResult } from './report.js';
+import { refused, type ToolResult } from '../answers/report.js';
 import { parseInput, toolInput, type MoneyToolName, type ToolName } from './shapes.js';
-import { errorResult } from './words.js';
+import { errorResult } from '../answers/words.js';
 
 type Run = (ctx: ToolContext, args: Record<string, unknown>) => Promise<ToolResult>;
 

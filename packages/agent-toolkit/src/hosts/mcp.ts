@@ -9,9 +9,9 @@ import {
   ListToolsRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { WalletTool } from './context.js';
-import type { WalletToolsOptions } from './options.js';
-import { walletTools } from './tools.js';
+import type { WalletTool } from '../tools/context.js';
+import type { WalletToolsOptions } from '../tools/options.js';
+import { walletTools } from '../tools/wallet-tools.js';
 
 /** Options of {@link createMcpServer}: those of `walletTools()`, and how the server names itself. */
 export interface McpServerOptions extends WalletToolsOptions {

@@ -1,7 +1,7 @@
 /** The tools that move no money: resolve_customer, get_charge, wait_for_charge. */
 import { WaitTimeoutError } from '@wallet/node';
 import type { ToolContext } from './context.js';
-import { ok, resolvedResult, transactionData, transactionText, type ToolResult } from './report.js';
+import { ok, resolvedResult, transactionData, transactionText, type ToolResult } from '../answers/report.js';
 import { MAX_WAIT_SECONDS } from './shapes.js';
 
 /** resolve_customer. @internal */

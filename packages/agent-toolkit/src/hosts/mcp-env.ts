@@ -2,8 +2,8 @@
  * The `wallet-mcp` bin's configuration, from the environment an MCP host starts it with. Parsed
  * in one place, every problem said at once, so a host's log shows why the server did not start.
  */
-import type { SpendLimits } from './limits.js';
-import type { MoneyToolName } from './shapes.js';
+import type { SpendLimits } from '../spending/limits.js';
+import type { MoneyToolName } from '../tools/shapes.js';
 
 /** What the bin runs with, or why it cannot start. @internal */
 export type McpEnv =

@@ -6,10 +6,10 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Wallet, isWalletError, type RedisClientLike } from '@wallet/node';
-import { memorySpendLedger, type SpendLedger } from './ledger.js';
+import { memorySpendLedger, type SpendLedger } from '../spending/ledger.js';
 import { createMcpServer } from './mcp.js';
 import { ENV_HELP, readMcpEnv } from './mcp-env.js';
-import { redisSpendLedger } from './redis-ledger.js';
+import { redisSpendLedger } from '../spending/redis-ledger.js';
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`wallet-mcp: ${message}\n`);

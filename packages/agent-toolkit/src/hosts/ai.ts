@@ -6,10 +6,10 @@
  * @module \@wallet/agent-toolkit/ai
  */
 import { jsonSchema, tool, type Tool } from 'ai';
-import type { WalletTool } from './context.js';
-import type { WalletToolsOptions } from './options.js';
-import type { ToolResult } from './report.js';
-import { walletTools } from './tools.js';
+import type { WalletTool } from '../tools/context.js';
+import type { WalletToolsOptions } from '../tools/options.js';
+import type { ToolResult } from '../answers/report.js';
+import { walletTools } from '../tools/wallet-tools.js';
 
 /** The tools as an AI SDK tool set, keyed by name. */
 export type WalletAiTools = Record<string, Tool<Record<string, unknown>, ToolResult>>;

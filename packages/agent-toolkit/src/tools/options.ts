@@ -4,8 +4,8 @@
  */
 import { ValidationError, type ValidationIssue } from '@wallet/node';
 import type { WalletLike } from './context.js';
-import type { SpendLedger } from './ledger.js';
-import type { SpendLimits } from './limits.js';
+import type { SpendLedger } from '../spending/ledger.js';
+import type { SpendLimits } from '../spending/limits.js';
 import type { MoneyToolName } from './shapes.js';
 
 /** Options of `walletTools()` (and of `createMcpServer()`). */

@@ -3,10 +3,10 @@
  * `walletTools()` to run.
  */
 import type { Wallet } from '@wallet/node';
-import type { Confirmer } from './confirm.js';
-import type { SpendLedger } from './ledger.js';
-import type { SpendLimits } from './limits.js';
-import type { ToolResult } from './report.js';
+import type { Confirmer } from '../spending/confirm.js';
+import type { SpendLedger } from '../spending/ledger.js';
+import type { SpendLimits } from '../spending/limits.js';
+import type { ToolResult } from '../answers/report.js';
 import type { JsonSchema, MoneyToolName, ToolName } from './shapes.js';
 
 /** MCP tool annotations: hints a host uses to decide what to ask the user before a call. */
