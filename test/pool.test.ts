@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionTimeoutError } from '@wallet/node';
 import { json, loopback } from './helpers/loopback.js';
-import { paid } from './helpers/mock-service.js';
+import { paid, refunded } from './helpers/mock-service.js';
 
 let server: Awaited<ReturnType<typeof loopback>> | undefined;
 afterEach(async () => {
@@ -23,6 +23,36 @@ describe("the client's own connection pool", () => {
     expect(server.received).toHaveLength(40);
     expect(ports.size).toBeGreaterThan(0);
     expect(ports.size).toBeLessThanOrEqual(4);
+  });
+
+  it('keeps one keep-alive connection for calls a merchant awaits one after another', async () => {
+    // undici frees a socket one event-loop turn after its answer; a call made in between used to
+    // take a second socket, so sequential calls alternated between two (1, 2, 1, 2).
+    const ports: (number | undefined)[] = [];
+    server = await loopback((req, res) => {
+      ports.push(req.socket.remotePort);
+      json(res, 200, { status: 'success', data: req.method === 'POST' ? refunded : paid });
+    });
+    const wallet = server.wallet();
+    for (let i = 0; i < 8; i++) await wallet.charges.verify(`order_${i}`);
+    for (let i = 0; i < 4; i++) await wallet.refunds.create({ reference: `order_${i}` });
+    expect(ports).toHaveLength(12);
+    expect(new Set(ports).size).toBe(1);
+  });
+
+  it('uses no more sockets than calls in flight when each caller awaits its calls in turn', async () => {
+    const ports = new Set<number | undefined>();
+    server = await loopback((req, res) => {
+      ports.add(req.socket.remotePort);
+      json(res, 200, { status: 'success', data: paid });
+    });
+    const wallet = server.wallet();
+    const caller = async (n: number): Promise<void> => {
+      for (let i = 0; i < 10; i++) await wallet.charges.verify(`order_${n}_${i}`);
+    };
+    await Promise.all([caller(1), caller(2), caller(3)]);
+    expect(server.received).toHaveLength(30);
+    expect(ports.size).toBeLessThanOrEqual(3);
   });
 
   it('times a call out at its own deadline while it waits for a pooled connection', async () => {

@@ -59,6 +59,20 @@ describe('the secret key never shows', () => {
     expectNoKey(JSON.stringify(error));
   });
 
+  it("in a successful call's response headers, read one by one or all at once", async () => {
+    // The SDK reads Date for a dispatch's expiry and builds response.headers only when asked:
+    // both come out scrubbed.
+    server = await loopback((req, res) => {
+      const echo = req.headers.authorization ?? '';
+      json(res, 200, { status: 'success', data: paid }, { 'x-echo': echo, 'x-request-id': 'req_7' });
+    });
+    const { response } = await server.wallet().charges.verify('order_1042').withResponse();
+    expect(response.headers['x-echo']).toBe('Bearer [redacted]');
+    expect(response.headers['x-request-id']).toBe('req_7');
+    expectNoKey(JSON.stringify(response));
+    expectNoKey(inspect(response, { depth: 9 }));
+  });
+
   it('in connection errors and their causes', async () => {
     server = await loopback((req) => req.socket.destroy());
     const error = await server

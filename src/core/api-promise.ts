@@ -1,3 +1,5 @@
+import type { ResponseHead } from './response-head.js';
+
 /** What a successful call reports besides its data. */
 export interface ResponseMeta {
   /** HTTP status code. */
@@ -18,6 +20,62 @@ export interface WithResponse<T> {
   data: T;
   /** Status, headers, message, idempotency key and attempts. */
   response: ResponseMeta;
+}
+
+/**
+ * A call's data and how it was answered, as the transport ends a call: the {@link ResponseMeta}
+ * (with its object of every header) is put together only when someone reads `response`; the SDK's
+ * own bookkeeping reads a header by name. `withResponse()` hands merchants plain objects.
+ * @internal
+ */
+export class Answer<T> implements WithResponse<T> {
+  /** The envelope's `data`, checked. */
+  readonly data: T;
+  readonly #status: number;
+  readonly #head: ResponseHead;
+  readonly #message: string | undefined;
+  readonly #key: string | undefined;
+  readonly #attempts: number;
+  #response: ResponseMeta | undefined;
+
+  /** @param data - checked data; the rest as {@link ResponseMeta} names them. */
+  constructor(
+    data: T,
+    status: number,
+    head: ResponseHead,
+    message: string | undefined,
+    idempotencyKey: string | undefined,
+    attempts: number,
+  ) {
+    this.data = data;
+    this.#status = status;
+    this.#head = head;
+    this.#message = message;
+    this.#key = idempotencyKey;
+    this.#attempts = attempts;
+  }
+
+  /** Status, headers (scrubbed), message, idempotency key and attempts, built once. */
+  get response(): ResponseMeta {
+    this.#response ??= {
+      status: this.#status,
+      headers: this.#head.all(),
+      message: this.#message,
+      idempotencyKey: this.#key,
+      attempts: this.#attempts,
+    };
+    return this.#response;
+  }
+
+  /** One response header by lowercase name (scrubbed), without building them all. */
+  header(name: string): string | undefined {
+    return this.#head.get(name);
+  }
+}
+
+// What withResponse() gives: plain objects, whatever the transport resolved with.
+function plain<T>(answer: WithResponse<T>): WithResponse<T> {
+  return { data: answer.data, response: answer.response };
 }
 
 /**
@@ -53,7 +111,7 @@ export class APIPromise<T> extends Promise<T> {
 
   /** The data together with the response's status, headers, message, idempotency key and attempts. */
   withResponse(): Promise<WithResponse<T>> {
-    return this.#result;
+    return this.#result.then(plain);
   }
 
   /** See `Promise.prototype.then`. */

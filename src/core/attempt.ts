@@ -5,6 +5,8 @@
  */
 import { onAbort } from './abort.js';
 import { MAX_BODY_BYTES } from './body.js';
+import type { DeadlineQueue, Queued } from './deadline-queue.js';
+import { objectHead, type ResponseHead } from './response-head.js';
 
 /** What one attempt sends. Header names are lowercase, one of each. */
 export interface AttemptRequest {
@@ -31,12 +33,13 @@ export type AttemptResult =
   | {
       kind: 'response';
       status: number;
-      headers: Record<string, string>;
+      /** Its headers, read by name or built into an object when asked. */
+      head: ResponseHead;
       text: string;
       /** Set when the body could not be decoded (its Content-Encoding): what went wrong. */
       undecoded?: string | undefined;
     }
-  | { kind: 'too_large'; status: number; headers: Record<string, string>; limit: number }
+  | { kind: 'too_large'; status: number; head: ResponseHead; limit: number }
   | {
       kind: 'failure';
       reason: FailureReason;
@@ -120,25 +123,42 @@ export interface Deadline {
 }
 
 // A class rather than closures: one object per attempt, with no AbortController and no listener
-// unless the caller passed a signal.
-class AttemptDeadline implements Deadline {
+// unless the caller passed a signal, and no timer of its own when its sender keeps a queue.
+class AttemptDeadline implements Deadline, Queued {
   readonly #caller: AbortSignal | undefined;
-  readonly #target: Stoppable;
-  readonly #timer: ReturnType<typeof setTimeout>;
+  #target: Stoppable;
+  readonly #timeout: number;
+  readonly #queue: DeadlineQueue | undefined;
+  readonly #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #stopListening: (() => void) | undefined;
+  readonly at: number;
+  gone = false;
   #expired = false;
 
-  constructor(timeout: number, caller: AbortSignal | undefined, target: Stoppable) {
+  constructor(
+    timeout: number,
+    caller: AbortSignal | undefined,
+    target: Stoppable,
+    queue: DeadlineQueue | undefined,
+  ) {
     this.#caller = caller;
     this.#target = target;
-    this.#timer = setTimeout(expire, timeout, this, timeout);
+    this.#timeout = timeout;
+    this.#queue = queue;
+    if (queue === undefined) {
+      this.at = 0;
+      this.#timer = setTimeout(expire, timeout, this);
+    } else {
+      this.at = performance.now() + timeout;
+      queue.add(timeout, this);
+    }
     // One listener on a signal however many attempts share it (no MaxListenersExceededWarning).
     if (caller) this.#stopListening = onAbort(caller, () => target.stop(caller.reason));
   }
 
-  expire(timeout: number): void {
+  expire(): void {
     this.#expired = true;
-    this.#target.stop(new DeadlineExceeded(`No complete response within ${timeout} ms`));
+    this.#target.stop(new DeadlineExceeded(`No complete response within ${this.#timeout} ms`));
   }
 
   failure(cause: unknown): AttemptResult {
@@ -157,22 +177,35 @@ class AttemptDeadline implements Deadline {
   }
 
   done(): void {
-    clearTimeout(this.#timer);
+    if (this.#queue === undefined) clearTimeout(this.#timer);
+    else {
+      this.#queue.remove(this.#timeout, this);
+      // The queue may hold this a while longer; not the exchange behind it.
+      this.#target = NOBODY;
+    }
     this.#stopListening?.();
   }
 }
 
-function expire(deadline: AttemptDeadline, timeout: number): void {
-  deadline.expire(timeout);
+const NOBODY: Stoppable = { stop: () => undefined };
+
+function expire(deadline: AttemptDeadline): void {
+  deadline.expire();
 }
 
 /**
  * Starts an attempt's deadline: one timer covers connecting, the headers and every byte of the
  * body, so a server that stalls mid-body cannot hold a call past `timeout`. When it expires, or
- * the caller's signal fires, `target.stop` is called with the reason.
+ * the caller's signal fires, `target.stop` is called with the reason. With a `queue` (the undici
+ * path's, one per sender) the attempt shares its timer instead of setting its own.
  */
-export function startDeadline(timeout: number, caller: AbortSignal | undefined, target: Stoppable): Deadline {
-  return new AttemptDeadline(timeout, caller, target);
+export function startDeadline(
+  timeout: number,
+  caller: AbortSignal | undefined,
+  target: Stoppable,
+  queue?: DeadlineQueue,
+): Deadline {
+  return new AttemptDeadline(timeout, caller, target, queue);
 }
 
 /** What a way of sending produces: status, lowercase headers, and the body (undefined: over the cap). */
@@ -201,10 +234,11 @@ export async function runAttempt(
   });
   try {
     const { status, headers, text, undecoded } = await exchange(controller.signal);
-    if (text === undefined) return { kind: 'too_large', status, headers, limit: MAX_BODY_BYTES };
+    const head = objectHead(headers);
+    if (text === undefined) return { kind: 'too_large', status, head, limit: MAX_BODY_BYTES };
     return undecoded === undefined
-      ? { kind: 'response', status, headers, text }
-      : { kind: 'response', status, headers, text, undecoded };
+      ? { kind: 'response', status, head, text }
+      : { kind: 'response', status, head, text, undecoded };
   } catch (cause) {
     return deadline.failure(cause);
   } finally {

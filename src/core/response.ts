@@ -9,13 +9,14 @@ import {
   type CallInfo,
 } from '../errors.js';
 import { excerptOf } from './excerpt.js';
+import type { ResponseHead } from './response-head.js';
 import { parseRetryAfter } from './retry.js';
 
 /** A response read to its last byte (already scrubbed of the key). */
 export interface RawResponse {
   status: number;
-  /** Lowercase names; repeated headers joined with `, `. */
-  headers: Record<string, string>;
+  /** Its headers: the object of all of them is built only for an error that carries it. */
+  head: ResponseHead;
   text: string;
 }
 
@@ -90,11 +91,11 @@ export function apiErrorFor(raw: RawResponse, call: CallInfo, note?: string): Ap
     status,
     message,
     body: body.json ? body.value : body.excerpt,
-    headers: raw.headers,
+    headers: raw.head.all(),
   };
   if (status === 404 && !isErrorEnvelope(body)) return endpointNotFound(init, message);
   if (status === 429) {
-    const ms = parseRetryAfter(raw.headers['retry-after']);
+    const ms = parseRetryAfter(raw.head.get('retry-after'));
     return new RateLimitError(init, ms === undefined ? undefined : ms / 1000);
   }
   const Class = API_ERROR_BY_STATUS.get(status) ?? (status >= 500 ? InternalServerError : ApiError);
@@ -112,7 +113,7 @@ export function redirectError(raw: RawResponse, call: CallInfo, message: string)
     status: raw.status,
     message,
     body: body.json ? body.value : body.excerpt,
-    headers: raw.headers,
+    headers: raw.head.all(),
   };
   const acted = raw.status === 303 && call.idempotencyKey !== undefined;
   return new ApiError(init, acted ? 'see_other' : 'redirect_refused');
@@ -152,7 +153,7 @@ export function openEnvelope(raw: RawResponse, call: CallInfo): Envelope {
       status: raw.status,
       message: serverMessage(envelope) ?? 'The service answered with an error envelope',
       body: envelope,
-      headers: raw.headers,
+      headers: raw.head.all(),
     });
   }
   if (envelope.status !== 'success') throw invalid('expected status "success" or "error"');

@@ -118,18 +118,12 @@ export function createScrubber(key: string, secrets: readonly string[] = []): Sc
     issues: (list) => list.map((i) => ({ path: text(i.path), message: text(i.message) })),
     result(result) {
       if (result.kind === 'failure') return { ...result, cause: copy(result.cause) };
+      // Headers are scrubbed as they are read (by name, or all once when asked for).
+      result.head.scrubWith(text);
+      if (result.kind === 'too_large') return result;
       // Copied only when something is removed: an answer without the key is passed on as it is.
-      let headers = result.headers;
-      for (const name of Object.keys(result.headers)) {
-        const value = result.headers[name]!;
-        const clean = text(value);
-        if (clean === value) continue;
-        if (headers === result.headers) headers = { ...result.headers };
-        headers[name] = clean;
-      }
-      if (result.kind === 'too_large') return headers === result.headers ? result : { ...result, headers };
       const body = text(result.text);
-      return headers === result.headers && body === result.text ? result : { ...result, headers, text: body };
+      return body === result.text ? result : { ...result, text: body };
     },
   };
 }

@@ -2,7 +2,7 @@ import type * as SchemaModule from '../schemas/index.js';
 import { FAIL, guards } from '../schemas/guards.generated.js';
 import type { Route } from '../internal/route.js';
 import { ClientClosedError, ValidationError } from '../errors.js';
-import { APIPromise, type ResponseMeta, type WithResponse } from './api-promise.js';
+import { APIPromise, type Answer, type WithResponse } from './api-promise.js';
 import type { Sender, AttemptResult, AttemptRequest } from './attempt.js';
 import type { Config } from './config.js';
 import { mergeHeaders } from './headers.js';
@@ -47,7 +47,12 @@ export interface ApiCall {
    */
   echoes?: readonly Echo[];
   /** Told of a successful answer before the call resolves (a dispatch's expiry is remembered). */
-  accepted?: (data: unknown, response: ResponseMeta) => void;
+  accepted?: (data: unknown, answer: AnswerHeaders) => void;
+}
+
+/** What an `accepted` hook may read of the answer: one header by lowercase name. */
+export interface AnswerHeaders {
+  header(name: string): string | undefined;
 }
 
 /** The narrow function resources depend on: send a call, get its typed data. */
@@ -262,8 +267,8 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         const done =
           first !== NEEDS_SCHEMAS
             ? first
-            : (finish<T>(result, { ...ctx, schemas: await loadSchemas() }) as WithResponse<T>);
-        call.accepted?.(done.data, done.response);
+            : (finish<T>(result, { ...ctx, schemas: await loadSchemas() }) as Answer<T>);
+        call.accepted?.(done.data, done);
         return done;
       }
     } finally {

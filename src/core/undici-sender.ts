@@ -2,20 +2,22 @@ import type { Dispatcher } from 'undici';
 import type { Sender, AttemptResult, AttemptRequest, Deadline, Stoppable } from './attempt.js';
 import { errorCode, startDeadline } from './attempt.js';
 import { BoundedBody } from './body.js';
+import { DeadlineQueue } from './deadline-queue.js';
 import { BodyDecoder, encodingPlan, type DecodedSink } from './decode.js';
+import { rawHead, type ResponseHead } from './response-head.js';
 
 type Settle = (result: AttemptResult) => void;
 
-// Lowercase names; a repeated header is joined with `, ` (as `Headers` does). Latin-1, as undici reads them.
-function headersOf(raw: Buffer[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!.toString('latin1').toLowerCase();
-    const value = raw[i + 1]!.toString('latin1');
-    const seen = out[name];
-    out[name] = seen === undefined ? value : `${seen}, ${value}`;
-  }
-  return out;
+// undici hands a keep-alive socket back to its pool one event-loop turn after an answer ends (a
+// setImmediate queued just after onComplete, in case the server closes it after all). Settling
+// after that turn lets a merchant who awaits one call and then makes the next get the same socket,
+// where settling at once made every second call take another one (1, 2, 1, 2), and a load of 32
+// calls in flight keep 64 sockets busy. The microtask runs once undici has queued its turn, so this
+// one is queued behind it; the wait is the rest of the same loop iteration. Only for the client's
+// own Agent (Node: setImmediate exists); a merchant's dispatcher, a mock on a fake clock among
+// them, is answered at once.
+function afterTurn(settle: Settle, result: AttemptResult): void {
+  queueMicrotask(() => setImmediate(settle, result));
 }
 
 /**
@@ -27,13 +29,14 @@ function headersOf(raw: Buffer[]): Record<string, string> {
 class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
   readonly #settle: Settle;
   readonly #deadline: Deadline;
+  readonly #pooled: boolean;
   readonly #body = new BoundedBody();
   #abort: ((reason?: Error) => void) | undefined;
   // Set when the deadline or the caller ended the attempt before undici handed over its abort.
   #reason: unknown;
   #settled = false;
   #status = 0;
-  #headers: Record<string, string> = {};
+  #head: ResponseHead | undefined;
   // A compressed answer: the decoder feeds #body, which then counts decoded bytes.
   #decoder: BodyDecoder | undefined;
   #raw = 0;
@@ -41,9 +44,10 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
   // undici delivered the whole body; only decoding may be left.
   #complete = false;
 
-  constructor(request: AttemptRequest, settle: Settle) {
+  constructor(request: AttemptRequest, settle: Settle, pooled: boolean, deadlines: DeadlineQueue) {
     this.#settle = settle;
-    this.#deadline = startDeadline(request.timeout, request.signal, this);
+    this.#pooled = pooled;
+    this.#deadline = startDeadline(request.timeout, request.signal, this, deadlines);
   }
 
   /** Ends the attempt: the deadline passed or the caller aborted. */
@@ -63,16 +67,18 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
     }
   }
 
-  #end(result: AttemptResult): void {
+  // `released`: undici is about to hand the socket back; the caller hears of it after that.
+  #end(result: AttemptResult, released = false): void {
     if (this.#settled) return;
     this.#settled = true;
     this.#deadline.done();
-    this.#settle(result);
+    if (released && this.#pooled) afterTurn(this.#settle, result);
+    else this.#settle(result);
   }
 
   #tooLarge(): false {
     this.#decoder?.destroy();
-    this.#end({ kind: 'too_large', status: this.#status, headers: this.#headers, limit: this.#body.limit });
+    this.#end({ kind: 'too_large', status: this.#status, head: this.#head!, limit: this.#body.limit });
     this.#abort?.(new Error('Response body over the limit'));
     return false;
   }
@@ -85,9 +91,12 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
   onHeaders(status: number, raw: Buffer[]): boolean {
     if (status < 200) return true; // 1xx (103 Early Hints, 102): the answer is still to come
     this.#status = status;
-    this.#headers = headersOf(raw);
-    if (!this.#body.fits(this.#headers['content-length'])) return this.#tooLarge();
-    const plan = encodingPlan(this.#headers['content-encoding']);
+    // Only the two headers the body depends on are read now; the rest when someone asks.
+    const head = (this.#head = rawHead(raw));
+    if (!this.#body.fits(head.get('content-length'))) return this.#tooLarge();
+    const coding = head.get('content-encoding');
+    if (coding === undefined) return true;
+    const plan = encodingPlan(coding);
     if (plan.kind === 'decode') this.#decoder = new BodyDecoder(plan.coding, this.#sink());
     else if (plan.kind === 'unsupported') this.#unsupported = plan.name;
     return true;
@@ -101,12 +110,14 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
     };
   }
 
-  #answer(text: string, undecoded: string | undefined): void {
-    const { status, headers } = { status: this.#status, headers: this.#headers };
+  #answer(text: string, undecoded: string | undefined, released = false): void {
+    const status = this.#status;
+    const head = this.#head!;
     this.#end(
       undecoded === undefined
-        ? { kind: 'response', status, headers, text }
-        : { kind: 'response', status, headers, text, undecoded },
+        ? { kind: 'response', status, head, text }
+        : { kind: 'response', status, head, text, undecoded },
+      released,
     );
   }
 
@@ -122,7 +133,7 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
   onComplete(): void {
     this.#complete = true;
     if (this.#decoder) this.#decoder.end();
-    else if (this.#unsupported === undefined) this.#answer(this.#body.text(), undefined);
+    else if (this.#unsupported === undefined) this.#answer(this.#body.text(), undefined, true);
     else {
       const problem = `a body in Content-Encoding "${this.#unsupported}", which the SDK cannot decode`;
       this.#answer(`(${problem})`, problem);
@@ -143,9 +154,11 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
  * Sending through an undici `Dispatcher` (the client's own Agent, or the merchant's proxy, mock or
  * pool). It needs no import of undici: a dispatcher is enough. undici's own header and body
  * timeouts are set to the attempt's, so they can never cut a call shorter than `timeout`.
+ * `pooled`: the client's own Agent, whose callers hear of an answer once its socket is free again.
  */
-export function undiciSender(dispatcher: Dispatcher): Sender {
+export function undiciSender(dispatcher: Dispatcher, pooled = false): Sender {
   const state = dispatcher as { closed?: unknown; destroyed?: unknown };
+  const deadlines = new DeadlineQueue();
   return (request) =>
     new Promise<AttemptResult>((settle) => {
       // A dispatcher already closed sends nothing; one destroyed mid-request may have sent it.
@@ -154,7 +167,7 @@ export function undiciSender(dispatcher: Dispatcher): Sender {
         settle({ kind: 'failure', reason: 'refused', reached: false, code: 'UND_ERR_CLOSED', cause });
         return;
       }
-      const exchange = new UndiciExchange(request, settle);
+      const exchange = new UndiciExchange(request, settle, pooled, deadlines);
       try {
         dispatcher.dispatch(
           {

@@ -12,7 +12,7 @@ import {
   ValidationError,
   type CallInfo,
 } from '../errors.js';
-import type { WithResponse } from './api-promise.js';
+import { Answer } from './api-promise.js';
 import type { AttemptResult } from './attempt.js';
 import type { Logger } from './logger.js';
 import type { Scrubber } from './scrub.js';
@@ -66,7 +66,7 @@ export function delayBeforeRetry(
       : result.kind === 'response' && isRetryableStatus(result.status);
   if (!retryable) return { stop: undefined };
   const left = Math.max(0, Math.round(limits.left));
-  const asked = result.kind === 'response' ? parseRetryAfter(result.headers['retry-after']) : undefined;
+  const asked = result.kind === 'response' ? parseRetryAfter(result.head.get('retry-after')) : undefined;
   if (asked !== undefined) {
     const seconds = `${Math.round(asked / 1000)} s`;
     const why =
@@ -125,14 +125,14 @@ function wordsOf(ctx: Finish): CallWords {
  * The call's result from its last attempt's result, or the typed error it ends in; or
  * {@link NEEDS_SCHEMAS}, only while `ctx.schemas` is not given.
  */
-export function finish<T>(result: AttemptResult, ctx: Finish): WithResponse<T> | typeof NEEDS_SCHEMAS {
+export function finish<T>(result: AttemptResult, ctx: Finish): Answer<T> | typeof NEEDS_SCHEMAS {
   const call: CallInfo = { ...ctx.call };
   if (result.kind === 'too_large') {
-    const { status, headers, limit } = result;
+    const { status, head, limit } = result;
     throw new ResponseTooLargeError({
       ...call,
       status,
-      headers,
+      headers: head.all(),
       limit,
       message: tooLargeMessage(status, limit, wordsOf(ctx)),
     });
@@ -168,7 +168,7 @@ export function finish<T>(result: AttemptResult, ctx: Finish): WithResponse<T> |
     }
   }
   if (result.status >= 300 && result.status <= 399) {
-    const message = redirectMessage(result.status, result.headers.location, wordsOf(ctx));
+    const message = redirectMessage(result.status, result.head.get('location'), wordsOf(ctx));
     throw redirectError(result, call, message);
   }
   if (result.status < 200 || result.status > 299) throw apiErrorFor(result, call, ctx.note);
@@ -207,14 +207,12 @@ export function finish<T>(result: AttemptResult, ctx: Finish): WithResponse<T> |
       call.attempts,
     );
   }
-  return {
-    data: data as T,
-    response: {
-      status: result.status,
-      headers: result.headers,
-      message: envelope.message,
-      idempotencyKey: call.idempotencyKey,
-      attempts: call.attempts,
-    },
-  };
+  return new Answer(
+    data as T,
+    result.status,
+    result.head,
+    envelope.message,
+    call.idempotencyKey,
+    call.attempts,
+  );
 }

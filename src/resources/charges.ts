@@ -1,7 +1,7 @@
-import type { APIPromise, ResponseMeta } from '../core/api-promise.js';
+import type { APIPromise } from '../core/api-promise.js';
 import { path } from '../internal/route.js';
 import { amountOn, confirmWithVerify, quoted } from '../internal/words.js';
-import type { RequestFn, RequestOptions } from '../core/transport.js';
+import type { AnswerHeaders, RequestFn, RequestOptions } from '../core/transport.js';
 import type {
   ChargeDispatch,
   DispatchParams,
@@ -48,9 +48,9 @@ export class Charges {
   readonly #request: RequestFn;
   readonly #redact: (text: string) => string;
   readonly #dispatches = new DispatchMemory();
-  readonly #remember = (data: unknown, response: ResponseMeta): void => {
+  readonly #remember = (data: unknown, answer: AnswerHeaders): void => {
     const { reference, expiresAt } = data as ChargeDispatch;
-    this.#dispatches.remember(reference, expiresAt, response.headers.date);
+    this.#dispatches.remember(reference, expiresAt, answer.header('date'));
   };
 
   /**
