@@ -22,6 +22,8 @@
  * can say what happened without `core/` knowing which HTTP stack it is on.
  */
 
+import { firstAlongCauses } from '../internal/causes.js';
+
 /** A connector, as undici's `connect` option takes it (`buildConnector()`'s result). */
 export type Connector = (
   options: object,
@@ -74,15 +76,10 @@ export function skipContinue(connect: Connector): Connector {
  * connection on a `100 Continue` it will not read past: `UND_ERR_SOCKET`, "bad response".
  */
 export function refusedContinue(cause: unknown): boolean {
-  let current = cause;
-  try {
-    for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-      const { code, message } = current as { code?: unknown; message?: unknown };
-      if (code === 'UND_ERR_SOCKET' && message === 'bad response') return true;
-      current = (current as { cause?: unknown }).cause;
-    }
-  } catch {
-    // A throwing getter in what a custom fetch threw: not recognised.
-  }
-  return false;
+  return firstAlongCauses(cause, isContinueRefusal) === true;
+}
+
+function isContinueRefusal(link: object): true | undefined {
+  const { code, message } = link as { code?: unknown; message?: unknown };
+  return code === 'UND_ERR_SOCKET' && message === 'bad response' ? true : undefined;
 }

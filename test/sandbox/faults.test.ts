@@ -1,23 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { RateLimitError, Wallet } from '@wallet/node';
-import { createSandbox } from '@wallet/node/testing';
-import type { Sandbox, SandboxOptions } from '@wallet/node/testing';
+import type { Sandbox } from '@wallet/node/testing';
 
 import { TEST_KEY, callHttp, callSandbox } from './http-helpers.js';
+import { trackSandboxes } from './tracked.js';
 
-const sandboxes: Sandbox[] = [];
+// Registered first, so its afterEach runs last: the wallets close before their sandboxes.
+const track = trackSandboxes();
 const wallets: Wallet[] = [];
 afterEach(async () => {
   await Promise.all(wallets.splice(0).map((w) => w.close()));
-  await Promise.all(sandboxes.splice(0).map((s) => s.close()));
 });
-
-function track(options: SandboxOptions = {}): Sandbox {
-  const sandbox = createSandbox(options);
-  sandboxes.push(sandbox);
-  return sandbox;
-}
 
 async function statuses(sandbox: Sandbox, count: number): Promise<(number | string)[]> {
   const seen: (number | string)[] = [];

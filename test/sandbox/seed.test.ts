@@ -1,21 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { ValidationError, Wallet } from '@wallet/node';
-import { createSandbox } from '@wallet/node/testing';
-import type { Sandbox, SandboxSeedCharge } from '@wallet/node/testing';
+import type { SandboxSeedCharge } from '@wallet/node/testing';
 
 import { callHttp, callSandbox } from './http-helpers.js';
+import { trackSandboxes } from './tracked.js';
 
-const sandboxes: Sandbox[] = [];
-afterEach(async () => {
-  await Promise.all(sandboxes.splice(0).map((s) => s.close()));
-});
-
-function track(options: Parameters<typeof createSandbox>[0] = {}): Sandbox {
-  const sandbox = createSandbox(options);
-  sandboxes.push(sandbox);
-  return sandbox;
-}
+const track = trackSandboxes();
 
 const MIX: SandboxSeedCharge[] = [
   { reference: 'paid', amount: 500_000, status: 'SUCCESS' },
