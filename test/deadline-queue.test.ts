@@ -66,6 +66,23 @@ describe('the deadline queue (one timer for every attempt of a sender)', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('ends attempts on time under fake timers that leave performance.now() alone', async () => {
+    // Jest's or vitest's fake timers, as a merchant may configure them for their own tests.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const queue = new DeadlineQueue();
+    const first = entry(200);
+    const second = entry(200);
+    queue.add(200, first);
+    queue.add(200, second);
+    await vi.advanceTimersByTimeAsync(199);
+    expect(first.expiredAt).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(first.expiredAt).toBeDefined();
+    await vi.advanceTimersByTimeAsync(5);
+    expect(second.expiredAt).toBeDefined();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('keeps no timer once every attempt has finished', () => {
     fakeClock();
     const queue = new DeadlineQueue();

@@ -96,17 +96,20 @@ export class DeadlineQueue {
     }
   }
 
-  #arm(at: number): void {
+  // `now`: the time the delay counts from; after the timer fired, the time it fired for.
+  #arm(at: number, now = performance.now()): void {
     clearTimeout(this.#timer);
     this.#timerAt = at;
-    this.#timer = setTimeout(this.#fire, Math.max(0, Math.ceil(at - performance.now())));
+    this.#timer = setTimeout(this.#fire, Math.max(0, Math.ceil(at - now)));
   }
 
   #expireDue(): void {
+    // The timer's clock says its time has come even where performance.now() is not faked with it
+    // (a merchant's fake timers): what it was set for is due.
+    const now = Math.max(performance.now(), this.#timerAt);
     this.#timer = undefined;
     this.#timerAt = Number.POSITIVE_INFINITY;
     this.#firing = true;
-    const now = performance.now();
     let next = Number.POSITIVE_INFINITY;
     try {
       for (const [timeout, lane] of this.#lanes) {
@@ -128,6 +131,6 @@ export class DeadlineQueue {
       this.#firing = false;
     }
     if (this.#live === 0) this.#lanes.clear();
-    else if (next !== Number.POSITIVE_INFINITY) this.#arm(next);
+    else if (next !== Number.POSITIVE_INFINITY) this.#arm(next, now);
   }
 }

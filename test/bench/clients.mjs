@@ -46,7 +46,7 @@ async function rawUndici(base, method, path, params) {
  * (no Readable, no promise per chunk), collecting the body and parsing it. Whatever the SDK costs
  * beyond this is its own work: validation, scrubbing, outcome tracking, retries bookkeeping.
  */
-async function rawDispatch(base, method, path, params) {
+async function rawDispatch(base, method, path, params, reuse = false) {
   const { Agent } = await import('undici');
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 64 });
   const body = params === undefined ? undefined : JSON.stringify(params);
@@ -71,6 +71,9 @@ async function rawDispatch(base, method, path, params) {
           onResponseEnd() {
             const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
             if (status !== 200) reject(new Error(`HTTP ${status}`));
+            // `reuse`: answered once undici has freed the socket (a turn later), as the SDK's own
+            // Agent does, so a caller's next call takes the same socket.
+            else if (reuse) queueMicrotask(() => setImmediate(resolve, parsed.data));
             else resolve(parsed.data);
           },
           onResponseError(_controller, error) {
@@ -93,6 +96,12 @@ export const CLIENTS = {
   'undici dispatch GET': (base) => rawDispatch(base, 'GET', VERIFY_PATH),
   'undici dispatch POST dispatch': (base) => rawDispatch(base, 'POST', '/v1/charges/dispatch', DISPATCH),
   'undici dispatch POST refund': (base) => rawDispatch(base, 'POST', '/v1/refunds', REFUND),
+  // The floor with the SDK's socket reuse (not in the bench's table: `per-call.mjs … reuse`).
+  'undici dispatch GET, socket reused': (base) => rawDispatch(base, 'GET', VERIFY_PATH, undefined, true),
+  'undici dispatch POST dispatch, socket reused': (base) =>
+    rawDispatch(base, 'POST', '/v1/charges/dispatch', DISPATCH, true),
+  'undici dispatch POST refund, socket reused': (base) =>
+    rawDispatch(base, 'POST', '/v1/refunds', REFUND, true),
   'undici GET': (base, reference = REFERENCE) => rawUndici(base, 'GET', `/v1/charges/verify/${reference}`),
   'sdk charges.verify': (base, reference = REFERENCE) => sdk(base, (w) => w.charges.verify(reference)),
   'undici POST dispatch': (base) => rawUndici(base, 'POST', '/v1/charges/dispatch', DISPATCH),

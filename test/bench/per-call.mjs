@@ -2,12 +2,16 @@
 // raw undici dispatch() of the same exchange (the floor), with the bench's own method (each client
 // in its own process, clients taking turns in an order that rotates every round, ratios taken
 // within a round, medians over rounds). A few seconds, for profiling work; needs `npm run build`.
-// Usage: node test/bench/per-call.mjs [rounds=9] [windowMs=1000] [warmupCalls=6000]
+// With `reuse`, each floor also answers once undici has freed its socket (as the SDK's own Agent
+// does: one socket per caller instead of two), so the ratio is the SDK's own work alone.
+// Usage: node test/bench/per-call.mjs [rounds=9] [windowMs=1000] [warmupCalls=6000] [reuse]
 import { fork } from 'node:child_process';
 import { BASELINE } from './clients.mjs';
 import { median, ratio, spread } from './report.mjs';
 
-const [rounds = 9, window = 1000, warmup = 6000] = process.argv.slice(2).map(Number);
+const [rounds = 9, window = 1000, warmup = 6000] = process.argv.slice(2, 5).map(Number);
+const reuse = process.argv[5] === 'reuse';
+const floorOf = (name) => (reuse ? `${BASELINE[name]}, socket reused` : BASELINE[name]);
 const here = (file) => new URL(file, import.meta.url).pathname;
 const MEASURED = ['sdk charges.verify', 'sdk charges.dispatch', 'sdk refunds.create'];
 
@@ -23,7 +27,7 @@ function child(file, args) {
 const server = child('server.mjs', []);
 const { port } = await server.next();
 const base = `http://127.0.0.1:${port}`;
-const names = MEASURED.flatMap((n) => [BASELINE[n], n]);
+const names = MEASURED.flatMap((n) => [floorOf(n), n]);
 const clients = Object.fromEntries(names.map((n) => [n, child('cpu-client.mjs', [n, base, String(warmup)])]));
 await Promise.all(Object.values(clients).map((c) => c.next()));
 const perCall = Object.fromEntries(names.map((n) => [n, []]));
@@ -41,7 +45,7 @@ server.proc.disconnect();
 
 // The same table as the bench's own per-call part.
 const rows = names.map((name) => {
-  const floor = BASELINE[name] ?? name;
+  const floor = MEASURED.includes(name) ? floorOf(name) : name;
   const r = ratio(perCall[name], perCall[floor]);
   return [
     name,
