@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionTimeoutError } from '@wallet/node';
 import { json, loopback } from './helpers/loopback.js';
 import { paid, refunded } from './helpers/mock-service.js';
@@ -38,6 +38,22 @@ describe("the client's own connection pool", () => {
     for (let i = 0; i < 4; i++) await wallet.refunds.create({ reference: `order_${i}` });
     expect(ports).toHaveLength(12);
     expect(new Set(ports).size).toBe(1);
+  });
+
+  it("answers calls while a merchant's test fakes the clock, setImmediate included", async () => {
+    // The wait for undici to free the socket runs on Node's own timer: a faked global
+    // setImmediate (vitest's and sinon's default) used to hold every answer until the test ended.
+    server = await loopback((req, res) => json(res, 200, { status: 'success', data: paid }));
+    const wallet = server.wallet();
+    await wallet.charges.verify('order_0');
+    vi.useFakeTimers();
+    try {
+      expect(vi.isFakeTimers()).toBe(true);
+      for (let i = 1; i < 4; i++) expect(await wallet.charges.verify(`order_${i}`)).toEqual(paid);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(server.received).toHaveLength(4);
   });
 
   it('uses no more sockets than calls in flight when each caller awaits its calls in turn', async () => {

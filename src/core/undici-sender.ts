@@ -8,16 +8,19 @@ import { rawHead, type ResponseHead } from './response-head.js';
 
 type Settle = (result: AttemptResult) => void;
 
+/** The platform's way to run something once the event loop's turn is over (`Platform.afterTurn`). */
+export type AfterTurn = (run: Settle, result: AttemptResult) => void;
+
 // undici hands a keep-alive socket back to its pool one event-loop turn after an answer ends (a
 // setImmediate queued just after onComplete, in case the server closes it after all). Settling
 // after that turn lets a merchant who awaits one call and then makes the next get the same socket,
 // where settling at once made every second call take another one (1, 2, 1, 2), and a load of 32
 // calls in flight keep 64 sockets busy. The microtask runs once undici has queued its turn, so this
 // one is queued behind it; the wait is the rest of the same loop iteration. Only for the client's
-// own Agent (Node: setImmediate exists); a merchant's dispatcher, a mock on a fake clock among
-// them, is answered at once.
-function afterTurn(settle: Settle, result: AttemptResult): void {
-  queueMicrotask(() => setImmediate(settle, result));
+// own Agent, through the platform's real timer (a merchant's fake clock must not hold answers); a
+// merchant's dispatcher, a mock on a fake clock among them, is answered at once.
+function settleAfter(turn: AfterTurn, settle: Settle, result: AttemptResult): void {
+  queueMicrotask(() => turn(settle, result));
 }
 
 /**
@@ -29,7 +32,7 @@ function afterTurn(settle: Settle, result: AttemptResult): void {
 class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
   readonly #settle: Settle;
   readonly #deadline: Deadline;
-  readonly #pooled: boolean;
+  readonly #afterTurn: AfterTurn | undefined;
   readonly #body = new BoundedBody();
   #abort: ((reason?: Error) => void) | undefined;
   // Set when the deadline or the caller ended the attempt before undici handed over its abort.
@@ -44,9 +47,14 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
   // undici delivered the whole body; only decoding may be left.
   #complete = false;
 
-  constructor(request: AttemptRequest, settle: Settle, pooled: boolean, deadlines: DeadlineQueue) {
+  constructor(
+    request: AttemptRequest,
+    settle: Settle,
+    afterTurn: AfterTurn | undefined,
+    deadlines: DeadlineQueue,
+  ) {
     this.#settle = settle;
-    this.#pooled = pooled;
+    this.#afterTurn = afterTurn;
     this.#deadline = startDeadline(request.timeout, request.signal, this, deadlines);
   }
 
@@ -72,7 +80,7 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
     if (this.#settled) return;
     this.#settled = true;
     this.#deadline.done();
-    if (released && this.#pooled) afterTurn(this.#settle, result);
+    if (released && this.#afterTurn) settleAfter(this.#afterTurn, this.#settle, result);
     else this.#settle(result);
   }
 
@@ -154,9 +162,10 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
  * Sending through an undici `Dispatcher` (the client's own Agent, or the merchant's proxy, mock or
  * pool). It needs no import of undici: a dispatcher is enough. undici's own header and body
  * timeouts are set to the attempt's, so they can never cut a call shorter than `timeout`.
- * `pooled`: the client's own Agent, whose callers hear of an answer once its socket is free again.
+ * `afterTurn`: given for the client's own Agent, whose callers hear of an answer once its socket is
+ * free again.
  */
-export function undiciSender(dispatcher: Dispatcher, pooled = false): Sender {
+export function undiciSender(dispatcher: Dispatcher, afterTurn?: AfterTurn): Sender {
   const state = dispatcher as { closed?: unknown; destroyed?: unknown };
   const deadlines = new DeadlineQueue();
   return (request) =>
@@ -167,7 +176,7 @@ export function undiciSender(dispatcher: Dispatcher, pooled = false): Sender {
         settle({ kind: 'failure', reason: 'refused', reached: false, code: 'UND_ERR_CLOSED', cause });
         return;
       }
-      const exchange = new UndiciExchange(request, settle, pooled, deadlines);
+      const exchange = new UndiciExchange(request, settle, afterTurn, deadlines);
       try {
         dispatcher.dispatch(
           {

@@ -4,8 +4,13 @@
  * builtins reached through `process.getBuiltinModule` when first needed, so importing the package
  * loads no builtin it may not use.
  */
+import { setImmediate } from 'node:timers';
 import type { Dispatcher } from 'undici';
 import type { AgentOptions, Diagnostics, NodeCrypto, Platform, SubtleCrypto, Zlib } from './types.js';
+
+// Taken from `node:timers` when the package loads: test runners' fake clocks replace the global
+// (vitest's, sinon's), and a faked one would never let an answer through.
+const nextTurn = setImmediate;
 
 export const platform: Platform = {
   runtime: `node/${process.versions.node}`,
@@ -22,6 +27,9 @@ export const platform: Platform = {
     // CommonJS build turns it into a require(), never an import()).
     const { createAgent } = await import('./undici-agent.js');
     return createAgent(options);
+  },
+  afterTurn: (run, value) => {
+    nextTurn(run, value);
   },
   diagnostics: (): Diagnostics => process.getBuiltinModule('node:diagnostics_channel'),
   nodeCrypto: (): NodeCrypto => process.getBuiltinModule('node:crypto'),

@@ -44,6 +44,13 @@ export interface Platform {
    * runtime's `fetch` is the way to send.
    */
   readonly createAgent: ((options: AgentOptions) => Promise<Dispatcher>) | undefined;
+  /**
+   * Runs `run(value)` once the event loop's current turn is over, on the runtime's own timer: a
+   * merchant's test that fakes the global `setImmediate` must not hold the SDK's answers. Used
+   * with the platform's own Agent, which frees a keep-alive socket one turn after an answer
+   * ends; `undefined` where there is no such Agent.
+   */
+  readonly afterTurn: (<T>(run: (value: T) => void, value: T) => void) | undefined;
   /** `node:diagnostics_channel`, or `undefined` where tracing is not offered. */
   diagnostics(): Diagnostics | undefined;
   /** `node:crypto`, or `undefined` where only Web Crypto exists. */
