@@ -1,5 +1,5 @@
 import type * as SchemaModule from '../schemas/index.js';
-import { FAIL, guards } from '../schemas/guards.generated.js';
+import { FAIL, guards } from '../schemas/guards.js';
 import type { Route } from '../internal/route.js';
 import { ClientClosedError, ValidationError } from '../errors.js';
 import { APIPromise, type Answer, type WithResponse } from './api-promise.js';
@@ -22,7 +22,7 @@ type Schemas = typeof SchemaModule;
 /**
  * A schema of `../schemas`, by name: the public types of the resources that describe calls never
  * name zod, which is bundled into the lazily loaded schemas file rather than installed. Each has a
- * guard generated from it (`../schemas/guards.generated.ts`) that the call runs first.
+ * guard generated from it (`../schemas/guards.ts`) that the call runs first.
  */
 export type SchemaName = keyof typeof guards;
 

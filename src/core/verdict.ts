@@ -21,7 +21,7 @@ import { apiErrorFor, openEnvelope, redirectError } from './response.js';
 import { mismatches, replayMismatch, type Echo } from './idempotency.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter } from './retry.js';
 import type * as SchemaModule from '../schemas/index.js';
-import { FAIL, guards } from '../schemas/guards.generated.js';
+import { FAIL, guards } from '../schemas/guards.js';
 
 /**
  * What {@link finish} answers for a 2xx whose data its guard doubts while zod is not loaded: load

@@ -1,7 +1,7 @@
 /**
  * The zod schemas (zod 4's `zod/mini` form: the same shapes at a third of the load time), loaded
  * only when a value must be refused and worded: every value that passes goes through the guards
- * generated from these schemas (`./guards.generated.ts`), which need no zod. Also the shapes
+ * generated from these schemas (`./guards.ts`), which need no zod. Also the shapes
  * `@wallet/agent-toolkit` derives its tools' JSON Schemas from (`z.toJSONSchema`), so zod stays
  * the one place they are written.
  */
@@ -9,7 +9,7 @@ import { config, type ZodMiniType } from 'zod/mini';
 import { en } from 'zod/locales';
 import type { ValidationIssue } from '../errors.js';
 import { closest } from '../internal/describe.js';
-import { FAIL, guards, type Guard } from './guards.generated.js';
+import { FAIL, guards, type Guard } from './guards.js';
 import { resolveHandleParams, dispatchParams, verifyParams, refundParams } from './requests.js';
 import { resolvedCustomer, chargeDispatch, transaction, refund } from './responses.js';
 

@@ -2,7 +2,7 @@
  * The schemas' own rules, the ones no zod type says (blank text, broken UTF-16, JSON metadata, a
  * refund amount that is present but undefined, the fields a SUCCESS transaction must carry), written
  * once without zod. The zod schemas turn each into a refinement (`./refine.ts`), and the guards
- * generated from those schemas (`./guards.generated.ts`) call the same function, so the first call
+ * generated from those schemas (`./guards.ts`) call the same function, so the first call
  * judges a value exactly as zod would without loading zod.
  *
  * Each rule answers `undefined` when the value keeps it (what every good call meets, allocating
