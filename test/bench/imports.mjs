@@ -4,7 +4,7 @@
 // package name cancel out. Runs are interleaved.
 // The figure is the CPU time the import takes (process.cpuUsage): on an idle machine it equals the
 // wall time, and on a busy one it is not inflated by the time other processes hold the CPU.
-// Also the first call's extra cost: undici and the schemas load lazily on the first request.
+// Also the first call's extra cost: undici loads lazily on the first request (and zod, only to word a refusal).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -41,7 +41,7 @@ export function importTimes(runs) {
 }
 
 /**
- * In fresh processes: the first verify after import, which loads undici and the schemas, and the
+ * In fresh processes: the first verify after import, which loads undici, and the
  * first verify of a second client in the same process, which opens its own connection too but finds
  * the modules loaded. Their difference is what the lazy load costs: { lazy: [ms…], warm: [ms…] }.
  */

@@ -200,7 +200,7 @@ export function format(results, checks, meta) {
     const f = im.firstCall;
     out.push(
       `first verify after import ${f.lazy.toFixed(1)} ms, first verify of a second client ${f.warm.toFixed(1)} ms: ` +
-        `the lazy load of undici and the schemas costs ${f.extra.toFixed(1)} ms once`,
+        `the lazy load of undici costs ${f.extra.toFixed(1)} ms once`,
     );
   }
   out.push(coldTable(results.cold));
