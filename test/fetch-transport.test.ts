@@ -133,6 +133,24 @@ describe('the fetch option keeps every rule', () => {
     expect((error as Error).message).toContain('ECONNREFUSED');
   });
 
+  it('reads the code inside an AggregateError (every address of a host refused): not reached', async () => {
+    // What Node throws when it tried each address of a name (IPv6, then IPv4) and all refused: the
+    // codes sit on the errors it aggregates, one link below fetch's TypeError.
+    const refused = (address: string): Error =>
+      Object.assign(new Error(`connect ECONNREFUSED ${address}`), { code: 'ECONNREFUSED' });
+    const aggregate = new AggregateError([refused('::1:443'), refused('127.0.0.1:443')]);
+    const wallet = new Wallet({
+      apiKey: TEST_KEY,
+      baseUrl: BASE_URL,
+      fetch: () => Promise.reject(new TypeError('fetch failed', { cause: aggregate })),
+      maxRetries: 0,
+    });
+    const error = await wallet.charges.dispatch(dispatch).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ outcomeUnknown: false });
+    expect((error as Error).message).toContain('ECONNREFUSED');
+  });
+
   it('is honest when a runtime says only "fetch failed": the outcome is unknown', async () => {
     const wallet = new Wallet({
       apiKey: TEST_KEY,

@@ -3,6 +3,7 @@
  * one deadline, reported as an answer, an answer too large to read, or a failure that says whether
  * the request may have reached the service. The retry loop reasons only about these results.
  */
+import { firstAlongCauses } from '../internal/causes.js';
 import { onAbort } from './abort.js';
 import { MAX_BODY_BYTES } from './body.js';
 import type { DeadlineQueue, Queued } from './deadline-queue.js';
@@ -90,19 +91,13 @@ const TIMEOUTS: ReadonlySet<string> = new Set([
 
 /** The first error code along a cause chain (fetch wraps the system error; Node may aggregate). */
 export function errorCode(cause: unknown): string | undefined {
-  let current = cause;
-  try {
-    for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-      const { code, errors } = current as { code?: unknown; errors?: unknown };
-      if (typeof code === 'string' && code !== '') return code;
-      const first = Array.isArray(errors) ? (errors[0] as { code?: unknown } | undefined) : undefined;
-      if (typeof first?.code === 'string') return first.code;
-      current = (current as { cause?: unknown }).cause;
-    }
-  } catch {
-    // A revoked Proxy or a throwing getter in what a custom fetch or dispatcher threw: no code.
-  }
-  return undefined;
+  // A revoked Proxy or a throwing getter in what a custom fetch or dispatcher threw: no code.
+  return firstAlongCauses(cause, (link) => {
+    const { code, errors } = link as { code?: unknown; errors?: unknown };
+    if (typeof code === 'string' && code !== '') return code;
+    const first = Array.isArray(errors) ? (errors[0] as { code?: unknown } | undefined) : undefined;
+    return typeof first?.code === 'string' ? first.code : undefined;
+  });
 }
 
 class DeadlineExceeded extends Error {
