@@ -56,6 +56,20 @@ describe("the client's own connection pool", () => {
     expect(server.received).toHaveLength(4);
   });
 
+  it("answers calls under jest's default fake timers, queueMicrotask included", async () => {
+    server = await loopback((req, res) => json(res, 200, { status: 'success', data: paid }));
+    const wallet = server.wallet();
+    await wallet.charges.verify('order_0');
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'Date'],
+    });
+    try {
+      expect(await wallet.charges.verify('order_1')).toEqual(paid);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('uses no more sockets than calls in flight when each caller awaits its calls in turn', async () => {
     const ports = new Set<number | undefined>();
     server = await loopback((req, res) => {

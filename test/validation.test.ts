@@ -177,6 +177,20 @@ describe('request validation', () => {
     expect(error.code).toBe('invalid_request');
   });
 
+  it("refuses an own __proto__ key (JSON.parse makes one) rather than reading its fields as the caller's", async () => {
+    // Assigned into the copy, `__proto__` became its prototype: `amount: 5` was then read through
+    // it, and a full refund asked for by a parsed request body went out as a partial one.
+    const mock = mockService();
+    const params = JSON.parse('{"reference":"order_1042","__proto__":{"amount":5}}') as { reference: string };
+    const error = await mock
+      .wallet()
+      .refunds.create(params)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((i) => i.path)).toContain('__proto__');
+    expect(mock.seen).toHaveLength(0);
+  });
+
   it('accepts nested JSON metadata, null included', async () => {
     const { http, ok, BASE_URL, dispatched } = await import('./helpers/mock-service.js');
     const mock = mockService(http.post(`${BASE_URL}/v1/charges/dispatch`, () => ok(dispatched)));

@@ -125,7 +125,7 @@ class AttemptDeadline implements Deadline, Queued {
   readonly #timeout: number;
   readonly #queue: DeadlineQueue | undefined;
   readonly #timer: ReturnType<typeof setTimeout> | undefined;
-  readonly #stopListening: (() => void) | undefined;
+  #stopListening: (() => void) | undefined;
   readonly at: number;
   gone = false;
   #expired = false;
@@ -148,7 +148,8 @@ class AttemptDeadline implements Deadline, Queued {
       queue.add(timeout, this);
     }
     // One listener on a signal however many attempts share it (no MaxListenersExceededWarning).
-    if (caller) this.#stopListening = onAbort(caller, () => target.stop(caller.reason));
+    // Through #target, which done() lets go: the signal may outlive the attempt by far.
+    if (caller) this.#stopListening = onAbort(caller, () => this.#target.stop(caller.reason));
   }
 
   expire(): void {
@@ -179,6 +180,7 @@ class AttemptDeadline implements Deadline, Queued {
       this.#target = NOBODY;
     }
     this.#stopListening?.();
+    this.#stopListening = undefined;
   }
 }
 

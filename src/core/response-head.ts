@@ -18,31 +18,39 @@ export interface ResponseHead {
 
 type Clean = ((value: string) => string) | undefined;
 
-// Case-insensitive, for a lowercase ASCII `name`: a header name is a token, so OR-ing 0x20 maps
-// only A-Z onto a-z among the bytes it may hold.
-function named(raw: Buffer, name: string): boolean {
-  if (raw.length !== name.length) return false;
-  for (let i = 0; i < name.length; i++) if ((raw[i]! | 0x20) !== name.charCodeAt(i)) return false;
+// Case-insensitive, for a lowercase ASCII `name`, at bytes [start, end) of `bytes`: a header name
+// is a token, so OR-ing 0x20 maps only A-Z onto a-z among the bytes it may hold.
+function named(bytes: Buffer, start: number, end: number, name: string): boolean {
+  if (end - start !== name.length) return false;
+  for (let i = 0; i < name.length; i++) if ((bytes[start + i]! | 0x20) !== name.charCodeAt(i)) return false;
   return true;
 }
 
 /** The headers as undici's dispatch handler receives them: names and values, Latin-1, alternating. */
 class RawHead implements ResponseHead {
-  readonly #raw: readonly Buffer[];
+  // One copy of every name and value, end to end, and where each ends. undici's buffers are views
+  // of the socket's read chunk, body bytes and all: an answer a merchant keeps must not keep that.
+  readonly #bytes: Buffer;
+  readonly #ends: number[];
   #clean: Clean;
   #all: Record<string, string> | undefined;
 
   constructor(raw: readonly Buffer[]) {
-    this.#raw = raw;
+    this.#bytes = Buffer.concat(raw);
+    const ends: number[] = [];
+    let at = 0;
+    for (const part of raw) ends.push((at += part.length));
+    this.#ends = ends;
   }
 
   get(name: string): string | undefined {
     if (this.#all !== undefined) return this.#all[name];
-    const raw = this.#raw;
+    const bytes = this.#bytes;
+    const ends = this.#ends;
     let value: string | undefined;
-    for (let i = 0; i + 1 < raw.length; i += 2) {
-      if (!named(raw[i]!, name)) continue;
-      const one = raw[i + 1]!.toString('latin1');
+    for (let i = 0, start = 0; i + 1 < ends.length; start = ends[i + 1]!, i += 2) {
+      if (!named(bytes, start, ends[i]!, name)) continue;
+      const one = bytes.toString('latin1', ends[i], ends[i + 1]);
       value = value === undefined ? one : `${value}, ${one}`;
     }
     return value === undefined || this.#clean === undefined ? value : this.#clean(value);
@@ -51,10 +59,11 @@ class RawHead implements ResponseHead {
   all(): Record<string, string> {
     if (this.#all !== undefined) return this.#all;
     const out: Record<string, string> = {};
-    const raw = this.#raw;
-    for (let i = 0; i + 1 < raw.length; i += 2) {
-      const name = raw[i]!.toString('latin1').toLowerCase();
-      const value = raw[i + 1]!.toString('latin1');
+    const bytes = this.#bytes;
+    const ends = this.#ends;
+    for (let i = 0, start = 0; i + 1 < ends.length; start = ends[i + 1]!, i += 2) {
+      const name = bytes.toString('latin1', start, ends[i]).toLowerCase();
+      const value = bytes.toString('latin1', ends[i], ends[i + 1]);
       const seen = out[name];
       out[name] = seen === undefined ? value : `${seen}, ${value}`;
     }

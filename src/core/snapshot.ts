@@ -54,8 +54,18 @@ export function snapshot(value: unknown, path = ''): Snapshot {
         try {
           const child = item[key];
           // A path is worded only for what may need one: an object, or what could not be read.
-          out[key] =
+          const kept =
             typeof child === 'object' && child !== null ? copy(child, join(at, key), depth + 1) : child;
+          // An own `__proto__` key (JSON.parse makes one) stays a key: assigned, it would become the
+          // copy's prototype, and its fields would pass for the caller's own.
+          if (key === '__proto__')
+            Object.defineProperty(out, key, {
+              value: kept,
+              enumerable: true,
+              writable: true,
+              configurable: true,
+            });
+          else out[key] = kept;
         } catch (error) {
           issues.push(unreadable(join(at, key), error));
         }

@@ -1,5 +1,4 @@
-import type * as SchemaModule from '../schemas/index.js';
-import { FAIL, guards } from '../schemas/guards.js';
+import { FAIL, type guards } from '../schemas/guards.js';
 import type { Route } from '../internal/route.js';
 import { ClientClosedError, ValidationError } from '../errors.js';
 import { APIPromise, type Answer, type WithResponse } from './api-promise.js';
@@ -14,10 +13,9 @@ import type { Scrubber } from './scrub.js';
 import { sleep } from './retry.js';
 import { snapshot } from './snapshot.js';
 import { traceCall, traced, type CallTrace } from './trace.js';
+import { guardParams, loadSchemas, validate } from './schemas-on-demand.js';
 
 export type { RequestOptions } from './request-options.js';
-
-type Schemas = typeof SchemaModule;
 
 /**
  * A schema of `../schemas`, by name: the public types of the resources that describe calls never
@@ -64,17 +62,6 @@ export interface Transport {
   close(): Promise<void>;
 }
 
-// zod, loaded once, by the first value a guard does not accept: zod then judges it and words
-// every issue. A client whose calls and answers all pass never loads it.
-let loadingSchemas: Promise<Schemas> | undefined;
-function loadSchemas(): Promise<Schemas> {
-  loadingSchemas ??= import('../schemas/index.js').catch((error: unknown) => {
-    loadingSchemas = undefined;
-    throw error;
-  });
-  return loadingSchemas;
-}
-
 // What a call without options reads: nothing to copy or check.
 const NO_OPTIONS: RequestOptions = Object.freeze({});
 
@@ -95,30 +82,6 @@ function readParams(call: ApiCall, scrub: Scrubber): unknown {
   if (!params.ok)
     throw new ValidationError(call.paramsName, scrub.issues(params.issues), 'Nothing was sent.');
   return params.value;
-}
-
-/** What the parameters' guard gives, or FAIL when zod must judge them (see {@link validate}). */
-function guardParams(call: ApiCall, params: unknown): unknown {
-  try {
-    return guards[call.paramsSchema](params);
-  } catch {
-    return FAIL;
-  }
-}
-
-/** The parameters as zod parses them, or the ValidationError that words what is wrong. */
-function validate(call: ApiCall, params: unknown, s: Schemas, scrub: Scrubber): Record<string, unknown> {
-  let checked: ReturnType<Schemas['check']>;
-  try {
-    checked = s.check(s[call.paramsSchema], params);
-  } catch (error) {
-    // A Proxy or getter that throws while being read: the parameters cannot be sent as JSON.
-    const issue = { path: '', message: `could not be read (${(error as Error | null)?.name ?? 'error'})` };
-    throw new ValidationError(call.paramsName, [issue], 'Nothing was sent.');
-  }
-  if (!checked.ok)
-    throw new ValidationError(call.paramsName, scrub.issues(checked.issues), 'Nothing was sent.');
-  return checked.value as Record<string, unknown>;
 }
 
 /**
@@ -177,10 +140,10 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
       const options = readOptions(call.options, scrub);
       const given = readParams(call, scrub);
       // Checked and sent from one snapshot: the guard's copy, or zod's when the guard doubts.
-      const guarded = guardParams(call, given);
+      const guarded = guardParams(call.paramsSchema, given);
       const params =
         guarded === FAIL
-          ? validate(call, given, await loadSchemas(), scrub)
+          ? validate(call.paramsName, call.paramsSchema, given, await loadSchemas(), scrub)
           : (guarded as Record<string, unknown>);
       const route = call.route.build(params);
       // What errors, logs and traces show: scrubbed, since a reference may carry anything.

@@ -19,8 +19,9 @@ export type AfterTurn = (run: Settle, result: AttemptResult) => void;
 // one is queued behind it; the wait is the rest of the same loop iteration. Only for the client's
 // own Agent, through the platform's real timer (a merchant's fake clock must not hold answers); a
 // merchant's dispatcher, a mock on a fake clock among them, is answered at once.
+// The hop is a promise job, not `queueMicrotask`, which jest's fake timers replace by default.
 function settleAfter(turn: AfterTurn, settle: Settle, result: AttemptResult): void {
-  queueMicrotask(() => turn(settle, result));
+  void Promise.resolve().then(() => turn(settle, result));
 }
 
 /**

@@ -20,7 +20,7 @@ import { failureMessage, redirectMessage, tooLargeMessage, type CallWords } from
 import { apiErrorFor, openEnvelope, redirectError } from './response.js';
 import { mismatches, replayMismatch, type Echo } from './idempotency.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter } from './retry.js';
-import type * as SchemaModule from '../schemas/index.js';
+import { unchecked, type Schemas } from './schemas-on-demand.js';
 import { FAIL, guards } from '../schemas/guards.js';
 
 /**
@@ -109,8 +109,8 @@ export interface Finish {
   note: string | undefined;
   /** The schema the answer's data must meet, by name: its guard runs first. */
   dataSchema: keyof typeof guards;
-  /** zod's schemas, once loaded (see {@link NEEDS_SCHEMAS}). */
-  schemas?: typeof SchemaModule;
+  /** zod's schemas, once loaded, or why they did not load (see {@link NEEDS_SCHEMAS}). */
+  schemas?: Schemas | Error;
 }
 
 // The words of a message, put together only when a call ends in one (the success path needs none).
@@ -185,7 +185,10 @@ export function finish<T>(result: AttemptResult, ctx: Finish): Answer<T> | typeo
   if (data === FAIL) {
     const { schemas } = ctx;
     if (schemas === undefined) return NEEDS_SCHEMAS;
-    const checked = schemas.check(schemas[ctx.dataSchema], envelope.data, 'data');
+    const checked =
+      schemas instanceof Error
+        ? { ok: false as const, issues: [unchecked('data', schemas)] }
+        : schemas.check(schemas[ctx.dataSchema], envelope.data, 'data');
     if (!checked.ok) {
       throw new ResponseValidationError(call.endpoint, result.status, envelope.body, checked.issues, {
         ...call,
