@@ -9,44 +9,11 @@ const N = Number(process.argv[2] ?? 200000);
 const only = process.argv[3];
 const { Wallet } = await import('@wallet/node');
 const { randomUUID } = await import('node:crypto');
-const json = (v) => Buffer.from(JSON.stringify(v));
+const answers = await import('./bodies.mjs');
 const BODIES = {
-  '/v1/charges/verify/order_1042': json({
-    status: 'success',
-    data: {
-      reference: 'order_1042',
-      amount: 500000,
-      currency: 'NGN',
-      fee: 10000,
-      netAmount: 490000,
-      status: 'SUCCESS',
-      channel: 'wallet_push',
-      customer: { handle: '@ada', phone: '+2348000000001', name: 'Ada Obi' },
-      settlement: { status: 'SETTLED', settledAt: '2026-11-21T12:00:00Z' },
-      paidAt: '2026-11-21T10:01:00Z',
-    },
-  }),
-  '/v1/charges/dispatch': json({
-    status: 'success',
-    message: 'Authorization prompt sent',
-    data: {
-      reference: 'order_1042',
-      status: 'PENDING_AUTHORIZATION',
-      authChannel: 'wallet_push',
-      expiresAt: '2026-11-21T10:05:00Z',
-    },
-  }),
-  '/v1/refunds': json({
-    status: 'success',
-    message: 'Refund processed',
-    data: {
-      refundReference: 'rf_1',
-      amount: 100000,
-      currency: 'NGN',
-      status: 'PROCESSED',
-      refundedAt: '2026-11-21T13:00:00Z',
-    },
-  }),
+  '/v1/charges/verify/order_1042': Buffer.from(answers.TRANSACTION),
+  '/v1/charges/dispatch': Buffer.from(answers.DISPATCH),
+  '/v1/refunds': Buffer.from(answers.REFUND),
 };
 const fake = {
   dispatch(opts, handler) {

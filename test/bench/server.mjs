@@ -4,44 +4,8 @@
 // Started by the bench with fork(); reports its port, then answers { cmd: 'stats' | 'reset' }.
 import http from 'node:http';
 
-const json = (value) => JSON.stringify(value);
-const TRANSACTION = json({
-  status: 'success',
-  data: {
-    reference: 'order_1042',
-    amount: 500000,
-    currency: 'NGN',
-    fee: 10000,
-    netAmount: 490000,
-    status: 'SUCCESS',
-    channel: 'wallet_push',
-    customer: { handle: '@ada', phone: '+2348000000001', name: 'Ada Obi' },
-    settlement: { status: 'SETTLED', settledAt: '2026-11-21T12:00:00Z' },
-    paidAt: '2026-11-21T10:01:00Z',
-  },
-});
-const DISPATCH = json({
-  status: 'success',
-  message: 'Authorization prompt sent',
-  data: {
-    reference: 'order_1042',
-    status: 'PENDING_AUTHORIZATION',
-    authChannel: 'wallet_push',
-    expiresAt: '2026-11-21T10:05:00Z',
-  },
-});
-const REFUND = json({
-  status: 'success',
-  message: 'Refund processed',
-  data: {
-    refundReference: 'rf_1',
-    amount: 100000,
-    currency: 'NGN',
-    status: 'PROCESSED',
-    refundedAt: '2026-11-21T13:00:00Z',
-  },
-});
-const NOT_FOUND = json({ status: 'error', message: 'Not found' });
+import { DISPATCH, NOT_FOUND, REFUND, TRANSACTION } from './bodies.mjs';
+
 const VERIFY = '/v1/charges/verify/';
 
 let open = 0;
