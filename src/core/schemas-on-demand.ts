@@ -10,15 +10,12 @@
  * whose answer could not be checked still says its outcome is unknown and names its key.
  */
 import type * as SchemaModule from '../schemas/index.js';
-import { FAIL, guards } from '../schemas/guards.js';
+import type { SchemaName } from '../schemas/guards.js';
 import { ValidationError, type ValidationIssue } from '../errors.js';
 import type { Scrubber } from './scrub.js';
 
 /** The zod schemas module, once loaded. */
 export type Schemas = typeof SchemaModule;
-
-/** A schema of `../schemas`, by name (each has a generated guard). */
-type SchemaName = keyof typeof guards;
 
 let loading: Promise<Schemas> | undefined;
 
@@ -36,15 +33,6 @@ export function unchecked(path: string, error: Error): ValidationIssue {
   const code = (error as { code?: unknown }).code;
   const why = typeof code === 'string' ? `${error.name} ${code}` : error.name;
   return { path, message: `could not be checked: the SDK's schemas file did not load (${why})` };
-}
-
-/** What the parameters' guard gives, or FAIL when zod must judge them (see {@link validate}). */
-export function guardParams(schema: SchemaName, params: unknown): unknown {
-  try {
-    return guards[schema](params);
-  } catch {
-    return FAIL;
-  }
 }
 
 /** The parameters as zod parses them, or the ValidationError that words what is wrong. */

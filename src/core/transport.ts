@@ -1,4 +1,4 @@
-import { FAIL, type guards } from '../schemas/guards.js';
+import { FAIL, guards, runGuard, type SchemaName } from '../schemas/guards.js';
 import type { Route } from '../internal/route.js';
 import { ClientClosedError, ValidationError } from '../errors.js';
 import { APIPromise, type Answer, type WithResponse } from './api-promise.js';
@@ -13,16 +13,13 @@ import type { Scrubber } from './scrub.js';
 import { sleep } from './retry.js';
 import { snapshot } from './snapshot.js';
 import { traceCall, traced, type CallTrace } from './trace.js';
-import { guardParams, loadSchemas, validate } from './schemas-on-demand.js';
+import { loadSchemas, validate } from './schemas-on-demand.js';
 
 export type { RequestOptions } from './request-options.js';
 
-/**
- * A schema of `../schemas`, by name: the public types of the resources that describe calls never
- * name zod, which is bundled into the lazily loaded schemas file rather than installed. Each has a
- * guard generated from it (`../schemas/guards.ts`) that the call runs first.
- */
-export type SchemaName = keyof typeof guards;
+// A schema by name: the resources that describe calls never name zod, which is bundled into the
+// lazily loaded schemas file rather than installed. Each has a guard (`../schemas/guards.ts`).
+export type { SchemaName } from '../schemas/guards.js';
 
 /** One API call as a resource describes it; the transport does the rest. */
 export interface ApiCall {
@@ -140,7 +137,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
       const options = readOptions(call.options, scrub);
       const given = readParams(call, scrub);
       // Checked and sent from one snapshot: the guard's copy, or zod's when the guard doubts.
-      const guarded = guardParams(call.paramsSchema, given);
+      const guarded = runGuard(guards[call.paramsSchema], given);
       const params =
         guarded === FAIL
           ? validate(call.paramsName, call.paramsSchema, given, await loadSchemas(), scrub)

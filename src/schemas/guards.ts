@@ -4,7 +4,7 @@
  * {@link FAIL} at the first doubt, for zod to parse and word. They run without zod, so the first
  * call of a client loads no schema library; zod loads only to word a refusal.
  */
-import type { Guard } from './guard.js';
+import { FAIL, type Guard } from './guard.js';
 import { answerGuards } from './guards-answers.generated.js';
 import { paramGuards } from './guards-params.generated.js';
 
@@ -15,3 +15,19 @@ export const guards: Readonly<Record<keyof typeof paramGuards | keyof typeof ans
   ...paramGuards,
   ...answerGuards,
 };
+
+/** A schema of `./index.ts` by name; each has a guard. */
+export type SchemaName = keyof typeof guards;
+
+/**
+ * A guard's answer, or FAIL when there is no guard or it throws (a getter or Proxy in a value that
+ * is not plain data): zod then parses, words and refuses it.
+ */
+export function runGuard(guard: Guard | undefined, value: unknown): unknown {
+  if (guard === undefined) return FAIL;
+  try {
+    return guard(value);
+  } catch {
+    return FAIL;
+  }
+}

@@ -9,7 +9,7 @@ import { config, type ZodMiniType } from 'zod/mini';
 import { en } from 'zod/locales';
 import type { ValidationIssue } from '../errors.js';
 import { closest } from '../internal/describe.js';
-import { FAIL, guards, type Guard } from './guards.js';
+import { FAIL, guards, runGuard, type Guard } from './guards.js';
 import { resolveHandleParams, dispatchParams, verifyParams, refundParams } from './requests.js';
 import { resolvedCustomer, chargeDispatch, transaction, refund } from './responses.js';
 
@@ -39,7 +39,7 @@ const guardOf = new Map<ZodMiniType, Guard>([
  * field, naming the likely intended key when a parameter is misspelled.
  */
 export function check(schema: ZodMiniType, value: unknown, prefix = ''): Checked {
-  const fast = guarded(guardOf.get(schema), value);
+  const fast = runGuard(guardOf.get(schema), value);
   if (fast !== FAIL) return { ok: true, value: fast };
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, value: result.data };
@@ -60,17 +60,4 @@ export function check(schema: ZodMiniType, value: unknown, prefix = ''): Checked
     }
   }
   return { ok: false, issues };
-}
-
-/**
- * A guard's answer; FAIL when there is no guard or it throws (a getter of a value that is not
- * plain data): zod then parses, words and throws.
- */
-function guarded(guard: Guard | undefined, value: unknown): unknown {
-  if (guard === undefined) return FAIL;
-  try {
-    return guard(value);
-  } catch {
-    return FAIL;
-  }
 }
