@@ -15,6 +15,7 @@ import type {
   SandboxRequestRecord,
 } from './state/records.js';
 import type { SandboxFaults } from './endpoints/faults.js';
+import type { SandboxClock } from './state/clock.js';
 import type { SandboxLogger } from './endpoints/log.js';
 import type { SandboxSeedCharge, SandboxSeedResult } from './state/seed.js';
 import type { WebhookDelivery, WebhookRetryOptions } from './webhooks/delivery.js';
@@ -74,10 +75,29 @@ export interface SandboxOptions {
    */
   promptTtlMs?: number;
   /**
-   * The sandbox's clock, for tests of expiry and timestamps.
+   * Where the sandbox's time comes from: on the real clock, read at every moment; on the manual
+   * clock, read once, as its start.
    * @default () => new Date()
    */
   now?: () => Date;
+  /**
+   * `'manual'` stops the sandbox's time: only `advance()` (or `POST /_sandbox/clock`) moves it.
+   * Prompts expire when it passes their `expiresAt` (verify says `FAILED`); a paid charge is
+   * `SETTLED` at 10:00 Lagos time (09:00 UTC) on the day after the Lagos day it was paid, and its
+   * settlement is `null` until then; and a `waitForOutcome` poll of a waiting charge is answered
+   * the moment a control or `advance()` ends the wait, so tests of expiry, waiting and settlement
+   * run in milliseconds, with no fake timers. On the real clock a paid charge settles at once.
+   * @default 'real'
+   *
+   * @example
+   * ```ts
+   * const sandbox = createSandbox({ clock: 'manual', now: () => new Date('2026-03-02T08:00:00Z') });
+   * const outcome = wallet.charges.waitForOutcome('order_1');
+   * sandbox.advance(10 * 60_000); // past expiresAt
+   * expect((await outcome).status).toBe('FAILED');
+   * ```
+   */
+  clock?: SandboxClock;
   /**
    * Where to write one line per request answered and per webhook delivery attempt. The bin logs
    * to the terminal; a library user turns it on with `logger: console`.
@@ -201,6 +221,20 @@ export interface Sandbox {
   decline(reference: string): Promise<SandboxCharge>;
   /** Ends a pending charge's prompt now; verify then reports `FAILED`, and it may be dispatched again. */
   expire(reference: string): Promise<SandboxCharge>;
+  /**
+   * Moves the manual clock forward by `ms` and returns the new time: prompts past their
+   * `expiresAt` expire, charges past their settlement time settle, and held `waitForOutcome` polls
+   * answer. Over HTTP: `POST /_sandbox/clock` with `{ "advance": ms }` (and `GET` for the time).
+   * Throws a `SandboxError` 409 on the real clock.
+   *
+   * @example
+   * ```ts
+   * sandbox.advance(24 * 3_600_000); // a day later: yesterday's charges are SETTLED
+   * ```
+   */
+  advance(ms: number): Date;
+  /** The sandbox's time now: the manual clock's, or the real one's. */
+  now(): Date;
   /** Adds a customer, or replaces one with the same handle. */
   addCustomer(customer: SandboxCustomerInit): SandboxCustomer;
   /**
@@ -253,7 +287,10 @@ export interface Sandbox {
   readonly deliveries: readonly SandboxDeliveryAttempt[];
   /** API requests answered (not the `/_sandbox/` controls): the newest `historyLimit`. A frozen snapshot. */
   readonly requests: readonly SandboxRequestRecord[];
-  /** Forgets charges, refunds, debits, deliveries, requests and idempotency keys; restores customers and the allow list. */
+  /**
+   * Forgets charges, refunds, debits, deliveries, requests and idempotency keys; restores customers
+   * and the allow list, and takes the manual clock back to its start.
+   */
   reset(): void;
   /** Stops every server `listen()` started, stops webhook retries under way, and closes the dispatcher. */
   close(): Promise<void>;

@@ -4,11 +4,16 @@
  */
 import type { Sandbox } from './api.js';
 import type { ControlRoutes } from './endpoints/controls.js';
+import type { SandboxClock } from './state/clock.js';
 import type { SandboxSeedCharge } from './state/seed.js';
 import type { WebhookTarget } from './webhooks/sender.js';
 
 /** The control routes over `sandbox`; `webhookUrl` says where its webhooks go now. @internal */
-export function controlRoutes(sandbox: Sandbox, webhookUrl: () => string | null): ControlRoutes {
+export function controlRoutes(
+  sandbox: Sandbox,
+  webhookUrl: () => string | null,
+  clock: () => SandboxClock,
+): ControlRoutes {
   return {
     authorize: (reference) => sandbox.authorize(reference),
     decline: (reference) => sandbox.decline(reference),
@@ -23,6 +28,8 @@ export function controlRoutes(sandbox: Sandbox, webhookUrl: () => string | null)
       const now = webhookUrl();
       return now === null ? null : { url: now };
     },
+    clock: () => ({ clock: clock(), now: sandbox.now().toISOString() }),
+    advance: (ms) => ({ clock: clock(), now: sandbox.advance(ms as number).toISOString() }),
     state: () => ({
       webhookUrl: webhookUrl(),
       charges: sandbox.charges,

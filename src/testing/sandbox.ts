@@ -7,7 +7,15 @@ import { throwIssues } from '../core/options.js';
 import { normalizeIp } from './endpoints/access.js';
 import { faultSource } from './endpoints/faults.js';
 import { IdempotencyStore } from './endpoints/idempotency.js';
-import { LogLines, controlLine, deliveryLine, forgetLine, seedLine, webhookLine } from './endpoints/log.js';
+import {
+  LogLines,
+  clockLine,
+  controlLine,
+  deliveryLine,
+  forgetLine,
+  seedLine,
+  webhookLine,
+} from './endpoints/log.js';
 import { createRouter } from './endpoints/router.js';
 import type { SandboxRequestContext } from './endpoints/router.js';
 import type { AuthorizeResult, Sandbox, SandboxOptions } from './api.js';
@@ -19,8 +27,9 @@ import {
   checkSandboxOptions,
   checkWebhookTarget,
 } from './options.js';
-import { checkArgument, checkValue, list, text } from './rules.js';
+import { checkArgument, checkValue, list, range, text } from './rules.js';
 import { authorizeCharge, declineCharge, expireCharge } from './state/charges.js';
+import { Clock } from './state/clock.js';
 import { customerKey, defaultSandboxCustomers, toSandboxCustomer } from './state/customers.js';
 import type { SandboxCustomer, SandboxCustomerInit } from './state/customers.js';
 import type {
@@ -47,6 +56,8 @@ import type { WebhookTarget } from './webhooks/sender.js';
 
 /** Charges kept unless `maxCharges` says otherwise: a reconciliation's worth. */
 const DEFAULT_MAX_CHARGES = 100_000;
+/** The longest single move of the manual clock: a year. */
+const MAX_ADVANCE_MS = 366 * 24 * 3_600_000;
 
 type Handle = (request: Request, context?: SandboxRequestContext) => Promise<Response>;
 
@@ -57,6 +68,7 @@ class SandboxImpl implements Sandbox {
   readonly #options: SandboxOptions;
   readonly #state: SandboxState;
   readonly #now: () => Date;
+  readonly #clock: Clock;
   readonly #webhooks: WebhookSender;
   readonly #idempotency: IdempotencyStore;
   readonly #promptTtlMs: number;
@@ -67,7 +79,8 @@ class SandboxImpl implements Sandbox {
 
   constructor(options: SandboxOptions) {
     this.#options = options;
-    this.#now = options.now ?? (() => new Date());
+    this.#clock = new Clock(options.clock ?? 'real', options.now ?? (() => new Date()));
+    this.#now = () => this.#clock.now();
     this.#promptTtlMs = options.promptTtlMs ?? 600_000;
     this.#logger.attach(options.logger);
     this.#state = new SandboxState({
@@ -91,12 +104,17 @@ class SandboxImpl implements Sandbox {
       state: this.#state,
       idempotency: this.#idempotency,
       now: this.#now,
+      clock: this.#clock,
       promptTtlMs: this.#promptTtlMs,
       defaultClientIp: options.clientIp ?? '127.0.0.1',
       basePath,
       faults: faultSource(options.faults),
       logger: this.#logger,
-      controls: controlRoutes(this, () => this.#webhooks.target?.url ?? null),
+      controls: controlRoutes(
+        this,
+        () => this.#webhooks.target?.url ?? null,
+        () => (this.#clock.manual ? 'manual' : 'real'),
+      ),
     });
     this.fetch = async (request, context) => {
       checkFetchArguments(request, context);
@@ -130,6 +148,7 @@ class SandboxImpl implements Sandbox {
     checkArgument('authorize() argument', 'reference', reference);
     const paid = authorizeCharge(this.#state, reference, this.#now());
     const charge = snapshot(paid);
+    this.#clock.changed();
     this.#logger.info(controlLine(this.#now(), 'authorize', reference, charge.status));
     return { charge, webhook: await sendPaid(this.#state, this.#webhooks, charge) };
   }
@@ -152,11 +171,23 @@ class SandboxImpl implements Sandbox {
     try {
       checkArgument(`${name}() argument`, 'reference', reference);
       const charge = snapshot(change());
+      this.#clock.changed();
       this.#logger.info(controlLine(this.#now(), name, charge.reference, charge.status));
       return Promise.resolve(charge);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
+  }
+
+  advance(ms: number): Date {
+    checkValue('advance() argument', 'ms', ms, range(0, MAX_ADVANCE_MS));
+    const now = this.#clock.advance(ms);
+    this.#logger.info(clockLine(now, ms));
+    return now;
+  }
+
+  now(): Date {
+    return this.#clock.now();
   }
 
   addCustomer(init: SandboxCustomerInit): SandboxCustomer {
@@ -212,6 +243,7 @@ class SandboxImpl implements Sandbox {
 
   reset(): void {
     this.#state.clear();
+    this.#clock.rewind();
     this.#idempotency.clear();
     for (const customer of [...defaultSandboxCustomers, ...(this.#options.customers ?? [])]) {
       this.#state.customers.set(customerKey(customer.handle), toSandboxCustomer(customer));
@@ -220,6 +252,7 @@ class SandboxImpl implements Sandbox {
   }
 
   async close(): Promise<void> {
+    this.#clock.release();
     const webhooks = this.#webhooks.close();
     await Promise.all([...this.#servers].map((stop) => stop()));
     this.#servers.clear();

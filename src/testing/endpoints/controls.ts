@@ -70,6 +70,10 @@ export interface ControlRoutes extends CustomerControls {
   state(): unknown;
   /** Seeds charges; throws a `ValidationError` naming the bad rows. */
   seed(rows: readonly unknown[]): SandboxSeedResult;
+  /** The clock: `{ clock: 'real' | 'manual', now }`. */
+  clock(): { clock: string; now: string };
+  /** Moves the manual clock by `ms` (checked; a `ValidationError` names a bad one). */
+  advance(ms: unknown): { clock: string; now: string };
   /** Sets where webhooks go (`{ url, secret }`), or stops them (`{ url: null }`). */
   setWebhook(target: unknown): { url: string } | null;
 }
@@ -124,6 +128,12 @@ export async function control(
       const body = parseJsonObject(await readBody(request), request.headers.get('content-type'));
       const target = controls.setWebhook(body);
       return toResponse(success(target, target === null ? 'Webhooks off' : `Webhooks go to ${target.url}`));
+    }
+    if (path === '/_sandbox/clock' && request.method === 'GET') return toResponse(success(controls.clock()));
+    if (path === '/_sandbox/clock' && request.method === 'POST') {
+      const body = parseJsonObject(await readBody(request), request.headers.get('content-type'));
+      const clock = controls.advance(body.advance);
+      return toResponse(success(clock, `Clock advanced to ${clock.now}`));
     }
     const match = /^\/_sandbox\/charges\/([^/]+)\/(authorize|decline|expire|redeliver)$/.exec(path);
     if (match?.[1] !== undefined && match[2] !== undefined && request.method === 'POST') {

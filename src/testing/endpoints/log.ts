@@ -75,6 +75,11 @@ export function seedLine(at: Date, result: { seeded: number; charges: number }):
   return `${clock(at.toISOString())} sandbox seeded ${result.seeded} charges (${result.charges} held)`;
 }
 
+/** `12:10:00.000 clock advanced 600000 ms to 2026-03-02T12:10:00.000Z`, on the manual clock. @internal */
+export function clockLine(now: Date, ms: number): string {
+  return `${clock(now.toISOString())} clock advanced ${ms} ms to ${now.toISOString()}`;
+}
+
 /** `12:00:01.100 webhooks -> http://127.0.0.1:3000/hooks`, or `webhooks off`, when set at run time. @internal */
 export function webhookLine(at: Date, url: string | undefined): string {
   return `${clock(at.toISOString())} webhooks ${url === undefined ? 'off' : `-> ${url}`}`;

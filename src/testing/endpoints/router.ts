@@ -15,6 +15,7 @@ import type { ControlRoutes } from './controls.js';
 import { failure, refusal, toResponse } from './envelope.js';
 import type { SavedResponse } from './envelope.js';
 import type { Fault } from './faults.js';
+import { holdPoll } from './hold.js';
 import { fingerprint, storeKey } from './idempotency.js';
 import type { IdempotencyStore } from './idempotency.js';
 import { requestLine } from './log.js';
@@ -123,6 +124,7 @@ async function serve(
       );
     }
     const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await readBody(request);
+    await holdPoll(ctx.state, ctx.clock, request, path);
     return answer(ctx, request, path, body, clientIp, pageBase);
   } catch (error) {
     return { response: refusal(error), replayed: false };
