@@ -217,6 +217,21 @@ export interface Sandbox {
    * reference and 409 when the charge has no webhook (it was never authorized, or no `webhookUrl`).
    */
   redeliver(reference: string): Promise<WebhookDelivery>;
+  /**
+   * Sends a past delivery again, byte for byte (the same body and `X-Wallet-Signature`), to the
+   * current webhook URL: a new delivery, with its own id and retries, resolving like `authorize()`.
+   * `id` is an attempt's `id` in `deliveries`. Your handler sees the same event again, as when the
+   * service repeats one: its dedupe should answer it as a duplicate. Over HTTP: `GET
+   * /_sandbox/deliveries` lists the attempts, `POST /_sandbox/deliveries/{id}/replay` replays one.
+   * Rejects with a `SandboxError` 404 for an id the sandbox does not hold, 409 without a `webhookUrl`.
+   *
+   * @example
+   * ```ts
+   * await sandbox.authorize('order_1');
+   * await sandbox.replay(sandbox.deliveries[0]!.id); // your handler: a duplicate, handled once
+   * ```
+   */
+  replay(id: string): Promise<WebhookDelivery>;
   /** Plays the customer declining a pending charge: it becomes `FAILED`. Rejects like `authorize`. */
   decline(reference: string): Promise<SandboxCharge>;
   /** Ends a pending charge's prompt now; verify then reports `FAILED`, and it may be dispatched again. */

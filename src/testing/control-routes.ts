@@ -19,6 +19,8 @@ export function controlRoutes(
     decline: (reference) => sandbox.decline(reference),
     expire: (reference) => sandbox.expire(reference),
     redeliver: (reference) => sandbox.redeliver(reference),
+    replay: (id) => sandbox.replay(id),
+    deliveries: () => sandbox.deliveries,
     reset: () => sandbox.reset(),
     charge: (reference) => sandbox.charge(reference),
     seed: (rows) => sandbox.seed(rows as readonly SandboxSeedCharge[]),

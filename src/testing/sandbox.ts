@@ -50,7 +50,7 @@ import { startServer } from './transports/server.js';
 import type { SandboxListenOptions, SandboxServer } from './transports/server.js';
 import { retryOptions } from './webhooks/delivery.js';
 import type { WebhookDelivery } from './webhooks/delivery.js';
-import { resend, sendPaid } from './webhooks/events.js';
+import { replay, resend, sendPaid } from './webhooks/events.js';
 import { WebhookSender } from './webhooks/sender.js';
 import type { WebhookTarget } from './webhooks/sender.js';
 
@@ -156,6 +156,11 @@ class SandboxImpl implements Sandbox {
   async redeliver(reference: string): Promise<WebhookDelivery> {
     checkArgument('redeliver() argument', 'reference', reference);
     return await resend(this.#state, this.#webhooks, reference);
+  }
+
+  async replay(id: string): Promise<WebhookDelivery> {
+    checkArgument('replay() argument', 'id', id);
+    return await replay(this.#state, this.#webhooks, id);
   }
 
   decline(reference: string): Promise<SandboxCharge> {

@@ -36,6 +36,7 @@ key is accepted; @ada (+2348000000001) and @tunde are ready to charge.
 Play the customer (no key needed):
   POST /_sandbox/charges/<reference>/authorize | decline | expire | redeliver
   GET  /_sandbox/state
+  GET  /_sandbox/deliveries, POST /_sandbox/deliveries/<id>/replay  (the same bytes again)
   GET  /_sandbox/clock     the time; POST {"advance": ms} moves a manual clock
 Set up state and webhooks without a restart:
   POST /_sandbox/seed      many charges, a JSON array or JSON lines of { reference, amount, status }

@@ -66,6 +66,8 @@ export interface ControlRoutes extends CustomerControls {
   authorize(reference: string): Promise<{ charge: SandboxCharge; webhook: WebhookDelivery | null }>;
   expire(reference: string): Promise<SandboxCharge>;
   redeliver(reference: string): Promise<WebhookDelivery>;
+  replay(id: string): Promise<WebhookDelivery>;
+  deliveries(): unknown;
   reset(): void;
   state(): unknown;
   /** Seeds charges; throws a `ValidationError` naming the bad rows. */
@@ -128,6 +130,14 @@ export async function control(
       const body = parseJsonObject(await readBody(request), request.headers.get('content-type'));
       const target = controls.setWebhook(body);
       return toResponse(success(target, target === null ? 'Webhooks off' : `Webhooks go to ${target.url}`));
+    }
+    if (path === '/_sandbox/deliveries' && request.method === 'GET') {
+      return toResponse(success(controls.deliveries()));
+    }
+    const replay = /^\/_sandbox\/deliveries\/([^/]+)\/replay$/.exec(path)?.[1];
+    if (replay !== undefined && request.method === 'POST') {
+      const webhook = await controls.replay(decodeSegment(replay));
+      return toResponse(success(deliveryJson(webhook), 'Delivery replayed'));
     }
     if (path === '/_sandbox/clock' && request.method === 'GET') return toResponse(success(controls.clock()));
     if (path === '/_sandbox/clock' && request.method === 'POST') {
