@@ -81,20 +81,17 @@ export interface SandboxOptions {
    */
   now?: () => Date;
   /**
-   * `'manual'` stops the sandbox's time: only `advance()` (or `POST /_sandbox/clock`) moves it.
-   * Prompts expire when it passes their `expiresAt` (verify says `FAILED`); a paid charge is
-   * `SETTLED` at 10:00 Lagos time (09:00 UTC) on the day after the Lagos day it was paid, and its
-   * settlement is `null` until then; and a `waitForOutcome` poll of a waiting charge is answered
-   * the moment a control or `advance()` ends the wait, so tests of expiry, waiting and settlement
-   * run in milliseconds, with no fake timers. On the real clock a paid charge settles at once.
+   * `'manual'` stops the sandbox's time; only `advance()` moves it. Prompts expire as it passes
+   * their `expiresAt`, paid charges settle at 10:00 Lagos time on the next Lagos day (until then
+   * `settlement` is `null`; on the real clock they settle at once), and a `waitForOutcome` poll is
+   * answered the moment the test ends the wait: tests of expiry and settlement take milliseconds.
    * @default 'real'
    *
    * @example
    * ```ts
    * const sandbox = createSandbox({ clock: 'manual', now: () => new Date('2026-03-02T08:00:00Z') });
    * const outcome = wallet.charges.waitForOutcome('order_1');
-   * sandbox.advance(10 * 60_000); // past expiresAt
-   * expect((await outcome).status).toBe('FAILED');
+   * sandbox.advance(10 * 60_000); // past expiresAt: the outcome is FAILED
    * ```
    */
   clock?: SandboxClock;
@@ -218,18 +215,10 @@ export interface Sandbox {
    */
   redeliver(reference: string): Promise<WebhookDelivery>;
   /**
-   * Sends a past delivery again, byte for byte (the same body and `X-Wallet-Signature`), to the
-   * current webhook URL: a new delivery, with its own id and retries, resolving like `authorize()`.
-   * `id` is an attempt's `id` in `deliveries`. Your handler sees the same event again, as when the
-   * service repeats one: its dedupe should answer it as a duplicate. Over HTTP: `GET
-   * /_sandbox/deliveries` lists the attempts, `POST /_sandbox/deliveries/{id}/replay` replays one.
-   * Rejects with a `SandboxError` 404 for an id the sandbox does not hold, 409 without a `webhookUrl`.
-   *
-   * @example
-   * ```ts
-   * await sandbox.authorize('order_1');
-   * await sandbox.replay(sandbox.deliveries[0]!.id); // your handler: a duplicate, handled once
-   * ```
+   * Sends a past delivery (`id` from `deliveries`) again, byte for byte, to the current webhook URL,
+   * as a new delivery; resolves like `authorize()`. Your handler's dedupe should answer it as the
+   * duplicate it is. Over HTTP: `GET /_sandbox/deliveries`, `POST /_sandbox/deliveries/{id}/replay`.
+   * Rejects with a `SandboxError` 404 for an id not held, 409 without a `webhookUrl`.
    */
   replay(id: string): Promise<WebhookDelivery>;
   /** Plays the customer declining a pending charge: it becomes `FAILED`. Rejects like `authorize`. */
@@ -237,15 +226,9 @@ export interface Sandbox {
   /** Ends a pending charge's prompt now; verify then reports `FAILED`, and it may be dispatched again. */
   expire(reference: string): Promise<SandboxCharge>;
   /**
-   * Moves the manual clock forward by `ms` and returns the new time: prompts past their
-   * `expiresAt` expire, charges past their settlement time settle, and held `waitForOutcome` polls
-   * answer. Over HTTP: `POST /_sandbox/clock` with `{ "advance": ms }` (and `GET` for the time).
-   * Throws a `SandboxError` 409 on the real clock.
-   *
-   * @example
-   * ```ts
-   * sandbox.advance(24 * 3_600_000); // a day later: yesterday's charges are SETTLED
-   * ```
+   * Moves the manual clock forward by `ms` and returns the new time: prompts expire, charges
+   * settle and held polls answer. Over HTTP: `POST /_sandbox/clock` with `{ "advance": ms }` (`GET`
+   * reads it). A `SandboxError` 409 on the real clock.
    */
   advance(ms: number): Date;
   /** The sandbox's time now: the manual clock's, or the real one's. */

@@ -7,19 +7,10 @@ import { throwIssues } from '../core/options.js';
 import { normalizeIp } from './endpoints/access.js';
 import { faultSource } from './endpoints/faults.js';
 import { IdempotencyStore } from './endpoints/idempotency.js';
-import {
-  LogLines,
-  clockLine,
-  controlLine,
-  deliveryLine,
-  forgetLine,
-  seedLine,
-  webhookLine,
-} from './endpoints/log.js';
+import { LogLines, deliveryLine } from './endpoints/log.js';
 import { createRouter } from './endpoints/router.js';
 import type { SandboxRequestContext } from './endpoints/router.js';
 import type { AuthorizeResult, Sandbox, SandboxOptions } from './api.js';
-import { controlRoutes } from './control-routes.js';
 import {
   checkCustomer,
   checkFetchArguments,
@@ -88,7 +79,10 @@ class SandboxImpl implements Sandbox {
       maxCharges: options.maxCharges ?? DEFAULT_MAX_CHARGES,
     });
     this.#state.onForget = (references) =>
-      this.#logger.info(forgetLine(this.#now(), references, this.#state.limits.maxCharges));
+      this.#logger.note(
+        this.#now(),
+        `sandbox full (maxCharges ${this.#state.limits.maxCharges}): forgot ${references.length} oldest finished ${references.length === 1 ? `charge, ${references[0]}` : `charges, ${references[0]} to ${references.at(-1)}`}`,
+      );
     this.#idempotency = new IdempotencyStore(options.idempotencyKeyLimit ?? 10_000);
     const { webhookUrl: url, webhookSecret: secret } = options;
     const target = url === undefined || secret === undefined ? undefined : { url, secret };
@@ -110,11 +104,12 @@ class SandboxImpl implements Sandbox {
       basePath,
       faults: faultSource(options.faults),
       logger: this.#logger,
-      controls: controlRoutes(
-        this,
-        () => this.#webhooks.target?.url ?? null,
-        () => (this.#clock.manual ? 'manual' : 'real'),
-      ),
+      controls: {
+        sandbox: this,
+        state: this.#state,
+        webhookUrl: () => this.#webhooks.target?.url ?? null,
+        clock: options.clock ?? 'real',
+      },
     });
     this.fetch = async (request, context) => {
       checkFetchArguments(request, context);
@@ -149,7 +144,7 @@ class SandboxImpl implements Sandbox {
     const paid = authorizeCharge(this.#state, reference, this.#now());
     const charge = snapshot(paid);
     this.#clock.changed();
-    this.#logger.info(controlLine(this.#now(), 'authorize', reference, charge.status));
+    this.#logger.note(this.#now(), `customer authorize ${reference}: ${charge.status}`);
     return { charge, webhook: await sendPaid(this.#state, this.#webhooks, charge) };
   }
 
@@ -177,7 +172,7 @@ class SandboxImpl implements Sandbox {
       checkArgument(`${name}() argument`, 'reference', reference);
       const charge = snapshot(change());
       this.#clock.changed();
-      this.#logger.info(controlLine(this.#now(), name, charge.reference, charge.status));
+      this.#logger.note(this.#now(), `customer ${name} ${charge.reference}: ${charge.status}`);
       return Promise.resolve(charge);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
@@ -187,7 +182,7 @@ class SandboxImpl implements Sandbox {
   advance(ms: number): Date {
     checkValue('advance() argument', 'ms', ms, range(0, MAX_ADVANCE_MS));
     const now = this.#clock.advance(ms);
-    this.#logger.info(clockLine(now, ms));
+    this.#logger.note(now, `clock advanced ${ms} ms to ${now.toISOString()}`);
     return now;
   }
 
@@ -206,14 +201,14 @@ class SandboxImpl implements Sandbox {
     throwIssues('seed() charges', seedIssues(this.#state, charges));
     const now = this.#now();
     const result = seedCharges(this.#state, charges, { now, ttlMs: this.#promptTtlMs });
-    this.#logger.info(seedLine(now, result));
+    this.#logger.note(now, `sandbox seeded ${result.seeded} charges (${result.charges} held)`);
     return result;
   }
 
   setWebhook(target: WebhookTarget | undefined): void {
     if (target !== undefined) checkWebhookTarget(target);
     this.#webhooks.target = target === undefined ? undefined : { url: target.url, secret: target.secret };
-    this.#logger.info(webhookLine(this.#now(), target?.url));
+    this.#logger.note(this.#now(), `webhooks ${target === undefined ? 'off' : `-> ${target.url}`}`);
   }
 
   setAllowedIps(ips: readonly string[] | undefined): void {
