@@ -10,10 +10,6 @@ export type SandboxClock = 'real' | 'manual';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-/** Lagos is UTC+1 all year (no daylight saving time). */
-const LAGOS_OFFSET_MS = HOUR_MS;
-/** Settlements are paid at 10:00 Lagos time. */
-const SETTLEMENT_HOUR_MS = 10 * HOUR_MS;
 
 /**
  * When the sandbox settles a charge paid at `paidAt` on the manual clock: 10:00 Lagos time (09:00
@@ -21,8 +17,9 @@ const SETTLEMENT_HOUR_MS = 10 * HOUR_MS;
  * @internal
  */
 export function settlementTime(paidAt: string): string {
-  const lagosDay = Math.floor((Date.parse(paidAt) + LAGOS_OFFSET_MS) / DAY_MS);
-  return new Date((lagosDay + 1) * DAY_MS + SETTLEMENT_HOUR_MS - LAGOS_OFFSET_MS).toISOString();
+  // Lagos is UTC+1 all year (no daylight saving time).
+  const lagosDay = Math.floor((Date.parse(paidAt) + HOUR_MS) / DAY_MS);
+  return new Date((lagosDay + 1) * DAY_MS + 9 * HOUR_MS).toISOString();
 }
 
 /** The sandbox's clock, and the changes held polls wait for. @internal */
@@ -74,7 +71,6 @@ export class Clock {
   release(): void {
     this.#stop.abort();
     this.#stop = new AbortController();
-    this.changed();
   }
 
   /** Aborted when the sandbox closes: a hold that began before then ends. */
