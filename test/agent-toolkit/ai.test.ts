@@ -9,6 +9,7 @@ import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from '
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { walletAiTools } from '../../packages/agent-toolkit/src/hosts/ai.js';
+import { memorySpendLedger } from '../../packages/agent-toolkit/src/index.js';
 import { rig, type Rig } from './setup.js';
 
 let r: Rig;
@@ -68,6 +69,7 @@ describe('walletAiTools with the AI SDK', () => {
     await r.paid('ai_1', 400_000);
     const tools = walletAiTools({
       wallet: r.wallet,
+      ledger: memorySpendLedger(),
       allow: ['refund_charge'],
       limits: { perRefund: 300_000 },
       now: () => r.clock.now,
@@ -90,7 +92,7 @@ describe('walletAiTools with the AI SDK', () => {
     expect(
       result.steps.map((s) => s.toolResults.map((t) => (t.output as { isError: boolean }).isError)),
     ).toEqual([[false], [false], []]);
-    expect(result.text).toContain('Refund rfd_');
+    expect(result.text).toContain('"refundReference":"rfd_');
     expect(result.text).toContain('₦2,500.00 (250000 Kobo)');
     expect(r.sandbox.refunds.map((x) => x.amount)).toEqual([250_000]);
   });
@@ -98,7 +100,12 @@ describe('walletAiTools with the AI SDK', () => {
   it('refuses a confirmation whose amount was changed, and the model reads why', async () => {
     r = rig();
     await r.paid('ai_2', 400_000);
-    const tools = walletAiTools({ wallet: r.wallet, allow: ['refund_charge'], now: () => r.clock.now });
+    const tools = walletAiTools({
+      wallet: r.wallet,
+      ledger: memorySpendLedger(),
+      allow: ['refund_charge'],
+      now: () => r.clock.now,
+    });
     const model = refundingModel({ reference: 'ai_2', amount: 1_000 }, { amount: 400_000 });
     const result = await generateText({
       model,
@@ -112,7 +119,7 @@ describe('walletAiTools with the AI SDK', () => {
 
   it('answers a wrong input with the SDK message, as a result the model can fix', async () => {
     r = rig();
-    const tools = walletAiTools({ wallet: r.wallet, now: () => r.clock.now });
+    const tools = walletAiTools({ wallet: r.wallet, ledger: memorySpendLedger(), now: () => r.clock.now });
     let step = 0;
     const model = new MockLanguageModelV3({
       doGenerate: async (options) =>

@@ -4,6 +4,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,6 +18,19 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export type Data = Record<string, any>;
 
 export const MCP_BIN = 'packages/agent-toolkit/src/hosts/mcp-bin.ts';
+
+/** Whether this Node has node:sqlite (22.13+, 23.4+): the default ledger needs it. */
+export const HAS_SQLITE: boolean = process.getBuiltinModule('node:sqlite') !== undefined;
+
+/** A fresh ledger file's path, in a folder of its own. */
+export function ledgerFile(): string {
+  return join(mkdtempSync(join(tmpdir(), 'wallet-ledger-')), 'spend-ledger.sqlite');
+}
+
+/** WALLET_MCP_LEDGER for a test: a fresh SQLite file where Node has node:sqlite, else memory. */
+export function testLedger(): string {
+  return HAS_SQLITE ? `sqlite:${ledgerFile()}` : 'memory';
+}
 
 /** The sandbox bin, serving on loopback. */
 export interface SandboxProcess {
@@ -80,7 +96,7 @@ export async function startMcp(env: Record<string, string>): Promise<McpSession>
     command: process.execPath,
     args: ['--import', 'tsx', MCP_BIN],
     cwd: ROOT,
-    env: { WALLET_LOG: 'off', ...env },
+    env: { WALLET_LOG: 'off', WALLET_MCP_LEDGER: testLedger(), ...env },
     stderr: 'pipe',
   });
   let err = '';
