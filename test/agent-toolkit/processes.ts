@@ -11,6 +11,11 @@ import { fileURLToPath } from 'node:url';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  ElicitRequestSchema,
+  type ElicitRequest,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // A tool's structured content is JSON the test reads by path, as a model would.
@@ -88,10 +93,17 @@ export interface McpSession {
   /** Calls a tool; resolves to its text, isError and structured data. */
   call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; data: Data }>;
   stderr(): string;
+  /** What the client could not read as protocol (a stray line on stdout would land here). */
+  problems(): string[];
+  /** The elicitation requests the server sent this client. */
+  asked: ElicitRequest['params'][];
   close(): Promise<void>;
 }
 
-export async function startMcp(env: Record<string, string>): Promise<McpSession> {
+/** A client that declares elicitation and answers each request with `answer`. */
+export type Elicit = (params: ElicitRequest['params']) => ElicitResult;
+
+export async function startMcp(env: Record<string, string>, elicit?: Elicit): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', 'tsx', MCP_BIN],
@@ -101,10 +113,24 @@ export async function startMcp(env: Record<string, string>): Promise<McpSession>
   });
   let err = '';
   transport.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const client = new Client({ name: 'agent-toolkit-test', version: '1.0.0' });
+  const client = new Client(
+    { name: 'agent-toolkit-test', version: '1.0.0' },
+    elicit === undefined ? {} : { capabilities: { elicitation: { form: {} } } },
+  );
+  const problems: string[] = [];
+  const asked: ElicitRequest['params'][] = [];
+  client.onerror = (error) => problems.push(error.message);
+  if (elicit !== undefined) {
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params);
+      return elicit(request.params);
+    });
+  }
   await client.connect(transport);
   return {
     client,
+    problems: () => problems,
+    asked,
     async call(name, args) {
       const result = await client.callTool({ name, arguments: args });
       const content = result.content as { type: string; text: string }[];
