@@ -41,6 +41,16 @@ export function ledgerContract(pair: Pair): void {
     const [a, b] = pair({ now: Date.parse('2026-11-24T12:00:00Z') });
     const first = await a.begin(request(5_000, { call: 'same', key: 'first', reference: 'doubt_1' }));
     expect(first).toMatchObject({ state: 'begun', entry: { key: 'first', state: 'sent' } });
+    // The same arguments while the first is still in flight: another operation, its own key.
+    const twin = await b.begin(request(5_000, { call: 'same', key: 'twin', reference: 'doubt_1' }));
+    expect(twin).toMatchObject({ state: 'begun', entry: { key: 'twin' } });
+    await b.finish('twin', 'failed');
+    // The same token while its operation is in flight (the token is the key): a repeat.
+    const token = { id: 'first', ttlMs: 60_000 };
+    expect(await b.begin(request(5_000, { key: 'first', token, reference: 'doubt_1' }))).toMatchObject({
+      state: 'repeat',
+      entry: { key: 'first' },
+    });
     await a.finish('first', 'unknown');
     const again = await b.begin(request(5_000, { call: 'same', key: 'second', reference: 'doubt_1' }));
     expect(again).toMatchObject({
@@ -57,6 +67,7 @@ export function ledgerContract(pair: Pair): void {
     );
     expect((await b.journal('doubt_1')).map((e) => [e.key, e.state, e.amount])).toEqual([
       ['first', 'done', 5_000],
+      ['twin', 'failed', 5_000],
       ['third', 'sent', 5_000],
     ]);
   });

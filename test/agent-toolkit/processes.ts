@@ -108,7 +108,11 @@ export async function startMcp(env: Record<string, string>, elicit?: Elicit): Pr
     command: process.execPath,
     args: ['--import', 'tsx', MCP_BIN],
     cwd: ROOT,
-    env: { WALLET_LOG: 'off', WALLET_MCP_LEDGER: testLedger(), ...env },
+    env: {
+      WALLET_LOG: 'off',
+      ...(env['WALLET_MCP_REDIS_URL'] === undefined ? { WALLET_MCP_LEDGER: testLedger() } : {}),
+      ...env,
+    },
     stderr: 'pipe',
   });
   let err = '';

@@ -16,8 +16,23 @@ export type SpendKind = 'charges' | 'refunds';
  */
 export type EntryState = 'sent' | 'unknown' | 'done' | 'failed';
 
-/** The states of a call in doubt: a repeat of it reuses its key. @internal */
-export const IN_DOUBT: readonly EntryState[] = ['sent', 'unknown'];
+/**
+ * How long an operation may stay `sent` before it counts as cut off (its process ended before the
+ * answer was journaled): longer than any call with its retries takes. @internal
+ */
+export const CUT_OFF_MS: number = 5 * 60_000;
+
+/**
+ * Whether a new call repeats `entry`, so it must reuse its key: the same call whose outcome is
+ * unknown (or that was cut off), or the same confirmation token (the token is the key) while its
+ * operation is in doubt. Two calls with the same arguments both in flight are two operations.
+ * The SQLite and Redis ledgers say the same in SQL and Lua. @internal
+ */
+export function repeats(entry: JournalEntry, call: string, token: string | undefined, now: number): boolean {
+  if (entry.state !== 'sent' && entry.state !== 'unknown') return false;
+  if (token !== undefined && entry.key === token) return true;
+  return entry.call === call && (entry.state === 'unknown' || entry.at <= now - CUT_OFF_MS);
+}
 
 /** One money-moving operation in the journal. */
 export interface JournalEntry {
@@ -75,7 +90,7 @@ export interface SpendLedger {
   /** The IANA time zone its days are counted in. */
   readonly timeZone: string;
   /**
-   * In one step: finds a call in doubt with the same `call` (a repeat), else refuses a spent
+   * In one step: finds an operation this call repeats (see {@link repeats}), else refuses a spent
    * token, else adds `amount` to today's total unless it would pass `limit`, journals the entry
    * as `sent` and spends the token.
    */

@@ -4,7 +4,7 @@
  */
 import {
   DEFAULT_TIME_ZONE,
-  IN_DOUBT,
+  repeats,
   dayIn,
   type JournalEntry,
   type SpendLedger,
@@ -33,7 +33,7 @@ export function memorySpendLedger(options: SpendLedgerOptions = {}): SpendLedger
     begin(request) {
       const at = now();
       for (const entry of journal.values()) {
-        if (entry.call === request.call && IN_DOUBT.includes(entry.state))
+        if (repeats(entry, request.call, request.token?.id, at))
           return Promise.resolve({ state: 'repeat', entry: { ...entry } });
       }
       for (const [token, expires] of tokens) if (expires <= at) tokens.delete(token);

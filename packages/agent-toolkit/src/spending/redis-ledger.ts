@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { RedisClientLike } from '@wallet/node';
 import { redisCommand, withTimeout } from '@wallet/node/workspace';
 import {
+  CUT_OFF_MS,
   DEFAULT_TIME_ZONE,
   dayIn,
   timeZoneMismatch,
@@ -27,15 +28,22 @@ export interface RedisSpendLedgerOptions extends SpendLedgerOptions {
 }
 
 // KEYS: zone, call index, token, total. ARGV: zone, key, amount, limit ('' none), token ttl ms
-// ('' none), prefix, reference, day ttl s, journal ttl s, then the entry's fields as name, value.
+// ('' none), prefix, reference, day ttl s, journal ttl s, cut-off time ms, then the entry's fields
+// as name, value. The repeat rule is ledger.ts's repeats(), in Lua.
 const BEGIN = `
 local zone = redis.call('GET', KEYS[1])
 if not zone then redis.call('SET', KEYS[1], ARGV[1]) elseif zone ~= ARGV[1] then return {'zone', zone} end
-local prior = redis.call('GET', KEYS[2])
-if prior then
+if ARGV[5] ~= '' then
+  local own = ARGV[6] .. 'entry:' .. ARGV[2]
+  local state = redis.call('HGET', own, 'state')
+  if state == 'sent' or state == 'unknown' then return {'repeat', redis.call('HGETALL', own)} end
+end
+for _, prior in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
   local entry = ARGV[6] .. 'entry:' .. prior
-  local state = redis.call('HGET', entry, 'state')
-  if state == 'sent' or state == 'unknown' then return {'repeat', redis.call('HGETALL', entry)} end
+  local fields = redis.call('HMGET', entry, 'state', 'at')
+  if fields[1] == 'unknown' or (fields[1] == 'sent' and tonumber(fields[2]) <= tonumber(ARGV[10])) then
+    return {'repeat', redis.call('HGETALL', entry)}
+  end
 end
 if ARGV[5] ~= '' and redis.call('EXISTS', KEYS[3]) == 1 then return {'token_used'} end
 local total = tonumber(redis.call('GET', KEYS[4]) or '0')
@@ -43,9 +51,10 @@ if ARGV[4] ~= '' and total + tonumber(ARGV[3]) > tonumber(ARGV[4]) then return {
 total = redis.call('INCRBY', KEYS[4], ARGV[3])
 redis.call('EXPIRE', KEYS[4], ARGV[8])
 local entry = ARGV[6] .. 'entry:' .. ARGV[2]
-redis.call('HSET', entry, unpack(ARGV, 10))
+redis.call('HSET', entry, unpack(ARGV, 11))
 redis.call('EXPIRE', entry, ARGV[9])
-redis.call('SET', KEYS[2], ARGV[2], 'EX', ARGV[9])
+redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('EXPIRE', KEYS[2], ARGV[9])
 redis.call('RPUSH', ARGV[6] .. 'reference:' .. ARGV[7], ARGV[2])
 redis.call('EXPIRE', ARGV[6] .. 'reference:' .. ARGV[7], ARGV[9])
 if ARGV[5] ~= '' then redis.call('SET', KEYS[3], '1', 'PX', ARGV[5]) end
@@ -135,6 +144,7 @@ export function redisSpendLedger(
         reference,
         DAY_TTL_SECONDS,
         JOURNAL_TTL_SECONDS,
+        String(at - CUT_OFF_MS),
         ...Object.entries(fields).flatMap(([name, value]) => [name, String(value)]),
       ])) as [string, unknown?];
       switch (String(reply[0])) {

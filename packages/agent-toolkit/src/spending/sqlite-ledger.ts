@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { WalletError } from '@wallet/node';
 import {
+  CUT_OFF_MS,
   DEFAULT_TIME_ZONE,
   dayIn,
   timeZoneMismatch,
@@ -98,7 +99,11 @@ export function sqliteSpendLedger(options: SqliteSpendLedgerOptions = {}): Spend
   const q = {
     zoneAdd: db.prepare(`INSERT OR IGNORE INTO meta (name, value) VALUES ('time_zone', ?)`),
     zone: db.prepare(`SELECT value FROM meta WHERE name = 'time_zone'`),
-    doubt: db.prepare(`SELECT * FROM journal WHERE call = ? AND state IN ('sent', 'unknown') LIMIT 1`),
+    // ledger.ts's repeats(), in SQL.
+    doubt: db.prepare(
+      `SELECT * FROM journal WHERE (key = ? AND state IN ('sent', 'unknown'))
+        OR (call = ? AND (state = 'unknown' OR (state = 'sent' AND at <= ?))) LIMIT 1`,
+    ),
     prune: db.prepare('DELETE FROM tokens WHERE expires <= ?'),
     token: db.prepare('SELECT 1 AS used FROM tokens WHERE token = ?'),
     spend: db.prepare('INSERT INTO tokens (token, expires) VALUES (?, ?)'),
@@ -140,9 +145,9 @@ export function sqliteSpendLedger(options: SqliteSpendLedgerOptions = {}): Spend
     begin(request) {
       return Promise.resolve().then(() =>
         atomically((): BeginAnswer => {
-          const prior = q.doubt.get(request.call);
-          if (prior !== undefined) return { state: 'repeat', entry: prior as unknown as JournalEntry };
           const at = now();
+          const prior = q.doubt.get(request.token?.id ?? null, request.call, at - CUT_OFF_MS);
+          if (prior !== undefined) return { state: 'repeat', entry: prior as unknown as JournalEntry };
           q.prune.run(at);
           if (request.token !== undefined && q.token.get(request.token.id) !== undefined)
             return { state: 'token_used' };

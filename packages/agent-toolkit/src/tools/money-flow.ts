@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { IdempotencyError, ResponseValidationError, isWalletError } from '@wallet/node';
 import type { ToolContext } from './context.js';
 import { canonical, tokenProblemText } from '../spending/confirm.js';
-import { IN_DOUBT, type JournalEntry, type SpendKind } from '../spending/ledger.js';
+import { repeats, type JournalEntry, type SpendKind } from '../spending/ledger.js';
 import { dailyRefusal, perCallRefusal, refusalText } from '../spending/limits.js';
 import { ok, refused, type ToolResult } from '../answers/report.js';
 import type { MoneyToolName } from './shapes.js';
@@ -41,13 +41,19 @@ export function callOf(tool: MoneyToolName, args: Record<string, unknown>): stri
   return canonical({ tool, args });
 }
 
-/** The entry of a call in doubt with the same tool and arguments, if any. @internal */
-export function inDoubt(journal: readonly JournalEntry[], call: string): JournalEntry | undefined {
-  return journal.find((entry) => entry.call === call && IN_DOUBT.includes(entry.state));
+/** The journaled operation a call repeats, if any (see `repeats`). @internal */
+export function inDoubt(
+  journal: readonly JournalEntry[],
+  call: string,
+  token: string | undefined,
+  now: number,
+): JournalEntry | undefined {
+  return journal.find((entry) => repeats(entry, call, token, now));
 }
 
 async function preview(ctx: ToolContext, call: MoneyCall): Promise<ToolResult> {
-  const prior = inDoubt(await ctx.ledger.journal(call.reference), callOf(call.tool, call.args));
+  const journal = await ctx.ledger.journal(call.reference);
+  const prior = inDoubt(journal, callOf(call.tool, call.args), undefined, ctx.now());
   if (prior === undefined) {
     const daily = await dailyRefusal(ctx.limits, ctx.ledger, call.kind, call.amount);
     if (daily) return refused(refusalText(daily, call.kind), { refusedBy: daily.limit, ...limitData(daily) });

@@ -91,7 +91,7 @@ export async function refundCharge(ctx: ToolContext, input: Record<string, unkno
   const journal = (await ctx.ledger.journal(reference)).filter(
     (entry) => entry.tool === 'refund_charge' && entry.state !== 'failed',
   );
-  const prior = inDoubt(journal, callOf('refund_charge', args));
+  const prior = inDoubt(journal, callOf('refund_charge', args), token, ctx.now());
   const counted = journal.reduce((sum, entry) => sum + entry.amount, 0);
   const left = tx.amount - counted;
   const amount = prior?.amount ?? requested ?? left;
