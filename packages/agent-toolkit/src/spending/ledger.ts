@@ -58,11 +58,17 @@ export interface JournalEntry {
 
 /** What {@link SpendLedger.begin} is asked to journal. */
 export interface BeginRequest {
+  /** The idempotency key it will be sent with, unless it repeats a journaled operation. */
   key: string;
+  /** The tool sending it. */
   tool: JournalEntry['tool'];
+  /** The charge's reference. */
   reference: string;
+  /** Which daily total it counts against. */
   kind: SpendKind;
+  /** The Kobo it will send. */
   amount: number;
+  /** The tool and its arguments as canonical JSON (see {@link JournalEntry.call}). */
   call: string;
   /** The daily limit of `kind`; none: no limit. */
   limit: number | undefined;
