@@ -180,3 +180,20 @@ describe('tokens', () => {
     expect(refunded()).toBe(5_000);
   });
 });
+
+describe('get_charge', () => {
+  it('still reads the charge when the ledger does not answer, saying the journal is unknown', async () => {
+    r = rig();
+    await r.paid('gc_1', 100_000);
+    const inner = memorySpendLedger();
+    const ledger: SpendLedger = {
+      ...inner,
+      timeZone: inner.timeZone,
+      journal: () => Promise.reject(new Error('down')),
+    };
+    const { tools } = toolsOn((_q, a) => a, { ledger });
+    const seen = await tools['get_charge']!.execute({ reference: 'gc_1' });
+    expect(seen.isError).toBe(false);
+    expect(seen.text).toContain('The spend ledger did not answer');
+  });
+});

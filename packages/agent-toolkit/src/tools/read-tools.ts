@@ -5,6 +5,7 @@
  */
 import { WaitTimeoutError, type Transaction } from '@wallet/node';
 import type { ToolContext } from './context.js';
+import type { JournalEntry } from '../spending/ledger.js';
 import { ok, resolvedResult, transactionData, transactionText, type ToolResult } from '../answers/report.js';
 import { MAX_WAIT_SECONDS } from './shapes.js';
 import { amountText, money } from '../answers/words.js';
@@ -32,7 +33,14 @@ const STATE_WORDS: Record<string, string> = {
 
 /** The charge with what the journal knows: its refunds, and its dispatch settled by the status. */
 async function withJournal(ctx: ToolContext, tx: Transaction, lead = ''): Promise<ToolResult> {
-  const journal = await ctx.ledger.journal(tx.reference);
+  let journal: JournalEntry[];
+  try {
+    journal = await ctx.ledger.journal(tx.reference);
+  } catch {
+    // The charge is still worth reading when the ledger cannot answer; say what is missing.
+    const text = `${lead ? `${lead}\n` : ''}${transactionText(tx)}\nThe spend ledger did not answer: the refunds this toolkit journaled for it are unknown right now.`;
+    return ok(text, transactionData(tx));
+  }
   // Only a final status proves anything: a dispatch still held on the way could yet arrive.
   for (const entry of journal) {
     if (entry.tool !== 'dispatch_charge' || entry.state === 'failed') continue;
