@@ -73,6 +73,11 @@ describe('the tools a model sees', () => {
     expect(missing.text).toContain('do not guess');
     const customer = await resolve_customer!.execute({ handle: '@tunde', amount: 100, reference: 'read_2' });
     expect(customer.text).toContain('"bankId":"bnk_tunde_zenith","bankName":"Zenith Bank"');
+    // Advice names only tools this agent has.
+    expect(customer.text).toContain('This agent cannot charge');
+    const charging = r.tools({ allow: ['dispatch_charge'] })['resolve_customer']!;
+    const again = await charging.execute({ handle: '@tunde', amount: 100, reference: 'read_2' });
+    expect(again.text).toContain('To charge, use dispatch_charge');
   });
 
   it('refuse bad input with the SDK messages, sending nothing', async () => {

@@ -21,7 +21,11 @@ export async function resolveCustomer(ctx: ToolContext, args: Record<string, unk
   const result = resolvedResult(resolved, params.amount, params.reference);
   return {
     ...result,
-    text: `${result.text}\nTo charge, use dispatch_charge with the same handle, amount and reference.`,
+    text: `${result.text}\n${
+      ctx.allow.has('dispatch_charge')
+        ? 'To charge, use dispatch_charge with the same handle, amount and reference.'
+        : 'This agent cannot charge (dispatch_charge is not allowed): a person must send the charge.'
+    }`,
   };
 }
 

@@ -121,9 +121,10 @@ export function walletTools(options: WalletToolsOptions): WalletTool[] {
       dispatch_charge: confirmFor('dispatch_charge', isLive({ wallet })),
       refund_charge: confirmFor('refund_charge', true),
     },
+    allow: new Set(options.allow ?? []),
     now,
   };
-  const allow = new Set<ToolName>(options.allow ?? []);
+  const allow: ReadonlySet<ToolName> = ctx.allow;
   const names: ToolName[] = [
     'resolve_customer',
     'get_charge',
