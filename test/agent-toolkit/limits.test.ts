@@ -119,6 +119,7 @@ describe('daily limits', () => {
   it('keeps an unknown outcome counted, and lets the same token repeat the call without moving money twice', async () => {
     r = rig();
     await r.paid('u1', 100_000);
+    await r.paid('u2', 100_000);
     const ledger = memorySpendLedger({ now: () => r.clock.now });
     let drop = true;
     // The connection drops after the sandbox acted: the SDK cannot know whether the refund exists.
@@ -153,7 +154,7 @@ describe('daily limits', () => {
     expect(lost.data).toMatchObject({ error: { outcomeUnknown: true } });
     expect(await ledger.total('refunds')).toBe(60_000);
     // Another refund cannot use the unknown amount's room.
-    const other = await refund.execute({ reference: 'u1', amount: 50_000 });
+    const other = await refund.execute({ reference: 'u2', amount: 50_000 });
     expect(other.data).toMatchObject({ refusedBy: 'dailyRefunds', left: { kobo: 40_000 } });
     drop = false;
     const repeat = await refund.execute(args);
@@ -165,8 +166,9 @@ describe('daily limits', () => {
       [args.confirmationToken, true],
     ]);
     expect(r.sandbox.refunds.map((x) => x.amount)).toEqual([60_000]);
-    // And once known, the token is spent.
-    expect((await refund.execute(args)).data).toMatchObject({ refusedBy: 'token_used' });
+    // And once known, a third try moves nothing: what is left no longer covers it.
+    expect((await refund.execute(args)).isError).toBe(true);
+    expect(r.sandbox.refunds.map((x) => x.amount)).toEqual([60_000]);
   });
 });
 
@@ -178,8 +180,14 @@ describe('live keys', () => {
       baseUrl: r.sandbox.baseUrl,
       dispatcher: r.sandbox.dispatcher,
     });
-    expect(() => walletTools({ wallet: live, allow: ['refund_charge'] })).toThrow(/allowLive/);
-    const tools = walletTools({ wallet: live, allowLive: true, allow: ['dispatch_charge', 'refund_charge'] });
+    const ledger = memorySpendLedger();
+    expect(() => walletTools({ wallet: live, ledger, allow: ['refund_charge'] })).toThrow(/allowLive/);
+    const tools = walletTools({
+      wallet: live,
+      ledger,
+      allowLive: true,
+      allow: ['dispatch_charge', 'refund_charge'],
+    });
     // With the opt-in, both money tools confirm by default.
     for (const tool of tools.filter((t) => !t.annotations.readOnlyHint)) {
       expect(tool.inputSchema['properties']).toHaveProperty('confirmationToken');

@@ -90,7 +90,7 @@ describe('wallet-mcp over stdio', () => {
     await sandbox.authorize('mcp_1');
     const paid = await mcp.call('wait_for_charge', { reference: 'mcp_1', timeoutSeconds: 30 });
     expect(paid.data).toMatchObject({ status: 'SUCCESS', amount: { kobo: 500_000 }, fee: { kobo: 10_000 } });
-    expect(paid.text).toContain('SUCCESS, paid');
+    expect(paid.text).toContain('Charge: paid');
 
     const refundPreview = await mcp.call('refund_charge', { reference: 'mcp_1', amount: 150_000 });
     expect(refundPreview.text).toContain('Ada Lovelace');

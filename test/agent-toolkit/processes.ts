@@ -4,10 +4,18 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  ElicitRequestSchema,
+  type ElicitRequest,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // A tool's structured content is JSON the test reads by path, as a model would.
@@ -15,6 +23,19 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export type Data = Record<string, any>;
 
 export const MCP_BIN = 'packages/agent-toolkit/src/hosts/mcp-bin.ts';
+
+/** Whether this Node has node:sqlite (22.13+, 23.4+): the default ledger needs it. */
+export const HAS_SQLITE: boolean = process.getBuiltinModule('node:sqlite') !== undefined;
+
+/** A fresh ledger file's path, in a folder of its own. */
+export function ledgerFile(): string {
+  return join(mkdtempSync(join(tmpdir(), 'wallet-ledger-')), 'spend-ledger.sqlite');
+}
+
+/** WALLET_MCP_LEDGER for a test: a fresh SQLite file where Node has node:sqlite, else memory. */
+export function testLedger(): string {
+  return HAS_SQLITE ? `sqlite:${ledgerFile()}` : 'memory';
+}
 
 /** The sandbox bin, serving on loopback. */
 export interface SandboxProcess {
@@ -72,23 +93,48 @@ export interface McpSession {
   /** Calls a tool; resolves to its text, isError and structured data. */
   call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; data: Data }>;
   stderr(): string;
+  /** What the client could not read as protocol (a stray line on stdout would land here). */
+  problems(): string[];
+  /** The elicitation requests the server sent this client. */
+  asked: ElicitRequest['params'][];
   close(): Promise<void>;
 }
 
-export async function startMcp(env: Record<string, string>): Promise<McpSession> {
+/** A client that declares elicitation and answers each request with `answer`. */
+export type Elicit = (params: ElicitRequest['params']) => ElicitResult;
+
+export async function startMcp(env: Record<string, string>, elicit?: Elicit): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', 'tsx', MCP_BIN],
     cwd: ROOT,
-    env: { WALLET_LOG: 'off', ...env },
+    env: {
+      WALLET_LOG: 'off',
+      ...(env['WALLET_MCP_REDIS_URL'] === undefined ? { WALLET_MCP_LEDGER: testLedger() } : {}),
+      ...env,
+    },
     stderr: 'pipe',
   });
   let err = '';
   transport.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const client = new Client({ name: 'agent-toolkit-test', version: '1.0.0' });
+  const client = new Client(
+    { name: 'agent-toolkit-test', version: '1.0.0' },
+    elicit === undefined ? {} : { capabilities: { elicitation: { form: {} } } },
+  );
+  const problems: string[] = [];
+  const asked: ElicitRequest['params'][] = [];
+  client.onerror = (error) => problems.push(error.message);
+  if (elicit !== undefined) {
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params);
+      return elicit(request.params);
+    });
+  }
   await client.connect(transport);
   return {
     client,
+    problems: () => problems,
+    asked,
     async call(name, args) {
       const result = await client.callTool({ name, arguments: args });
       const content = result.content as { type: string; text: string }[];

@@ -45,7 +45,7 @@ describe('the tools a model sees', () => {
       properties: { amount: { type: 'integer', minimum: 1 }, confirmationToken: { type: 'string' } },
     });
     expect(tools['wait_for_charge']!.inputSchema).toMatchObject({
-      properties: { timeoutSeconds: { type: 'integer', minimum: 1, maximum: 300 } },
+      properties: { timeoutSeconds: { type: 'integer', minimum: 1, maximum: 50 } },
     });
     for (const tool of Object.values(tools)) {
       expect(tool.description).toMatch(/Kobo/);
@@ -58,7 +58,8 @@ describe('the tools a model sees', () => {
     await r.paid('read_1', 123_456);
     const { get_charge, resolve_customer } = r.tools();
     const charge = await get_charge!.execute({ reference: 'read_1' });
-    expect(charge.text).toContain("Charge 'read_1': SUCCESS, paid");
+    expect(charge.text).toContain('Charge: paid');
+    expect(charge.text).toContain('"reference":"read_1","status":"SUCCESS"');
     expect(charge.text).toContain('Amount ₦1,234.56 (123456 Kobo)');
     expect(charge.data).toMatchObject({
       amount: { kobo: 123_456, naira: '₦1,234.56' },
@@ -71,7 +72,12 @@ describe('the tools a model sees', () => {
     });
     expect(missing.text).toContain('do not guess');
     const customer = await resolve_customer!.execute({ handle: '@tunde', amount: 100, reference: 'read_2' });
-    expect(customer.text).toContain("Zenith Bank ******5566 (bankId 'bnk_tunde_zenith'");
+    expect(customer.text).toContain('"bankId":"bnk_tunde_zenith","bankName":"Zenith Bank"');
+    // Advice names only tools this agent has.
+    expect(customer.text).toContain('This agent cannot charge');
+    const charging = r.tools({ allow: ['dispatch_charge'] })['resolve_customer']!;
+    const again = await charging.execute({ handle: '@tunde', amount: 100, reference: 'read_2' });
+    expect(again.text).toContain('To charge, use dispatch_charge');
   });
 
   it('refuse bad input with the SDK messages, sending nothing', async () => {

@@ -6,6 +6,7 @@ import { Wallet } from '@wallet/node';
 import { createSandbox, type Sandbox } from '@wallet/node/testing';
 
 import {
+  memorySpendLedger,
   walletTools,
   type WalletTool,
   type WalletToolsOptions,
@@ -20,11 +21,36 @@ export interface Rig {
   wallet: Wallet;
   clock: { now: number };
   tools(options?: Omit<WalletToolsOptions, 'wallet'>): Record<string, WalletTool>;
+  /**
+   * A client on the same sandbox whose answers pass through `tamper` after the sandbox acted: it
+   * may answer another response, or throw to lose the answer.
+   */
+  tampered(tamper: Tamper): Wallet;
   /** The requests the sandbox answered, as `METHOD path`. */
   sent(): string[];
   /** Resolves, dispatches and authorizes a charge of `amount`, so it can be refunded. */
   paid(reference: string, amount: number): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Sees each request after the sandbox acted on it, and answers what the client gets. */
+export type Tamper = (request: Request, response: Response) => Promise<Response> | Response;
+
+/** Loses an answer: the connection reset after the request was sent. */
+export function lost(): never {
+  throw new TypeError('fetch failed', {
+    cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+  });
+}
+
+/** The same response with its JSON `data` changed by `edit`. */
+export async function rewritten(
+  response: Response,
+  edit: (data: Record<string, unknown>) => void,
+): Promise<Response> {
+  const body = (await response.json()) as { data: Record<string, unknown> };
+  edit(body.data);
+  return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
 }
 
 export function rig(): Rig {
@@ -41,8 +67,21 @@ export function rig(): Rig {
     wallet,
     clock,
     tools(options = {}) {
-      const list = walletTools({ wallet, now: () => clock.now, ...options });
+      // The default ledger is a file; tests that do not name one get a fresh one in memory.
+      const ledger = memorySpendLedger({ now: () => clock.now });
+      const list = walletTools({ wallet, now: () => clock.now, ledger, ...options });
       return Object.fromEntries(list.map((tool) => [tool.name, tool]));
+    },
+    tampered(tamper) {
+      return new Wallet({
+        apiKey: TEST_KEY,
+        baseUrl: sandbox.baseUrl,
+        maxRetries: 0,
+        fetch: async (input, init) => {
+          const request = new Request(input, init);
+          return tamper(request, await sandbox.fetch(request.clone()));
+        },
+      });
     },
     sent: () => sandbox.requests.map((r) => `${r.method} ${r.path}`),
     async paid(reference, amount) {

@@ -19,12 +19,22 @@ const run = promisify(execFile);
 
 const MAIN = `import { Wallet } from '@wallet/node';
 import { createSandbox } from '@wallet/node/testing';
-import { walletTools } from '@wallet/agent-toolkit';
+import { memorySpendLedger, sqliteSpendLedger, walletTools } from '@wallet/agent-toolkit';
 import { walletAiTools } from '@wallet/agent-toolkit/ai';
 
+// The default ledger is a SQLite file through node:sqlite; without it walletTools refuses.
+process.env.XDG_STATE_HOME = new URL('./state', import.meta.url).pathname;
+const sqlite = process.getBuiltinModule('node:sqlite') !== undefined;
+let required = null;
+try {
+  walletTools({ wallet: { charges: {}, refunds: {}, mode: 'test' } });
+} catch (error) {
+  required = error.code;
+}
+const ledger = sqlite ? sqliteSpendLedger({ path: './spend-ledger.sqlite' }) : memorySpendLedger();
 const sandbox = createSandbox();
 const wallet = new Wallet({ apiKey: 'sk_test_packedProof000000000000001', baseUrl: sandbox.baseUrl, dispatcher: sandbox.dispatcher });
-const list = walletTools({ wallet, allow: ['dispatch_charge', 'refund_charge'], limits: { perRefund: 100000 } });
+const list = walletTools({ wallet, ledger, allow: ['dispatch_charge', 'refund_charge'], limits: { perRefund: 100000 } });
 const tools = Object.fromEntries(list.map((tool) => [tool.name, tool]));
 const charged = await tools.dispatch_charge.execute({ handle: '@ada', amount: 200000, reference: 'packed_1', authChannel: 'wallet_push' });
 await sandbox.authorize('packed_1');
@@ -38,13 +48,16 @@ console.log(JSON.stringify({
   over: over.data.refusedBy,
   done: done.data.amount,
   typo: typo.text,
-  ai: Object.keys(walletAiTools({ wallet })).sort(),
+  ai: Object.keys(walletAiTools({ wallet, ledger })).sort(),
+  sqlite,
+  required,
+  counted: await ledger.total('refunds'),
 }));
 await sandbox.close();
 `;
 
 const TYPES = `import { Wallet } from '@wallet/node';
-import { walletTools, redisSpendLedger, createMcpServer, type WalletTool, type ToolResult } from '@wallet/agent-toolkit';
+import { walletTools, redisSpendLedger, sqliteSpendLedger, createMcpServer, type WalletTool, type ToolResult } from '@wallet/agent-toolkit';
 import { walletAiTools } from '@wallet/agent-toolkit/ai';
 
 declare const client: { sendCommand(args: string[]): Promise<unknown> };
@@ -52,8 +65,8 @@ const wallet = new Wallet({ apiKey: 'sk_test_x', baseUrl: 'http://127.0.0.1:1' }
 const tools: WalletTool[] = walletTools({ wallet, allow: ['refund_charge'], ledger: redisSpendLedger(client), limits: { dailyRefunds: 1 } });
 const result: Promise<ToolResult> = tools[0]!.execute({ reference: 'x' });
 void result;
-void createMcpServer({ wallet });
-void walletAiTools({ wallet });
+void createMcpServer({ wallet, ledger: sqliteSpendLedger({ path: 'x.sqlite' }) });
+void walletAiTools({ wallet, needsApproval: false });
 // @ts-expect-error a tool that does not exist is refused by the types too
 walletTools({ wallet, allow: ['delete_everything'] });
 `;
@@ -97,7 +110,13 @@ describe('@wallet/agent-toolkit from its tarball', () => {
       done: unknown;
       typo: string;
       ai: string[];
+      sqlite: boolean;
+      required: string | null;
+      counted: number;
     };
+    // On a file when this Node has node:sqlite (the default works); otherwise ledger_required.
+    expect(out.required).toBe(out.sqlite ? null : 'ledger_required');
+    expect(out.counted).toBe(50_000);
     expect(out.schema).toMatchObject({
       properties: { amount: { type: 'integer' }, authChannel: { enum: ['wallet_push', 'wallet_qr'] } },
     });
@@ -136,6 +155,9 @@ describe('@wallet/agent-toolkit from its tarball', () => {
             WALLET_SECRET_KEY: 'sk_test_packedProof000000000000001',
             WALLET_BASE_URL: url,
             WALLET_MCP_ALLOW: 'refund_charge',
+            WALLET_MCP_LEDGER: process.getBuiltinModule('node:sqlite')
+              ? `sqlite:${join(app.dir, 'mcp-ledger.sqlite')}`
+              : 'memory',
             WALLET_LOG: 'off',
           },
         }),

@@ -10,15 +10,18 @@ export type { WalletToolsOptions } from './tools/options.js';
 export type { ToolResult } from './answers/report.js';
 export type { ToolName, MoneyToolName, JsonSchema } from './tools/shapes.js';
 export type { SpendLimits, LimitRefusal } from './spending/limits.js';
-export { memorySpendLedger } from './spending/ledger.js';
 export type {
   SpendLedger,
   SpendLedgerOptions,
   SpendKind,
-  Reservation,
-  TokenClaim,
-  Hold,
+  EntryState,
+  JournalEntry,
+  BeginRequest,
+  BeginAnswer,
 } from './spending/ledger.js';
+export { memorySpendLedger } from './spending/memory-ledger.js';
+export { sqliteSpendLedger } from './spending/sqlite-ledger.js';
+export type { SqliteSpendLedgerOptions } from './spending/sqlite-ledger.js';
 export { redisSpendLedger } from './spending/redis-ledger.js';
 export type { RedisSpendLedgerOptions } from './spending/redis-ledger.js';
 export { createMcpServer } from './hosts/mcp.js';

@@ -3,7 +3,7 @@
  * in Kobo and in Naira, statuses with what they mean.
  */
 import type { ChargeDispatch, Refund, ResolvedCustomer, Transaction } from '@wallet/node';
-import { amountText, chargeStatusMeaning, money, refundStatusMeaning } from './words.js';
+import { amountText, chargeStatusMeaning, dataLine, money, refundStatusMeaning } from './words.js';
 
 /** What every tool's `execute` resolves to. It never throws. */
 export interface ToolResult {
@@ -42,35 +42,31 @@ export function transactionData(tx: Transaction): Record<string, unknown> {
   return data;
 }
 
-/** A transaction as text. @internal */
+/** A transaction as text: the toolkit's words, then what the service said as quoted data. @internal */
 export function transactionText(tx: Transaction): string {
-  const lines = [
-    `Charge '${tx.reference}': ${tx.status}, ${chargeStatusMeaning(tx.status)}.`,
-    `Amount ${amountText(tx.amount)}, customer ${tx.customer.handle} (${tx.customer.name}), channel ${tx.channel}.`,
-  ];
+  const lines = [`Charge: ${chargeStatusMeaning(tx.status)}.`, `Amount ${amountText(tx.amount)}.`];
   if (typeof tx.fee === 'number' && typeof tx.netAmount === 'number') {
     lines.push(`Fee ${amountText(tx.fee)}; the merchant receives ${amountText(tx.netAmount)}.`);
   }
-  if (tx.paidAt) lines.push(`Paid at ${tx.paidAt}.`);
+  const { reference, status, channel, customer, paidAt } = tx;
+  lines.push(
+    dataLine('The charge as the service reports it', { reference, status, channel, customer, paidAt }),
+  );
   return lines.join('\n');
 }
 
 /** A resolved customer as a result. @internal */
 export function resolvedResult(resolved: ResolvedCustomer, amount: number, reference: string): ToolResult {
-  const banks = resolved.linkedBanks.map(
-    (bank) =>
-      `${bank.bankName} ${bank.accountNumberMasked} (bankId '${bank.bankId}', mandate ${bank.mandateStatus})`,
-  );
-  const channels = resolved.availableAuthChannels.map(
-    (channel) => `${channel.id}${channel.isRecommended ? ' (recommended)' : ''}`,
-  );
+  const active = resolved.linkedBanks.filter((bank) => bank.mandateStatus === 'ACTIVE').length;
   const text = [
-    `Customer ${resolved.customer.handle} (${resolved.customer.name}).`,
-    banks.length > 0
-      ? `Banks with an active mandate: ${banks.join('; ')}.`
-      : 'No bank with an active mandate: this customer cannot be charged now.',
-    `Channels: ${channels.join(', ')}.`,
-    `Reference '${reference}' is registered for ${amountText(amount)}. No money has moved.`,
+    `Customer found, with ${active} bank(s) with an active mandate${active === 0 ? ': this customer cannot be charged now' : ''}.`,
+    `The reference is registered for ${amountText(amount)}. No money has moved.`,
+    dataLine('The customer as the service reports it', {
+      reference,
+      customer: resolved.customer,
+      linkedBanks: resolved.linkedBanks,
+      availableAuthChannels: resolved.availableAuthChannels,
+    }),
   ].join('\n');
   return ok(text, {
     customer: resolved.customer,
@@ -85,37 +81,47 @@ export function resolvedResult(resolved: ResolvedCustomer, amount: number, refer
 export function dispatchResult(
   dispatch: ChargeDispatch,
   amount: number,
-  customer: string,
-  bank: string,
+  customer: Record<string, unknown>,
 ): ToolResult {
   const how =
     dispatch.authChannel === 'wallet_qr'
-      ? `Show the customer this QR code to scan: ${dispatch.qrCodeUrl ?? '(no URL given)'}.`
+      ? 'Show the customer the QR code (qrCodeUrl below) to scan.'
       : 'The customer has a prompt in their app.';
-  const text = [
-    `Charge '${dispatch.reference}' of ${amountText(amount)} sent to ${customer} (${bank}): ${dispatch.status}, ${chargeStatusMeaning(dispatch.status)}.`,
-    `${how} It expires at ${dispatch.expiresAt}. Not paid yet: call wait_for_charge or get_charge to learn the outcome; do not dispatch it again.`,
-  ].join('\n');
-  return ok(text, {
+  const shown = {
     reference: dispatch.reference,
     status: dispatch.status,
-    statusMeaning: chargeStatusMeaning(dispatch.status),
     authChannel: dispatch.authChannel,
-    amount: money(amount),
     expiresAt: dispatch.expiresAt,
     ...(dispatch.qrCodeUrl === undefined ? {} : { qrCodeUrl: dispatch.qrCodeUrl }),
+    ...customer,
+  };
+  const text = [
+    `Charge of ${amountText(amount)} sent: ${chargeStatusMeaning(dispatch.status)}.`,
+    `${how} Not paid yet: call wait_for_charge or get_charge to learn the outcome; do not dispatch it again.`,
+    dataLine('The charge as the service reports it', shown),
+  ].join('\n');
+  return ok(text, {
+    ...shown,
+    statusMeaning: chargeStatusMeaning(dispatch.status),
+    amount: money(amount),
   });
 }
 
-/** A refund as a result. @internal */
-export function refundResult(refund: Refund, reference: string): ToolResult {
-  const text = `Refund ${refund.refundReference} of ${amountText(refund.amount)} on charge '${reference}': ${refund.status}, ${refundStatusMeaning(refund.status)}.`;
-  return ok(text, {
+/** A refund as a result: counted at what was sent, whatever the answer says. @internal */
+export function refundResult(refund: Refund, reference: string, sent: number): ToolResult {
+  const shown = {
     reference,
     refundReference: refund.refundReference,
-    amount: money(refund.amount),
     status: refund.status,
-    statusMeaning: refundStatusMeaning(refund.status),
     ...(refund.refundedAt === undefined ? {} : { refundedAt: refund.refundedAt }),
+  };
+  const text = [
+    `Refund of ${amountText(sent)}: ${refundStatusMeaning(refund.status)}.`,
+    dataLine('The refund as the service reports it', { ...shown, amount: refund.amount }),
+  ].join('\n');
+  return ok(text, {
+    ...shown,
+    amount: money(sent),
+    statusMeaning: refundStatusMeaning(refund.status),
   });
 }

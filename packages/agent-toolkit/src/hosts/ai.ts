@@ -5,6 +5,7 @@
  *
  * @module \@wallet/agent-toolkit/ai
  */
+import { ValidationError } from '@wallet/node';
 import { jsonSchema, tool, type Tool } from 'ai';
 import type { WalletTool } from '../tools/context.js';
 import type { WalletToolsOptions } from '../tools/options.js';
@@ -14,16 +15,32 @@ import { walletTools } from '../tools/wallet-tools.js';
 /** The tools as an AI SDK tool set, keyed by name. */
 export type WalletAiTools = Record<string, Tool<Record<string, unknown>, ToolResult>>;
 
+/** Options of {@link walletAiTools}: those of `walletTools()`, and the person's step. */
+export interface WalletAiToolsOptions extends WalletToolsOptions {
+  /**
+   * Whether the money tools wait for a person's approval (the AI SDK's tool approval: the chat UI
+   * shows the call, the user approves or denies) before they run. A model that obeys text planted
+   * in a customer's name cannot move money without it.
+   * @default true
+   */
+  needsApproval?: boolean;
+}
+
 /**
  * Turns tools from `walletTools()` into AI SDK tools. The input JSON Schema is shown to the model
  * as is; the toolkit checks the input itself (with the SDK's messages), so a wrong call comes back
  * to the model as a result it can fix, never as an exception that ends the run.
  */
-export function toAiTools(tools: readonly WalletTool[]): WalletAiTools {
+export function toAiTools(
+  tools: readonly WalletTool[],
+  options: { needsApproval?: boolean } = {},
+): WalletAiTools {
   const set: WalletAiTools = {};
   for (const walletTool of tools) {
     set[walletTool.name] = tool<Record<string, unknown>, ToolResult>({
       description: walletTool.description,
+      // Money tools wait for a person unless the merchant turns it off; reading never does.
+      needsApproval: !walletTool.annotations.readOnlyHint && options.needsApproval !== false,
       inputSchema: jsonSchema<Record<string, unknown>>(walletTool.inputSchema),
       execute: (input) => walletTool.execute(input),
       // The model gets the text (which holds any confirmation token); `data` stays for the program.
@@ -35,7 +52,8 @@ export function toAiTools(tools: readonly WalletTool[]): WalletAiTools {
 
 /**
  * {@link walletTools} for the Vercel AI SDK: pass the result as `tools` to `generateText` or
- * `streamText`.
+ * `streamText`. Money tools wait for the user's approval (`needsApproval: true`): answer the
+ * `tool-approval-request` with a `tool-approval-response` (`addToolApprovalResponse` in `useChat`).
  *
  * @example
  * ```ts
@@ -52,6 +70,12 @@ export function toAiTools(tools: readonly WalletTool[]): WalletAiTools {
  * });
  * ```
  */
-export function walletAiTools(options: WalletToolsOptions): WalletAiTools {
-  return toAiTools(walletTools(options));
+export function walletAiTools(options: WalletAiToolsOptions): WalletAiTools {
+  const { needsApproval, ...rest } = options;
+  if (needsApproval !== undefined && typeof needsApproval !== 'boolean') {
+    throw new ValidationError('walletAiTools options', [
+      { path: 'needsApproval', message: 'must be true or false' },
+    ]);
+  }
+  return toAiTools(walletTools(rest), needsApproval === undefined ? {} : { needsApproval });
 }

@@ -2,11 +2,17 @@
 /**
  * `wallet-mcp`: the Wallet tools over MCP on stdio, configured by the environment (see ENV_HELP).
  * It refuses to start on a live key without WALLET_MCP_ALLOW_LIVE=1, and on any wrong variable.
- * stdout carries the protocol, so everything for people goes to stderr.
+ * stdout carries the protocol, so everything for people goes to stderr, the SDK's log included.
  */
+
+// The SDK logs to console by default, whose debug and info lines go to stdout: the protocol channel.
+const logger = new Console({ stdout: process.stderr, stderr: process.stderr });
+import { Console } from 'node:console';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Wallet, isWalletError, type RedisClientLike } from '@wallet/node';
-import { memorySpendLedger, type SpendLedger } from '../spending/ledger.js';
+import type { SpendLedger } from '../spending/ledger.js';
+import { memorySpendLedger } from '../spending/memory-ledger.js';
+import { sqliteSpendLedger } from '../spending/sqlite-ledger.js';
 import { createMcpServer } from './mcp.js';
 import { ENV_HELP, readMcpEnv } from './mcp-env.js';
 import { redisSpendLedger } from '../spending/redis-ledger.js';
@@ -20,6 +26,7 @@ async function connectRedis(url: string): Promise<{ client: RedisClientLike; clo
   let redis: {
     createClient(options: { url: string }): {
       connect(): Promise<unknown>;
+      on(event: 'error', listener: (error: Error) => void): unknown;
       close?(): Promise<unknown>;
       quit(): Promise<unknown>;
     };
@@ -31,6 +38,13 @@ async function connectRedis(url: string): Promise<{ client: RedisClientLike; clo
     fail("WALLET_MCP_REDIS_URL is set but the 'redis' package is not installed: npm install redis");
   }
   const client = redis.createClient({ url });
+  // Without a listener an 'error' event would end the process; the client reconnects by itself,
+  // and until it does the ledger refuses money calls (nothing is sent).
+  let said = '';
+  client.on('error', (error) => {
+    if (error.message !== said) process.stderr.write(`wallet-mcp: redis: ${error.message}\n`);
+    said = error.message;
+  });
   await client.connect();
   return { client: client as unknown as RedisClientLike, close: async () => void (await client.quit()) };
 }
@@ -43,22 +57,26 @@ async function main(): Promise<void> {
   const env = readMcpEnv(process.env);
   if (!env.ok) fail(`${env.problems.join('\n  ')}\n\n${ENV_HELP}`);
   if (!process.env['WALLET_SECRET_KEY']?.trim()) fail(`WALLET_SECRET_KEY is not set.\n\n${ENV_HELP}`);
-  const wallet = new Wallet();
+  const wallet = new Wallet({ logger });
   if (wallet.mode !== 'test' && !env.allowLive) {
     fail(
       'refusing to start: WALLET_SECRET_KEY is a live key (sk_live_: real money). Set WALLET_MCP_ALLOW_LIVE=1 to serve it, with limits set.',
     );
   }
+  const zone = env.timeZone === undefined ? {} : { timeZone: env.timeZone };
   let ledger: SpendLedger;
   let closeRedis = async (): Promise<void> => {};
   if (env.redisUrl !== undefined) {
     const redis = await connectRedis(env.redisUrl);
     closeRedis = redis.close;
-    ledger = redisSpendLedger(redis.client, {
-      ...(env.timeZone === undefined ? {} : { timeZone: env.timeZone }),
-    });
+    ledger = redisSpendLedger(redis.client, zone);
+  } else if (env.ledger.kind === 'memory') {
+    ledger = memorySpendLedger(zone);
   } else {
-    ledger = memorySpendLedger({ ...(env.timeZone === undefined ? {} : { timeZone: env.timeZone }) });
+    ledger = sqliteSpendLedger({
+      ...zone,
+      ...(env.ledger.path === undefined ? {} : { path: env.ledger.path }),
+    });
   }
   const server = createMcpServer({
     wallet,
@@ -79,10 +97,12 @@ async function main(): Promise<void> {
   await server.connect(new StdioServerTransport());
   const tools = ['resolve_customer', 'get_charge', 'wait_for_charge', ...env.allow].join(', ');
   process.stderr.write(
-    `wallet-mcp: serving ${tools} (${wallet.mode} key${env.redisUrl ? ', limits shared in Redis' : ''})\n`,
+    `wallet-mcp: serving ${tools} (${wallet.mode} key, ${env.redisUrl ? 'ledger in Redis' : `${env.ledger.kind} ledger`})\n`,
   );
 }
 
 main().catch((error: unknown) => {
-  fail(isWalletError(error) ? error.message : error instanceof Error ? error.message : String(error), 1);
+  // A ledger that cannot open (ledger_required, time_zone_mismatch) is configuration, like the rest.
+  const setup = isWalletError(error) && error.endpoint === undefined;
+  fail(error instanceof Error ? error.message : String(error), setup ? 2 : 1);
 });

@@ -15,6 +15,8 @@ export type McpEnv =
       allowLive: boolean;
       confirm: Partial<Record<MoneyToolName, boolean>> | undefined;
       redisUrl: string | undefined;
+      /** `sqlite` (default path), `sqlite:PATH`, or `memory`. */
+      ledger: { kind: 'sqlite'; path?: string } | { kind: 'memory' };
       timeZone: string | undefined;
       confirmSecret: string | undefined;
       confirmTtl: number | undefined;
@@ -30,11 +32,48 @@ export const ENV_HELP = `wallet-mcp: Wallet's payment tools for AI agents over M
   WALLET_MCP_LIMIT_PER_REFUND  largest refund, Kobo        WALLET_MCP_LIMIT_DAILY_REFUNDS  per day, Kobo
   WALLET_MCP_CONFIRM           tools that answer a preview first, or 'none'
                                (default: refund_charge, and dispatch_charge on a live key)
-  WALLET_MCP_REDIS_URL         share limits and tokens across processes (needs the 'redis' package)
+  WALLET_MCP_LEDGER            where the day's totals and journal live: sqlite (default, a file
+                               every process on this machine shares), sqlite:PATH, or memory
+                               (forgets the day on restart: tests only)
+  WALLET_MCP_REDIS_URL         share limits, journal and tokens across machines (needs 'redis')
   WALLET_MCP_TIME_ZONE         the merchant's day for daily limits (default Africa/Lagos)
   WALLET_MCP_CONFIRM_SECRET    shared token secret for a fleet (32+ characters)
   WALLET_MCP_CONFIRM_TTL       token life, seconds (default 300)
-  WALLET_MCP_ALLOW_LIVE=1      serve a live key`;
+  WALLET_MCP_ALLOW_LIVE=1      serve a live key (all four limits must be set)
+
+Every WALLET_MCP_ variable must be one of these and not empty.`;
+
+const KNOWN = [
+  'WALLET_MCP_ALLOW',
+  'WALLET_MCP_LIMIT_PER_CHARGE',
+  'WALLET_MCP_LIMIT_DAILY_CHARGES',
+  'WALLET_MCP_LIMIT_PER_REFUND',
+  'WALLET_MCP_LIMIT_DAILY_REFUNDS',
+  'WALLET_MCP_CONFIRM',
+  'WALLET_MCP_LEDGER',
+  'WALLET_MCP_REDIS_URL',
+  'WALLET_MCP_TIME_ZONE',
+  'WALLET_MCP_CONFIRM_SECRET',
+  'WALLET_MCP_CONFIRM_TTL',
+  'WALLET_MCP_ALLOW_LIVE',
+];
+
+// Edit distance, for "did you mean": a misspelt limit must not be silently absent.
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** The known variable closest to `name`. @internal */
+export function closest(name: string): string {
+  return KNOWN.reduce((best, known) => (distance(name, known) < distance(name, best) ? known : best));
+}
 
 const MONEY: readonly string[] = ['dispatch_charge', 'refund_charge'];
 const LIMITS: Record<string, keyof SpendLimits> = {
@@ -54,6 +93,13 @@ function list(raw: string | undefined): string[] {
 /** Reads the bin's variables from `env`. Never throws. @internal */
 export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
   const problems: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith('WALLET_MCP_')) continue;
+    if (!KNOWN.includes(name))
+      problems.push(`${name} is not a wallet-mcp variable: did you mean ${closest(name)}?`);
+    else if (value === undefined || value.trim() === '')
+      problems.push(`${name} is set but empty: give it a value, or unset it.`);
+  }
   const allow = list(env['WALLET_MCP_ALLOW']);
   for (const name of allow) {
     if (!MONEY.includes(name))
@@ -92,6 +138,20 @@ export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
       confirmTtl = Number(ttlRaw) * 1000;
     else problems.push(`WALLET_MCP_CONFIRM_TTL must be seconds from 1 to 86400 (got '${ttlRaw}').`);
   }
+  const ledgerRaw = env['WALLET_MCP_LEDGER']?.trim() || 'sqlite';
+  let ledger: { kind: 'sqlite'; path?: string } | { kind: 'memory' } = { kind: 'sqlite' };
+  if (ledgerRaw === 'memory') ledger = { kind: 'memory' };
+  else if (ledgerRaw.startsWith('sqlite:') && ledgerRaw.length > 7)
+    ledger = { kind: 'sqlite', path: ledgerRaw.slice(7) };
+  else if (ledgerRaw !== 'sqlite')
+    problems.push(`WALLET_MCP_LEDGER must be sqlite, sqlite:PATH or memory (got '${ledgerRaw}').`);
+  if (env['WALLET_MCP_REDIS_URL']?.trim() && env['WALLET_MCP_LEDGER']?.trim())
+    problems.push('WALLET_MCP_LEDGER and WALLET_MCP_REDIS_URL are both set: choose one ledger.');
+  if (flag === '1') {
+    const missing = Object.keys(LIMITS).filter((name) => !env[name]?.trim());
+    if (missing.length > 0)
+      problems.push(`A live key needs all four limits; missing: ${missing.join(', ')}.`);
+  }
   if (problems.length > 0) return { ok: false, problems };
   const text = (name: string): string | undefined => (env[name]?.trim() ? env[name].trim() : undefined);
   return {
@@ -101,6 +161,7 @@ export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
     allowLive: flag === '1',
     confirm,
     redisUrl: text('WALLET_MCP_REDIS_URL'),
+    ledger,
     timeZone: text('WALLET_MCP_TIME_ZONE'),
     confirmSecret: text('WALLET_MCP_CONFIRM_SECRET'),
     confirmTtl,

@@ -2,7 +2,7 @@
  * Spending limits in Kobo, and the refusals an agent can act on: which limit, how much is left.
  * Every check here runs before anything is sent.
  */
-import type { Reservation, SpendKind, SpendLedger } from './ledger.js';
+import type { SpendKind, SpendLedger } from './ledger.js';
 import { amountText } from '../answers/words.js';
 
 /** Hard limits on the money the tools can move, all in Kobo (100 Kobo = ₦1). None by default. */
@@ -56,23 +56,6 @@ export async function dailyRefusal(
   if (max === undefined) return undefined;
   const total = await ledger.total(kind);
   return total + amount > max ? { limit, max, requested: amount, left: Math.max(0, max - total) } : undefined;
-}
-
-/** Counts `amount` today, atomically, or says which daily limit refused it. @internal */
-export async function reserve(
-  limits: SpendLimits,
-  ledger: SpendLedger,
-  kind: SpendKind,
-  amount: number,
-): Promise<{ ok: true; reservation: Reservation } | { ok: false; refusal: LimitRefusal }> {
-  const limit = NAMES[kind].daily;
-  const max = limits[limit];
-  const reservation = await ledger.reserve(kind, amount, max);
-  if (reservation.ok || max === undefined) return { ok: true, reservation };
-  return {
-    ok: false,
-    refusal: { limit, max, requested: amount, left: Math.max(0, max - reservation.total) },
-  };
 }
 
 /** The words of a refusal: which limit, what was asked, what is left, what to do. @internal */

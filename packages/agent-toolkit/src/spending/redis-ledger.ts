@@ -1,11 +1,23 @@
 /**
- * The spend ledger in Redis, so that a fleet of agent processes shares one set of daily limits.
- * Check-and-add is one Lua script: two processes can never both fit under a limit only one of them
- * fits under. Takes the same clients as the SDK's `redisDedupeStore`, found by shape.
+ * The spend ledger in Redis, so that a fleet of agent processes shares one set of daily limits,
+ * one journal and one set of spent tokens. Each step is one Lua script: two processes can never
+ * both fit under a limit only one of them fits under. Takes the same clients as the SDK's
+ * `redisDedupeStore`, found by shape; a command that does not answer in time is refused (nothing is
+ * sent then), and the client's own reconnect resumes.
  */
+import { createHash } from 'node:crypto';
 import type { RedisClientLike } from '@wallet/node';
 import { redisCommand, withTimeout } from '@wallet/node/workspace';
-import { dayIn, type Hold, type SpendLedger, type SpendLedgerOptions, type TokenClaim } from './ledger.js';
+import {
+  CUT_OFF_MS,
+  DEFAULT_TIME_ZONE,
+  dayIn,
+  timeZoneMismatch,
+  type BeginAnswer,
+  type JournalEntry,
+  type SpendLedger,
+  type SpendLedgerOptions,
+} from './ledger.js';
 
 /** Options of {@link redisSpendLedger}. */
 export interface RedisSpendLedgerOptions extends SpendLedgerOptions {
@@ -15,35 +27,71 @@ export interface RedisSpendLedgerOptions extends SpendLedgerOptions {
   commandTimeout?: number;
 }
 
-// Adds ARGV[1] unless the total would pass ARGV[2] ('' = no limit). Returns {added, total}.
-const RESERVE = `
-local total = tonumber(redis.call('GET', KEYS[1]) or '0')
-if ARGV[2] ~= '' and total + tonumber(ARGV[1]) > tonumber(ARGV[2]) then return {0, total} end
-total = redis.call('INCRBY', KEYS[1], ARGV[1])
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-return {1, total}`;
+// KEYS: zone, call index, token, total. ARGV: zone, key, amount, limit ('' none), token ttl ms
+// ('' none), prefix, reference, day ttl s, journal ttl s, cut-off time ms, then the entry's fields
+// as name, value. The repeat rule is ledger.ts's repeats(), in Lua.
+const BEGIN = `
+local zone = redis.call('GET', KEYS[1])
+if not zone then redis.call('SET', KEYS[1], ARGV[1]) elseif zone ~= ARGV[1] then return {'zone', zone} end
+if ARGV[5] ~= '' then
+  local own = ARGV[6] .. 'entry:' .. ARGV[2]
+  local state = redis.call('HGET', own, 'state')
+  if state == 'sent' or state == 'unknown' then return {'repeat', redis.call('HGETALL', own)} end
+end
+for _, prior in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
+  local entry = ARGV[6] .. 'entry:' .. prior
+  local fields = redis.call('HMGET', entry, 'state', 'at')
+  if fields[1] == 'unknown' or (fields[1] == 'sent' and tonumber(fields[2]) <= tonumber(ARGV[10])) then
+    return {'repeat', redis.call('HGETALL', entry)}
+  end
+end
+if ARGV[5] ~= '' and redis.call('EXISTS', KEYS[3]) == 1 then return {'token_used'} end
+local total = tonumber(redis.call('GET', KEYS[4]) or '0')
+if ARGV[4] ~= '' and total + tonumber(ARGV[3]) > tonumber(ARGV[4]) then return {'over', tostring(total)} end
+total = redis.call('INCRBY', KEYS[4], ARGV[3])
+redis.call('EXPIRE', KEYS[4], ARGV[8])
+local entry = ARGV[6] .. 'entry:' .. ARGV[2]
+redis.call('HSET', entry, unpack(ARGV, 11))
+redis.call('EXPIRE', entry, ARGV[9])
+redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('EXPIRE', KEYS[2], ARGV[9])
+redis.call('RPUSH', ARGV[6] .. 'reference:' .. ARGV[7], ARGV[2])
+redis.call('EXPIRE', ARGV[6] .. 'reference:' .. ARGV[7], ARGV[9])
+if ARGV[5] ~= '' then redis.call('SET', KEYS[3], '1', 'PX', ARGV[5]) end
+return {'begun', tostring(total)}`;
 
-// Gives back ARGV[1], never below zero.
-const RELEASE = `
-local total = redis.call('DECRBY', KEYS[1], ARGV[1])
-if total < 0 then redis.call('SET', KEYS[1], '0') end
-redis.call('EXPIRE', KEYS[1], ARGV[2])
+// KEYS: entry. ARGV: state, prefix. 'failed' gives the amount back once, never below zero.
+const FINISH = `
+local state = redis.call('HGET', KEYS[1], 'state')
+if not state or state == 'failed' then return 0 end
+if ARGV[1] == 'failed' then
+  local fields = redis.call('HMGET', KEYS[1], 'kind', 'day', 'amount')
+  local total = ARGV[2] .. fields[1] .. ':' .. fields[2]
+  if redis.call('DECRBY', total, fields[3]) < 0 then redis.call('SET', total, '0', 'KEEPTTL') end
+end
+redis.call('HSET', KEYS[1], 'state', ARGV[1])
 return 1`;
 
-// 'fresh' the first time; 'used' after; a hold's JSON once after an unknown outcome.
-const CLAIM = `
-local value = redis.call('GET', KEYS[1])
-redis.call('SET', KEYS[1], 'used', 'PX', ARGV[1])
-if not value then return 'fresh' end
-return value`;
-
-// Totals outlive their day by two, so a late release still finds its day's key.
+// Totals outlive their day by two, so a late give-back still finds its day's key; the journal
+// stays for refunds of older charges.
 const DAY_TTL_SECONDS = String(3 * 86_400);
+const JOURNAL_TTL_SECONDS = String(400 * 86_400);
+
+function entryOf(flat: unknown): JournalEntry {
+  const fields: Record<string, string> = {};
+  const list = flat as string[];
+  for (let i = 0; i + 1 < list.length; i += 2) fields[String(list[i])] = String(list[i + 1]);
+  return {
+    ...(fields as unknown as JournalEntry),
+    amount: Number(fields['amount']),
+    at: Number(fields['at']),
+  };
+}
 
 /**
- * A spend ledger in Redis: every process given the same Redis (and prefix) shares the daily totals
- * and the used confirmation tokens. `client` is a connected `redis` (`createClient()`) or `ioredis`
- * client; the toolkit loads neither package.
+ * A spend ledger in Redis: every process given the same Redis (and prefix) shares the daily
+ * totals, the journal and the spent confirmation tokens. `client` is a connected `redis`
+ * (`createClient()`) or `ioredis` client; the toolkit loads neither package.
  *
  * @example
  * ```ts
@@ -51,6 +99,7 @@ const DAY_TTL_SECONDS = String(3 * 86_400);
  * import { redisSpendLedger } from '@wallet/agent-toolkit';
  *
  * const client = await createClient({ url: process.env.REDIS_URL }).connect();
+ * client.on('error', (error) => console.error('redis:', error.message)); // it reconnects by itself
  * const ledger = redisSpendLedger(client, { timeZone: 'Africa/Lagos' });
  * ```
  */
@@ -64,43 +113,65 @@ export function redisSpendLedger(
     options.commandTimeout ?? 2000,
     "The spend ledger's Redis",
   );
-  const today = dayIn(options.timeZone, 'redisSpendLedger');
+  const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
+  const today = dayIn(timeZone, 'redisSpendLedger');
   const now = options.now ?? Date.now;
   const prefix = options.prefix ?? 'wallet:agent:';
-  const eval1 = (script: string, key: string, ...args: string[]): Promise<unknown> =>
-    run(['EVAL', script, '1', key, ...args]);
   const totalKey = (kind: string, day: string): string => `${prefix}${kind}:${day}`;
+  const callKey = (call: string): string =>
+    `${prefix}call:${createHash('sha256').update(call).digest('base64url')}`;
   return {
-    async reserve(kind, amount, limit) {
-      const day = today(now());
-      const reply = (await eval1(
-        RESERVE,
+    timeZone,
+    async begin(request): Promise<BeginAnswer> {
+      const at = now();
+      const day = today(at);
+      const { key, tool, reference, kind, amount, call, token } = request;
+      const fields = { key, tool, reference, kind, amount, day, state: 'sent', call, at };
+      const reply = (await run([
+        'EVAL',
+        BEGIN,
+        '4',
+        `${prefix}time_zone`,
+        callKey(call),
+        `${prefix}token:${token?.id ?? ''}`,
         totalKey(kind, day),
+        timeZone,
+        key,
         String(amount),
-        limit === undefined ? '' : String(limit),
+        request.limit === undefined ? '' : String(request.limit),
+        token === undefined ? '' : String(token.ttlMs),
+        prefix,
+        reference,
         DAY_TTL_SECONDS,
-      )) as [unknown, unknown];
-      return { ok: Number(reply[0]) === 1, day, total: Number(reply[1]) };
+        JOURNAL_TTL_SECONDS,
+        String(at - CUT_OFF_MS),
+        ...Object.entries(fields).flatMap(([name, value]) => [name, String(value)]),
+      ])) as [string, unknown?];
+      switch (String(reply[0])) {
+        case 'zone':
+          throw timeZoneMismatch(String(reply[1]), timeZone, `in Redis under '${prefix}'`);
+        case 'repeat':
+          return { state: 'repeat', entry: entryOf(reply[1]) };
+        case 'token_used':
+          return { state: 'token_used' };
+        case 'over':
+          return { state: 'over', total: Number(reply[1]) };
+        default:
+          return { state: 'begun', entry: { ...fields, state: 'sent' }, total: Number(reply[1]) };
+      }
     },
-    async release(kind, day, amount) {
-      await eval1(RELEASE, totalKey(kind, day), String(amount), DAY_TTL_SECONDS);
+    async finish(key, state) {
+      await run(['EVAL', FINISH, '1', `${prefix}entry:${key}`, state, prefix]);
+    },
+    async journal(reference) {
+      const keys = (await run(['LRANGE', `${prefix}reference:${reference}`, '0', '-1'])) as string[];
+      const entries = await Promise.all(
+        keys.map(async (key) => entryOf(await run(['HGETALL', `${prefix}entry:${String(key)}`]))),
+      );
+      return entries.filter((entry) => entry.key !== undefined);
     },
     async total(kind, day) {
       return Number((await run(['GET', totalKey(kind, day ?? today(now()))])) ?? 0);
-    },
-    async claim(token, ttlMs): Promise<TokenClaim> {
-      const value = String(await eval1(CLAIM, `${prefix}token:${token}`, String(ttlMs)));
-      if (value === 'fresh' || value === 'used') return { state: value };
-      return { state: 'retry', hold: JSON.parse(value) as Hold };
-    },
-    async settle(token, hold, ttlMs) {
-      await run([
-        'SET',
-        `${prefix}token:${token}`,
-        hold === null ? 'used' : JSON.stringify(hold),
-        'PX',
-        String(ttlMs),
-      ]);
     },
   };
 }

@@ -48,5 +48,7 @@ export interface ToolContext {
   confirmer: Confirmer;
   allowLive: boolean;
   confirm: Record<MoneyToolName, boolean>;
+  /** The money tools this agent was given: advice names only those. */
+  allow: ReadonlySet<MoneyToolName>;
   now: () => number;
 }

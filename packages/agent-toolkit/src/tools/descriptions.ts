@@ -7,7 +7,7 @@ import type { ToolName } from './shapes.js';
 
 const KOBO = 'All amounts are whole Kobo: 100 Kobo = ₦1, so ₦5,000 is 500000. Results show Naira and Kobo.';
 const UNKNOWN =
-  'If a result says OUTCOME UNKNOWN, the charge or refund may exist: call get_charge before anything else, and never retry with a new reference or a new preview.';
+  'If a result says OUTCOME UNKNOWN, the charge or refund may exist: repeat exactly the same call (the toolkit sends its journaled idempotency key again, so the service cannot act twice) or check with get_charge; never use a new reference for the same order.';
 const CONFIRM =
   'When confirmation is on, the first call only answers a PREVIEW (nothing is sent) with a confirmationToken: show the user what will happen, and only after they agree call again with exactly the same arguments plus confirmationToken. A token works once, for those arguments, for a few minutes.';
 const LIMITS =
@@ -34,12 +34,12 @@ export const DESCRIPTIONS: Record<ToolName, string> = {
     INSTRUCTIONS,
   ].join('\n'),
   get_charge: [
-    'Gets the current state of a charge by its reference: status (SUCCESS paid, FAILED not paid, PENDING_* waiting for the customer), amount, fee and net amount, customer. Moves no money and is always safe to call.',
+    'Gets the current state of a charge by its reference: status (SUCCESS paid, FAILED not paid, PENDING_* waiting for the customer), amount, fee and net amount, customer, and the refunds this toolkit journaled for it (with their state). Moves no money and is always safe to call.',
     KOBO,
     'On NotFoundError, no charge has this reference.',
   ].join('\n'),
   wait_for_charge: [
-    'Waits until a dispatched charge is paid or fails (at most timeoutSeconds, default 60), then returns it as get_charge does. Moves no money.',
+    'Waits until a dispatched charge is paid or fails (at most timeoutSeconds, 50 at most and by default), then returns it as get_charge does. Moves no money.',
     'If it is still pending when time runs out, the result says so: the customer may still approve; call it again later or tell the user.',
     KOBO,
   ].join('\n'),
@@ -48,7 +48,7 @@ export const DESCRIPTIONS: Record<ToolName, string> = {
     KOBO,
     CONFIRM,
     LIMITS,
-    'On UnprocessableEntityError the amount is more than what is left to refund: check with the user. A refund cannot be undone.',
+    'The toolkit always sends an explicit amount: without one, what is left after the refunds it journaled. get_charge lists those refunds. A refund cannot be undone.',
     UNKNOWN,
     INSTRUCTIONS,
   ].join('\n'),

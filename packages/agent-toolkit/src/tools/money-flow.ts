@@ -1,43 +1,72 @@
 /**
  * The one path every money-moving call takes, in this order, all before anything is sent: the
- * per-call limit; without a token, a preview with a token bound to the arguments; with one, the
- * token's checks (bound, unexpired, unused); the daily limit, counted atomically in the ledger.
- * Then the call, with the token as its idempotency key; the amount is given back only when the
- * service is known not to have acted.
+ * per-call limit; without a token (when confirming), a preview with a token bound to every argument
+ * that will be sent; with one, the token's checks; then one ledger step that finds a repeat of a
+ * call in doubt (its journaled key is sent again), or counts the amount against the daily limit,
+ * journals the operation and spends the token. The amount is given back only when the service is
+ * known not to have acted.
  */
-import { isWalletError } from '@wallet/node';
+import { randomUUID } from 'node:crypto';
+import { IdempotencyError, ResponseValidationError, isWalletError } from '@wallet/node';
 import type { ToolContext } from './context.js';
-import { tokenProblemText } from '../spending/confirm.js';
-import type { Hold, SpendKind } from '../spending/ledger.js';
-import { dailyRefusal, perCallRefusal, refusalText, reserve } from '../spending/limits.js';
+import { canonical, tokenProblemText } from '../spending/confirm.js';
+import { repeats, type JournalEntry, type SpendKind } from '../spending/ledger.js';
+import { dailyRefusal, perCallRefusal, refusalText } from '../spending/limits.js';
 import { ok, refused, type ToolResult } from '../answers/report.js';
 import type { MoneyToolName } from './shapes.js';
-import { amountText, errorResult, money } from '../answers/words.js';
+import { amountText, dataLine, errorResult, money } from '../answers/words.js';
 
 /** One money-moving call, as a tool describes it to {@link runMoneyCall}. @internal */
 export interface MoneyCall {
   tool: MoneyToolName;
   kind: SpendKind;
-  /** The checked arguments, without `confirmationToken`: what a token is bound to. */
+  /** The checked arguments, without `confirmationToken`: a repeat is the same tool with these. */
   args: Record<string, unknown>;
+  /** Every argument that will be sent (a refund's computed amount included): the token binds these. */
+  sent: Record<string, unknown>;
+  reference: string;
   token: string | undefined;
   /** The most this call can move, known before sending. */
   amount: number;
-  /** What the call would do, for the preview ("refund ₦5,000.00 … of charge 'order_1'"). */
+  /** What the call would do, in the toolkit's words (no text from others). */
   summary: string;
-  /** What the call is doing, for error messages. */
-  doing: string;
-  /** Sends it; resolves to the result and the amount that actually moved. */
-  send(idempotencyKey: string | undefined): Promise<{ result: ToolResult; moved: number }>;
+  /** What others said that the person confirming should see (quoted as data). */
+  context?: Record<string, unknown>;
+  /** Sends it with `key`; `acted: false` when it stopped before moving anything. */
+  send(key: string): Promise<{ result: ToolResult; acted: boolean }>;
+}
+
+/** The journal's identity of a call: the tool and the arguments the agent gave. @internal */
+export function callOf(tool: MoneyToolName, args: Record<string, unknown>): string {
+  return canonical({ tool, args });
+}
+
+/** The journaled operation a call repeats, if any (see `repeats`). @internal */
+export function inDoubt(
+  journal: readonly JournalEntry[],
+  call: string,
+  token: string | undefined,
+  now: number,
+): JournalEntry | undefined {
+  return journal.find((entry) => repeats(entry, call, token, now));
 }
 
 async function preview(ctx: ToolContext, call: MoneyCall): Promise<ToolResult> {
-  const daily = await dailyRefusal(ctx.limits, ctx.ledger, call.kind, call.amount);
-  if (daily) return refused(refusalText(daily, call.kind), { refusedBy: daily.limit, ...limitData(daily) });
-  const { token, expiresAt } = ctx.confirmer.issue(call.tool, call.args);
+  const journal = await ctx.ledger.journal(call.reference);
+  const prior = inDoubt(journal, callOf(call.tool, call.args), undefined, ctx.now());
+  if (prior === undefined) {
+    const daily = await dailyRefusal(ctx.limits, ctx.ledger, call.kind, call.amount);
+    if (daily) return refused(refusalText(daily, call.kind), { refusedBy: daily.limit, ...limitData(daily) });
+  }
+  const { token, expiresAt } = ctx.confirmer.issue(call.tool, call.sent);
   const until = new Date(expiresAt).toISOString();
+  const again = prior
+    ? `It repeats an earlier call whose outcome is unknown: it will be sent with that call's idempotency key '${prior.key}', so the service answers for the first one and cannot act twice.`
+    : '';
   const text = [
-    `PREVIEW: nothing has been sent. This would ${call.summary}.`,
+    `PREVIEW: nothing has been sent. This would ${call.summary}. ${again}`.trim(),
+    dataLine('Every argument that will be sent', call.sent),
+    ...(call.context === undefined ? [] : [dataLine('What the service reports', call.context)]),
     `Ask the user to confirm exactly this. Then call ${call.tool} again with the same arguments plus confirmationToken '${token}'.`,
     `The token works once, for these arguments only, until ${until}.`,
   ].join('\n');
@@ -46,7 +75,7 @@ async function preview(ctx: ToolContext, call: MoneyCall): Promise<ToolResult> {
     confirmationToken: token,
     expiresAt: until,
     tool: call.tool,
-    arguments: call.args,
+    arguments: call.sent,
     amount: money(call.amount),
   });
 }
@@ -60,31 +89,44 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
   const perCall = perCallRefusal(ctx.limits, call.kind, call.amount);
   if (perCall)
     return refused(refusalText(perCall, call.kind), { refusedBy: perCall.limit, ...limitData(perCall) });
-  const confirming = ctx.confirm[call.tool];
-  if (confirming && call.token === undefined) return preview(ctx, call);
-  let hold: Hold | undefined;
   const token = call.token;
+  if (ctx.confirm[call.tool] && token === undefined) return preview(ctx, call);
   if (token !== undefined) {
-    const problem = ctx.confirmer.check(call.tool, call.args, token);
+    const problem = ctx.confirmer.check(call.tool, call.sent, token);
     if (problem) return refused(tokenProblemText(problem, call.tool), { refusedBy: `token_${problem}` });
-    const claim = await ctx.ledger.claim(token, ctx.confirmer.ttlMs);
-    if (claim.state === 'used')
-      return refused(tokenProblemText('used', call.tool), { refusedBy: 'token_used' });
-    // A repeat after an unknown outcome: the amount is still counted from the first try.
-    if (claim.state === 'retry') hold = claim.hold;
   }
-  if (hold === undefined) {
-    const reserved = await reserve(ctx.limits, ctx.ledger, call.kind, call.amount);
-    if (!reserved.ok) {
-      if (token !== undefined) await ctx.ledger.settle(token, null, ctx.confirmer.ttlMs);
-      return refused(refusalText(reserved.refusal, call.kind), {
-        refusedBy: reserved.refusal.limit,
-        ...limitData(reserved.refusal),
-      });
-    }
-    hold = { kind: call.kind, day: reserved.reservation.day, amount: call.amount };
+  const limit = call.kind === 'charges' ? ctx.limits.dailyCharges : ctx.limits.dailyRefunds;
+  const begun = await ctx.ledger.begin({
+    // The token is the idempotency key: a model that sends the confirmed call twice moves money once.
+    key: token ?? `wak_${randomUUID()}`,
+    tool: call.tool,
+    reference: call.reference,
+    kind: call.kind,
+    amount: call.amount,
+    call: callOf(call.tool, call.args),
+    limit,
+    ...(token === undefined ? {} : { token: { id: token, ttlMs: ctx.confirmer.ttlMs } }),
+  });
+  if (begun.state === 'token_used')
+    return refused(tokenProblemText('used', call.tool), { refusedBy: 'token_used' });
+  if (begun.state === 'over') {
+    const max = limit ?? 0;
+    const refusal = { max, requested: call.amount, left: Math.max(0, max - begun.total) };
+    const name = call.kind === 'charges' ? 'dailyCharges' : 'dailyRefunds';
+    return refused(refusalText({ limit: name, ...refusal }, call.kind), {
+      refusedBy: name,
+      ...limitData(refusal),
+    });
   }
-  return send(ctx, call, hold);
+  return send(ctx, call, begun.entry, begun.state === 'repeat');
+}
+
+// An answer that does not match its request, or no answer, leaves the service's act in doubt.
+function inDoubtAfter(error: unknown, repeat: boolean): boolean {
+  if (!isWalletError(error) || error.outcomeUnknown) return true;
+  if (error instanceof IdempotencyError || error instanceof ResponseValidationError) return true;
+  // A repeat's first try may have acted: only a verify (or a replayed answer) can say.
+  return repeat;
 }
 
 // After the call, a ledger that fails must not hide what happened to the money: the worst it can do
@@ -97,26 +139,53 @@ async function quietly(work: Promise<void>): Promise<void> {
   }
 }
 
-async function send(ctx: ToolContext, call: MoneyCall, hold: Hold): Promise<ToolResult> {
-  const token = call.token;
-  const ttl = ctx.confirmer.ttlMs;
-  let sent: { result: ToolResult; moved: number };
+async function send(
+  ctx: ToolContext,
+  call: MoneyCall,
+  entry: JournalEntry,
+  repeat: boolean,
+): Promise<ToolResult> {
+  const key = entry.key;
+  let sent: { result: ToolResult; acted: boolean };
   try {
-    sent = await call.send(token);
+    sent = await call.send(key);
   } catch (error) {
-    const unknown = !isWalletError(error) || error.outcomeUnknown;
-    // Known not to have acted: the amount is given back. Unknown: it stays counted, and the same
-    // token may repeat the call (same idempotency key, so the service cannot act twice).
-    if (!unknown) await quietly(ctx.ledger.release(hold.kind, hold.day, hold.amount));
-    if (token !== undefined) await quietly(ctx.ledger.settle(token, unknown ? hold : null, ttl));
-    const { text, error: data } = errorResult(error, call.doing, true);
-    const counted = unknown
-      ? `\n${amountText(hold.amount)} stays counted against today's ${call.kind} limit until it is known.`
-      : '';
-    return refused(text + counted, { error: data });
+    const doubt = inDoubtAfter(error, repeat);
+    await quietly(ctx.ledger.finish(key, doubt ? 'unknown' : 'failed'));
+    if (!doubt) {
+      const { text, error: data } = errorResult(
+        error,
+        `sending the ${call.tool === 'refund_charge' ? 'refund' : 'charge'}`,
+      );
+      return refused(`${text}\n${amountText(entry.amount)} was given back to today's limit.`, {
+        error: data,
+      });
+    }
+    return refused(unknownText(ctx, call, entry, error), {
+      error: { ...errorResult(error, 'sending').error, outcomeUnknown: true, idempotencyKey: key },
+    });
   }
-  if (sent.moved < hold.amount)
-    await quietly(ctx.ledger.release(hold.kind, hold.day, hold.amount - sent.moved));
-  if (token !== undefined) await quietly(ctx.ledger.settle(token, null, ttl));
-  return sent.result;
+  await quietly(ctx.ledger.finish(key, sent.acted ? 'done' : 'failed'));
+  if (!repeat) return sent.result;
+  return {
+    ...sent.result,
+    text: `${sent.result.text}\nThis repeated an earlier call with its idempotency key '${key}': the service answered for that one call, nothing moved twice.`,
+  };
+}
+
+function unknownText(ctx: ToolContext, call: MoneyCall, entry: JournalEntry, error: unknown): string {
+  const what = call.tool === 'refund_charge' ? 'refunded' : 'sent the payment prompt';
+  const how = isWalletError(error) ? `${error.name}: ` : '';
+  const repeat = ctx.confirm[call.tool]
+    ? 'call it again with exactly the same arguments and the same confirmationToken (or, if it expired, take a new preview with the same arguments and confirm it)'
+    : 'call it again with exactly the same arguments';
+  const check =
+    call.tool === 'refund_charge'
+      ? 'get_charge lists the refunds this toolkit journaled for the charge, this one as outcome unknown.'
+      : 'get_charge shows whether the charge was dispatched.';
+  return [
+    `OUTCOME UNKNOWN: the service may have ${what}. Its idempotency key '${entry.key}' is journaled, and ${amountText(entry.amount)} stays counted against today's ${call.kind} limit until the outcome is known.`,
+    `To learn it, ${repeat}: the toolkit sends the journaled key again, so the service answers for the first call and cannot act twice. ${check} Never use a new reference for the same order.`,
+    dataLine('What went wrong', `${how}${error instanceof Error ? error.message : String(error)}`),
+  ].join('\n');
 }

@@ -1,10 +1,10 @@
 /** The tools that move money: dispatch_charge and refund_charge, each through money-flow.ts. */
-import type { AuthChannel, Transaction } from '@wallet/node';
+import type { AuthChannel } from '@wallet/node';
 import type { ToolContext } from './context.js';
 import { perCallRefusal, refusalText } from '../spending/limits.js';
-import { runMoneyCall } from './money-flow.js';
+import { callOf, inDoubt, runMoneyCall } from './money-flow.js';
 import { dispatchResult, refundResult, refused, type ToolResult } from '../answers/report.js';
-import { amountText } from '../answers/words.js';
+import { amountText, dataLine } from '../answers/words.js';
 
 function withoutToken(args: Record<string, unknown>): {
   args: Record<string, unknown>;
@@ -24,30 +24,30 @@ export function dispatchCharge(ctx: ToolContext, input: Record<string, unknown>)
   const bankId = args['bankId'] as string | undefined;
   const description = args['description'] as string | undefined;
   const bankWords =
-    bankId === undefined ? "the customer's first bank with an active mandate" : `bank '${bankId}'`;
+    bankId === undefined ? "the customer's first bank with an active mandate" : 'the bank named';
   return runMoneyCall(ctx, {
     tool: 'dispatch_charge',
     kind: 'charges',
     args,
+    sent: args,
+    reference,
     token,
     amount,
-    summary: `charge ${handle} ${amountText(amount)} for reference '${reference}' from ${bankWords}, by ${authChannel}`,
-    doing: `charging ${amountText(amount)} for '${reference}'`,
-    async send(idempotencyKey) {
+    summary: `send a payment prompt for ${amountText(amount)} to the customer below, debiting ${bankWords}`,
+    async send(key) {
       // Two POSTs cannot share a key (the service replays a key's first answer), so resolve gets its own.
       const resolved = await ctx.wallet.charges.resolveHandle(
         { handle, amount, reference },
-        idempotencyKey === undefined ? undefined : { idempotencyKey: `${idempotencyKey}-resolve` },
+        { idempotencyKey: `${key}-resolve` },
       );
       const banks = resolved.linkedBanks.filter((bank) => bank.mandateStatus === 'ACTIVE');
       const bank = bankId === undefined ? banks[0] : banks.find((b) => b.bankId === bankId);
       if (bank === undefined) {
-        const known = banks.map((b) => `'${b.bankId}' (${b.bankName} ${b.accountNumberMasked})`).join(', ');
-        const text =
-          bankId === undefined
-            ? `Refused: ${resolved.customer.handle} has no bank with an active mandate, so nothing was charged. Tell the user.`
-            : `Refused: ${resolved.customer.handle} has no active bank '${bankId}', so nothing was charged. Their active banks: ${known || 'none'}.`;
-        return { result: refused(text, { refusedBy: 'bank' }), moved: 0 };
+        const text = [
+          `Refused: nothing was charged, the customer has no ${bankId === undefined ? 'bank with an active mandate' : 'active bank with that bankId'}. Tell the user.`,
+          dataLine('Their active banks', banks),
+        ].join('\n');
+        return { result: refused(text, { refusedBy: 'bank' }), acted: false };
       }
       const dispatched = await ctx.wallet.charges.dispatch(
         {
@@ -56,18 +56,23 @@ export function dispatchCharge(ctx: ToolContext, input: Record<string, unknown>)
           authChannel,
           ...(description === undefined ? {} : { description }),
         },
-        idempotencyKey === undefined ? undefined : { idempotencyKey },
+        { idempotencyKey: key },
       );
-      const who = `${resolved.customer.handle} (${resolved.customer.name})`;
-      return {
-        result: dispatchResult(dispatched, amount, who, `${bank.bankName} ${bank.accountNumberMasked}`),
-        moved: amount,
+      const customer = {
+        customer: resolved.customer,
+        bank: { bankId: bank.bankId, bankName: bank.bankName, accountNumberMasked: bank.accountNumberMasked },
       };
+      return { result: dispatchResult(dispatched, amount, customer), acted: true };
     },
   });
 }
 
-/** refund_charge: the amount (or, for a full refund, the charge's amount from verify) is known first. @internal */
+/**
+ * refund_charge: always sent with an explicit amount the toolkit computed (what the agent asked, or
+ * the charge's amount minus the refunds its journal knows of), so the service can never refund
+ * more than the ledger counted. A repeat of a refund in doubt sends the journaled amount and key.
+ * @internal
+ */
 export async function refundCharge(ctx: ToolContext, input: Record<string, unknown>): Promise<ToolResult> {
   const { args, token } = withoutToken(input);
   const reference = args['reference'] as string;
@@ -76,45 +81,41 @@ export async function refundCharge(ctx: ToolContext, input: Record<string, unkno
   // An explicit amount over the limit is refused before even a verify is sent.
   const perCall = requested === undefined ? undefined : perCallRefusal(ctx.limits, 'refunds', requested);
   if (perCall) return refused(refusalText(perCall, 'refunds'), { refusedBy: perCall.limit });
-  let tx: Transaction | undefined;
-  // The preview shows what was paid; a full refund needs the amount to count it before sending.
-  if (token === undefined || requested === undefined) {
-    tx = await ctx.wallet.charges.verify(reference);
-    if (tx.status !== 'SUCCESS') {
-      return refused(
-        `Refused: charge '${reference}' is ${tx.status}, not SUCCESS, so there is nothing to refund and nothing was sent.`,
-        { refusedBy: 'status', status: tx.status },
-      );
-    }
-    if (requested !== undefined && requested > tx.amount) {
-      return refused(
-        `Refused: ${amountText(requested)} is more than the ${amountText(tx.amount)} paid on '${reference}'. Nothing was sent.`,
-        { refusedBy: 'amount' },
-      );
-    }
+  const tx = await ctx.wallet.charges.verify(reference);
+  if (tx.status !== 'SUCCESS') {
+    return refused(
+      `Refused: the charge is not paid (SUCCESS), so there is nothing to refund and nothing was sent.\n${dataLine('Its status', tx.status)}`,
+      { refusedBy: 'status', status: tx.status },
+    );
   }
-  const amount = requested ?? tx!.amount;
-  const what =
-    requested === undefined ? `all that is left (at most ${amountText(amount)})` : amountText(amount);
-  const paid = tx ? ` (paid ${amountText(tx.amount)} by ${tx.customer.handle}, ${tx.customer.name})` : '';
+  const journal = (await ctx.ledger.journal(reference)).filter(
+    (entry) => entry.tool === 'refund_charge' && entry.state !== 'failed',
+  );
+  const prior = inDoubt(journal, callOf('refund_charge', args), token, ctx.now());
+  const counted = journal.reduce((sum, entry) => sum + entry.amount, 0);
+  const left = tx.amount - counted;
+  const amount = prior?.amount ?? requested ?? left;
+  if (prior === undefined && (left <= 0 || amount > left)) {
+    return refused(
+      `Refused: nothing was sent. The charge was paid ${amountText(tx.amount)} and the refunds this toolkit journaled for it (sent, or with their outcome unknown) come to ${amountText(counted)}, so at most ${amountText(Math.max(0, left))} can be refunded. Check with get_charge and the user.`,
+      { refusedBy: 'amount', left: Math.max(0, left) },
+    );
+  }
+  const sent = { reference, amount, ...(reason === undefined ? {} : { reason }) };
+  const what = requested === undefined ? `all that is left, ${amountText(amount)},` : amountText(amount);
   return runMoneyCall(ctx, {
     tool: 'refund_charge',
     kind: 'refunds',
     args,
+    sent,
+    reference,
     token,
     amount,
-    summary: `refund ${what} of charge '${reference}'${paid}`,
-    doing: `refunding ${what} of '${reference}'`,
-    async send(idempotencyKey) {
-      const refund = await ctx.wallet.refunds.create(
-        {
-          reference,
-          ...(requested === undefined ? {} : { amount: requested }),
-          ...(reason === undefined ? {} : { reason }),
-        },
-        idempotencyKey === undefined ? undefined : { idempotencyKey },
-      );
-      return { result: refundResult(refund, reference), moved: refund.amount };
+    summary: `refund ${what} of a charge paid ${amountText(tx.amount)}`,
+    context: { customer: tx.customer, status: tx.status },
+    async send(key) {
+      const refund = await ctx.wallet.refunds.create(sent, { idempotencyKey: key });
+      return { result: refundResult(refund, reference, amount), acted: true };
     },
   });
 }

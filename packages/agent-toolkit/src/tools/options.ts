@@ -19,7 +19,10 @@ export interface WalletToolsOptions {
   allow?: readonly MoneyToolName[];
   /** Hard limits in Kobo. @default {} (no limit: set them) */
   limits?: SpendLimits;
-  /** Where daily totals and used tokens live. @default memorySpendLedger() */
+  /**
+   * Where the daily totals, the journal and the spent tokens live.
+   * @default sqliteSpendLedger() (a file shared by every process on the machine)
+   */
   ledger?: SpendLedger;
   /**
    * Whether a money tool answers a preview first and acts only when called again with its
@@ -159,12 +162,12 @@ export function checkToolsOptions(options: WalletToolsOptions): void {
     ledger !== undefined &&
     (typeof ledger !== 'object' ||
       ledger === null ||
-      typeof ledger.reserve !== 'function' ||
-      typeof ledger.claim !== 'function')
+      typeof ledger.begin !== 'function' ||
+      typeof ledger.journal !== 'function')
   ) {
     issues.push({
       path: 'ledger',
-      message: 'must be a spend ledger: memorySpendLedger() or redisSpendLedger(client)',
+      message: 'must be a spend ledger: sqliteSpendLedger(), redisSpendLedger(client) or memorySpendLedger()',
     });
   }
   if (issues.length > 0) throw new ValidationError('walletTools options', issues);

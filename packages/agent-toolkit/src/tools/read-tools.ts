@@ -1,8 +1,14 @@
-/** The tools that move no money: resolve_customer, get_charge, wait_for_charge. */
-import { WaitTimeoutError } from '@wallet/node';
+/**
+ * The tools that move no money: resolve_customer, get_charge, wait_for_charge. The last two also
+ * show the refunds the journal knows for the charge, and settle its dispatches the service proves:
+ * a FAILED charge gives its counted amount back.
+ */
+import { WaitTimeoutError, type Transaction } from '@wallet/node';
 import type { ToolContext } from './context.js';
+import type { JournalEntry } from '../spending/ledger.js';
 import { ok, resolvedResult, transactionData, transactionText, type ToolResult } from '../answers/report.js';
 import { MAX_WAIT_SECONDS } from './shapes.js';
+import { amountText, money } from '../answers/words.js';
 
 /** resolve_customer. @internal */
 export async function resolveCustomer(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult> {
@@ -15,32 +21,86 @@ export async function resolveCustomer(ctx: ToolContext, args: Record<string, unk
   const result = resolvedResult(resolved, params.amount, params.reference);
   return {
     ...result,
-    text: `${result.text}\nTo charge, use dispatch_charge with the same handle, amount and reference.`,
+    text: `${result.text}\n${
+      ctx.allow.has('dispatch_charge')
+        ? 'To charge, use dispatch_charge with the same handle, amount and reference.'
+        : 'This agent cannot charge (dispatch_charge is not allowed): a person must send the charge.'
+    }`,
   };
+}
+
+const STATE_WORDS: Record<string, string> = {
+  sent: 'sent, no answer journaled yet (outcome unknown)',
+  unknown: 'OUTCOME UNKNOWN: repeat the same refund_charge call to learn it (it reuses the key)',
+  done: 'accepted by the service',
+};
+
+/** The charge with what the journal knows: its refunds, and its dispatch settled by the status. */
+async function withJournal(ctx: ToolContext, tx: Transaction, lead = ''): Promise<ToolResult> {
+  let journal: JournalEntry[];
+  try {
+    journal = await ctx.ledger.journal(tx.reference);
+  } catch {
+    // The charge is still worth reading when the ledger cannot answer; say what is missing.
+    const text = `${lead ? `${lead}\n` : ''}${transactionText(tx)}\nThe spend ledger did not answer: the refunds this toolkit journaled for it are unknown right now.`;
+    return ok(text, transactionData(tx));
+  }
+  // Only a final status proves anything: a dispatch still held on the way could yet arrive.
+  for (const entry of journal) {
+    if (entry.tool !== 'dispatch_charge' || entry.state === 'failed') continue;
+    if (tx.status === 'FAILED') await ctx.ledger.finish(entry.key, 'failed');
+    else if (tx.status === 'SUCCESS' && entry.state === 'unknown') await ctx.ledger.finish(entry.key, 'done');
+  }
+  const refunds = journal.filter((entry) => entry.tool === 'refund_charge' && entry.state !== 'failed');
+  const counted = refunds.reduce((sum, entry) => sum + entry.amount, 0);
+  const lines = refunds.map(
+    (entry) =>
+      `- ${amountText(entry.amount)}, ${STATE_WORDS[entry.state] ?? entry.state}, key '${entry.key}'`,
+  );
+  const text = [
+    lead,
+    transactionText(tx),
+    refunds.length === 0
+      ? 'Refunds this toolkit journaled for it: none.'
+      : `Refunds this toolkit journaled for it, ${amountText(counted)} in all:\n${lines.join('\n')}`,
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
+  return ok(text, {
+    ...transactionData(tx),
+    refunds: refunds.map((entry) => ({
+      amount: money(entry.amount),
+      state: entry.state,
+      idempotencyKey: entry.key,
+      at: new Date(entry.at).toISOString(),
+    })),
+    refunded: money(counted),
+  });
 }
 
 /** get_charge. @internal */
 export async function getCharge(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult> {
-  const tx = await ctx.wallet.charges.verify(args['reference'] as string);
-  return ok(transactionText(tx), transactionData(tx));
+  return withJournal(ctx, await ctx.wallet.charges.verify(args['reference'] as string));
 }
 
-/** wait_for_charge. @internal */
+/** wait_for_charge: answers within {@link MAX_WAIT_SECONDS}, inside an MCP client's request timeout. @internal */
 export async function waitForCharge(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult> {
-  const seconds = Math.min((args['timeoutSeconds'] as number | undefined) ?? 60, MAX_WAIT_SECONDS);
+  const seconds = Math.min(
+    (args['timeoutSeconds'] as number | undefined) ?? MAX_WAIT_SECONDS,
+    MAX_WAIT_SECONDS,
+  );
   try {
     const tx = await ctx.wallet.charges.waitForOutcome(args['reference'] as string, {
       timeout: seconds * 1000,
     });
-    return ok(transactionText(tx), transactionData(tx));
+    return await withJournal(ctx, tx);
   } catch (error) {
     // Still pending is an answer, not a failure: the customer may yet approve.
     if (!(error instanceof WaitTimeoutError)) throw error;
     const last = error.transaction;
     const text = `Still pending after ${seconds} s: the customer has not approved yet. Call wait_for_charge again later, or tell the user it awaits approval.`;
-    return ok(last ? `${text}\n${transactionText(last)}` : text, {
-      stillPending: true,
-      ...(last ? transactionData(last) : {}),
-    });
+    if (last === undefined) return ok(text, { stillPending: true });
+    const result = await withJournal(ctx, last, text);
+    return { ...result, data: { stillPending: true, ...result.data } };
   }
 }

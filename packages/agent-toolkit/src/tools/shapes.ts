@@ -38,8 +38,8 @@ const needed = (shape: Shape, key: string): z.ZodType => {
   return schema;
 };
 
-/** Longest wait_for_charge asks for, in seconds: an MCP host's call should not hang for longer. */
-export const MAX_WAIT_SECONDS = 300;
+/** Longest wait_for_charge waits, in seconds: inside an MCP client's default 60 s request timeout. */
+export const MAX_WAIT_SECONDS = 50;
 
 const SCHEMAS: Record<ToolName, (confirm: boolean) => z.ZodType> = {
   resolve_customer: () =>
@@ -84,7 +84,7 @@ const FIELDS: Record<string, string> = {
   bankId: "Which of the customer's banks to debit; omit it to use their first bank with an active mandate.",
   description: "Shown to the customer on the approval screen, for example 'Order 1042: 2 bags of rice'.",
   reason: 'Why the money goes back, for the records.',
-  timeoutSeconds: `How long to wait at most, in seconds (1 to ${MAX_WAIT_SECONDS}; default 60).`,
+  timeoutSeconds: `How long to wait at most, in seconds (1 to ${MAX_WAIT_SECONDS}; default ${MAX_WAIT_SECONDS}).`,
   confirmationToken:
     'Leave it out on the first call: the answer is a preview with a token. Ask the user, then call again with the same arguments plus that token.',
 };

@@ -7,7 +7,7 @@ import { ValidationError } from '@wallet/node';
 import { createConfirmer } from '../spending/confirm.js';
 import type { ToolContext, WalletTool } from './context.js';
 import { ANNOTATIONS, DESCRIPTIONS } from './descriptions.js';
-import { memorySpendLedger } from '../spending/ledger.js';
+import { sqliteSpendLedger } from '../spending/sqlite-ledger.js';
 import { dispatchCharge, refundCharge } from './money-tools.js';
 import { checkToolsOptions, type WalletToolsOptions } from './options.js';
 import { getCharge, resolveCustomer, waitForCharge } from './read-tools.js';
@@ -66,7 +66,7 @@ function makeTool(ctx: ToolContext, name: ToolName): WalletTool {
       } catch (error) {
         // Errors here come before a money call is sent (the money flow answers its own), or from a
         // call that moves no money.
-        const { text, error: data } = errorResult(error, DOING[name], false);
+        const { text, error: data } = errorResult(error, DOING[name]);
         return refused(text, { error: data });
       }
     },
@@ -78,7 +78,8 @@ function makeTool(ctx: ToolContext, name: ToolName): WalletTool {
  * `dispatch_charge` and `refund_charge` when `allow` names them. Each has a JSON Schema input from
  * the SDK's own schemas, MCP annotations, and an `execute` that never throws.
  *
- * @throws {@link ValidationError} for a wrong option, or a live key without `allowLive: true`.
+ * @throws {@link ValidationError} for a wrong option, or a live key without `allowLive: true`;
+ * `WalletError` `ledger_required` without a ledger on a Node that has no `node:sqlite`.
  * @example
  * ```ts
  * import { Wallet } from '@wallet/node';
@@ -109,7 +110,7 @@ export function walletTools(options: WalletToolsOptions): WalletTool[] {
   const ctx: ToolContext = {
     wallet,
     limits: { ...options.limits },
-    ledger: options.ledger ?? memorySpendLedger({ now }),
+    ledger: options.ledger ?? sqliteSpendLedger({ now }),
     confirmer: createConfirmer({
       now,
       ...(options.confirmSecret === undefined ? {} : { secret: options.confirmSecret }),
@@ -120,9 +121,10 @@ export function walletTools(options: WalletToolsOptions): WalletTool[] {
       dispatch_charge: confirmFor('dispatch_charge', isLive({ wallet })),
       refund_charge: confirmFor('refund_charge', true),
     },
+    allow: new Set(options.allow ?? []),
     now,
   };
-  const allow = new Set<ToolName>(options.allow ?? []);
+  const allow: ReadonlySet<ToolName> = ctx.allow;
   const names: ToolName[] = [
     'resolve_customer',
     'get_charge',

@@ -1,0 +1,102 @@
+/**
+ * What every spend ledger must do, run against each store (memory and SQLite in the unit suite,
+ * Redis in the system stage): one atomic step that finds a repeat, refuses a spent token, counts
+ * against the limit and journals; `failed` gives back once; the day in the merchant's time zone.
+ */
+import { expect, it } from 'vitest';
+
+import type { BeginRequest, SpendLedger } from '../../packages/agent-toolkit/src/index.js';
+
+/** Two ledgers on one store (two processes' view), on the test's clock. */
+export type Pair = (clock: { now: number }, timeZone?: string) => [SpendLedger, SpendLedger];
+
+let n = 0;
+export function request(amount: number, extra: Partial<BeginRequest> = {}): BeginRequest {
+  n += 1;
+  return {
+    key: `k${n}`,
+    tool: 'refund_charge',
+    reference: 'ref_1',
+    kind: 'refunds',
+    amount,
+    call: `call${n}`,
+    limit: 300_000,
+    ...extra,
+  };
+}
+
+export function ledgerContract(pair: Pair): void {
+  it('never lets concurrent spending from two ledgers on one store pass the daily limit', async () => {
+    const [a, b] = pair({ now: Date.parse('2026-11-24T12:00:00Z') });
+    const amounts = Array.from({ length: 120 }, (_, i) => 1_000 + ((i * 7919) % 9_000));
+    const results = await Promise.all(amounts.map((amount, i) => (i % 2 ? a : b).begin(request(amount))));
+    const accepted = amounts.filter((_, i) => results[i]!.state === 'begun').reduce((s, x) => s + x, 0);
+    expect(accepted).toBeLessThanOrEqual(300_000);
+    expect(accepted).toBeGreaterThan(290_000);
+    expect(await a.total('refunds')).toBe(accepted);
+    expect(await b.total('refunds')).toBe(accepted);
+  });
+
+  it('finds a call in doubt by its arguments and answers its key, counted once', async () => {
+    const [a, b] = pair({ now: Date.parse('2026-11-24T12:00:00Z') });
+    const first = await a.begin(request(5_000, { call: 'same', key: 'first', reference: 'doubt_1' }));
+    expect(first).toMatchObject({ state: 'begun', entry: { key: 'first', state: 'sent' } });
+    // The same arguments while the first is still in flight: another operation, its own key.
+    const twin = await b.begin(request(5_000, { call: 'same', key: 'twin', reference: 'doubt_1' }));
+    expect(twin).toMatchObject({ state: 'begun', entry: { key: 'twin' } });
+    await b.finish('twin', 'failed');
+    // The same token while its operation is in flight (the token is the key): a repeat.
+    const token = { id: 'first', ttlMs: 60_000 };
+    expect(await b.begin(request(5_000, { key: 'first', token, reference: 'doubt_1' }))).toMatchObject({
+      state: 'repeat',
+      entry: { key: 'first' },
+    });
+    await a.finish('first', 'unknown');
+    const again = await b.begin(request(5_000, { call: 'same', key: 'second', reference: 'doubt_1' }));
+    expect(again).toMatchObject({
+      state: 'repeat',
+      entry: { key: 'first', amount: 5_000, state: 'unknown' },
+    });
+    expect(await a.total('refunds')).toBe(5_000);
+    await b.finish('first', 'done');
+    // Known now: the same arguments again are a new operation.
+    expect(await a.begin(request(5_000, { call: 'same', key: 'third', reference: 'doubt_1' }))).toMatchObject(
+      {
+        state: 'begun',
+      },
+    );
+    expect((await b.journal('doubt_1')).map((e) => [e.key, e.state, e.amount])).toEqual([
+      ['first', 'done', 5_000],
+      ['twin', 'failed', 5_000],
+      ['third', 'sent', 5_000],
+    ]);
+  });
+
+  it('spends a token only with its operation, once across ledgers', async () => {
+    const [a, b] = pair({ now: Date.parse('2026-11-24T12:00:00Z') });
+    const token = { id: `wct_${n}`, ttlMs: 60_000 };
+    // Over the limit: nothing journaled, the token still good.
+    expect(await a.begin(request(400_000, { token }))).toMatchObject({ state: 'over' });
+    const answers = await Promise.all([a.begin(request(1, { token })), b.begin(request(1, { token }))]);
+    expect(answers.map((x) => x.state).sort()).toEqual(['begun', 'token_used']);
+  });
+
+  it('gives a failed amount back once, on the day it was counted, in the time zone', async () => {
+    const clock = { now: Date.parse('2026-11-24T22:30:00Z') }; // 23:30 in Lagos
+    const [a, b] = pair(clock);
+    const late = await a.begin(request(400, { kind: 'charges', limit: 1_000, tool: 'dispatch_charge' }));
+    expect(late).toMatchObject({ state: 'begun', entry: { day: '2026-11-24' }, total: 400 });
+    await b.begin(request(300, { kind: 'charges', limit: 1_000 }));
+    clock.now = Date.parse('2026-11-24T23:30:00Z'); // 00:30 the next day in Lagos
+    const next = await b.begin(request(900, { kind: 'charges', limit: 1_000, tool: 'dispatch_charge' }));
+    expect(next).toMatchObject({ state: 'begun', entry: { day: '2026-11-25' }, total: 900 });
+    if (late.state !== 'begun') throw new Error('not begun');
+    await Promise.all([a.finish(late.entry.key, 'failed'), b.finish(late.entry.key, 'failed')]);
+    expect(await a.total('charges', '2026-11-24')).toBe(300);
+    expect(await b.total('charges')).toBe(900);
+    expect(await a.begin(request(101, { kind: 'charges', limit: 1_000 }))).toMatchObject({
+      state: 'over',
+      total: 900,
+    });
+  });
+}

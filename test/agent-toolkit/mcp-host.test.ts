@@ -1,0 +1,103 @@
+/**
+ * `wallet-mcp` as a host meets it, through the official MCP client over stdio: a client that can
+ * ask its user gets an elicitation before money moves (yes acts, no sends nothing); stdout carries
+ * protocol only, even with WALLET_LOG=debug; arguments that are not an object are -32602; a wrong
+ * configuration refuses to start (exit 2) with the name it probably meant.
+ */
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import {
+  mcpRefusal,
+  startMcp,
+  startSandbox,
+  type Elicit,
+  type McpSession,
+  type SandboxProcess,
+} from './processes.js';
+import { LIVE_KEY, TEST_KEY } from './setup.js';
+
+let sandbox: SandboxProcess;
+let mcp: McpSession;
+let answer: ReturnType<Elicit> = { action: 'decline' };
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  mcp = await startMcp(
+    {
+      WALLET_SECRET_KEY: TEST_KEY,
+      WALLET_BASE_URL: sandbox.url,
+      WALLET_MCP_ALLOW: 'dispatch_charge,refund_charge',
+      WALLET_MCP_CONFIRM: 'none',
+      WALLET_LOG: 'debug',
+    },
+    () => answer,
+  );
+}, 60_000);
+afterAll(async () => {
+  await mcp?.close();
+  await sandbox?.stop();
+});
+
+const dispatches = async () => (await sandbox.requests()).filter((l) => l === 'POST /v1/charges/dispatch');
+
+describe('wallet-mcp with a client that can ask its user', () => {
+  it('asks before moving money, acts on yes only, and sends nothing on no', async () => {
+    const args = { handle: '@ada', amount: 5_000, reference: 'eli_1', authChannel: 'wallet_push' };
+    answer = { action: 'decline' };
+    const no = await mcp.call('dispatch_charge', args);
+    expect(no.isError).toBe(true);
+    expect(no.text).toContain('did not approve');
+    expect(mcp.asked).toHaveLength(1);
+    expect(mcp.asked[0]!.message).toContain('PREVIEW');
+    expect(mcp.asked[0]!.message).toContain('"reference":"eli_1"');
+    expect(await dispatches()).toEqual([]);
+    answer = { action: 'accept', content: { approve: true } };
+    const yes = await mcp.call('dispatch_charge', { ...args, reference: 'eli_2' });
+    expect(yes.isError).toBe(false);
+    expect(await dispatches()).toEqual(['POST /v1/charges/dispatch']);
+  });
+
+  it('keeps stdout for the protocol with WALLET_LOG=debug: the SDK log goes to stderr', async () => {
+    await mcp.call('get_charge', { reference: 'eli_2' });
+    expect(mcp.stderr()).toContain('[wallet]');
+    expect(mcp.problems()).toEqual([]);
+  });
+
+  it('answers arguments that are not an object with -32602, and keeps serving', async () => {
+    const raw = mcp.client.request(
+      { method: 'tools/call', params: { name: 'get_charge', arguments: ['eli_2'] } },
+      CallToolResultSchema,
+    );
+    await expect(raw).rejects.toMatchObject({ code: -32602 });
+    expect((await mcp.call('get_charge', { reference: 'eli_2' })).isError).toBe(false);
+  });
+});
+
+describe('wallet-mcp configuration', () => {
+  const base = {
+    WALLET_SECRET_KEY: TEST_KEY,
+    WALLET_BASE_URL: 'http://127.0.0.1:9',
+    WALLET_MCP_LEDGER: 'memory',
+  };
+  it('refuses a misspelt variable with the name it probably meant, and an empty one', async () => {
+    const typo = await mcpRefusal({ ...base, WALLET_MCP_LIMIT_DAILY_REFUND: '500000' });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('did you mean WALLET_MCP_LIMIT_DAILY_REFUNDS?');
+    const empty = await mcpRefusal({ ...base, WALLET_MCP_CONFIRM: '' });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('WALLET_MCP_CONFIRM is set but empty');
+  });
+
+  it('refuses a live key without all four limits, and an unknown ledger', async () => {
+    const live = await mcpRefusal({
+      ...base,
+      WALLET_SECRET_KEY: LIVE_KEY,
+      WALLET_MCP_ALLOW_LIVE: '1',
+      WALLET_MCP_LIMIT_PER_REFUND: '100000',
+    });
+    expect(live.code).toBe(2);
+    expect(live.stderr).toContain('missing: WALLET_MCP_LIMIT_PER_CHARGE, WALLET_MCP_LIMIT_DAILY_CHARGES');
+    const ledger = await mcpRefusal({ ...base, WALLET_MCP_LEDGER: 'postgres' });
+    expect(ledger.stderr).toContain('WALLET_MCP_LEDGER must be sqlite, sqlite:PATH or memory');
+  });
+});
