@@ -123,6 +123,18 @@ function retryAfterOf(error: unknown): number | undefined {
 }
 
 /**
+ * Each attempt is a call of its own (so this loop sees every 429 and shares its pause): the error
+ * that ends the row names every attempt the run made, not only its last call's one.
+ */
+function allAttempts(error: WalletError, attempts: number): WalletError {
+  if (attempts <= 1 || typeof error.attempts !== 'number' || error.attempts >= attempts) return error;
+  const message = error.message.replace(/\bafter \d+ attempts?\b/, `after ${attempts} attempts`);
+  Object.defineProperty(error, 'attempts', { value: attempts, enumerable: true, configurable: true });
+  Object.defineProperty(error, 'message', { value: message, writable: true, configurable: true });
+  return error;
+}
+
+/**
  * Verifies one reference with the run's retries and shared pause. Never throws: an error that
  * outlasts the retries is returned for its row.
  * @internal
@@ -133,14 +145,16 @@ export async function verifyWithRetries(
   run: ManyRun,
 ): Promise<VerifyResult> {
   let waited = 0;
+  let attempts = 0;
   for (let retry = 0; ; retry++) {
     try {
       if (run.pause.active) await run.pause.wait(run.signal);
       const options: RequestOptions = { maxRetries: 0 };
       if (run.signal) options.signal = run.signal;
+      attempts++;
       return { reference, transaction: await verify(reference, options) };
     } catch (error) {
-      const walletError = error as WalletError;
+      const walletError = allAttempts(error as WalletError, attempts);
       const retryable = isConnectionError(error) || (isApiError(error) && isRetryableStatus(error.status));
       const retryAfter = retryAfterOf(error);
       const rateLimited = isApiError(error) && error.status === 429;

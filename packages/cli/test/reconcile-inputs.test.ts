@@ -37,7 +37,10 @@ function file(name: string, content: string | Buffer): string {
   writeFileSync(path, content);
   return path;
 }
-const report = (path: string) => parse<string[]>(readFileSync(path, 'utf8'), { relax_column_count: true });
+const report = (path: string): string[][] => {
+  const rows: unknown = parse(readFileSync(path, 'utf8'), { relax_column_count: true });
+  return rows as string[][];
+};
 
 describe('wallet reconcile: encodings', () => {
   const text = 'reference,amount,status\ncafé_1,10000,paid\n';
