@@ -41,16 +41,25 @@ const enum State {
 export class CsvSplitter {
   #state = State.FieldStart;
   #fields: string[] = [];
+  /** The current field's text from earlier chunks (and escaped quotes). */
   #field = '';
+  /** The current record's raw text from earlier chunks. */
   #raw = '';
   #line = 1;
   #start = 1;
   #problem = '';
   #bytes = 0;
+  // Within the text being pushed: where the current field's and record's unread text starts.
+  #text = '';
+  #fs = 0;
+  #rs = 0;
   readonly #out: CsvRecord[] = [];
 
-  /** Feeds text; returns the records it completed. */
+  /** Feeds text; returns the records it completed. Fields are sliced, never built a character at a time. */
   push(text: string): CsvRecord[] {
+    this.#text = text;
+    this.#fs = 0;
+    this.#rs = 0;
     let mark = 0;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
@@ -58,10 +67,13 @@ export class CsvSplitter {
         this.#bytes += Buffer.byteLength(text.slice(mark, i + 1));
         mark = i + 1;
       }
-      this.#raw += text[i];
-      this.#step(c, text[i]!);
+      this.#step(c, i);
     }
     this.#bytes += Buffer.byteLength(text.slice(mark));
+    if (this.#state === State.Unquoted || this.#state === State.Quoted) this.#field += text.slice(this.#fs);
+    this.#raw += text.slice(this.#rs);
+    this.#text = '';
+    if (this.#state === State.Quoted && this.#field.length > MAX_RECORD_CHARS) this.#unclosed();
     return this.#out.splice(0);
   }
 
@@ -71,65 +83,80 @@ export class CsvSplitter {
     // An unclosed quote reads its record's other lines again, which may leave text again.
     while (this.#raw !== '') {
       if (this.#state === State.Quoted) this.#unclosed();
-      else this.#step(10, '\n');
+      else this.#out.push(...this.push('\n'));
     }
     return { records: this.#out.splice(0), torn };
   }
 
-  #step(c: number, ch: string): void {
+  #step(c: number, i: number): void {
     switch (this.#state) {
       case State.FieldStart:
-        if (c === 34) this.#state = State.Quoted;
-        else if (c === 44) this.#fields.push('');
-        else if (c === 10) this.#endRecord();
+        if (c === 34) {
+          this.#state = State.Quoted;
+          this.#fs = i + 1;
+        } else if (c === 44) this.#fields.push('');
+        else if (c === 10) this.#endRecord(i, '');
         else {
-          this.#field = ch;
           this.#state = State.Unquoted;
+          this.#fs = i;
         }
         return;
       case State.Unquoted:
-        if (c === 44) this.#endField();
-        else if (c === 10) this.#endRecord();
+        if (c === 44) this.#endField(i, i + 1);
+        else if (c === 10) this.#endRecord(i, this.#take(i).replace(/\r$/, ''));
         else if (c === 34) this.#bad('a quote inside a field that does not start with one');
-        else this.#field += ch;
         return;
       case State.Quoted:
-        if (c === 34) this.#state = State.QuoteInQuoted;
-        else {
-          if (c === 10) this.#line++;
-          this.#field += ch;
-          if (this.#field.length > MAX_RECORD_CHARS) this.#unclosed();
-        }
+        if (c === 34) {
+          this.#field = this.#take(i);
+          this.#fs = i + 1;
+          this.#state = State.QuoteInQuoted;
+        } else if (c === 10) this.#line++;
         return;
       case State.QuoteInQuoted:
         if (c === 34) {
           this.#field += '"';
+          this.#fs = i + 1;
           this.#state = State.Quoted;
-        } else if (c === 44) this.#endField();
-        else if (c === 10) this.#endRecord();
-        else if (c !== 13) this.#bad(`text after a closing quote (${JSON.stringify(ch)})`);
+        } else if (c === 44) this.#endField(this.#fs, i + 1);
+        else if (c === 10) this.#endRecord(i, this.#field);
+        else if (c !== 13) this.#bad(`text after a closing quote (${JSON.stringify(this.#text[i])})`);
         return;
       case State.SkipLine:
         if (c === 10) {
-          this.#out.push({ line: this.#start, end: this.#bytes, raw: this.#raw, problem: this.#problem });
-          this.#reset();
+          this.#out.push({
+            line: this.#start,
+            end: this.#bytes,
+            raw: this.#rawTo(i),
+            problem: this.#problem,
+          });
+          this.#reset(i);
         }
     }
   }
 
-  #endField(): void {
-    this.#fields.push(this.#field);
+  /** The current field: what came before, and this text from its start up to `i`. */
+  #take(i: number): string {
+    return this.#field + this.#text.slice(this.#fs, i);
+  }
+
+  #rawTo(i: number): string {
+    return this.#raw + this.#text.slice(this.#rs, i + 1);
+  }
+
+  #endField(i: number, next: number): void {
+    this.#fields.push(this.#state === State.Unquoted ? this.#take(i) : this.#field);
     this.#field = '';
+    this.#fs = next;
     this.#state = State.FieldStart;
   }
 
-  #endRecord(): void {
-    // CRLF: the \r belongs to the line break, not to the last field.
-    const last = this.#state === State.Unquoted ? this.#field.replace(/\r$/, '') : this.#field;
+  #endRecord(i: number, last: string): void {
     this.#fields.push(last);
-    const blank = this.#fields.length === 1 && this.#fields[0] === '';
-    if (!blank) this.#out.push({ fields: this.#fields, line: this.#start, end: this.#bytes, raw: this.#raw });
-    this.#reset();
+    const blank = this.#fields.length === 1 && last === '';
+    if (!blank)
+      this.#out.push({ fields: this.#fields, line: this.#start, end: this.#bytes, raw: this.#rawTo(i) });
+    this.#reset(i);
   }
 
   #bad(problem: string): void {
@@ -139,6 +166,7 @@ export class CsvSplitter {
 
   // The quote that opened on the record's first line is the stray one: report that line, then
   // read everything after it again (those rows were swallowed by the open quote, not broken).
+  // Called between pushes, when the record's raw text is all in #raw.
   #unclosed(): void {
     const raw = this.#raw;
     const start = this.#start;
@@ -152,15 +180,18 @@ export class CsvSplitter {
       problem: `line ${start}: cannot be read as CSV: a quote opened on this line is never closed`,
     });
     this.#line = start;
-    this.#reset();
+    this.#reset(-1);
+    this.#raw = '';
     if (rest !== '') this.#out.push(...this.push(rest));
   }
 
-  #reset(): void {
+  #reset(i: number): void {
     this.#state = State.FieldStart;
     this.#fields = [];
     this.#field = '';
     this.#raw = '';
+    this.#rs = i + 1;
+    this.#fs = i + 1;
     this.#line++;
     this.#start = this.#line;
   }
