@@ -161,10 +161,15 @@ describe('wallet reconcile: spreadsheets and terminals', () => {
 
   it('lets no escape sequence from the ledger reach a terminal (pseudo-terminal via script)', async () => {
     const out = join(dir, 'tty.report.csv');
+    // A bad row whose text (printed in its note) carries an OSC hyperlink and a line erase.
+    const tty = file(
+      'tty.csv',
+      `${readFileSync(ledger(), 'utf8')}ord_z,1\u001b]8;;http://evil.example\u0007,paid\u001b[2K\n`,
+    );
     const text = await new Promise<string>((resolve) => {
       const child = spawn(
         'script',
-        ['-qec', `${process.execPath} ${CLI_BIN} reconcile ${ledger()} --out ${out}`, '/dev/null'],
+        ['-qec', `${process.execPath} ${CLI_BIN} reconcile ${tty} --out ${out}`, '/dev/null'],
         {
           env: cleanEnv({ ...env, TERM: 'xterm', NO_COLOR: '1' }),
         },
@@ -174,6 +179,8 @@ describe('wallet reconcile: spreadsheets and terminals', () => {
       child.on('close', () => resolve(seen));
     });
     expect(text).toContain("line 8: amount '-5' is not a positive whole number of Kobo");
+    expect(text).toContain("line 9: amount '1\\x1b]8;;http://evil.example\\x07'");
+    expect(text).toContain("status 'paid\\x1b[2K'");
     // The bar redraws with \r ESC[2K, the program's own; nothing else may carry an ESC.
     const foreign = text.split('\r\u001b[2K').join('');
     expect(foreign).not.toContain('\u001b');
