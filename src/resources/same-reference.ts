@@ -21,7 +21,8 @@ export function sameReference(
   redact: (text: string) => string,
 ): WithResponse<Transaction> {
   const { data, response } = answer;
-  if (data.reference === reference) return answer;
+  // The SDK scrubs its key from answers, so a reference that holds the key comes back scrubbed.
+  if (data.reference === reference || data.reference === redact(reference)) return answer;
   throw new ResponseValidationError(
     ENDPOINT,
     response.status,
