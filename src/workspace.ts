@@ -9,3 +9,4 @@
 export { redisCommand, withTimeout } from './webhooks/dedupe/redis-client.js';
 export type { RedisCommand } from './webhooks/dedupe/redis-client.js';
 export { webhookBody } from './testing/webhooks/body.js';
+export { escapeControls } from './testing/endpoints/log.js';

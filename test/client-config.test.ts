@@ -11,7 +11,9 @@ describe('a build without the environment (next build in CI)', () => {
   it('constructs at module level; the first call names the missing variables and sends nothing', async () => {
     vi.stubEnv('WALLET_SECRET_KEY', '');
     vi.stubEnv('WALLET_BASE_URL', '');
-    const mock = mockService(http.get(`${BASE_URL}/v1/charges/verify/r`, () => ok(paid, null)));
+    const mock = mockService(
+      http.get(`${BASE_URL}/v1/charges/verify/r`, () => ok({ ...paid, reference: 'r' }, null)),
+    );
     const wallet = new Wallet({ dispatcher: mock.dispatcher });
     const error = await wallet.charges.verify('r').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
@@ -51,7 +53,9 @@ describe('a build without the environment (next build in CI)', () => {
   it('works once the variables are set before the client is built', async () => {
     vi.stubEnv('WALLET_SECRET_KEY', KEY);
     vi.stubEnv('WALLET_BASE_URL', BASE_URL);
-    const mock = mockService(http.get(`${BASE_URL}/v1/charges/verify/r`, () => ok(paid, null)));
+    const mock = mockService(
+      http.get(`${BASE_URL}/v1/charges/verify/r`, () => ok({ ...paid, reference: 'r' }, null)),
+    );
     const wallet = new Wallet({ dispatcher: mock.dispatcher });
     await expect(wallet.charges.verify('r')).resolves.toMatchObject({ status: 'SUCCESS' });
   });
@@ -92,7 +96,9 @@ describe('a base URL with the version in it', () => {
 
   it('keeps a gateway prefix that is not the version, and sends under it', async () => {
     const base = 'https://gw.example.ng/wallet';
-    const mock = mockService(http.get(`${base}/v1/charges/verify/r`, () => ok(paid, null)));
+    const mock = mockService(
+      http.get(`${base}/v1/charges/verify/r`, () => ok({ ...paid, reference: 'r' }, null)),
+    );
     const wallet = new Wallet({ apiKey: KEY, baseUrl: `${base}/`, dispatcher: mock.dispatcher });
     expect(wallet.baseUrl).toBe(base);
     await wallet.charges.verify('r');

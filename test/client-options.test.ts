@@ -90,7 +90,9 @@ describe('new Wallet(options)', () => {
     vi.stubEnv('WALLET_LOG', 'debug');
     const lines: string[] = [];
     const logger = { debug: (m: string) => lines.push(m), info: () => {}, warn: () => {}, error: () => {} };
-    const mock = mockService(http.get(`${BASE_URL}/v1/charges/verify/r`, () => ok(paid, null)));
+    const mock = mockService(
+      http.get(`${BASE_URL}/v1/charges/verify/r`, () => ok({ ...paid, reference: 'r' }, null)),
+    );
     await mock.wallet({ logger }).charges.verify('r');
     expect(lines.some((l) => l.includes('GET /v1/charges/verify/r → HTTP 200'))).toBe(true);
   });
@@ -98,12 +100,14 @@ describe('new Wallet(options)', () => {
 
 describe('wallet.close()', () => {
   it('refuses calls after close with code client_closed, and leaves a passed-in dispatcher open', async () => {
-    const mock = mockService(http.get(`${BASE_URL}/v1/charges/verify/r`, () => ok(paid, null)));
+    const mock = mockService(
+      http.get(`${BASE_URL}/v1/charges/verify/r`, () => ok({ ...paid, reference: 'r' }, null)),
+    );
     const wallet = mock.wallet();
     await wallet.close();
     const error = await wallet.charges.verify('r').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WalletError);
     expect(error).toMatchObject({ code: 'client_closed' });
-    await expect(mock.wallet().charges.verify('r')).resolves.toMatchObject({ reference: 'order_1042' });
+    await expect(mock.wallet().charges.verify('r')).resolves.toMatchObject({ reference: 'r' });
   });
 });

@@ -159,7 +159,9 @@ describe('withResponse', () => {
 
 describe('headers', () => {
   it('adds default, per-request and appInfo headers without letting them replace the SDK’s own', async () => {
-    const mock = mockService(http.get(`${BASE_URL}/v1/charges/verify/r`, () => ok(paid, null)));
+    const mock = mockService(
+      http.get(`${BASE_URL}/v1/charges/verify/r`, () => ok({ ...paid, reference: 'r' }, null)),
+    );
     const wallet = mock.wallet({
       defaultHeaders: { 'x-shop': 'lekki' },
       appInfo: { name: 'LekkiMart', version: '2.1.0' },
@@ -178,7 +180,9 @@ describe('headers', () => {
   });
 
   it('mounts a base URL with a path prefix in front of /v1', async () => {
-    const mock = mockService(http.get(`${BASE_URL}/gateway/v1/charges/verify/r`, () => ok(paid, null)));
+    const mock = mockService(
+      http.get(`${BASE_URL}/gateway/v1/charges/verify/r`, () => ok({ ...paid, reference: 'r' }, null)),
+    );
     const wallet = new Wallet({
       apiKey: TEST_KEY,
       baseUrl: `${BASE_URL}/gateway/`,

@@ -3,12 +3,18 @@ import { ValidationError, Wallet } from '@wallet/node';
 import { json, loopback } from './helpers/loopback.js';
 import { BASE_URL, paid, TEST_KEY } from './helpers/mock-service.js';
 
+// The service answers about the reference asked (verify refuses any other).
+const about = (url: string | undefined) => ({
+  ...paid,
+  reference: decodeURIComponent(String(url).split('/').pop() ?? ''),
+});
+
 let server: Awaited<ReturnType<typeof loopback>> | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-const ok = () => loopback((_req, res) => json(res, 200, { status: 'success', data: paid }));
+const ok = () => loopback((req, res) => json(res, 200, { status: 'success', data: about(req.url) }));
 const rawNames = (i: number) =>
   server!.received[i]!.rawHeaders.filter((_, j) => j % 2 === 0).map((n) => n.toLowerCase());
 

@@ -52,7 +52,8 @@ describe('outcome truth at the edges', () => {
   it('a POST that timed out while queued for a pooled connection was never sent: outcome known', async () => {
     const s = await server((req, res) => {
       const delay = req.url?.endsWith('/slow') ? 2_000 : 0;
-      setTimeout(() => json(res, 200, { status: 'success', data: paid }), delay);
+      const reference = decodeURIComponent(req.url!.split('/').pop()!);
+      setTimeout(() => json(res, 200, { status: 'success', data: { ...paid, reference } }), delay);
     });
     const wallet = s.wallet({ maxConnections: 1, maxRetries: 0 });
     const holding = wallet.charges.verify('slow', { timeout: 10_000 });
@@ -101,7 +102,12 @@ describe('outcome truth at the edges', () => {
 
   it('waitForOutcome never repeats the key from a reference in its timeout error', async () => {
     const pending = { ...paid, status: 'PENDING_AUTHORIZATION' };
-    const s = await server((_req, res) => json(res, 200, { status: 'success', data: pending }));
+    const s = await server((req, res) =>
+      json(res, 200, {
+        status: 'success',
+        data: { ...pending, reference: decodeURIComponent(req.url!.split('/').pop()!) },
+      }),
+    );
     const reference = `order_${TEST_KEY}`;
     const error = await s
       .wallet()

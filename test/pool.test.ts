@@ -3,6 +3,12 @@ import { ConnectionTimeoutError } from '@wallet/node';
 import { json, loopback } from './helpers/loopback.js';
 import { paid, refunded } from './helpers/mock-service.js';
 
+// The service answers about the reference asked (verify refuses any other).
+const about = (url: string | undefined) => ({
+  ...paid,
+  reference: decodeURIComponent(String(url).split('/').pop() ?? ''),
+});
+
 let server: Awaited<ReturnType<typeof loopback>> | undefined;
 afterEach(async () => {
   await server?.close();
@@ -15,7 +21,7 @@ describe("the client's own connection pool", () => {
     const ports = new Set<number | undefined>();
     server = await loopback((req, res) => {
       ports.add(req.socket.remotePort);
-      setTimeout(() => json(res, 200, { status: 'success', data: paid }), 20);
+      setTimeout(() => json(res, 200, { status: 'success', data: about(req.url) }), 20);
     });
     const wallet = server.wallet({ maxConnections: 4 });
     const calls = Array.from({ length: 40 }, (_, i) => wallet.charges.verify(`order_${i}`));
@@ -31,7 +37,7 @@ describe("the client's own connection pool", () => {
     const ports: (number | undefined)[] = [];
     server = await loopback((req, res) => {
       ports.push(req.socket.remotePort);
-      json(res, 200, { status: 'success', data: req.method === 'POST' ? refunded : paid });
+      json(res, 200, { status: 'success', data: req.method === 'POST' ? refunded : about(req.url) });
     });
     const wallet = server.wallet();
     for (let i = 0; i < 8; i++) await wallet.charges.verify(`order_${i}`);
@@ -43,13 +49,14 @@ describe("the client's own connection pool", () => {
   it("answers calls while a merchant's test fakes the clock, setImmediate included", async () => {
     // The wait for undici to free the socket runs on Node's own timer: a faked global
     // setImmediate (vitest's and sinon's default) used to hold every answer until the test ended.
-    server = await loopback((req, res) => json(res, 200, { status: 'success', data: paid }));
+    server = await loopback((req, res) => json(res, 200, { status: 'success', data: about(req.url) }));
     const wallet = server.wallet();
     await wallet.charges.verify('order_0');
     vi.useFakeTimers();
     try {
       expect(vi.isFakeTimers()).toBe(true);
-      for (let i = 1; i < 4; i++) expect(await wallet.charges.verify(`order_${i}`)).toEqual(paid);
+      for (let i = 1; i < 4; i++)
+        expect(await wallet.charges.verify(`order_${i}`)).toEqual({ ...paid, reference: `order_${i}` });
     } finally {
       vi.useRealTimers();
     }
@@ -57,14 +64,14 @@ describe("the client's own connection pool", () => {
   });
 
   it("answers calls under jest's default fake timers, queueMicrotask included", async () => {
-    server = await loopback((req, res) => json(res, 200, { status: 'success', data: paid }));
+    server = await loopback((req, res) => json(res, 200, { status: 'success', data: about(req.url) }));
     const wallet = server.wallet();
     await wallet.charges.verify('order_0');
     vi.useFakeTimers({
       toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'Date'],
     });
     try {
-      expect(await wallet.charges.verify('order_1')).toEqual(paid);
+      expect(await wallet.charges.verify('order_1')).toEqual({ ...paid, reference: 'order_1' });
     } finally {
       vi.useRealTimers();
     }
@@ -74,7 +81,7 @@ describe("the client's own connection pool", () => {
     const ports = new Set<number | undefined>();
     server = await loopback((req, res) => {
       ports.add(req.socket.remotePort);
-      json(res, 200, { status: 'success', data: paid });
+      json(res, 200, { status: 'success', data: about(req.url) });
     });
     const wallet = server.wallet();
     const caller = async (n: number): Promise<void> => {
@@ -92,7 +99,7 @@ describe("the client's own connection pool", () => {
     let held: () => void = () => undefined;
     const holdingConnection = new Promise<void>((resolve) => (held = resolve));
     server = await loopback((req, res) => {
-      const answer = () => json(res, 200, { status: 'success', data: paid });
+      const answer = () => json(res, 200, { status: 'success', data: about(req.url) });
       if (!req.url?.endsWith('/slow')) return answer();
       release = answer;
       held();

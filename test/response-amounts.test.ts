@@ -33,7 +33,7 @@ describe('negative amounts in responses', () => {
   });
 
   it('zero amounts and fees still pass (a free charge, a fee waived)', async () => {
-    const data = { ...paid, fee: 0, netAmount: paid.amount };
+    const data = { ...paid, reference: 'r', fee: 0, netAmount: paid.amount };
     const mock = mockService(http.get(`${BASE_URL}/v1/charges/verify/r`, () => ok(data)));
     await expect(mock.wallet().charges.verify('r')).resolves.toMatchObject({ fee: 0 });
   });

@@ -13,6 +13,12 @@ import {
   TEST_KEY,
 } from './helpers/mock-service.js';
 
+// The service answers about the reference asked (verify refuses any other).
+const about = (url: string | undefined) => ({
+  ...paid,
+  reference: decodeURIComponent(String(url).split('/').pop() ?? ''),
+});
+
 const secretParts = [TEST_KEY, TEST_KEY.slice(8)];
 function expectNoKey(text: string) {
   for (const part of secretParts) expect(text).not.toContain(part);
@@ -64,7 +70,12 @@ describe('the secret key never shows', () => {
     // both come out scrubbed.
     server = await loopback((req, res) => {
       const echo = req.headers.authorization ?? '';
-      json(res, 200, { status: 'success', data: paid }, { 'x-echo': echo, 'x-request-id': 'req_7' });
+      json(
+        res,
+        200,
+        { status: 'success', data: about(req.url) },
+        { 'x-echo': echo, 'x-request-id': 'req_7' },
+      );
     });
     const { response } = await server.wallet().charges.verify('order_1042').withResponse();
     expect(response.headers['x-echo']).toBe('Bearer [redacted]');
@@ -118,7 +129,9 @@ describe('debug logs mask personal data', () => {
   });
 
   it('logs nothing below warn by default', async () => {
-    const mock = mockService(http.get(`${BASE_URL}/v1/charges/verify/r`, () => ok(paid, null)));
+    const mock = mockService(
+      http.get(`${BASE_URL}/v1/charges/verify/r`, () => ok({ ...paid, reference: 'r' }, null)),
+    );
     const { lines, logger } = recorder();
     await mock.wallet({ logger }).charges.verify('r');
     expect(lines).toEqual([]);

@@ -4,6 +4,12 @@ import { fakeClock, track } from './helpers/fake-clock.js';
 import { json, loopback } from './helpers/loopback.js';
 import { fail, http, HttpResponse, mockService, ok, paid } from './helpers/mock-service.js';
 
+// The service answers about the reference asked (verify refuses any other).
+const about = (url: string | undefined) => ({
+  ...paid,
+  reference: decodeURIComponent(String(url).split('/').pop() ?? ''),
+});
+
 let server: Awaited<ReturnType<typeof loopback>> | undefined;
 afterEach(async () => {
   vi.useRealTimers();
@@ -29,7 +35,11 @@ function stallingBody(headersAt: number) {
 
 beforeAll(async () => {
   // Loads the schemas with the real clock: afterwards a call awaits only its exchange.
-  await mockService(http.get('*/v1/charges/verify/:reference', () => ok(paid, null)))
+  await mockService(
+    http.get('*/v1/charges/verify/:reference', ({ params }) =>
+      ok({ ...paid, reference: String(params.reference) }, null),
+    ),
+  )
     .wallet()
     .charges.verify('order_1042');
 });
@@ -79,7 +89,7 @@ describe('timeouts (fake clock)', () => {
     const service = mockService(
       http.get('*/v1/charges/verify/:reference', async () => {
         await sleep(300);
-        return ok(paid, null);
+        return ok({ ...paid, reference: 'r' }, null);
       }),
     );
     fakeClock();
@@ -134,7 +144,7 @@ describe('abort', () => {
   });
 
   it('sends nothing when the signal has already fired', async () => {
-    server = await loopback((_req, res) => json(res, 200, { status: 'success', data: paid }));
+    server = await loopback((req, res) => json(res, 200, { status: 'success', data: about(req.url) }));
     await expect(server.wallet().charges.verify('r', { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(
       RequestAbortedError,
     );

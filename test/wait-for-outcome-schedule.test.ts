@@ -54,7 +54,9 @@ describe('charges.waitForOutcome schedule (fake clock)', () => {
             )
           : fail(dispatchStatus, 'Refused'),
       ),
-      http.get('*/v1/charges/verify/:reference', () => ok(pending, null)),
+      http.get('*/v1/charges/verify/:reference', ({ params }) =>
+        ok({ ...pending, reference: String(params.reference) }, null),
+      ),
     );
     const wallet = service.wallet();
     const params = { reference: 'order_1042', bankId: 'bnk_01', authChannel: 'wallet_push' } as const;

@@ -46,6 +46,7 @@ export class ResponseValidationError extends WalletError {
   /**
    * @param endpoint - method and path. @param status - HTTP status. @param body - as received.
    * @param issues - the broken fields. @param call - the rest of the call's account.
+   * @param code - `invalid_response` by default; `reference_mismatch` for an answer about another reference.
    */
   constructor(
     endpoint: string,
@@ -53,9 +54,10 @@ export class ResponseValidationError extends WalletError {
     body: unknown,
     issues: readonly ValidationIssue[],
     call?: Partial<CallInfo>,
+    code?: string,
   ) {
     const list = issues.map((i) => `${i.path || '(body)'}: ${i.message}`).join('; ');
-    super(`Unexpected response from ${endpoint}: ${list}`, undefined, { call: { ...call, endpoint } });
+    super(`Unexpected response from ${endpoint}: ${list}`, code, { call: { ...call, endpoint } });
     this.body = body;
     this.issues = issues;
     this.status = status;

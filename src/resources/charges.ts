@@ -1,4 +1,4 @@
-import type { APIPromise } from '../core/api-promise.js';
+import { APIPromise } from '../core/api-promise.js';
 import { path } from '../internal/route.js';
 import { amountOn, confirmWithVerify, quoted } from '../internal/words.js';
 import type { AnswerHeaders, RequestFn, RequestOptions } from '../core/transport.js';
@@ -10,6 +10,7 @@ import type {
   Transaction,
 } from '../types.js';
 import { DispatchMemory } from './dispatch-memory.js';
+import { sameReference } from './same-reference.js';
 import type { AnyIterable } from './ordered-pool.js';
 import { reconcile, type LedgerRow, type ReconcileLine, type ReconcileOptions } from './reconcile.js';
 import { verifyMany, type VerifyManyOptions, type VerifyResult } from './verify-many.js';
@@ -128,9 +129,11 @@ export class Charges {
    * const tx = await wallet.charges.verify('order_1042');
    * if (tx.status === 'SUCCESS') await fulfil(tx.reference, tx.amount);
    * ```
+   * @throws {@link ResponseValidationError} with code `reference_mismatch` when the answer is
+   * about another reference.
    */
   verify(reference: string, options?: RequestOptions): APIPromise<Transaction> {
-    return this.#request<Transaction>({
+    const call = this.#request<Transaction>({
       method: 'GET',
       paramsName: 'verify reference',
       params: { reference },
@@ -140,6 +143,8 @@ export class Charges {
       summary: verifySummary,
       options,
     });
+    const redact = this.#redact;
+    return new APIPromise(call.withResponse().then((answer) => sameReference(reference, answer, redact)));
   }
 
   /**

@@ -104,6 +104,8 @@ export interface ReconcileOptions extends VerifyManyOptions {
 
 const STATUSES: readonly LedgerStatus[] = ['paid', 'pending', 'failed'];
 const PENDING: ReadonlySet<string> = new Set(['PENDING_AUTHORIZATION', 'PENDING_SCAN']);
+/** The statuses the spec lists: a verdict is a statement about money, given on these only. */
+const KNOWN: ReadonlySet<string> = new Set(['SUCCESS', 'FAILED', ...PENDING]);
 
 const RULES = {
   ...VERIFY_MANY_RULES,
@@ -139,15 +141,32 @@ function feeProblem(tx: Transaction): string | undefined {
   return undefined;
 }
 
+/**
+ * Why an answer cannot carry a verdict (another reference, another currency, a status the spec
+ * does not list), or `undefined` when it can. `JSON.stringify` keeps a hostile status on one line.
+ */
+function untrustedAnswer(row: LedgerRow, tx: Transaction): string | undefined {
+  if (tx.reference !== row.reference)
+    return `the answer is about ${quoted(tx.reference)}, not this reference: no verdict`;
+  if (tx.currency !== 'NGN') return `the answer is in ${quoted(tx.currency)}, not NGN: no verdict`;
+  if (!KNOWN.has(tx.status))
+    return `status ${quoted(tx.status)} is not one the spec lists (${[...KNOWN].join(', ')}): no verdict`;
+  return undefined;
+}
+
 /** The verdict of one row, from the ledger's view and the service's answer. @internal */
 export function judge(row: LedgerRow, result: VerifyResult): { verdict: Verdict; detail: string } {
   if (result.error !== undefined) {
-    if (isApiError(result.error) && result.error.status === 404) {
+    // Only the service's own 404: a front server's (`endpoint_not_found`, a wrong base URL) says
+    // nothing about the reference.
+    if (isApiError(result.error) && result.error.code === 'not_found') {
       return { verdict: 'unknown_reference', detail: 'the service has no charge with this reference' };
     }
     return { verdict: 'error', detail: result.error.message };
   }
   const tx = result.transaction;
+  const untrusted = untrustedAnswer(row, tx);
+  if (untrusted !== undefined) return { verdict: 'error', detail: untrusted };
   if (tx.amount !== row.amount) {
     return { verdict: 'amount_mismatch', detail: `ledger ${row.amount} Kobo, service ${tx.amount} Kobo` };
   }
@@ -162,7 +181,7 @@ export function judge(row: LedgerRow, result: VerifyResult): { verdict: Verdict;
     const fee = feeProblem(tx);
     return fee === undefined ? { verdict: 'match', detail: '' } : { verdict: 'fee_mismatch', detail: fee };
   }
-  // FAILED, an expired prompt, or a status this SDK does not know yet: no money arrived.
+  // FAILED (an expired prompt ends FAILED too): no money arrived.
   return row.status === 'paid'
     ? { verdict: 'recorded_not_paid', detail: `ledger paid, service ${tx.status}` }
     : { verdict: 'match', detail: row.status === 'pending' ? `service ${tx.status}: close the order` : '' };

@@ -40,6 +40,13 @@ export interface VerifyManyOptions {
    * @default 2
    */
   maxRetries?: number;
+  /**
+   * The longest the run waits out a 429 or `Retry-After` for one reference, in milliseconds: every
+   * worker pauses for the time the service asked, and such waits do not use up `maxRetries`. A
+   * longer wait puts the error on the row instead.
+   * @default 20_000 (what a single verify waits out)
+   */
+  maxWait?: number;
 }
 
 /** One reference's answer: its transaction, or the error that kept it from being verified. */
@@ -77,12 +84,14 @@ export const VERIFY_MANY_RULES: Readonly<Record<keyof VerifyManyOptions, OptionR
   concurrency: wholeNumber(1, MAX_CONCURRENCY),
   signal: REQUEST_OPTION_RULES.signal!,
   maxRetries: wholeNumber(0, 10),
+  maxWait: wholeNumber(0, 24 * 60 * 60 * 1000),
 };
 
 /** The settled options of one run. @internal */
 export interface ManyRun {
   readonly concurrency: number;
   readonly maxRetries: number;
+  readonly maxWait: number;
   readonly signal: AbortSignal | undefined;
   readonly pause: SharedPause;
 }
@@ -98,6 +107,7 @@ export function settleRun(
   return {
     concurrency: options?.concurrency ?? DEFAULT_CONCURRENCY,
     maxRetries: options?.maxRetries ?? DEFAULT_MAX_RETRIES,
+    maxWait: options?.maxWait ?? MAX_RETRY_AFTER_MS,
     signal: options?.signal,
     pause: new SharedPause(),
   };
@@ -113,6 +123,18 @@ function retryAfterOf(error: unknown): number | undefined {
 }
 
 /**
+ * Each attempt is a call of its own (so this loop sees every 429 and shares its pause): the error
+ * that ends the row names every attempt the run made, not only its last call's one.
+ */
+function allAttempts(error: WalletError, attempts: number): WalletError {
+  if (attempts <= 1 || typeof error.attempts !== 'number' || error.attempts >= attempts) return error;
+  const message = error.message.replace(/\bafter \d+ attempts?\b/, `after ${attempts} attempts`);
+  Object.defineProperty(error, 'attempts', { value: attempts, enumerable: true, configurable: true });
+  Object.defineProperty(error, 'message', { value: message, writable: true, configurable: true });
+  return error;
+}
+
+/**
  * Verifies one reference with the run's retries and shared pause. Never throws: an error that
  * outlasts the retries is returned for its row.
  * @internal
@@ -122,23 +144,31 @@ export async function verifyWithRetries(
   reference: string,
   run: ManyRun,
 ): Promise<VerifyResult> {
+  let waited = 0;
+  let attempts = 0;
   for (let retry = 0; ; retry++) {
     try {
       if (run.pause.active) await run.pause.wait(run.signal);
       const options: RequestOptions = { maxRetries: 0 };
       if (run.signal) options.signal = run.signal;
+      attempts++;
       return { reference, transaction: await verify(reference, options) };
     } catch (error) {
-      const walletError = error as WalletError;
+      const walletError = allAttempts(error as WalletError, attempts);
       const retryable = isConnectionError(error) || (isApiError(error) && isRetryableStatus(error.status));
       const retryAfter = retryAfterOf(error);
-      if (run.signal?.aborted === true || !retryable || retry >= run.maxRetries)
-        return { reference, error: walletError };
-      if (retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_MS)
-        return { reference, error: walletError };
       const rateLimited = isApiError(error) && error.status === 429;
+      // The service said when to come back: that wait is its pace, not a failed attempt of the row.
+      const told = retryAfter !== undefined && retryAfter > 0;
+      if (run.signal?.aborted === true || !retryable) return { reference, error: walletError };
+      if (told ? waited + retryAfter > run.maxWait : retry >= run.maxRetries)
+        return { reference, error: walletError };
       // As a verify waits: what the service asked for, else the backoff.
       const delay = retryAfter ?? backoffDelay(retry + 1);
+      if (told) {
+        waited += delay;
+        retry--;
+      }
       // The service asked the client to slow down, not this one request: every worker waits.
       if (rateLimited || retryAfter !== undefined) run.pause.pause(delay);
       else await sleep(delay, run.signal).catch(() => undefined);

@@ -23,7 +23,13 @@ import { paid } from '../helpers/mock-service.js';
 export const CERT = fileURLToPath(new URL('../fixtures/localhost-cert.pem', import.meta.url));
 const KEY = fileURLToPath(new URL('../fixtures/localhost-key.pem', import.meta.url));
 
-const ENVELOPE = JSON.stringify({ status: 'success', message: 'Verification successful', data: paid });
+// About the reference asked: verify refuses an answer about another one.
+const envelope = (url: string | undefined): string =>
+  JSON.stringify({
+    status: 'success',
+    message: 'Verification successful',
+    data: { ...paid, reference: decodeURIComponent((url ?? '').split('/').pop() ?? '') },
+  });
 
 /** A running service behind the proxy. */
 export interface TestService {
@@ -39,7 +45,7 @@ export async function startService(tls: boolean): Promise<TestService> {
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     hits.push(req.url ?? '');
     res.setHeader('content-type', 'application/json');
-    res.end(ENVELOPE);
+    res.end(envelope(req.url));
   };
   const server: Server = tls
     ? createHttpsServer({ cert: readFileSync(CERT), key: readFileSync(KEY) }, listener)

@@ -112,6 +112,28 @@ describe('charges.verifyMany', () => {
     for (const s of after) expect(s.at - limitedAt).toBeGreaterThanOrEqual(990);
   });
 
+  it('waits out Retry-After within maxWait without using up maxRetries, and past it reports the row', async () => {
+    const sandbox = sandboxWith();
+    let limited = 0;
+    const { wallet, stats } = watchedSandbox(sandbox, async (request) => {
+      // r_0 is told to come back in a second, twice; r_1 in an hour.
+      const wait = request.url.endsWith('/r_1') ? '3600' : limited++ < 2 ? '1' : undefined;
+      if (wait === undefined) return undefined;
+      return Response.json(
+        { status: 'error', message: 'slow down' },
+        { status: 429, headers: { 'retry-after': wait } },
+      );
+    });
+    const w = wallet();
+    open.push(w);
+    const [waited] = await collect(w.charges.verifyMany(['r_0'], { maxRetries: 0, maxWait: 5_000 }));
+    expect(waited?.error?.name).toBe('NotFoundError');
+    expect(stats.verifies).toBe(3);
+    const [refused] = await collect(w.charges.verifyMany(['r_1'], { maxRetries: 2, maxWait: 5_000 }));
+    expect(refused?.error).toMatchObject({ name: 'RateLimitError' });
+    expect(stats.verifies).toBe(4);
+  });
+
   it('reads input at most a bounded window ahead of a slow row, so memory stays flat', async () => {
     const sandbox = sandboxWith();
     let release!: () => void;

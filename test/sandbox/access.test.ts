@@ -93,7 +93,9 @@ describe('request validation', () => {
 
   it('answers 404 to an unknown path and 405 to a known one with the wrong method', async () => {
     const sandbox = createSandbox();
-    expect((await callSandbox(sandbox, 'GET', '/v1/charges')).status).toBe(404);
+    // A path no endpoint serves: a front server's plain 404, not the service's envelope.
+    const unknown = await sandbox.fetch(new Request(`${sandbox.baseUrl}/v1/charges`));
+    expect([unknown.status, await unknown.text()]).toEqual([404, 'Not Found\n']);
     expect((await callSandbox(sandbox, 'GET', '/v1/refunds')).status).toBe(405);
   });
 });

@@ -8,12 +8,19 @@ import { readFileSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { isWalletError } from '@wallet/node';
 
-import { createOutput, OK, PROBLEM, USAGE, UsageError } from './output.js';
+import { createOutput, OK, PROBLEM, terminalMessage, USAGE, UsageError } from './output.js';
 import { buildProgram, type Run } from './program.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
 };
+
+// `| head` closes the pipe early: the reader has all it wants, so end quietly instead of crashing.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? OK);
+  });
 
 async function main(argv: readonly string[]): Promise<number> {
   let run: Run | undefined;
@@ -22,7 +29,8 @@ async function main(argv: readonly string[]): Promise<number> {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.exitCode === 0 || error.code === 'commander.help' ? OK : USAGE;
+      // `--help` asked for is 0; help shown because no command was given (`wallet`) is a usage error.
+      return error.exitCode === 0 ? OK : USAGE;
     }
     throw error;
   }
@@ -35,16 +43,16 @@ async function main(argv: readonly string[]): Promise<number> {
     return await run(out);
   } catch (error) {
     if (error instanceof UsageError) {
-      out.note(`wallet: ${error.message}`);
+      out.note(`wallet: ${terminalMessage(error.message)}`);
       return USAGE;
     }
     if (isWalletError(error)) {
       // A bad key or URL in the environment is a setup problem: 1, with the SDK's own words.
-      out.note(error.message);
+      out.note(terminalMessage(error.message));
       if (out.json) out.data({ error: { name: error.name, code: error.code, message: error.message } });
       return PROBLEM;
     }
-    out.note(`wallet: ${error instanceof Error ? error.message : String(error)}`);
+    out.note(`wallet: ${terminalMessage(error instanceof Error ? error.message : String(error))}`);
     return PROBLEM;
   }
 }

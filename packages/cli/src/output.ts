@@ -4,6 +4,7 @@
  * error).
  */
 import pc from 'picocolors';
+import { escapeControls } from '@wallet/node/workspace';
 
 /** All is well. */
 export const OK = 0;
@@ -80,4 +81,25 @@ const ANSI = /\x1b\[[0-9;]*m/g;
 /** Text as the terminal shows it (colour codes take no room). */
 export function visible(text: string): string {
   return text.replace(ANSI, '');
+}
+
+/**
+ * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, a tab or a carriage return
+ * first) gets a leading `'` (OWASP's CSV injection advice); any other text is returned as is.
+ */
+export function inertCell(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+/**
+ * Text from the ledger or the service, fit for a terminal line: formula cells made inert and
+ * every control character escaped (no escape sequence can erase, recolour or hide a line).
+ */
+export function terminalText(text: string): string {
+  return escapeControls(inertCell(text));
+}
+
+/** A message (the SDK's or the service's) for a terminal: its own line breaks kept, controls escaped. */
+export function terminalMessage(text: string): string {
+  return text.split('\n').map(escapeControls).join('\n');
 }

@@ -7,6 +7,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { amountFlag, refundCommand, verifyCommand, waitCommand } from './commands/calls.js';
 import { doctorCommand } from './commands/doctor.js';
 import { reconcileCommand, type ReconcileFlags } from './commands/reconcile.js';
+import { ENCODINGS } from './reconcile/decode.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { triggerCommand, webhookVerifyCommand } from './commands/webhooks.js';
 import { createOutput, type Output } from './output.js';
@@ -66,7 +67,23 @@ export function buildProgram(version: string, done: (run: Run) => void): Command
     .option('--reference-column <name>', 'column of the reference', 'reference')
     .option('--amount-column <name>', 'column of the amount', 'amount')
     .option('--status-column <name>', 'column of the status (paid, pending, failed)', 'status')
-    .option('--resume', 'carry on an interrupted run from its report', false)
+    .option(
+      '--resume',
+      'carry on an interrupted run from its report (the same ledger only; its error rows are verified again)',
+      false,
+    )
+    .option(
+      '--max-wait <seconds>',
+      'the longest Retry-After to wait out, pausing every worker, before a row is an error',
+      whole(0, 86_400),
+      300,
+    )
+    .addOption(
+      new Option(
+        '--encoding <encoding>',
+        "the ledger's encoding when it is not UTF-8 (or UTF-16 with a BOM)",
+      ).choices([...ENCODINGS]),
+    )
     .option('--quiet', 'no progress lines (the summary still prints)', false)
     .action((file: string, flags: Record<string, unknown>) => {
       done((out) => reconcileCommand(file, { ...(flags as unknown as ReconcileFlags), ...client() }, out));

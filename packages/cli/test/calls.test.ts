@@ -116,6 +116,9 @@ describe('wallet charges and refunds', () => {
     const refundReference = /\((\S+)\)$/m.exec(first.stdout)?.[1];
     expect(refundReference).toBeDefined();
     expect(again.stdout).toContain(`(${refundReference})`);
+    // The re-run says it was a replay: nothing new was refunded by it.
+    expect(first.stdout).not.toContain('replay');
+    expect(again.stdout).toMatch(/^Already refunded \(a replay of the first request with this key/m);
     // The same key for another amount is another operation: refused, not reported as done.
     const other = await wallet([...args.slice(0, 3), '--amount', '2000', ...args.slice(5)], { env });
     expect(other.code).toBe(1);
@@ -155,11 +158,48 @@ describe('wallet charges and refunds', () => {
       expect(no).toContain('Refund ₦50.00 of ord_2 with a LIVE key (real money)?');
       expect(no).toContain('Not confirmed: nothing was sent.');
       expect(service.count()).toBe(0);
+      for (const almost of ['y\r', 'Yes\r', 'yes please\r']) {
+        const text = await onTerminal('refunds create ord_2 --amount 5000', live, almost);
+        expect(text).toContain('Not confirmed: nothing was sent.');
+      }
+      expect(service.count()).toBe(0);
       const yes = await onTerminal('refunds create ord_2 --amount 5000', live, 'yes\r');
       expect(yes).toContain('Refunded');
       expect(service.count()).toBe(1);
     } finally {
       await service.close();
+    }
+  });
+});
+
+describe('wallet on a terminal', () => {
+  it('escapes control characters and makes formula text inert in what the service says', async () => {
+    const hostile = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      const reference = decodeURIComponent(req.url!.split('/').pop()!);
+      res.end(
+        JSON.stringify({
+          status: 'success',
+          data: {
+            reference,
+            amount: 1000,
+            currency: 'NGN',
+            status: 'FAILED\u001b]8;;http://evil.example\u0007click\u001b]8;;\u0007',
+            channel: 'wallet_push',
+            customer: { handle: '@ada', phone: '+2348000000001', name: 'Ada' },
+          },
+        }),
+      );
+    });
+    await new Promise<void>((r) => hostile.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+      const text = await onTerminal(`charges verify '=cmd|x'`, { ...env, WALLET_BASE_URL: url }, '');
+      expect(text).not.toContain('\u001b]');
+      expect(text).toContain('\\x1b]8;;http://evil.example\\x07');
+      expect(text).toMatch(/^'=cmd\|x {2}/m);
+    } finally {
+      hostile.close();
     }
   });
 });
@@ -171,6 +211,10 @@ describe('wallet usage', () => {
     expect(typo.stderr).toContain('Did you mean refunds?');
     expect((await wallet(['charges', 'verify'])).code).toBe(2);
     expect((await wallet(['reconcile', 'x.csv', '--concurrency', '0'])).code).toBe(2);
+    // No command at all: the help, on a usage error's exit code.
+    const bare = await wallet([]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr + bare.stdout).toContain('Usage: wallet');
     const help = await wallet(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('reconcile');

@@ -60,6 +60,14 @@ describe('wallet doctor', () => {
     expect(check(ran.stdout, 'round trip')).toMatch(/^pass/);
   });
 
+  it('fails a base URL with a wrong path prefix (a front server 404), with the fix', async () => {
+    const ran = await doctor({ WALLET_BASE_URL: `${sandbox.url}/wrong` });
+    expect(ran.code).toBe(1);
+    expect(check(ran.stdout, 'round trip')).toMatch(
+      /^FAIL\s+round trip\s+404 from something that is not the Wallet service.*\nfix: Set WALLET_BASE_URL to the service's address plus any gateway prefix, without \/v1/,
+    );
+  });
+
   it('explains a 401 as the wrong key for this environment', async () => {
     const ran = await against(statusServer(401));
     expect(ran.code).toBe(1);

@@ -164,6 +164,11 @@ describe('wallet webhooks trigger', () => {
       (await wallet(['webhooks', 'trigger', 'charge.failed', '--to', 'http://127.0.0.1:9', '--secret', 's']))
         .code,
     ).toBe(2);
+    for (const to of ['file:///etc/passwd', 'javascript:alert(1)', 'ftp://127.0.0.1/']) {
+      const ran = await wallet(['webhooks', 'trigger', 'charge.success', '--to', to, '--secret', 's']);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toContain('--to must be an http: or https: URL');
+    }
     const noSecret = await wallet(['webhooks', 'trigger', 'charge.success', '--to', 'http://127.0.0.1:9']);
     expect(noSecret.code).toBe(2);
     expect(noSecret.stderr).toContain('WALLET_WEBHOOK_SECRET');
@@ -229,6 +234,12 @@ describe('wallet webhooks verify', () => {
       'reserialized_indented',
     ],
     ['a trimmed final newline', indented, indented.trimEnd(), 'final_newline_trimmed'],
+    [
+      'an indented body re-indented (4 spaces)',
+      indented,
+      `${JSON.stringify(event, null, 4)}\n`,
+      'reindented',
+    ],
     ['an added final newline', compact, `${compact}\n`, 'final_newline_added'],
     ['CRLF line endings', indented, indented.replace(/\n/g, '\r\n'), 'crlf'],
     [
@@ -253,7 +264,19 @@ describe('wallet webhooks verify', () => {
   it('says when no common alteration explains it, and verifies an untouched body', async () => {
     const tampered = await diagnose(compact, compact.replace('450000', '45000'));
     expect(tampered.result).toMatchObject({ verifies: false, alteration: null });
-    expect(tampered.result.cause).toContain('No common alteration');
+    expect(tampered.result.cause).toContain('the secret is most likely wrong');
+    const otherSecret = await diagnose(compact, compact, [SECRET], 'whsec_someone_else');
+    expect(otherSecret.result.cause).toContain('The signature is well formed');
+    const malformed = await wallet(
+      ['webhooks', 'verify', '--secret', SECRET, '--signature', 'sha512=xyz', '--json'],
+      {
+        input: compact,
+      },
+    );
+    expect(JSON.parse(malformed.stdout)).toMatchObject({ verifies: false, alteration: null });
+    expect((JSON.parse(malformed.stdout) as { cause: string }).cause).toMatch(
+      /^The signature is malformed: the service sends 128 hex digits \(HMAC-SHA512\), this is 3 character\(s\) with some that are not hex/,
+    );
     const untouched = await diagnose(indented, indented);
     expect(untouched.code).toBe(0);
     expect(untouched.result.verifies).toBe(true);

@@ -46,10 +46,29 @@ export interface RouterContext extends ServiceContext {
   logger: SandboxLogger | undefined;
 }
 
-/** An answer; `otherRequest` when it was replayed for a key first used with a different request. */
-type Outcome = { response: SavedResponse; replayed: boolean; otherRequest?: boolean };
+/**
+ * An answer; `otherRequest` when it was replayed for a key first used with a different request;
+ * `front` when no endpoint serves the path (answered as a front server would).
+ */
+type Outcome = { response: SavedResponse; replayed: boolean; otherRequest?: boolean; front?: boolean };
+
+// A path the service does not serve never reaches it: the web server in front answers, in plain
+// text, not the service's envelope. So a wrong base URL shows as `endpoint_not_found`.
+const NOT_SERVED: Outcome = { response: { status: 404, body: 'Not Found\n' }, replayed: false, front: true };
+
+function served(ctx: RouterContext, path: string | undefined, pageBase: string): path is string {
+  if (path === undefined) return false;
+  try {
+    endpointAt(ctx, path, pageBase);
+    return true;
+  } catch (error) {
+    // Only "no such endpoint": a served path with a bad segment is the service's own 400.
+    return !(error instanceof SandboxError && error.status === 404);
+  }
+}
 
 const MAX_KEY_LENGTH = 255;
+const TEXT = { 'content-type': 'text/plain; charset=utf-8' } as const;
 
 // Synchronous from the idempotency lookup to saving the answer: no other request can run in between,
 // so two concurrent requests with one key act once and the second replays the first.
@@ -108,6 +127,7 @@ async function serve(
   fault: Fault | undefined,
   pageBase: string,
 ): Promise<Outcome> {
+  if (!served(ctx, path, pageBase)) return NOT_SERVED;
   if (fault !== undefined && fault.delayMs > 0) await sleep(fault.delayMs);
   if (fault?.kind === 'error') {
     return { response: failure(fault.status, 'Injected fault: the sandbox did not act.'), replayed: false };
@@ -117,12 +137,6 @@ async function serve(
     return { response: failure(429, 'Injected rate limit: the sandbox did not act.'), replayed: false };
   }
   try {
-    if (path === undefined) {
-      throw new SandboxError(
-        404,
-        `No endpoint at ${new URL(request.url).pathname}: this sandbox serves under ${ctx.basePath}.`,
-      );
-    }
     const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await readBody(request);
     await holdPoll(ctx.state, ctx.clock, request, path);
     return answer(ctx, request, path, body, clientIp, pageBase);
@@ -165,6 +179,7 @@ export function createRouter(
     if (record.status >= 500 || record.fault !== null || outcome.otherRequest === true)
       ctx.logger?.warn(line);
     else ctx.logger?.info(line);
+    if (outcome.front === true) return new Response(outcome.response.body, { status: 404, headers: TEXT });
     if (fault?.kind === 'reset' || fault?.kind === 'reset-after') return Response.error();
     if (fault?.kind === 'rate-limit')
       return toResponse(outcome.response, { 'retry-after': String(fault.retryAfter) });

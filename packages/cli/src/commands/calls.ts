@@ -8,14 +8,14 @@ import { createInterface } from 'node:readline/promises';
 import { formatNaira, isWalletError, toKobo, type Transaction } from '@wallet/node';
 
 import { createClient, keyMode, keyOf, type ClientFlags } from '../client.js';
-import { OK, PROBLEM, UsageError, type Output } from '../output.js';
+import { OK, PROBLEM, terminalText, UsageError, type Output } from '../output.js';
 
 function printTransaction(out: Output, tx: Transaction): void {
   const { green, red, yellow } = out.colors;
   const paint = tx.status === 'SUCCESS' ? green : tx.status === 'FAILED' ? red : yellow;
-  out.line(`${tx.reference}  ${paint(tx.status)}  ${formatNaira(tx.amount)}`);
+  out.line(`${terminalText(tx.reference)}  ${paint(terminalText(tx.status))}  ${formatNaira(tx.amount)}`);
   if (tx.fee != null) out.line(`  fee ${formatNaira(tx.fee)}, net ${formatNaira(tx.netAmount ?? 0)}`);
-  if (tx.paidAt != null) out.line(`  paid at ${tx.paidAt}`);
+  if (tx.paidAt != null) out.line(`  paid at ${terminalText(tx.paidAt)}`);
 }
 
 /** `wallet charges verify REF`: exit 0 when the charge is SUCCESS, 1 otherwise. */
@@ -42,7 +42,7 @@ export async function waitCommand(
   const onSigint = (): void => abort.abort();
   process.once('SIGINT', onSigint);
   try {
-    if (!out.json) out.note(`Waiting for ${reference}…`);
+    if (!out.json) out.note(`Waiting for ${terminalText(reference)}…`);
     const options =
       flags.timeout === undefined
         ? { signal: abort.signal }
@@ -80,7 +80,8 @@ async function confirmed(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = await rl.question(question);
-    return /^y(es)?$/i.test(answer.trim());
+    // Real money: only the word asked for confirms ("y", "Yes!" or a stray key do not).
+    return answer.trim() === 'yes';
   } finally {
     rl.close();
   }
@@ -115,13 +116,14 @@ export async function refundCommand(
     if (flags.amount !== undefined) params.amount = flags.amount;
     if (flags.reason !== undefined) params.reason = flags.reason;
     const key = flags.idempotencyKey;
-    const refund = await wallet.refunds.create(
-      params,
-      key === undefined ? undefined : { idempotencyKey: key },
-    );
-    out.data(refund);
+    const { data: refund, response } = await wallet.refunds
+      .create(params, key === undefined ? undefined : { idempotencyKey: key })
+      .withResponse();
+    // A replayed key gets the saved answer of the first run: nothing new was refunded now.
+    const replayed = response.headers['idempotent-replayed'] === 'true';
+    out.data({ ...refund, replayed });
     out.line(
-      `Refunded ${formatNaira(refund.amount)} of ${reference}: ${refund.status} (${refund.refundReference})`,
+      `${replayed ? 'Already refunded (a replay of the first request with this key; nothing new was sent): ' : 'Refunded '}${formatNaira(refund.amount)} of ${terminalText(reference)}: ${terminalText(refund.status)} (${terminalText(refund.refundReference)})`,
     );
     return OK;
   } finally {

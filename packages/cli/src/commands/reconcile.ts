@@ -4,15 +4,19 @@
  * way, so the report ends on a whole row and `--resume` carries on; a second Ctrl-C stops at once.
  */
 import { basename, dirname, join } from 'node:path';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 
-import { VERDICTS, type ReconcileProgress, type Verdict } from '@wallet/node';
+import { VERDICTS, type ReconcileLine, type Verdict } from '@wallet/node';
 
 import { createClient, keyMode, keyOf, type ClientFlags } from '../client.js';
-import { OK, PROBLEM, table, UsageError, type Output } from '../output.js';
-import { countRows, readHeader, readLedger, type LedgerFormat } from '../reconcile/ledger.js';
+import { OK, PROBLEM, table, terminalMessage, UsageError, type Output } from '../output.js';
+import type { Encoding } from '../reconcile/decode.js';
+import { readEarlier } from '../reconcile/earlier.js';
+import { readHeader, readLedger, scanLedger, type CsvRow, type LedgerFormat } from '../reconcile/ledger.js';
 import { createProgress } from '../reconcile/progress.js';
-import { formatOf, readEarlier, ReportWriter, toReportRow, type ReportFormat } from '../reconcile/report.js';
+import { formatOf, ReportWriter, rowText, toReportRow, type ReportFormat } from '../reconcile/report.js';
+import { rewriteReport, sameLedger, type Counts } from '../reconcile/resume.js';
+import { KeyRefused, verifyRows } from '../reconcile/run.js';
 
 /** The flags of `wallet reconcile`. */
 export interface ReconcileFlags extends ClientFlags {
@@ -26,6 +30,9 @@ export interface ReconcileFlags extends ClientFlags {
   statusColumn: string;
   resume: boolean;
   quiet: boolean;
+  /** The longest `Retry-After` to wait out, in seconds. */
+  maxWait: number;
+  encoding?: Encoding;
 }
 
 /** The verdicts that need someone to act; `match` and `still_pending` do not. */
@@ -72,8 +79,22 @@ function summary(
   rows.push([bold('total'), bold(total.toLocaleString('en')), '']);
   for (const l of table(rows)) out.line(l);
   out.line();
-  out.line(`Report: ${reportFile}`);
+  out.line(`Report: ${terminalMessage(reportFile)}`);
   if (interrupted) out.line(yellow('Interrupted: run the same command with --resume to carry on.'));
+}
+
+/** The same file by any path (a link, `./`, another spelling): dev and inode, or the real path. */
+function sameFile(a: string, b: string): boolean {
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    try {
+      return join(realpathSync(dirname(b)), basename(b)) === realpathSync(a);
+    } catch {
+      return false;
+    }
+  }
 }
 
 /** Runs `wallet reconcile`; resolves to the exit code. */
@@ -81,22 +102,39 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
   if (!existsSync(file)) throw new UsageError(`${file}: no such file.`);
   const format = flags.format ?? formatOf(flags.out ?? '.csv');
   const reportFile = flags.out ?? defaultOut(file, format);
+  if (sameFile(file, reportFile))
+    throw new UsageError(
+      `--out ${reportFile} is the ledger itself: nothing was written. Give the report another name.`,
+    );
   const ledgerFormat: LedgerFormat = { ...flags };
-  const headerProblem = await readHeader(file, ledgerFormat);
-  if (headerProblem !== undefined) throw new UsageError(headerProblem);
-  if (!flags.resume && existsSync(reportFile) && !flags.quiet) out.note(`Overwriting ${reportFile}.`);
+  const header = await readHeader(file, ledgerFormat);
+  if (typeof header === 'string') throw new UsageError(header);
+  const earlier = flags.resume ? await readEarlier(reportFile, format) : undefined;
+  const check = earlier === undefined ? undefined : sameLedger(earlier, reportFile, format);
+  let index = 0;
+  const scan = await scanLedger(file, ledgerFormat, header.columns, (row) => check?.row(row, index++));
+  check?.done(scan.rows);
+  const note = (text: string): void => {
+    if (!flags.quiet) out.note(terminalMessage(text));
+  };
+  if (header.repeated.length > 0)
+    note(
+      `The header names ${header.repeated.map((c) => `'${c}'`).join(', ')} more than once (not a column this run reads).`,
+    );
+  if (scan.repeats.size > 0)
+    note(
+      `${scan.repeats.size.toLocaleString('en')} row(s) repeat a reference of an earlier row: each is verified and its report row says which line it repeats.`,
+    );
+  if (!flags.resume && existsSync(reportFile)) note(`Overwriting ${reportFile}.`);
+  if (keyMode(keyOf(flags)) === 'live') note('Live key: reconcile only verifies; no money moves.');
 
-  const earlier = flags.resume ? readEarlier(reportFile, format) : undefined;
-  const skip = earlier?.rows ?? 0;
-  const counts = Object.fromEntries(VERDICTS.map((v) => [v, earlier?.verdicts[v] ?? 0])) as Record<
-    Verdict,
-    number
-  >;
-  const total = await countRows(file);
-  if (keyMode(keyOf(flags)) === 'live' && !flags.quiet)
-    out.note('Live key: reconcile only verifies; no money moves.');
-  if (earlier !== undefined && !flags.quiet)
-    out.note(`Resuming after ${skip.toLocaleString('en')} rows already in ${reportFile}.`);
+  const errors = earlier?.verdicts.error ?? 0;
+  const kept = { ...(earlier?.verdicts ?? {}), error: 0 };
+  const before = { done: (earlier?.rows ?? 0) - errors, verdicts: kept };
+  if (earlier !== undefined)
+    note(
+      `Resuming after ${earlier.rows.toLocaleString('en')} rows already in ${reportFile}${errors > 0 ? `; verifying its ${errors.toLocaleString('en')} error row(s) again` : ''}.`,
+    );
 
   let stopping = false;
   const abort = new AbortController();
@@ -107,35 +145,55 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
   };
   process.on('SIGINT', onSigint);
 
+  const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Counts;
   const wallet = createClient(flags);
-  const writer = new ReportWriter(reportFile, format, earlier !== undefined);
-  const progress = createProgress(out, flags.quiet, total, skip);
-  let checkedResume = earlier === undefined;
-  try {
-    const rows = readLedger(file, ledgerFormat, skip, () => stopping);
-    const lines = wallet.charges.reconcile(rows, {
+  const progress = createProgress(out, flags.quiet, scan.rows, before);
+  const verify = (rows: AsyncIterable<CsvRow>) =>
+    verifyRows(wallet, rows, {
       concurrency: flags.concurrency,
-      maxRetries: flags.retries,
+      retries: flags.retries,
+      maxWait: flags.maxWait * 1000,
+      total: scan.rows - before.done,
+      onProgress: (p) => progress.update(p),
       signal: abort.signal,
-      total: Math.max(total - skip, 0),
-      onProgress: (p: ReconcileProgress) => progress.update(p),
     });
-    for await (const line of lines) {
-      if (!checkedResume && earlier !== undefined) {
-        checkedResume = true;
-        if (line.expected.line <= earlier.lastLine)
-          throw new UsageError(`${reportFile} does not belong to ${file}.`);
+  const each = (line: ReconcileLine<CsvRow>): string => {
+    if (line.expected.problem !== undefined) note(line.expected.problem);
+    const first = scan.repeats.get(line.expected.line);
+    return rowText(toReportRow(line, first === undefined ? '' : `reference repeats line ${first}`), format);
+  };
+  const rows = readLedger(file, ledgerFormat, header.columns, () => stopping);
+  try {
+    if (earlier !== undefined && errors > 0) {
+      await rewriteReport(reportFile, format, earlier, rows, verify, each, counts);
+    } else {
+      Object.assign(counts, earlier?.verdicts ?? {});
+      const append = earlier !== undefined && statSync(reportFile).size > 0;
+      const writer = new ReportWriter(reportFile, format, append);
+      try {
+        let skip = earlier?.rows ?? 0;
+        const rest = (async function* () {
+          for await (const row of rows) if (skip-- <= 0) yield row;
+        })();
+        for await (const line of verify(rest)) {
+          counts[line.verdict]++;
+          await writer.raw(each(line));
+        }
+      } finally {
+        await writer.close();
       }
-      counts[line.verdict]++;
-      await writer.write(toReportRow(line));
-      if (line.expected.problem !== undefined && !flags.quiet) out.note(line.expected.problem);
     }
   } catch (error) {
+    if (error instanceof KeyRefused) {
+      progress.stop();
+      out.note(terminalMessage(error.message));
+      if (out.json) out.data({ report: reportFile, stopped: error.error.code, verdicts: counts });
+      return PROBLEM;
+    }
     if (!abort.signal.aborted) throw error;
   } finally {
     process.off('SIGINT', onSigint);
     progress.stop();
-    await writer.close();
     await wallet.close();
   }
   const interrupted = stopping;

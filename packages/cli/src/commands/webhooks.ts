@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { signWebhook, verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from '@wallet/node/webhooks';
 import { webhookBody } from '@wallet/node/workspace';
 
-import { OK, PROBLEM, UsageError, type Output } from '../output.js';
+import { OK, type Output, PROBLEM, terminalText, UsageError } from '../output.js';
 import { diagnose } from '../webhooks/diagnose.js';
 
 /** The flags of `wallet webhooks trigger`. */
@@ -39,6 +39,9 @@ export async function triggerCommand(event: string, flags: TriggerFlags, out: Ou
   } catch {
     throw new UsageError(`--to must be a URL (got '${flags.to}').`);
   }
+  // A webhook endpoint is HTTP: file:, data: or javascript: would be read, not delivered to.
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--to must be an http: or https: URL (got ${url.protocol}).`);
   const reference = flags.reference ?? `cli_${Date.now().toString(36)}`;
   const data = { reference, amount: flags.amount, customer: { handle: flags.handle } };
   // The sandbox's own bytes (its webhookBody: indented, final newline), signed by the SDK's helper.
@@ -69,7 +72,7 @@ export async function triggerCommand(event: string, flags: TriggerFlags, out: Ou
     results.push({ attempt, status, received, answer });
     const { green, red } = out.colors;
     out.line(
-      `${event} ${reference} -> ${url.href}: ${status ?? 'no answer'} ${received ? green('received') : red(`not acknowledged (${answer || 'empty body'})`)}`,
+      `${event} ${terminalText(reference)} -> ${terminalText(url.href)}: ${status ?? 'no answer'} ${received ? green('received') : red(`not acknowledged (${terminalText(answer) || 'empty body'})`)}`,
     );
   }
   out.data({ event, reference, body, signature, deliveries: results });
@@ -113,7 +116,7 @@ export async function webhookVerifyCommand(
         ? `It was signed with the ${ORDINAL[d.secretIndex] ?? `#${d.secretIndex + 1}`} --secret, not the first: the handler is set up with another secret (rotation, or test vs live).`
         : undefined) ??
       d?.signatureNote ??
-      'No common alteration explains it: the secret is wrong, or the body was changed some other way.');
+      'The signature is well formed, but neither the body as captured nor any common alteration of it was signed with the --secret given: the secret is most likely wrong (another endpoint, test vs live, rotated), or the body was changed some other way.');
   const { green, red } = out.colors;
   out.data({
     verifies: verified,

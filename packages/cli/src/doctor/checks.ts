@@ -179,7 +179,7 @@ export async function checkTls(state: DoctorState): Promise<CheckResult> {
   });
 }
 
-function apiFailure(error: ApiError): CheckResult {
+function apiFailure(error: ApiError, state: DoctorState): CheckResult {
   if (error.status === 401) {
     return {
       name: 'round trip',
@@ -194,6 +194,14 @@ function apiFailure(error: ApiError): CheckResult {
       status: 'fail',
       detail: "403: the key is locked to an IP allow list, and this machine's address is not on it",
       fix: "Add this server's outbound IP address to the key's allow list in the dashboard (behind NAT, the gateway's public address).",
+    };
+  }
+  if (error.code === 'endpoint_not_found') {
+    return {
+      name: 'round trip',
+      status: 'fail',
+      detail: "404 from something that is not the Wallet service: no endpoint at this base URL's path",
+      fix: `Set WALLET_BASE_URL to the service's address plus any gateway prefix, without /v1 (now ${state.baseUrl?.href ?? 'unset'}); behind a proxy, check it forwards the path unchanged.`,
     };
   }
   return {
@@ -226,7 +234,7 @@ export async function checkRoundTrip(state: DoctorState, wallet: Wallet | undefi
         detail: 'authenticated: the service answered 404 for a probe reference, as it should',
       };
     }
-    if (isApiError(error)) return apiFailure(error);
+    if (isApiError(error)) return apiFailure(error, state);
     const code = (error as { cause?: { code?: string } }).cause?.code;
     const detail = (error as Error).message.split('\n')[0] ?? String(error);
     const fix =

@@ -1,20 +1,21 @@
 /**
- * The merchant's ledger export, read as a stream: a CSV with a header row (BOM, quoted fields and
- * CRLF handled by csv-parse), columns named by flags, amounts in Kobo or in Naira converted exactly
- * with the SDK's `toKobo`. A row that cannot be read keeps its place and its line number, with the
- * problem said, so the report shows it where it was.
+ * The merchant's ledger export, read as a stream: a CSV with a header row, decoded strictly
+ * (decode.ts), split by the one CSV reader (csv.ts), columns named by flags, amounts in Kobo or
+ * in Naira converted exactly with the SDK's `toKobo`. A row that cannot be used keeps its place
+ * and its line number, with the problem said, so the report shows it where it was.
  */
-import { createReadStream } from 'node:fs';
-
-import { parse } from 'csv-parse';
 import { toKobo, type LedgerRow, type LedgerStatus } from '@wallet/node';
 
-/** Which columns hold what, and the unit of the amounts. */
+import { readCsv, type CsvRecord } from './csv.js';
+import { decodeFile, type Encoding } from './decode.js';
+
+/** Which columns hold what, the unit of the amounts, and the file's encoding. */
 export interface LedgerFormat {
   referenceColumn: string;
   amountColumn: string;
   statusColumn: string;
   amountUnit: 'kobo' | 'naira';
+  encoding?: Encoding | undefined;
 }
 
 /** A ledger row with its line in the file, and what is wrong with it when it cannot be used. */
@@ -23,33 +24,49 @@ export interface CsvRow extends LedgerRow {
   problem?: string;
 }
 
-const STATUSES: readonly LedgerStatus[] = ['paid', 'pending', 'failed'];
-
-function csvParser(file: string) {
-  return createReadStream(file).pipe(
-    parse({
-      columns: true,
-      bom: true,
-      info: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      trim: true,
-    }),
-  );
+/** Where each needed column is. */
+interface Columns {
+  reference: number;
+  amount: number;
+  status: number;
 }
 
-/** The header's names, checked against the columns the run needs (a missing one is a usage error). */
-export async function readHeader(file: string, format: LedgerFormat): Promise<string | undefined> {
-  const parser = createReadStream(file).pipe(
-    parse({ bom: true, to_line: 1, relax_column_count: true, trim: true }),
-  );
+const STATUSES: readonly LedgerStatus[] = ['paid', 'pending', 'failed'];
+
+function records(file: string, format: LedgerFormat): AsyncGenerator<CsvRecord> {
+  return readCsv(decodeFile(file, format.encoding));
+}
+
+/**
+ * The header's columns, or the problem (a needed column missing or named twice) for a usage
+ * error. Other repeated names are returned in `repeated` to be reported.
+ */
+export async function readHeader(
+  file: string,
+  format: LedgerFormat,
+): Promise<{ columns: Columns; repeated: string[] } | string> {
   let header: string[] = [];
-  for await (const record of parser as AsyncIterable<string[]>) header = record;
-  const missing = [format.referenceColumn, format.amountColumn, format.statusColumn].filter(
-    (c) => !header.includes(c),
-  );
-  if (missing.length === 0) return undefined;
-  return `${file} has no column ${missing.map((m) => `'${m}'`).join(', ')} (its header: ${header.join(', ') || 'empty'}). Name the columns with --reference-column, --amount-column and --status-column.`;
+  for await (const record of records(file, format)) {
+    header = (record.fields ?? []).map((f) => f.trim());
+    break;
+  }
+  const needed = [format.referenceColumn, format.amountColumn, format.statusColumn];
+  const repeated = [...new Set(header.filter((name, i) => header.indexOf(name) !== i))];
+  const missing = needed.filter((c) => !header.includes(c));
+  if (missing.length > 0)
+    return `${file} has no column ${missing.map((m) => `'${m}'`).join(', ')} (its header: ${header.join(', ') || 'empty'}). Name the columns with --reference-column, --amount-column and --status-column.`;
+  const twice = needed.filter((c) => repeated.includes(c));
+  if (twice.length > 0)
+    return `${file} names the column ${twice.map((m) => `'${m}'`).join(', ')} more than once: which one holds the value is a guess. Rename the copies in the header.`;
+  const at = (name: string): number => header.indexOf(name);
+  return {
+    columns: {
+      reference: at(format.referenceColumn),
+      amount: at(format.amountColumn),
+      status: at(format.statusColumn),
+    },
+    repeated,
+  };
 }
 
 function amountOf(raw: string, unit: LedgerFormat['amountUnit']): number | string {
@@ -68,50 +85,123 @@ function amountOf(raw: string, unit: LedgerFormat['amountUnit']): number | strin
 }
 
 /** One CSV record as a ledger row, or the same row with its problem. */
-export function toRow(
-  record: Record<string, string | undefined>,
-  line: number,
-  format: LedgerFormat,
-): CsvRow {
-  const reference = record[format.referenceColumn] ?? '';
-  const amount = amountOf(record[format.amountColumn] ?? '', format.amountUnit);
-  const rawStatus = record[format.statusColumn] ?? '';
+export function toRow(record: CsvRecord, columns: Columns, format: LedgerFormat): CsvRow {
+  if (record.fields === undefined)
+    return {
+      line: record.line,
+      reference: '',
+      amount: Number.NaN,
+      status: 'failed',
+      problem: record.problem,
+    };
+  const cell = (i: number): string => (record.fields[i] ?? '').trim();
+  const reference = cell(columns.reference);
+  const amount = amountOf(cell(columns.amount), format.amountUnit);
+  const rawStatus = cell(columns.status);
   const status = rawStatus.toLowerCase() as LedgerStatus;
   const problems: string[] = [];
   if (reference === '') problems.push('the reference is empty');
   if (typeof amount === 'string') problems.push(amount);
   if (!STATUSES.includes(status)) problems.push(`status '${rawStatus}' is not one of ${STATUSES.join(', ')}`);
-  const row: CsvRow = { line, reference, amount: typeof amount === 'number' ? amount : Number.NaN, status };
-  if (problems.length > 0) row.problem = `line ${line}: ${problems.join('; ')}`;
+  const row: CsvRow = {
+    line: record.line,
+    reference,
+    amount: typeof amount === 'number' ? amount : Number.NaN,
+    status,
+  };
+  if (problems.length > 0) row.problem = `line ${record.line}: ${problems.join('; ')}`;
   return row;
 }
 
-/** The ledger's rows in file order, from data row `skip` on; stops early when `stop()` says so. */
+/** The ledger's rows in file order (the header skipped); stops early when `stop()` says so. */
 export async function* readLedger(
   file: string,
   format: LedgerFormat,
-  skip: number,
-  stop: () => boolean,
+  columns: Columns,
+  stop: () => boolean = () => false,
 ): AsyncGenerator<CsvRow, void, undefined> {
-  let index = 0;
-  const parser = csvParser(file);
-  try {
-    for await (const { record, info } of parser as AsyncIterable<{
-      record: Record<string, string>;
-      info: { lines: number };
-    }>) {
-      if (stop()) return;
-      if (index++ < skip) continue;
-      yield toRow(record, info.lines, format);
+  let header = true;
+  for await (const record of records(file, format)) {
+    if (stop()) return;
+    if (header) {
+      header = false;
+      continue;
     }
-  } finally {
-    parser.destroy();
+    yield toRow(record, columns, format);
   }
 }
 
-/** How many data rows the ledger holds (a fast first pass, for the progress bar's total and ETA). */
-export async function countRows(file: string): Promise<number> {
-  let count = 0;
-  for await (const _ of csvParser(file)) count++;
-  return count;
+// cyrb53: a 53-bit hash, so a million references fit in a Map of numbers, not of strings.
+function hash53(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/**
+ * First line of each reference, by 53-bit hash, in two typed arrays (open addressing): about 24
+ * bytes a reference at most, where a Map of heap numbers takes several times that.
+ */
+class FirstLines {
+  #keys = new Float64Array(1 << 16);
+  #lines = new Uint32Array(1 << 16);
+  #size = 0;
+
+  /** The first line seen for `key`, after recording `line` for it when it is new. */
+  firstOf(key: number, line: number): number {
+    if ((this.#size + 1) * 2 > this.#keys.length) this.#grow();
+    const stored = key + 1; // 0 marks an empty slot
+    const mask = this.#keys.length - 1;
+    for (let i = key % this.#keys.length; ; i = (i + 1) & mask) {
+      if (this.#keys[i] === 0) {
+        this.#keys[i] = stored;
+        this.#lines[i] = line;
+        this.#size++;
+        return line;
+      }
+      if (this.#keys[i] === stored) return this.#lines[i]!;
+    }
+  }
+
+  #grow(): void {
+    const [keys, lines] = [this.#keys, this.#lines];
+    this.#keys = new Float64Array(keys.length * 2);
+    this.#lines = new Uint32Array(keys.length * 2);
+    this.#size = 0;
+    for (let i = 0; i < keys.length; i++) if (keys[i] !== 0) this.firstOf(keys[i]! - 1, lines[i]!);
+  }
+}
+
+/** What a first pass over the ledger found: its rows, and each repeated reference's first line. */
+export interface LedgerScan {
+  rows: number;
+  /** `line -> first line` for every row whose reference an earlier row already had. */
+  repeats: Map<number, number>;
+}
+
+/** Counts the rows (for the progress bar) and finds repeated references, before anything is sent. */
+export async function scanLedger(
+  file: string,
+  format: LedgerFormat,
+  columns: Columns,
+  each?: (row: CsvRow) => void,
+): Promise<LedgerScan> {
+  const firstLines = new FirstLines();
+  const repeats = new Map<number, number>();
+  let rows = 0;
+  for await (const row of readLedger(file, format, columns)) {
+    rows++;
+    each?.(row);
+    if (row.reference === '') continue;
+    const first = firstLines.firstOf(hash53(row.reference), row.line);
+    if (first !== row.line) repeats.set(row.line, first);
+  }
+  return { rows, repeats };
 }

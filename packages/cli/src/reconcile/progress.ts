@@ -33,19 +33,36 @@ export function verdictCounts(verdicts: Readonly<Partial<Record<Verdict, number>
     .join(' · ');
 }
 
-/** One progress line: `[####----]  45%  4,500/10,000  1,234/s  ETA 0:04  match 4,400 · …`. */
-export function progressLine(p: ReconcileProgress, elapsedMs: number, total: number | undefined): string {
+/** What was already in the report before this run (a resume): rows and their verdicts. */
+export interface Before {
+  done: number;
+  verdicts: Readonly<Partial<Record<Verdict, number>>>;
+}
+
+/**
+ * One progress line: `[####----]  45%  4,500/10,000  1,234/s  ETA 0:04  match 4,400 · …`. The
+ * rate and ETA are this run's (rows it verified, over its own time); the counts and the bar are
+ * the whole report's, rows from before a resume included.
+ */
+export function progressLine(
+  p: ReconcileProgress,
+  elapsedMs: number,
+  total: number | undefined,
+  before: Before = { done: 0, verdicts: {} },
+): string {
   const rate = elapsedMs > 0 ? (p.done * 1000) / elapsedMs : 0;
-  const counts = verdictCounts(p.verdicts);
+  const done = before.done + p.done;
+  const all: Partial<Record<Verdict, number>> = { ...before.verdicts };
+  for (const [v, n] of Object.entries(p.verdicts) as [Verdict, number][]) all[v] = (all[v] ?? 0) + n;
+  const counts = verdictCounts(all);
   const rateText = `${Math.round(rate).toLocaleString('en')}/s`;
-  if (total === undefined || total === 0)
-    return `${p.done.toLocaleString('en')} rows  ${rateText}  ${counts}`;
-  const share = Math.min(p.done / total, 1);
+  if (total === undefined || total === 0) return `${done.toLocaleString('en')} rows  ${rateText}  ${counts}`;
+  const share = Math.min(done / total, 1);
   const filled = Math.round(share * BAR_WIDTH);
   const bar = `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}]`;
-  const eta = rate > 0 ? (total - p.done) / rate : Number.POSITIVE_INFINITY;
+  const eta = rate > 0 ? Math.max(total - done, 0) / rate : Number.POSITIVE_INFINITY;
   const pct = `${Math.floor(share * 100)}%`.padStart(4);
-  return `${bar} ${pct}  ${p.done.toLocaleString('en')}/${total.toLocaleString('en')}  ${rateText}  ETA ${duration(eta)}  ${counts}`;
+  return `${bar} ${pct}  ${done.toLocaleString('en')}/${total.toLocaleString('en')}  ${rateText}  ETA ${duration(eta)}  ${counts}`;
 }
 
 /** The progress display for this run's output and flags. */
@@ -53,11 +70,11 @@ export function createProgress(
   out: Output,
   quiet: boolean,
   total: number | undefined,
-  offset: number,
+  before: Before,
 ): Progress {
   const started = performance.now();
   let latest: ReconcileProgress | undefined;
-  const shifted = (p: ReconcileProgress): ReconcileProgress => ({ ...p, done: p.done + offset });
+  const line = (p: ReconcileProgress): string => progressLine(p, elapsed(), total, before);
   const elapsed = (): number => performance.now() - started;
   if (quiet || out.json) return { update: () => undefined, stop: () => undefined };
   if (!out.stderrIsTty) {
@@ -67,7 +84,7 @@ export function createProgress(
         latest = p;
         if (performance.now() - lastPrinted < PLAIN_EVERY_MS) return;
         lastPrinted = performance.now();
-        out.note(progressLine(shifted(p), elapsed(), total));
+        out.note(line(p));
       },
       stop: () => undefined,
     };
@@ -77,7 +94,7 @@ export function createProgress(
     if (latest === undefined || latest === drawn) return;
     drawn = latest;
     const width = process.stderr.columns > 20 ? process.stderr.columns - 1 : 119;
-    process.stderr.write(`\r\x1b[2K${progressLine(shifted(latest), elapsed(), total).slice(0, width)}`);
+    process.stderr.write(`\r\x1b[2K${line(latest).slice(0, width)}`);
   };
   // Redrawn on a timer, never per row: at most ten frames a second whatever the row rate.
   const timer = setInterval(draw, REDRAW_MS);

@@ -1,14 +1,14 @@
 /**
- * The report: one row per ledger row, in ledger order, as CSV or JSON lines. It is written as rows
- * complete, so an interrupted run leaves a report whose complete lines are exactly the first rows
- * of the ledger; `--resume` trims a torn last line, counts the rows, and carries on after them.
+ * The report: one row per ledger row, in ledger order, as CSV or JSON lines, written whole rows at
+ * a time. Every CSV cell a spreadsheet would run as a formula is made inert (a leading `'`), so a
+ * hostile reference or an answer from the service cannot run in the finance team's spreadsheet.
  */
-import { createWriteStream, existsSync, readFileSync, truncateSync, type WriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 
-import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import type { ReconcileLine, Verdict } from '@wallet/node';
+import type { ReconcileLine } from '@wallet/node';
 
+import { inertCell } from '../output.js';
 import type { CsvRow } from './ledger.js';
 
 /** The report's format: CSV, or one JSON object per line. */
@@ -28,15 +28,41 @@ export const COLUMNS = [
   'detail',
 ] as const;
 
-type ReportRow = Record<(typeof COLUMNS)[number], string | number>;
+/** One report row, each cell as it is written. */
+export type ReportRow = Record<(typeof COLUMNS)[number], string | number>;
+
+/**
+ * The ledger's side of a report row, as the report holds it (what `--resume` compares to know the
+ * report is this ledger's).
+ */
+export function ledgerCells(row: CsvRow, format: ReportFormat): [string, string, string, string] {
+  const bad = row.problem !== undefined;
+  return [
+    String(row.line),
+    format === 'csv' ? inertCell(row.reference) : row.reference,
+    bad || Number.isNaN(row.amount) ? '' : String(row.amount),
+    bad ? '' : row.status,
+  ];
+}
+
+/** A 32-bit fingerprint of a row's ledger side (FNV-1a over its cells). */
+export function fingerprint(cells: readonly string[]): number {
+  let h = 0x811c9dc5;
+  for (const cell of cells) {
+    for (let i = 0; i < cell.length; i++) h = Math.imul(h ^ cell.charCodeAt(i), 16777619);
+    h = Math.imul(h ^ 0x1f, 16777619);
+  }
+  return h >>> 0;
+}
 
 /** One reconciled line as a report row (the CSV reader's problem wins over the SDK's wording). */
-export function toReportRow(line: ReconcileLine<CsvRow>): ReportRow {
+export function toReportRow(line: ReconcileLine<CsvRow>, note = ''): ReportRow {
   const { expected, actual } = line;
   const bad = expected.problem !== undefined;
+  const detail = expected.problem ?? line.detail;
   return {
     line: expected.line,
-    reference: line.reference,
+    reference: expected.reference,
     verdict: line.verdict,
     expected_amount: bad || Number.isNaN(expected.amount) ? '' : expected.amount,
     expected_status: bad ? '' : expected.status,
@@ -44,7 +70,7 @@ export function toReportRow(line: ReconcileLine<CsvRow>): ReportRow {
     actual_status: actual?.status ?? '',
     fee: actual?.fee ?? '',
     net_amount: actual?.netAmount ?? '',
-    detail: expected.problem ?? line.detail,
+    detail: note === '' ? detail : detail === '' ? note : `${detail}; ${note}`,
   };
 }
 
@@ -53,61 +79,30 @@ export function formatOf(file: string): ReportFormat {
   return /\.(jsonl|ndjson)$/i.test(file) ? 'jsonl' : 'csv';
 }
 
-/** What an earlier run left: its rows (to count and summarise) and the line of its last one. */
-export interface EarlierReport {
-  rows: number;
-  lastLine: number;
-  lastReference: string;
-  verdicts: Partial<Record<Verdict, number>>;
+/** A row as its line in the report. */
+export function rowText(row: ReportRow, format: ReportFormat): string {
+  // Every CSV cell, the service's answers included, is made inert for spreadsheets.
+  return format === 'csv'
+    ? stringify([COLUMNS.map((c) => inertCell(String(row[c])))])
+    : `${JSON.stringify(row)}\n`;
 }
 
-/**
- * Reads a report left by an interrupted run, first cutting off a torn last line (a write the
- * interruption cut short), so new rows append cleanly.
- */
-export function readEarlier(file: string, format: ReportFormat): EarlierReport | undefined {
-  if (!existsSync(file)) return undefined;
-  let text = readFileSync(file, 'utf8');
-  const end = text.lastIndexOf('\n') + 1;
-  if (end < text.length) {
-    truncateSync(file, Buffer.byteLength(text.slice(0, end)));
-    text = text.slice(0, end);
-  }
-  const records: Record<string, string | number>[] =
-    format === 'csv'
-      ? parse<Record<string, string>>(text, { columns: true, bom: true, skip_empty_lines: true })
-      : text
-          .split('\n')
-          .filter((l) => l.trim() !== '')
-          .map((l) => JSON.parse(l) as Record<string, string | number>);
-  const verdicts: Partial<Record<Verdict, number>> = {};
-  for (const r of records) {
-    const v = String(r.verdict) as Verdict;
-    verdicts[v] = (verdicts[v] ?? 0) + 1;
-  }
-  const last = records.at(-1);
-  return {
-    rows: records.length,
-    lastLine: Number(last?.line ?? 0),
-    lastReference: String(last?.reference ?? ''),
-    verdicts,
-  };
-}
-
-/** Appends report rows; `close()` resolves once everything is on disk. */
+/** Writes report rows; `close()` resolves once everything is on disk. */
 export class ReportWriter {
   readonly #stream: WriteStream;
   readonly #format: ReportFormat;
+  /** @param append - carry on a report (no header); else a new file with its header. */
   constructor(file: string, format: ReportFormat, append: boolean) {
     this.#format = format;
-    const fresh = !append || !existsSync(file) || readFileSync(file).length === 0;
-    this.#stream = createWriteStream(file, { flags: fresh ? 'w' : 'a' });
-    if (fresh && format === 'csv') this.#stream.write(stringify([[...COLUMNS]]));
+    this.#stream = createWriteStream(file, { flags: append ? 'a' : 'w' });
+    if (!append && format === 'csv') this.#stream.write(stringify([[...COLUMNS]]));
   }
   /** Writes one row; resolves when the stream can take more (backpressure, so memory stays flat). */
-  async write(row: ReportRow): Promise<void> {
-    const text =
-      this.#format === 'csv' ? stringify([COLUMNS.map((c) => row[c])]) : `${JSON.stringify(row)}\n`;
+  write(row: ReportRow): Promise<void> {
+    return this.raw(rowText(row, this.#format));
+  }
+  /** Writes a row's text as is (a row copied from an earlier report). */
+  async raw(text: string): Promise<void> {
     if (!this.#stream.write(text))
       await new Promise<void>((resolve) => this.#stream.once('drain', () => resolve()));
   }

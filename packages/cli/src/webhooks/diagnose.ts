@@ -24,6 +24,11 @@ function reparsed(captured: Buffer): unknown {
   }
 }
 
+/** True when the captured bytes are the value's compact JSON (no indentation, no final newline). */
+function isCompact(captured: Buffer, value: unknown): boolean {
+  return captured.toString('utf8') === JSON.stringify(value);
+}
+
 const RAW_BODY_FIX =
   'Verify the raw bytes as received (express.raw(), await request.text()), before any parsing.';
 
@@ -72,7 +77,20 @@ export const ALTERATIONS: readonly Alteration[] = [
     explanation: `The body was parsed and re-serialized: the service sent it indented, the handler checked compact JSON. ${RAW_BODY_FIX}`,
     original: (b) => {
       const value = reparsed(b);
-      return value === undefined ? undefined : Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
+      // Only a compact capture was made compact; an indented one was re-indented (below).
+      return value === undefined || !isCompact(b, value)
+        ? undefined
+        : Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
+    },
+  },
+  {
+    id: 'reindented',
+    explanation: `The body was parsed and re-serialized with another indentation than the service's (2 spaces, final newline). ${RAW_BODY_FIX}`,
+    original: (b) => {
+      const value = reparsed(b);
+      return value === undefined || isCompact(b, value)
+        ? undefined
+        : Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
     },
   },
   {
@@ -88,7 +106,7 @@ export const ALTERATIONS: readonly Alteration[] = [
     explanation: `The body was parsed and re-serialized: the service sent compact JSON, the handler checked it indented. ${RAW_BODY_FIX}`,
     original: (b) => {
       const value = reparsed(b);
-      return value === undefined ? undefined : Buffer.from(JSON.stringify(value));
+      return value === undefined || isCompact(b, value) ? undefined : Buffer.from(JSON.stringify(value));
     },
   },
 ];
@@ -101,9 +119,12 @@ export function signatureBytes(signature: string): { bytes: Buffer | undefined; 
     cleaned !== signature
       ? `The signature header was not exactly 128 hex digits (${signature.includes(',') ? 'it holds the header twice' : 'it had a prefix or spaces'}); the SDK's verifier refuses that form.`
       : undefined;
-  return /^[0-9a-f]{128}$/i.test(cleaned)
-    ? { bytes: Buffer.from(cleaned, 'hex'), note }
-    : { bytes: undefined, note };
+  if (/^[0-9a-f]{128}$/i.test(cleaned)) return { bytes: Buffer.from(cleaned, 'hex'), note };
+  // Not a signature at all: no secret was tried, so nothing can be said of the secret or the body.
+  return {
+    bytes: undefined,
+    note: `The signature is malformed: the service sends 128 hex digits (HMAC-SHA512), this is ${cleaned.length} character(s)${/[^0-9a-f]/i.test(cleaned) ? ' with some that are not hex' : ''}. Copy the X-Wallet-Signature header whole; no secret was tried.`,
+  };
 }
 
 function matches(body: Buffer, secret: string, expected: Buffer): boolean {

@@ -1,0 +1,209 @@
+/**
+ * The one CSV reader of the command line (ledgers and reports): RFC 4180 records from a stream of
+ * text, each with the line it starts on. A record that cannot be read (a stray quote) is given as
+ * a problem with its line and reading goes on at the next line; a quote never closed is reported
+ * at the line it opened and the lines after it are read again, so one stray quote costs one row.
+ * CRLF and LF both end a record; a `\r` alone inside a field is kept.
+ */
+
+/** A record read whole, or the line of one that could not be read and why. */
+export type CsvRecord =
+  | {
+      readonly fields: string[];
+      readonly line: number;
+      readonly end: number;
+      readonly raw: string;
+      readonly problem?: undefined;
+    }
+  | {
+      readonly fields?: undefined;
+      readonly line: number;
+      readonly end: number;
+      readonly raw: string;
+      readonly problem: string;
+    };
+
+/** A quoted field longer than this is taken for a quote never closed (a ledger cell is short). */
+const MAX_RECORD_CHARS = 1 << 20;
+
+const enum State {
+  FieldStart,
+  Unquoted,
+  Quoted,
+  QuoteInQuoted,
+  SkipLine,
+}
+
+/**
+ * Splits text into records as it arrives. `end` is the byte offset (UTF-8) just after a record's
+ * line break, so a reader can cut a file after its last whole record.
+ */
+export class CsvSplitter {
+  #state = State.FieldStart;
+  #fields: string[] = [];
+  /** The current field's text from earlier chunks (and escaped quotes). */
+  #field = '';
+  /** The current record's raw text from earlier chunks. */
+  #raw = '';
+  #line = 1;
+  #start = 1;
+  #problem = '';
+  #bytes = 0;
+  // Within the text being pushed: where the current field's and record's unread text starts.
+  #text = '';
+  #fs = 0;
+  #rs = 0;
+  readonly #out: CsvRecord[] = [];
+
+  /** Feeds text; returns the records it completed. Fields are sliced, never built a character at a time. */
+  push(text: string): CsvRecord[] {
+    this.#text = text;
+    this.#fs = 0;
+    this.#rs = 0;
+    let mark = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10) {
+        this.#bytes += Buffer.byteLength(text.slice(mark, i + 1));
+        mark = i + 1;
+      }
+      this.#step(c, i);
+    }
+    this.#bytes += Buffer.byteLength(text.slice(mark));
+    if (this.#state === State.Unquoted || this.#state === State.Quoted) this.#field += text.slice(this.#fs);
+    this.#raw += text.slice(this.#rs);
+    this.#text = '';
+    if (this.#state === State.Quoted && this.#field.length > MAX_RECORD_CHARS) this.#unclosed();
+    return this.#out.splice(0);
+  }
+
+  /** Ends the text: a last record without a line break is returned with `end` where it stops. */
+  end(): { records: CsvRecord[]; torn: boolean } {
+    const torn = this.#raw !== '';
+    // An unclosed quote reads its record's other lines again, which may leave text again.
+    while (this.#raw !== '') {
+      if (this.#state === State.Quoted) this.#unclosed();
+      else this.#out.push(...this.push('\n'));
+    }
+    return { records: this.#out.splice(0), torn };
+  }
+
+  #step(c: number, i: number): void {
+    switch (this.#state) {
+      case State.FieldStart:
+        if (c === 34) {
+          this.#state = State.Quoted;
+          this.#fs = i + 1;
+        } else if (c === 44) this.#fields.push('');
+        else if (c === 10) this.#endRecord(i, '');
+        else {
+          this.#state = State.Unquoted;
+          this.#fs = i;
+        }
+        return;
+      case State.Unquoted:
+        if (c === 44) this.#endField(i, i + 1);
+        else if (c === 10) this.#endRecord(i, this.#take(i).replace(/\r$/, ''));
+        else if (c === 34) this.#bad('a quote inside a field that does not start with one');
+        return;
+      case State.Quoted:
+        if (c === 34) {
+          this.#field = this.#take(i);
+          this.#fs = i + 1;
+          this.#state = State.QuoteInQuoted;
+        } else if (c === 10) this.#line++;
+        return;
+      case State.QuoteInQuoted:
+        if (c === 34) {
+          this.#field += '"';
+          this.#fs = i + 1;
+          this.#state = State.Quoted;
+        } else if (c === 44) this.#endField(this.#fs, i + 1);
+        else if (c === 10) this.#endRecord(i, this.#field);
+        else if (c !== 13) this.#bad(`text after a closing quote (${JSON.stringify(this.#text[i])})`);
+        return;
+      case State.SkipLine:
+        if (c === 10) {
+          this.#out.push({
+            line: this.#start,
+            end: this.#bytes,
+            raw: this.#rawTo(i),
+            problem: this.#problem,
+          });
+          this.#reset(i);
+        }
+    }
+  }
+
+  /** The current field: what came before, and this text from its start up to `i`. */
+  #take(i: number): string {
+    return this.#field + this.#text.slice(this.#fs, i);
+  }
+
+  #rawTo(i: number): string {
+    return this.#raw + this.#text.slice(this.#rs, i + 1);
+  }
+
+  #endField(i: number, next: number): void {
+    this.#fields.push(this.#state === State.Unquoted ? this.#take(i) : this.#field);
+    this.#field = '';
+    this.#fs = next;
+    this.#state = State.FieldStart;
+  }
+
+  #endRecord(i: number, last: string): void {
+    this.#fields.push(last);
+    const blank = this.#fields.length === 1 && last === '';
+    if (!blank)
+      this.#out.push({ fields: this.#fields, line: this.#start, end: this.#bytes, raw: this.#rawTo(i) });
+    this.#reset(i);
+  }
+
+  #bad(problem: string): void {
+    this.#problem = `line ${this.#start}: cannot be read as CSV: ${problem}`;
+    this.#state = State.SkipLine;
+  }
+
+  // The quote that opened on the record's first line is the stray one: report that line, then
+  // read everything after it again (those rows were swallowed by the open quote, not broken).
+  // Called between pushes, when the record's raw text is all in #raw.
+  #unclosed(): void {
+    const raw = this.#raw;
+    const start = this.#start;
+    const firstBreak = raw.indexOf('\n');
+    const rest = firstBreak < 0 ? '' : raw.slice(firstBreak + 1);
+    this.#bytes -= Buffer.byteLength(rest);
+    this.#out.push({
+      line: start,
+      end: this.#bytes,
+      raw: firstBreak < 0 ? raw : raw.slice(0, firstBreak + 1),
+      problem: `line ${start}: cannot be read as CSV: a quote opened on this line is never closed`,
+    });
+    this.#line = start;
+    this.#reset(-1);
+    this.#raw = '';
+    if (rest !== '') this.#out.push(...this.push(rest));
+  }
+
+  #reset(i: number): void {
+    this.#state = State.FieldStart;
+    this.#fields = [];
+    this.#field = '';
+    this.#raw = '';
+    this.#rs = i + 1;
+    this.#fs = i + 1;
+    this.#line++;
+    this.#start = this.#line;
+  }
+}
+
+/** Every record of a text stream, in order; `torn` on the last when the text ended mid-record. */
+export async function* readCsv(
+  chunks: AsyncIterable<string>,
+): AsyncGenerator<CsvRecord & { torn?: boolean }, void, undefined> {
+  const splitter = new CsvSplitter();
+  for await (const chunk of chunks) yield* splitter.push(chunk);
+  const { records, torn } = splitter.end();
+  for (let i = 0; i < records.length; i++)
+    yield i === records.length - 1 && torn ? { ...records[i]!, torn: true } : records[i]!;
+}

@@ -1,0 +1,153 @@
+/**
+ * `--resume` carries on only the report of the same ledger, verifies its `error` rows again, and
+ * handles a torn last record of any shape; after SIGKILL it ends on the report an uninterrupted
+ * run writes, byte for byte. The progress line after a resume shows this run's rate and ETA and
+ * the whole report's counts.
+ */
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync, existsSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { progressLine } from '../src/reconcile/progress.js';
+import { charge, json } from './helpers/lying-service.js';
+import { TEST_KEY, wallet } from './helpers/processes.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'wallet-cli-resume-'));
+const ROWS = 60;
+const rows = (n: number, from = 0) =>
+  Array.from({ length: n }, (_, i) => `ord_${i + from},10000,paid`).join('\n');
+let failing = new Set<string>();
+let server: Server;
+let env: Record<string, string>;
+beforeAll(async () => {
+  // Answers every reference as a paid charge, but 500 for those in `failing`; slow enough to kill mid-run.
+  server = createServer((req, res: ServerResponse) => {
+    const reference = decodeURIComponent(req.url!.split('/').pop()!);
+    setTimeout(() => {
+      if (failing.has(reference)) json(res, 500, { status: 'error', message: 'try later' });
+      else json(res, 200, charge(reference));
+    }, 5);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  env = {
+    WALLET_SECRET_KEY: TEST_KEY,
+    WALLET_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+  };
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+function ledger(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, `reference,amount,status\n${text}\n`);
+  return path;
+}
+const reconcile = (file: string, out: string, ...more: string[]) =>
+  wallet(['reconcile', file, '--out', out, '--quiet', '--retries', '0', ...more], { env });
+
+describe('wallet reconcile --resume', () => {
+  it('verifies the error rows again, in place, and copies the others byte for byte', async () => {
+    const file = ledger('errors.csv', rows(ROWS));
+    const out = join(dir, 'errors.report.csv');
+    failing = new Set(['ord_3', 'ord_10', 'ord_59']);
+    const first = await reconcile(file, out);
+    expect(first.code).toBe(1);
+    const before = readFileSync(out, 'utf8').split('\n');
+    expect(before.filter((l) => l.includes(',error,'))).toHaveLength(3);
+    failing = new Set();
+    const second = await reconcile(file, out, '--resume');
+    expect(second.code).toBe(0);
+    const after = readFileSync(out, 'utf8').split('\n');
+    expect(after.filter((l) => l.includes(',error,'))).toEqual([]);
+    expect(after.length).toBe(before.length);
+    // Every row that was not an error is the same bytes, in the same place.
+    before.forEach((l, i) => {
+      if (!l.includes(',error,')) expect(after[i]).toBe(l);
+    });
+    expect(existsSync(`${out}.resume`)).toBe(false);
+  });
+
+  it('refuses a ledger that changed above the rows done, or another ledger, and writes nothing', async () => {
+    const file = ledger('changing.csv', rows(ROWS));
+    const out = join(dir, 'changing.report.csv');
+    await reconcile(file, out);
+    const lines = readFileSync(out, 'utf8').split('\n');
+    writeFileSync(out, `${lines.slice(0, 21).join('\n')}\n`); // 20 rows done
+    const report = readFileSync(out, 'utf8');
+    // A row inserted at line 6: the ledger under the report is not the one it was made from.
+    writeFileSync(file, `reference,amount,status\n${rows(4)}\nord_new,500,paid\n${rows(ROWS - 4, 4)}\n`);
+    const changed = await reconcile(file, out, '--resume');
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toContain(
+      'Not resumed: the ledger changed at line 6, above the 20 rows the report already holds',
+    );
+    expect(readFileSync(out, 'utf8')).toBe(report);
+    const other = await reconcile(ledger('other.csv', rows(ROWS, 1000)), out, '--resume');
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('was made from another ledger');
+    const shorter = await reconcile(ledger('short.csv', rows(10)), out, '--resume');
+    expect(shorter.code).toBe(2);
+    expect(shorter.stderr).toContain('the report holds 20 rows, the ledger only 10');
+    expect(readFileSync(out, 'utf8')).toBe(report);
+  });
+
+  it('cuts a torn last record, a quoted field with a line break included, and carries on', async () => {
+    const file = ledger('torn.csv', rows(ROWS));
+    const out = join(dir, 'torn.report.csv');
+    await reconcile(file, out);
+    const whole = readFileSync(out, 'utf8');
+    const lines = whole.split('\n');
+    for (const tail of ['12,ord_11,error,10000,paid,,,,,"the service\nsaid', '12,ord_11,mat', '12,"ord_']) {
+      writeFileSync(out, `${lines.slice(0, 11).join('\n')}\n${tail}`);
+      const resumed = await reconcile(file, out, '--resume');
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(readFileSync(out, 'utf8')).toBe(whole);
+    }
+  });
+
+  it('after SIGKILL mid-run, resumes to the same bytes an uninterrupted run writes', async () => {
+    const file = ledger('kill.csv', rows(400));
+    const clean = join(dir, 'clean.report.csv');
+    await reconcile(file, clean, '--concurrency', '2');
+    const out = join(dir, 'kill.report.csv');
+    const killed = await wallet(['reconcile', file, '--out', out, '--quiet', '--concurrency', '2'], {
+      env,
+      onSpawn: (child) => {
+        const timer = setInterval(() => {
+          if (existsSync(out) && statSync(out).size > 3000) {
+            clearInterval(timer);
+            child.kill('SIGKILL');
+          }
+        }, 2);
+      },
+    });
+    expect(killed.code).toBe(null);
+    // Whatever the kill left, even half a row, a resume completes it.
+    appendFileSync(out, '150,ord_1');
+    const resumed = await reconcile(file, out, '--resume');
+    expect(resumed.code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(clean, 'utf8'));
+  });
+});
+
+describe('the progress line after a resume', () => {
+  it("shows this run's rate and ETA, and the whole report's rows and counts", () => {
+    const line = progressLine(
+      { done: 10, total: 50, verdicts: { match: 8, error: 2 } as never },
+      2_000,
+      100,
+      { done: 50, verdicts: { match: 45, still_pending: 5 } },
+    );
+    // 60 of 100 rows in the report; this run did 10 in 2 s: 5/s, 40 left: 8 s.
+    expect(line).toContain(' 60/100 ');
+    expect(line).toContain(' 5/s ');
+    expect(line).toContain('ETA 0:08');
+    expect(line).toContain('match 53 · still_pending 5 · error 2');
+  });
+});
