@@ -29,6 +29,8 @@ export type {
   ReconcileOptions,
   ReconcileProgress,
 } from './resources/reconcile.js';
+export { summarizeSettlements } from './resources/settlements.js';
+export type { SettlementDay, SettlementOptions } from './resources/settlements.js';
 export { Refunds } from './resources/refunds.js';
 export { toKobo, toNaira, formatNaira, estimateFee } from './money.js';
 export type { FormatNairaOptions } from './money.js';

@@ -25,6 +25,7 @@ export type { WebhookRetryOptions, WebhookOutcome, WebhookDelivery } from './tes
 export type { SandboxLogger } from './testing/endpoints/log.js';
 export type { SandboxFaults, SandboxFaultKind } from './testing/endpoints/faults.js';
 export type { WebhookTarget } from './testing/webhooks/sender.js';
+export type { SandboxClock } from './testing/state/clock.js';
 export type { SandboxSeedCharge, SandboxSeedResult, SandboxSeedStatus } from './testing/state/seed.js';
 export { signWebhook } from './webhooks/sign.js';
 export type { SignedWebhook } from './webhooks/sign.js';

@@ -15,6 +15,7 @@ import type {
   SandboxRequestRecord,
 } from './state/records.js';
 import type { SandboxFaults } from './endpoints/faults.js';
+import type { SandboxClock } from './state/clock.js';
 import type { SandboxLogger } from './endpoints/log.js';
 import type { SandboxSeedCharge, SandboxSeedResult } from './state/seed.js';
 import type { WebhookDelivery, WebhookRetryOptions } from './webhooks/delivery.js';
@@ -74,10 +75,26 @@ export interface SandboxOptions {
    */
   promptTtlMs?: number;
   /**
-   * The sandbox's clock, for tests of expiry and timestamps.
+   * Where the sandbox's time comes from: on the real clock, read at every moment; on the manual
+   * clock, read once, as its start.
    * @default () => new Date()
    */
   now?: () => Date;
+  /**
+   * `'manual'` stops the sandbox's time; only `advance()` moves it. Prompts expire as it passes
+   * their `expiresAt`, paid charges settle at 10:00 Lagos time on the next Lagos day (until then
+   * `settlement` is `null`; on the real clock they settle at once), and a `waitForOutcome` poll is
+   * answered the moment the test ends the wait: tests of expiry and settlement take milliseconds.
+   * @default 'real'
+   *
+   * @example
+   * ```ts
+   * const sandbox = createSandbox({ clock: 'manual', now: () => new Date('2026-03-02T08:00:00Z') });
+   * const outcome = wallet.charges.waitForOutcome('order_1');
+   * sandbox.advance(10 * 60_000); // past expiresAt: the outcome is FAILED
+   * ```
+   */
+  clock?: SandboxClock;
   /**
    * Where to write one line per request answered and per webhook delivery attempt. The bin logs
    * to the terminal; a library user turns it on with `logger: console`.
@@ -197,10 +214,25 @@ export interface Sandbox {
    * reference and 409 when the charge has no webhook (it was never authorized, or no `webhookUrl`).
    */
   redeliver(reference: string): Promise<WebhookDelivery>;
+  /**
+   * Sends a past delivery (`id` from `deliveries`) again, byte for byte, to the current webhook URL,
+   * as a new delivery; resolves like `authorize()`. Your handler's dedupe should answer it as the
+   * duplicate it is. Over HTTP: `GET /_sandbox/deliveries`, `POST /_sandbox/deliveries/{id}/replay`.
+   * Rejects with a `SandboxError` 404 for an id not held, 409 without a `webhookUrl`.
+   */
+  replay(id: string): Promise<WebhookDelivery>;
   /** Plays the customer declining a pending charge: it becomes `FAILED`. Rejects like `authorize`. */
   decline(reference: string): Promise<SandboxCharge>;
   /** Ends a pending charge's prompt now; verify then reports `FAILED`, and it may be dispatched again. */
   expire(reference: string): Promise<SandboxCharge>;
+  /**
+   * Moves the manual clock forward by `ms` and returns the new time: prompts expire, charges
+   * settle and held polls answer. Over HTTP: `POST /_sandbox/clock` with `{ "advance": ms }` (`GET`
+   * reads it). A `SandboxError` 409 on the real clock.
+   */
+  advance(ms: number): Date;
+  /** The sandbox's time now: the manual clock's, or the real one's. */
+  now(): Date;
   /** Adds a customer, or replaces one with the same handle. */
   addCustomer(customer: SandboxCustomerInit): SandboxCustomer;
   /**
@@ -253,7 +285,10 @@ export interface Sandbox {
   readonly deliveries: readonly SandboxDeliveryAttempt[];
   /** API requests answered (not the `/_sandbox/` controls): the newest `historyLimit`. A frozen snapshot. */
   readonly requests: readonly SandboxRequestRecord[];
-  /** Forgets charges, refunds, debits, deliveries, requests and idempotency keys; restores customers and the allow list. */
+  /**
+   * Forgets charges, refunds, debits, deliveries, requests and idempotency keys; restores customers
+   * and the allow list, and takes the manual clock back to its start.
+   */
   reset(): void;
   /** Stops every server `listen()` started, stops webhook retries under way, and closes the dispatcher. */
   close(): Promise<void>;

@@ -129,6 +129,7 @@ const SANDBOX_RULES: Readonly<Record<string, Rule>> = {
   clientIp: text,
   promptTtlMs: range(1, WEEK_MS),
   now: fn,
+  clock: (value) => (value === 'real' || value === 'manual' ? undefined : "must be 'real' or 'manual'"),
   logger: loggerRule,
   faults: faultsRule,
   historyLimit: wholeNumber(0, 1_000_000),

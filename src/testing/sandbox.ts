@@ -7,11 +7,10 @@ import { throwIssues } from '../core/options.js';
 import { normalizeIp } from './endpoints/access.js';
 import { faultSource } from './endpoints/faults.js';
 import { IdempotencyStore } from './endpoints/idempotency.js';
-import { LogLines, controlLine, deliveryLine, forgetLine, seedLine, webhookLine } from './endpoints/log.js';
+import { LogLines, deliveryLine } from './endpoints/log.js';
 import { createRouter } from './endpoints/router.js';
 import type { SandboxRequestContext } from './endpoints/router.js';
 import type { AuthorizeResult, Sandbox, SandboxOptions } from './api.js';
-import { controlRoutes } from './control-routes.js';
 import {
   checkCustomer,
   checkFetchArguments,
@@ -19,8 +18,9 @@ import {
   checkSandboxOptions,
   checkWebhookTarget,
 } from './options.js';
-import { checkArgument, checkValue, list, text } from './rules.js';
+import { checkArgument, checkValue, list, range, text } from './rules.js';
 import { authorizeCharge, declineCharge, expireCharge } from './state/charges.js';
+import { Clock } from './state/clock.js';
 import { customerKey, defaultSandboxCustomers, toSandboxCustomer } from './state/customers.js';
 import type { SandboxCustomer, SandboxCustomerInit } from './state/customers.js';
 import type {
@@ -41,12 +41,14 @@ import { startServer } from './transports/server.js';
 import type { SandboxListenOptions, SandboxServer } from './transports/server.js';
 import { retryOptions } from './webhooks/delivery.js';
 import type { WebhookDelivery } from './webhooks/delivery.js';
-import { resend, sendPaid } from './webhooks/events.js';
+import { replay, resend, sendPaid } from './webhooks/events.js';
 import { WebhookSender } from './webhooks/sender.js';
 import type { WebhookTarget } from './webhooks/sender.js';
 
 /** Charges kept unless `maxCharges` says otherwise: a reconciliation's worth. */
 const DEFAULT_MAX_CHARGES = 100_000;
+/** The longest single move of the manual clock: a year. */
+const MAX_ADVANCE_MS = 366 * 24 * 3_600_000;
 
 type Handle = (request: Request, context?: SandboxRequestContext) => Promise<Response>;
 
@@ -57,6 +59,7 @@ class SandboxImpl implements Sandbox {
   readonly #options: SandboxOptions;
   readonly #state: SandboxState;
   readonly #now: () => Date;
+  readonly #clock: Clock;
   readonly #webhooks: WebhookSender;
   readonly #idempotency: IdempotencyStore;
   readonly #promptTtlMs: number;
@@ -67,7 +70,8 @@ class SandboxImpl implements Sandbox {
 
   constructor(options: SandboxOptions) {
     this.#options = options;
-    this.#now = options.now ?? (() => new Date());
+    this.#clock = new Clock(options.clock ?? 'real', options.now ?? (() => new Date()));
+    this.#now = () => this.#clock.now();
     this.#promptTtlMs = options.promptTtlMs ?? 600_000;
     this.#logger.attach(options.logger);
     this.#state = new SandboxState({
@@ -75,7 +79,10 @@ class SandboxImpl implements Sandbox {
       maxCharges: options.maxCharges ?? DEFAULT_MAX_CHARGES,
     });
     this.#state.onForget = (references) =>
-      this.#logger.info(forgetLine(this.#now(), references, this.#state.limits.maxCharges));
+      this.#logger.note(
+        this.#now(),
+        `sandbox full (maxCharges ${this.#state.limits.maxCharges}): forgot ${references.length} oldest finished ${references.length === 1 ? `charge, ${references[0]}` : `charges, ${references[0]} to ${references.at(-1)}`}`,
+      );
     this.#idempotency = new IdempotencyStore(options.idempotencyKeyLimit ?? 10_000);
     const { webhookUrl: url, webhookSecret: secret } = options;
     const target = url === undefined || secret === undefined ? undefined : { url, secret };
@@ -91,12 +98,18 @@ class SandboxImpl implements Sandbox {
       state: this.#state,
       idempotency: this.#idempotency,
       now: this.#now,
+      clock: this.#clock,
       promptTtlMs: this.#promptTtlMs,
       defaultClientIp: options.clientIp ?? '127.0.0.1',
       basePath,
       faults: faultSource(options.faults),
       logger: this.#logger,
-      controls: controlRoutes(this, () => this.#webhooks.target?.url ?? null),
+      controls: {
+        sandbox: this,
+        state: this.#state,
+        webhookUrl: () => this.#webhooks.target?.url ?? null,
+        clock: options.clock ?? 'real',
+      },
     });
     this.fetch = async (request, context) => {
       checkFetchArguments(request, context);
@@ -130,13 +143,19 @@ class SandboxImpl implements Sandbox {
     checkArgument('authorize() argument', 'reference', reference);
     const paid = authorizeCharge(this.#state, reference, this.#now());
     const charge = snapshot(paid);
-    this.#logger.info(controlLine(this.#now(), 'authorize', reference, charge.status));
+    this.#clock.changed();
+    this.#logger.note(this.#now(), `customer authorize ${reference}: ${charge.status}`);
     return { charge, webhook: await sendPaid(this.#state, this.#webhooks, charge) };
   }
 
   async redeliver(reference: string): Promise<WebhookDelivery> {
     checkArgument('redeliver() argument', 'reference', reference);
     return await resend(this.#state, this.#webhooks, reference);
+  }
+
+  async replay(id: string): Promise<WebhookDelivery> {
+    checkArgument('replay() argument', 'id', id);
+    return await replay(this.#state, this.#webhooks, id);
   }
 
   decline(reference: string): Promise<SandboxCharge> {
@@ -152,11 +171,23 @@ class SandboxImpl implements Sandbox {
     try {
       checkArgument(`${name}() argument`, 'reference', reference);
       const charge = snapshot(change());
-      this.#logger.info(controlLine(this.#now(), name, charge.reference, charge.status));
+      this.#clock.changed();
+      this.#logger.note(this.#now(), `customer ${name} ${charge.reference}: ${charge.status}`);
       return Promise.resolve(charge);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
+  }
+
+  advance(ms: number): Date {
+    checkValue('advance() argument', 'ms', ms, range(0, MAX_ADVANCE_MS));
+    const now = this.#clock.advance(ms);
+    this.#logger.note(now, `clock advanced ${ms} ms to ${now.toISOString()}`);
+    return now;
+  }
+
+  now(): Date {
+    return this.#clock.now();
   }
 
   addCustomer(init: SandboxCustomerInit): SandboxCustomer {
@@ -170,14 +201,14 @@ class SandboxImpl implements Sandbox {
     throwIssues('seed() charges', seedIssues(this.#state, charges));
     const now = this.#now();
     const result = seedCharges(this.#state, charges, { now, ttlMs: this.#promptTtlMs });
-    this.#logger.info(seedLine(now, result));
+    this.#logger.note(now, `sandbox seeded ${result.seeded} charges (${result.charges} held)`);
     return result;
   }
 
   setWebhook(target: WebhookTarget | undefined): void {
     if (target !== undefined) checkWebhookTarget(target);
     this.#webhooks.target = target === undefined ? undefined : { url: target.url, secret: target.secret };
-    this.#logger.info(webhookLine(this.#now(), target?.url));
+    this.#logger.note(this.#now(), `webhooks ${target === undefined ? 'off' : `-> ${target.url}`}`);
   }
 
   setAllowedIps(ips: readonly string[] | undefined): void {
@@ -212,6 +243,7 @@ class SandboxImpl implements Sandbox {
 
   reset(): void {
     this.#state.clear();
+    this.#clock.rewind();
     this.#idempotency.clear();
     for (const customer of [...defaultSandboxCustomers, ...(this.#options.customers ?? [])]) {
       this.#state.customers.set(customerKey(customer.handle), toSandboxCustomer(customer));
@@ -220,6 +252,7 @@ class SandboxImpl implements Sandbox {
   }
 
   async close(): Promise<void> {
+    this.#clock.release();
     const webhooks = this.#webhooks.close();
     await Promise.all([...this.#servers].map((stop) => stop()));
     this.#servers.clear();

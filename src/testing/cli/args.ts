@@ -28,12 +28,16 @@ key is accepted; @ada (+2348000000001) and @tunde are ready to charge.
   --retry-after S       Retry-After of a rate-limit fault: seconds, or MIN-MAX (default 1)
   --seed N              seed of the faults and latency (default 1)
   --max-charges N       charges kept; past it the oldest finished go (default 100000)
+  --clock manual        stop the sandbox's time: POST /_sandbox/clock {"advance": ms} moves it
+                        (prompts expire, paid charges settle) (default real)
   --quiet               no log lines
   -h, --help            show this help
 
 Play the customer (no key needed):
   POST /_sandbox/charges/<reference>/authorize | decline | expire | redeliver
   GET  /_sandbox/state
+  GET  /_sandbox/deliveries, POST /_sandbox/deliveries/<id>/replay  (the same bytes again)
+  GET  /_sandbox/clock     the time; POST {"advance": ms} moves a manual clock
 Set up state and webhooks without a restart:
   POST /_sandbox/seed      many charges, a JSON array or JSON lines of { reference, amount, status }
   POST /_sandbox/webhook   { "url": "http://127.0.0.1:3000/webhooks", "secret": "whsec_..." }
@@ -95,6 +99,7 @@ export function parseBinArgs(argv: readonly string[]): BinArgs {
         'fault-kinds': { type: 'string' },
         'retry-after': { type: 'string' },
         'max-charges': { type: 'string' },
+        clock: { type: 'string' },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -129,6 +134,7 @@ export function parseBinArgs(argv: readonly string[]): BinArgs {
       if (typeof max === 'string') return { kind: 'error', message: max };
       sandbox.maxCharges = max;
     }
+    if (values.clock !== undefined) sandbox.clock = values.clock;
     if (Object.keys(faults).length > 0) sandbox.faults = faults;
     checkSandboxOptions(sandbox);
     return { kind: 'serve', sandbox, listen: { port, host: values.host }, quiet: values.quiet };
@@ -150,6 +156,7 @@ function flagNames(message: string): string {
     .replace(/\bfaults\.kinds\.(\d+)/g, (_, index: string) => `--fault-kinds: kind ${Number(index) + 1}`)
     .replace(/\bfaults\.retryAfter\b/g, '--retry-after')
     .replace(/\bmaxCharges\b/g, '--max-charges')
+    .replace(/\bclock\b/g, '--clock')
     .replace(/\bcustomers\.(\d+)/g, (_, index: string) => `--customers: customer ${index}`)
     .replace(/(?<!-)\bcustomers: /g, '--customers: ');
 }

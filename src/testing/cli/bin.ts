@@ -63,6 +63,11 @@ async function main(): Promise<void> {
       `  faults     fail rate ${faults.failRate ?? 0}${kinds}, latency ${latency} ms, seed ${faults.seed ?? 1}`,
     );
   }
+  if (args.sandbox.clock === 'manual') {
+    lines.push(
+      `  clock      manual, stopped at ${sandbox.now().toISOString()}; to move it:\n             curl -X POST ${server.url}/_sandbox/clock -H 'content-type: application/json' -d '{"advance":600000}'`,
+    );
+  }
   lines.push(`  customer   curl -X POST ${server.url}/_sandbox/charges/<reference>/authorize`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -47,36 +47,18 @@ export function storeKey(apiKey: string, idempotencyKey: string): string {
   return `${createHash('sha256').update(apiKey).digest('base64')} ${idempotencyKey}`;
 }
 
-/** The outcome of looking a key up. @internal */
-export type Lookup =
-  | { kind: 'new' }
-  | {
-      kind: 'replay';
-      response: SavedResponse;
-      /** False when this request differs from the one the answer was saved for. */
-      sameRequest: boolean;
-    };
-
-/** A saved answer and what it answered. */
-interface Entry {
-  /** Hash of the method, path and canonical body of the first request with the key. */
-  fingerprint: string;
-  /** Its answer. */
-  response: SavedResponse;
-}
-
 /** The saved answers, by API key and idempotency key, the newest `limit` of them. @internal */
 export class IdempotencyStore {
-  readonly #entries = new Map<string, Entry>();
+  /** The answer saved for a key, and the fingerprint of the request it answered. */
+  readonly #entries = new Map<string, { fingerprint: string; response: SavedResponse }>();
 
   /** @param limit - keys kept; past it the oldest is forgotten, as keys expire on the service. */
   constructor(readonly limit: number) {}
 
-  /** Looks up a key before a request is acted on. */
-  lookup(key: string, print: string): Lookup {
+  /** The answer saved for a key, if any; `sameRequest` is false when it answered another request. */
+  lookup(key: string, print: string): { response: SavedResponse; sameRequest: boolean } | undefined {
     const entry = this.#entries.get(key);
-    if (!entry) return { kind: 'new' };
-    return { kind: 'replay', response: entry.response, sameRequest: entry.fingerprint === print };
+    return entry && { response: entry.response, sameRequest: entry.fingerprint === print };
   }
 
   /**

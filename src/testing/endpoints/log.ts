@@ -54,32 +54,6 @@ export function deliveryLine(attempt: SandboxDeliveryAttempt): string {
   return `${head}, next retry in ${ms(Math.max(0, wait))} (${clock(attempt.nextRetryAt)})`;
 }
 
-/** `12:00:01.100 customer authorize order_1: SUCCESS`, for the controls that play the customer. @internal */
-export function controlLine(at: Date, action: string, reference: string, status: string): string {
-  return `${clock(at.toISOString())} customer ${action} ${reference}: ${status}`;
-}
-
-/**
- * `12:00:01.100 sandbox full (maxCharges 100000): forgot 1000 oldest finished charges, order_1 to order_1000`:
- * charges forgotten to keep the sandbox's memory bounded.
- * @internal
- */
-export function forgetLine(at: Date, references: readonly string[], maxCharges: number): string {
-  const span = references.length === 1 ? references[0] : `${references[0]} to ${references.at(-1)}`;
-  const what = references.length === 1 ? 'oldest finished charge' : 'oldest finished charges';
-  return `${clock(at.toISOString())} sandbox full (maxCharges ${maxCharges}): forgot ${references.length} ${what}, ${span}`;
-}
-
-/** `12:00:01.100 sandbox seeded 100000 charges (100000 held)`. @internal */
-export function seedLine(at: Date, result: { seeded: number; charges: number }): string {
-  return `${clock(at.toISOString())} sandbox seeded ${result.seeded} charges (${result.charges} held)`;
-}
-
-/** `12:00:01.100 webhooks -> http://127.0.0.1:3000/hooks`, or `webhooks off`, when set at run time. @internal */
-export function webhookLine(at: Date, url: string | undefined): string {
-  return `${clock(at.toISOString())} webhooks ${url === undefined ? 'off' : `-> ${url}`}`;
-}
-
 // C0 and C1 controls, DEL, line and paragraph separators, and the invisible direction marks: each
 // can erase, redraw or reorder what a terminal shows, so a reference could forge a log line.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point.
@@ -124,6 +98,11 @@ export class LogLines implements SandboxLogger {
   warn(line: string): void {
     const safe = escapeControls(line);
     for (const sink of this.#sinks) sink.warn(safe);
+  }
+
+  /** `12:00:01.100 customer authorize order_1: SUCCESS`: something the sandbox did, at its time `at`. */
+  note(at: Date, text: string): void {
+    this.info(`${clock(at.toISOString())} ${text}`);
   }
 }
 

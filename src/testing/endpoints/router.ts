@@ -11,10 +11,11 @@ import type { SandboxRequestRecord } from '../state/records.js';
 import { authenticate, checkAllowed, normalizeIp } from './access.js';
 import { readBody } from './body.js';
 import { control } from './controls.js';
-import type { ControlRoutes } from './controls.js';
+import type { ControlContext } from './controls.js';
 import { failure, refusal, toResponse } from './envelope.js';
 import type { SavedResponse } from './envelope.js';
 import type { Fault } from './faults.js';
+import { holdPoll } from './hold.js';
 import { fingerprint, storeKey } from './idempotency.js';
 import type { IdempotencyStore } from './idempotency.js';
 import { requestLine } from './log.js';
@@ -38,7 +39,7 @@ export interface SandboxRequestContext {
 export interface RouterContext extends ServiceContext {
   idempotency: IdempotencyStore;
   defaultClientIp: string;
-  controls: ControlRoutes;
+  controls: ControlContext;
   /** The path of `baseUrl` (`''` or for example `/api`): every route is under it. */
   basePath: string;
   faults: (() => Fault) | undefined;
@@ -101,7 +102,7 @@ function answer(
   const print = fingerprint(request.method, path, body);
   const stored = storeKey(apiKey, key);
   const found = ctx.idempotency.lookup(stored, print);
-  if (found.kind === 'replay') {
+  if (found !== undefined) {
     return { response: found.response, replayed: true, otherRequest: !found.sameRequest };
   }
   const response = run();
@@ -137,6 +138,7 @@ async function serve(
   }
   try {
     const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await readBody(request);
+    await holdPoll(ctx.state, ctx.clock, request, path);
     return answer(ctx, request, path, body, clientIp, pageBase);
   } catch (error) {
     return { response: refusal(error), replayed: false };
@@ -157,7 +159,7 @@ export function createRouter(
     const url = new URL(request.url);
     const path = relativePath(url.pathname, ctx.basePath);
     const pageBase = `${url.origin}${ctx.basePath}${QR_PAGE_PREFIX}`;
-    if (path?.startsWith('/_sandbox/')) return control(ctx.controls, ctx.state, request, path, pageBase);
+    if (path?.startsWith('/_sandbox/')) return control(ctx.controls, request, path, pageBase);
     const clientIp = normalizeIp(context.clientIp ?? ctx.defaultClientIp);
     const fault = ctx.faults?.();
     const outcome = await serve(ctx, request, path, clientIp, fault, pageBase);

@@ -3,13 +3,15 @@
  * changes the state through `state/`, and answers with the service's envelope. Synchronous, so an
  * idempotent replay around them is exact.
  */
-import type { AuthChannel, ChargeDispatch, ResolvedCustomer, Transaction } from '../../types.js';
+import type { AuthChannel, ChargeDispatch, ResolvedCustomer, Settlement, Transaction } from '../../types.js';
 import { findCharge, promptCharge, registerCharge } from '../state/charges.js';
 import { findCustomer, linkedBanks, publicProfile } from '../state/customers.js';
 import { SandboxError } from '../state/errors.js';
 import type { SandboxCharge } from '../state/records.js';
 import { refundCharge } from '../state/refunds.js';
 import type { SandboxState } from '../state/store.js';
+import { settlementTime } from '../state/clock.js';
+import type { Clock } from '../state/clock.js';
 import { success } from './envelope.js';
 import type { SavedResponse } from './envelope.js';
 import type { JsonObject } from './validate.js';
@@ -28,6 +30,7 @@ const AUTH_CHANNELS: readonly AuthChannel[] = ['wallet_push', 'wallet_qr'];
 export interface ServiceContext {
   state: SandboxState;
   now: () => Date;
+  clock: Clock;
   /** How long a dispatched prompt lives, ms. */
   promptTtlMs: number;
 }
@@ -80,9 +83,19 @@ function dispatch(ctx: ServiceContext, body: JsonObject, pageBase: string): Save
   return success(data, message);
 }
 
+/**
+ * The settlement of a paid charge: at once on the real clock; on the manual clock at
+ * {@link settlementTime}, and `null` until the clock reaches it.
+ */
+function settlement(charge: SandboxCharge, clock: Clock): Settlement | null {
+  if (charge.status !== 'SUCCESS' || charge.paidAt === null) return null;
+  if (!clock.manual) return { status: 'SETTLED', settledAt: charge.paidAt };
+  const settledAt = settlementTime(charge.paidAt);
+  return Date.parse(settledAt) <= clock.now().getTime() ? { status: 'SETTLED', settledAt } : null;
+}
+
 /** The verify response's data for a charge. @internal */
-export function toTransaction(charge: SandboxCharge): Transaction {
-  const paid = charge.status === 'SUCCESS';
+export function toTransaction(charge: SandboxCharge, clock: Clock): Transaction {
   const status =
     charge.status === 'PENDING_SCAN'
       ? 'PENDING_AUTHORIZATION'
@@ -98,7 +111,7 @@ export function toTransaction(charge: SandboxCharge): Transaction {
     status,
     channel: charge.channel ?? 'wallet_push',
     customer: { ...charge.customer },
-    settlement: paid && charge.paidAt !== null ? { status: 'SETTLED', settledAt: charge.paidAt } : null,
+    settlement: settlement(charge, clock),
     paidAt: charge.paidAt,
   };
 }
@@ -112,7 +125,7 @@ function verify(ctx: ServiceContext, reference: string): SavedResponse {
       `Charge '${reference}' was resolved but never dispatched; there is nothing to verify.`,
     );
   }
-  return success(toTransaction(charge));
+  return success(toTransaction(charge, ctx.clock));
 }
 
 /** POST /v1/refunds. */

@@ -10,6 +10,7 @@ import type { AuthChannel } from '../../types.js';
 import type { SandboxCustomer } from './customers.js';
 import { SandboxError } from './errors.js';
 import type { SandboxCharge } from './records.js';
+import { isWaiting } from './store.js';
 import type { Charge, SandboxState } from './store.js';
 
 const FEE_CAP = 200_000;
@@ -28,20 +29,12 @@ export function findCharge(state: SandboxState, reference: string, now: Date): C
   const charge = state.charges.get(reference);
   if (!charge) throw new SandboxError(404, `No charge with reference '${reference}'.`);
   const pending = charge.status === 'PENDING_AUTHORIZATION' || charge.status === 'PENDING_SCAN';
-  if (pending && charge.expiresAt !== null && Date.parse(charge.expiresAt) <= now.getTime()) {
-    charge.status = 'EXPIRED';
-  }
+  if (pending && !isWaiting(charge, now)) charge.status = 'EXPIRED';
   return charge;
 }
 
 /** A charge as resolve registers it: nothing dispatched, nothing paid. @internal */
-export function newCharge(
-  reference: string,
-  amount: number,
-  customer: SandboxCustomer,
-  now: Date,
-  nowIso: string = now.toISOString(),
-): Charge {
+export function newCharge(reference: string, amount: number, customer: SandboxCustomer, now: Date): Charge {
   return {
     reference,
     amount,
@@ -59,7 +52,7 @@ export function newCharge(
     netAmount: null,
     paidAt: null,
     refundedAmount: 0,
-    createdAt: nowIso,
+    createdAt: now.toISOString(),
   };
 }
 

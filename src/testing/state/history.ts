@@ -1,53 +1,31 @@
 /**
- * A ring buffer for what the sandbox keeps a bounded amount of (requests answered, webhook attempts
- * made, refunds, debits): the newest `limit` records are kept, the oldest dropped, so a development
- * server left running for days, or flooded, holds a bounded amount of memory. It grows as records
- * come, so a large limit costs nothing until it is used.
+ * What the sandbox keeps a bounded amount of (requests answered, webhook attempts made, refunds,
+ * debits): the newest `limit` records, so a development server left running for days, or flooded,
+ * holds a bounded amount of memory.
  */
 
 /** The newest `limit` items pushed, oldest first. @internal */
 export class History<T> {
   #items: T[] = [];
-  #start = 0;
-  #dropped = 0;
 
   /** @param limit - how many records to keep; 0 keeps none. */
   constructor(readonly limit: number) {}
 
-  /** Adds a record, dropping the oldest when full. */
+  /** Adds a record; the oldest go a tenth of the limit at a time, so a full history is not copied per push. */
   push(item: T): void {
-    if (this.limit === 0) {
-      this.#dropped += 1;
-      return;
-    }
-    if (this.#items.length < this.limit) {
-      this.#items.push(item);
-      return;
-    }
-    this.#items[this.#start] = item;
-    this.#start = (this.#start + 1) % this.limit;
-    this.#dropped += 1;
-  }
-
-  /** How many records were dropped to keep within the limit. */
-  get dropped(): number {
-    return this.#dropped;
-  }
-
-  /** How many records are kept. */
-  get size(): number {
-    return this.#items.length;
+    if (this.limit === 0) return;
+    this.#items.push(item);
+    if (this.#items.length > this.limit + Math.ceil(this.limit / 10))
+      this.#items = this.#items.slice(-this.limit);
   }
 
   /** The records kept, oldest first. */
   toArray(): T[] {
-    return [...this.#items.slice(this.#start), ...this.#items.slice(0, this.#start)];
+    return this.#items.slice(-this.limit);
   }
 
   /** Forgets every record. */
   clear(): void {
     this.#items = [];
-    this.#start = 0;
-    this.#dropped = 0;
   }
 }

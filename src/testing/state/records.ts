@@ -91,6 +91,11 @@ export interface SandboxDebit {
 
 /** One attempt to deliver a webhook to the merchant's endpoint. */
 export interface SandboxDeliveryAttempt {
+  /**
+   * The delivery this attempt belongs to (`dlv_1`, `dlv_2`, ...), shared by its retries: send it
+   * again with `sandbox.replay(id)` or `POST /_sandbox/deliveries/{id}/replay`.
+   */
+  readonly id: string;
   /** Event kind, for example `charge.success`. */
   readonly event: string;
   /** The charge's reference. */

@@ -57,11 +57,15 @@ export interface WebhookDelivery {
 
 /** What one delivery needs. @internal */
 export interface Delivery {
+  /** The delivery's id, shared by its attempts. */
+  id: string;
   url: string;
   secret: string;
   event: string;
   reference: string;
   data: unknown;
+  /** The bytes of a past delivery, sent again as they are (a replay); signed afresh otherwise. */
+  signed: { body: string; signature: string } | undefined;
   retry: Required<WebhookRetryOptions>;
   now: () => Date;
   /** Aborted by `sandbox.close()`: the attempt under way and the schedule stop. */
@@ -121,7 +125,8 @@ async function run(
   delivery: Delivery,
   onFirst: (attempt: SandboxDeliveryAttempt) => void,
 ): Promise<WebhookOutcome> {
-  const { body, signature } = signWebhook(webhookBody(delivery.event, delivery.data), delivery.secret);
+  const { body, signature } =
+    delivery.signed ?? signWebhook(webhookBody(delivery.event, delivery.data), delivery.secret);
   const attempts: SandboxDeliveryAttempt[] = [];
   for (let attempt = 1; attempt <= delivery.retry.attempts; attempt += 1) {
     const started = delivery.now();
@@ -131,6 +136,7 @@ async function run(
     const more = !ok && attempt < delivery.retry.attempts && !delivery.signal.aborted;
     const wait = more ? retryDelay(delivery.retry, attempt + 1) : 0;
     const record: SandboxDeliveryAttempt = Object.freeze({
+      id: delivery.id,
       event: delivery.event,
       reference: delivery.reference,
       url: delivery.url,

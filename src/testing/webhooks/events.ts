@@ -40,3 +40,25 @@ export async function resend(
   }
   return delivery;
 }
+
+/**
+ * Sends a past delivery again, byte for byte (its body and signature), to the current target: a
+ * new delivery with its own id and retries. A `SandboxError` says why it cannot.
+ * @internal
+ */
+export async function replay(
+  state: SandboxState,
+  sender: WebhookSender,
+  id: string,
+): Promise<WebhookDelivery> {
+  const past = state.deliveries.toArray().find((attempt) => attempt.id === id);
+  if (past === undefined) {
+    throw new SandboxError(404, `No delivery '${id}' (the sandbox keeps the newest historyLimit attempts).`);
+  }
+  const { event, reference, body, signature } = past;
+  const delivery = await sender.send(reference, { event, data: null }, { body, signature });
+  if (delivery === null) {
+    throw new SandboxError(409, 'This sandbox has no webhookUrl, so there is nowhere to replay to.');
+  }
+  return delivery;
+}

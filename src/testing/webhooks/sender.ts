@@ -24,6 +24,8 @@ export class WebhookSender {
   // Background retries: close() stops them and waits for them to end.
   #stop = new AbortController();
   readonly #pending = new Set<Promise<WebhookOutcome>>();
+  // Never reset, so an id names one delivery for the sandbox's whole life.
+  #deliveries = 0;
 
   constructor(
     target: WebhookTarget | undefined,
@@ -37,11 +39,21 @@ export class WebhookSender {
     this.#record = record;
   }
 
-  /** Delivers one event of a charge; `null` when there is no target. */
-  async send(reference: string, sent: SentEvent): Promise<WebhookDelivery | null> {
+  /**
+   * Delivers one event of a charge, or the very bytes of a past delivery (`signed`); `null` when
+   * there is no target.
+   */
+  async send(
+    reference: string,
+    sent: SentEvent,
+    signed?: { body: string; signature: string },
+  ): Promise<WebhookDelivery | null> {
     const target = this.target;
     if (target === undefined) return null;
+    this.#deliveries += 1;
     const delivery = await startDelivery({
+      id: `dlv_${this.#deliveries}`,
+      signed,
       url: target.url,
       secret: target.secret,
       event: sent.event,

@@ -1,0 +1,134 @@
+/**
+ * `summarizeSettlements`: what the bank should credit each day. The service settles paid charges
+ * in batches and the bank statement shows one credit per day, so the finance team checks days, not
+ * charges: this groups settled charges by the calendar day of `settledAt` in the merchant's own
+ * time zone (a charge settled at 23:30 UTC is the next day in Lagos). Pure: no request is sent.
+ */
+import { checkOptions } from '../core/options.js';
+import { ValidationError } from '../errors.js';
+import type { ValidationIssue } from '../errors.js';
+import type { Transaction } from '../types.js';
+
+/** Options of {@link summarizeSettlements}. */
+export interface SettlementOptions {
+  /**
+   * The IANA time zone whose calendar days the settlements are grouped by: your bank's.
+   * @default 'Africa/Lagos'
+   */
+  timeZone?: string;
+}
+
+/** What the service settled on one calendar day, all in Kobo. */
+export interface SettlementDay {
+  /** The day, `YYYY-MM-DD`, in the time zone asked for. */
+  readonly date: string;
+  /** How many charges settled that day. */
+  readonly charges: number;
+  /** Their references, in input order: the charges behind the day's credit. */
+  readonly references: readonly string[];
+  /** What the customers paid, Kobo. */
+  readonly amount: number;
+  /** The service's fees, Kobo. */
+  readonly fees: number;
+  /** What you are paid: the bank credit to expect that day, Kobo (`amount - fees` when the fee rule holds). */
+  readonly net: number;
+}
+
+const DEFAULT_TIME_ZONE = 'Africa/Lagos';
+
+/** A formatter of calendar days in `timeZone`, or `undefined` for a zone the runtime does not know. */
+function dayFormat(timeZone: string): Intl.DateTimeFormat | undefined {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  } catch {
+    return undefined;
+  }
+}
+
+function isoDay(format: Intl.DateTimeFormat, at: number): string {
+  const parts: Record<string, string> = {};
+  for (const { type, value } of format.formatToParts(at)) parts[type] = value;
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}
+
+const isKobo = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/** The problems of a settled transaction's money and time, at `path`. */
+function rowIssues(t: Transaction, path: string): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (!isKobo(t.amount)) issues.push({ path: `${path}.amount`, message: 'must be whole Kobo' });
+  if (!isKobo(t.fee)) issues.push({ path: `${path}.fee`, message: 'must be whole Kobo on a settled charge' });
+  if (!isKobo(t.netAmount)) {
+    issues.push({ path: `${path}.netAmount`, message: 'must be whole Kobo on a settled charge' });
+  }
+  if (Number.isNaN(Date.parse(t.settlement?.settledAt ?? ''))) {
+    issues.push({ path: `${path}.settlement.settledAt`, message: 'must be an ISO-8601 timestamp' });
+  }
+  return issues;
+}
+
+/**
+ * Groups the `SETTLED` charges among `transactions` (verify results; any others are skipped) by
+ * the calendar day of their `settledAt` in `timeZone`, and totals each day: the expected bank
+ * credit of a day is its `net`. Days come in order, oldest first. Throws a `ValidationError`
+ * naming every problem, before summing anything: an unknown time zone or option, or a settled
+ * charge whose `amount`, `fee` or `netAmount` is not whole Kobo or whose `settledAt` is not a time.
+ *
+ * @example
+ * ```ts
+ * import { summarizeSettlements } from '@wallet/node';
+ * import type { Transaction } from '@wallet/node';
+ *
+ * const paid: Transaction[] = [];
+ * for await (const r of wallet.charges.verifyMany(['order_1041', 'order_1042'])) {
+ *   if (r.transaction) paid.push(r.transaction);
+ * }
+ * for (const day of summarizeSettlements(paid)) {
+ *   console.log(day.date, `${day.charges} charges: expect a bank credit of ${day.net} Kobo`);
+ * }
+ * ```
+ */
+export function summarizeSettlements(
+  transactions: Iterable<Transaction>,
+  options?: SettlementOptions,
+): SettlementDay[] {
+  const issues = checkOptions(
+    options,
+    { timeZone: (v) => (typeof v === 'string' ? undefined : 'must be a string') },
+    'options',
+    'an option of summarizeSettlements',
+  );
+  const timeZone = options?.timeZone ?? DEFAULT_TIME_ZONE;
+  const format = issues.length === 0 ? dayFormat(timeZone) : undefined;
+  if (issues.length === 0 && format === undefined) {
+    issues.push({
+      path: 'options.timeZone',
+      message: `must be an IANA time zone such as 'Africa/Lagos' (got '${timeZone}')`,
+    });
+  }
+  const days = new Map<
+    string,
+    { date: string; references: string[]; amount: number; fees: number; net: number }
+  >();
+  let index = -1;
+  for (const t of transactions) {
+    index += 1;
+    if (t.status !== 'SUCCESS' || t.settlement?.status !== 'SETTLED') continue;
+    const problems = rowIssues(t, String(index));
+    if (problems.length > 0 || format === undefined) {
+      issues.push(...problems);
+      continue;
+    }
+    const date = isoDay(format, Date.parse(t.settlement.settledAt));
+    let day = days.get(date);
+    if (day === undefined) days.set(date, (day = { date, references: [], amount: 0, fees: 0, net: 0 }));
+    day.references.push(t.reference);
+    day.amount += t.amount;
+    day.fees += t.fee!;
+    day.net += t.netAmount!;
+  }
+  if (issues.length > 0) throw new ValidationError('summarizeSettlements', issues, 'Nothing was summed.');
+  return [...days.values()]
+    .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0))
+    .map((day) => ({ ...day, charges: day.references.length }));
+}

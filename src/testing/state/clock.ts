@@ -1,0 +1,94 @@
+/**
+ * The sandbox's time. The real clock follows the machine's; the manual clock stands still until a
+ * test moves it, so expiry and settlement happen exactly when the test says and never on their
+ * own. A poll held on the manual clock waits here for the next change instead of for real time.
+ */
+import { SandboxError } from './errors.js';
+
+/** How the sandbox's time passes: with the machine's (`'real'`), or only by `advance()` (`'manual'`). */
+export type SandboxClock = 'real' | 'manual';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * When the sandbox settles a charge paid at `paidAt` on the manual clock: 10:00 Lagos time (09:00
+ * UTC) on the calendar day after the Lagos day of payment, so a day's charges settle together.
+ * @internal
+ */
+export function settlementTime(paidAt: string): string {
+  // Lagos is UTC+1 all year (no daylight saving time).
+  const lagosDay = Math.floor((Date.parse(paidAt) + HOUR_MS) / DAY_MS);
+  return new Date((lagosDay + 1) * DAY_MS + 9 * HOUR_MS).toISOString();
+}
+
+/** The sandbox's clock, and the changes held polls wait for. @internal */
+export class Clock {
+  readonly manual: boolean;
+  readonly #source: () => Date;
+  readonly #start: number;
+  #at: number;
+  #wake = new AbortController();
+  #stop = new AbortController();
+
+  constructor(mode: SandboxClock, source: () => Date) {
+    this.manual = mode === 'manual';
+    this.#source = source;
+    this.#start = this.manual ? source().getTime() : 0;
+    this.#at = this.#start;
+  }
+
+  now(): Date {
+    return this.manual ? new Date(this.#at) : this.#source();
+  }
+
+  /** Moves the manual clock forward; a 409 on the real clock, whose time is not the sandbox's to move. */
+  advance(ms: number): Date {
+    if (!this.manual) {
+      throw new SandboxError(
+        409,
+        "The clock follows real time: create the sandbox with { clock: 'manual' } to move it.",
+      );
+    }
+    this.#at += ms;
+    this.changed();
+    return this.now();
+  }
+
+  /** The manual clock back to where it started (a reset). */
+  rewind(): void {
+    this.#at = this.#start;
+    this.changed();
+  }
+
+  /** Something a held poll may be waiting for happened: each one looks again. */
+  changed(): void {
+    this.#wake.abort();
+    this.#wake = new AbortController();
+  }
+
+  /** Ends every hold under way (the sandbox is closing); later holds work again. */
+  release(): void {
+    this.#stop.abort();
+    this.#stop = new AbortController();
+  }
+
+  /** Aborted when the sandbox closes: a hold that began before then ends. */
+  get closing(): AbortSignal {
+    return this.#stop.signal;
+  }
+
+  /** Resolves at the next change, after `ms`, or when `signal` or the sandbox's closing aborts. */
+  nextChange(signal: AbortSignal, ms: number): Promise<void> {
+    const ended = AbortSignal.any([
+      this.#wake.signal,
+      this.#stop.signal,
+      signal,
+      AbortSignal.timeout(Math.ceil(ms)),
+    ]);
+    return new Promise((resolve) => {
+      if (ended.aborted) resolve();
+      else ended.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * `summarizeSettlements`: the bank credit to expect each day, grouped by the merchant's calendar
+ * day (Lagos by default, UTC+1), from verify results.
+ */
+import { describe, expect, it } from 'vitest';
+
+import { Wallet, isValidationError, summarizeSettlements } from '@wallet/node';
+import type { Transaction } from '@wallet/node';
+import { createSandbox } from '@wallet/node/testing';
+
+function settled(reference: string, amount: number, settledAt: string, fee = Math.min(amount / 50, 200_000)) {
+  return {
+    reference,
+    amount,
+    currency: 'NGN',
+    fee,
+    netAmount: amount - fee,
+    status: 'SUCCESS',
+    channel: 'wallet_push',
+    customer: { handle: '@ada', phone: '+2348000000001', name: 'Ada Obi' },
+    settlement: { status: 'SETTLED', settledAt },
+    paidAt: settledAt,
+  } satisfies Transaction;
+}
+
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('summarizeSettlements', () => {
+  it('groups by the Lagos day: 22:59:59 UTC is still that day, 23:00 UTC is the next', () => {
+    const days = summarizeSettlements([
+      settled('late', 100_000, '2026-03-02T22:59:59.999Z'),
+      settled('midnight', 200_000, '2026-03-02T23:00:00.000Z'),
+      settled('morning', 300_000, '2026-03-03T09:00:00.000Z'),
+      settled('early', 50_000, '2026-03-01T23:30:00.000Z'),
+    ]);
+    expect(days).toEqual([
+      {
+        date: '2026-03-02',
+        charges: 2,
+        references: ['late', 'early'],
+        amount: 150_000,
+        fees: 3_000,
+        net: 147_000,
+      },
+      {
+        date: '2026-03-03',
+        charges: 2,
+        references: ['midnight', 'morning'],
+        amount: 500_000,
+        fees: 10_000,
+        net: 490_000,
+      },
+    ]);
+  });
+
+  it('counts only SETTLED charges, and sums the fees and net amounts the service reported', () => {
+    const capped = settled('big', 50_000_000, '2026-03-03T09:00:00.000Z', 200_000);
+    const odd = { ...settled('odd', 100_000, '2026-03-03T09:00:00.000Z'), fee: 7, netAmount: 99_990 };
+    const days = summarizeSettlements([
+      capped,
+      odd,
+      { ...settled('unsettled', 100_000, '2026-03-03T09:00:00.000Z'), settlement: null },
+      { ...settled('failed', 100_000, '2026-03-03T09:00:00.000Z'), status: 'FAILED' },
+      { ...settled('pending', 100_000, '2026-03-03T09:00:00.000Z'), status: 'PENDING_AUTHORIZATION' },
+    ]);
+    expect(days).toEqual([
+      {
+        date: '2026-03-03',
+        charges: 2,
+        references: ['big', 'odd'],
+        amount: 50_100_000,
+        fees: 200_007,
+        net: 49_899_990,
+      },
+    ]);
+    expect(summarizeSettlements([])).toEqual([]);
+  });
+
+  it('uses the time zone asked for', () => {
+    const charge = settled('late', 100_000, '2026-03-02T23:30:00.000Z');
+    expect(summarizeSettlements([charge], { timeZone: 'UTC' })[0]?.date).toBe('2026-03-02');
+    expect(summarizeSettlements([charge])[0]?.date).toBe('2026-03-03');
+    expect(summarizeSettlements([charge], { timeZone: 'America/New_York' })[0]?.date).toBe('2026-03-02');
+  });
+
+  it('refuses an unknown time zone or option with a ValidationError, before summing anything', () => {
+    const error = thrown(() => summarizeSettlements([], { timeZone: 'Africa/Lagoss' }));
+    expect(isValidationError(error)).toBe(true);
+    expect(error).toMatchObject({
+      issues: [{ path: 'options.timeZone', message: expect.stringContaining("got 'Africa/Lagoss'") }],
+    });
+    const typo = thrown(() => summarizeSettlements([], { timezone: 'UTC' } as never));
+    expect(typo).toMatchObject({
+      issues: [{ path: 'options.timezone', message: expect.stringMatching(/timeZone/) }],
+    });
+  });
+
+  it('names every settled charge it cannot sum: not whole Kobo, or no time', () => {
+    const error = thrown(() =>
+      summarizeSettlements([
+        settled('fine', 100_000, '2026-03-03T09:00:00.000Z'),
+        { ...settled('half', 100_000, '2026-03-03T09:00:00.000Z'), fee: 0.5 },
+        { ...settled('when', 100_000, 'yesterday'), netAmount: null },
+      ]),
+    );
+    expect(isValidationError(error)).toBe(true);
+    expect((error as { issues: { path: string }[] }).issues.map((i) => i.path)).toEqual([
+      '1.fee',
+      '2.netAmount',
+      '2.settlement.settledAt',
+    ]);
+  });
+
+  it('totals what a manual-clock sandbox settled, day by Lagos day', async () => {
+    const sandbox = createSandbox({ clock: 'manual', now: () => new Date('2026-03-02T08:00:00.000Z') });
+    sandbox.seed([
+      { reference: 'a', amount: 100_000, status: 'SUCCESS', paidAt: '2026-03-01T22:30:00.000Z' },
+      { reference: 'b', amount: 200_000, status: 'SUCCESS', paidAt: '2026-03-01T23:30:00.000Z' },
+      { reference: 'c', amount: 300_000, status: 'SUCCESS', paidAt: '2026-03-02T07:00:00.000Z' },
+      { reference: 'd', amount: 400_000, status: 'FAILED' },
+    ]);
+    const wallet = new Wallet({
+      apiKey: 'sk_test_x',
+      baseUrl: sandbox.baseUrl,
+      dispatcher: sandbox.dispatcher,
+    });
+    const verified = async (): Promise<Transaction[]> => {
+      const all: Transaction[] = [];
+      for await (const r of wallet.charges.verifyMany(['a', 'b', 'c', 'd']))
+        if (r.transaction) all.push(r.transaction);
+      return all;
+    };
+    // 08:00 UTC on the 2nd: a (paid on the 1st in Lagos) settles at 09:00 UTC today, not yet.
+    expect(summarizeSettlements(await verified())).toEqual([]);
+    sandbox.advance(2 * 24 * 3_600_000);
+    expect(summarizeSettlements(await verified())).toEqual([
+      { date: '2026-03-02', charges: 1, references: ['a'], amount: 100_000, fees: 2_000, net: 98_000 },
+      { date: '2026-03-03', charges: 2, references: ['b', 'c'], amount: 500_000, fees: 10_000, net: 490_000 },
+    ]);
+    await wallet.close();
+    await sandbox.close();
+  });
+});
