@@ -1,0 +1,127 @@
+/**
+ * `wallet settlements` against a sandbox on the manual clock: a few hundred paid charges over four
+ * Lagos days (two either side of Lagos midnight), settled by moving the clock, and a bank
+ * statement made from them with one day short, one credit missing and one credit unexpected. The
+ * report names exactly those days, and exactly the charges behind them.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { parse } from 'csv-parse/sync';
+import { createSandbox } from '@wallet/node/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { TEST_KEY, wallet } from './helpers/processes.js';
+import {
+  expectedByDay,
+  ledgerCsv,
+  nairaText,
+  paidCharges,
+  statementCsv,
+  type PaidCharge,
+} from './helpers/settlement-days.js';
+
+const DAY = 86_400_000;
+const dir = mkdtempSync(join(tmpdir(), 'wallet-cli-settlements-'));
+const sandbox = createSandbox({ clock: 'manual', now: () => new Date('2026-11-20T00:00:00Z') });
+const charges = paidCharges('2026-11-16', 4, 75);
+const expected = expectedByDay(charges);
+const env: Record<string, string> = { WALLET_SECRET_KEY: TEST_KEY };
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  const { url, close: stop } = await sandbox.listen();
+  close = stop;
+  env.WALLET_BASE_URL = url;
+  sandbox.seed(
+    charges.map(({ reference, amount, status, paidAt }) => ({ reference, amount, status, paidAt })),
+  );
+  // The last charges settle on the 20th at 10:00 Lagos (09:00 UTC): move the clock past it.
+  sandbox.advance(DAY);
+});
+afterAll(async () => {
+  await close();
+  await sandbox.close();
+});
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const days = [...expected.keys()].sort();
+const [short, missing, split, last] = days as [string, string, string, string];
+const UNEXPECTED = '2026-11-22';
+const behind = (date: string): string[] =>
+  charges.filter((c: PaidCharge) => c.settledOn === date).map((c) => c.reference);
+
+/** The bank statement: the first day short by ₦12.34, the second never credited, one stray credit. */
+function statement(): string {
+  return file(
+    'statement.csv',
+    statementCsv([
+      [`${short}T09:05:00Z`, 'WALLET SETTLEMENT', '', nairaText(expected.get(short)! - 1_234)],
+      [missing, 'TRANSFER TO SUPPLIER', '₦50,000.00', ''],
+      // One day credited in two parts: a local time, and 23:30 UTC, which is 00:30 Lagos next day...
+      [`${split} 10:00`, 'WALLET SETTLEMENT 1/2', '', nairaText(expected.get(split)! - 100_000)],
+      // ...so the second part is dated the day before in UTC: it is still the split day in Lagos.
+      [`${days[1]}T23:30:00Z`, 'WALLET SETTLEMENT 2/2', '', nairaText(100_000)],
+      [last, 'WALLET SETTLEMENT', '', nairaText(expected.get(last)!)],
+      [UNEXPECTED, 'REVERSAL', '', '₦1,000.00'],
+    ]),
+  );
+}
+
+describe('wallet settlements', () => {
+  it('spreads the charges over four settlement days, the midnight pair on two of them', () => {
+    expect(days).toEqual(['2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20']);
+    expect(charges.length).toBe(302);
+    expect(behind(short)).toContain('ord_late'); // 23:30 Lagos on the 16th
+    expect(behind(missing)).toContain('ord_early'); // 00:30 Lagos on the 17th, 23:30 UTC on the 16th
+  });
+
+  it('names exactly the short, missing and unexpected days, and the charges behind them', async () => {
+    const ledger = file('ledger.csv', ledgerCsv(charges));
+    const out = join(dir, 'report.csv');
+    const ran = await wallet(['--json', 'settlements', ledger, '--statement', statement(), '--out', out], {
+      env,
+    });
+    expect(ran.stderr).toBe('');
+    expect(ran.code).toBe(1);
+    const result = JSON.parse(ran.stdout) as {
+      days: {
+        date: string;
+        verdict: string;
+        net: number;
+        credited: number;
+        difference: number;
+        references?: string[];
+      }[];
+      charges: Record<string, number>;
+    };
+    const verdicts = Object.fromEntries(result.days.map((d) => [d.date, d.verdict]));
+    expect(verdicts).toEqual({
+      [short]: 'short',
+      [missing]: 'missing_credit',
+      [split]: 'match',
+      [last]: 'match',
+      [UNEXPECTED]: 'unexpected_credit',
+    });
+    const byDate = new Map(result.days.map((d) => [d.date, d]));
+    expect(byDate.get(short)!.difference).toBe(-1_234);
+    expect(byDate.get(missing)!.credited).toBe(0);
+    expect(byDate.get(short)!.references!.sort()).toEqual(behind(short).sort());
+    expect(byDate.get(missing)!.references!.sort()).toEqual(behind(missing).sort());
+    expect(byDate.get(split)!.references).toBeUndefined();
+    expect(byDate.get(UNEXPECTED)).toMatchObject({ credited: 100_000, net: 0, references: [] });
+    expect(result.charges.match).toBe(charges.length);
+
+    const rows = parse<Record<string, string>>(readFileSync(out, 'utf8'), { columns: true });
+    const listed = rows.filter((r) => r.kind === 'charge').map((r) => r.reference);
+    expect(listed.sort()).toEqual([...behind(short), ...behind(missing)].sort());
+    const dayRow = rows.find((r) => r.kind === 'day' && r.date === short)!;
+    expect(dayRow.difference_ngn).toBe('-12.34');
+  });
+});
