@@ -142,8 +142,18 @@ export function buildProgram(version: string, done: (run: Run) => void): Command
     .requiredOption('--to <url>', 'where to send it (your webhook endpoint)')
     .option('--secret <secret>', 'the webhook secret (default: WALLET_WEBHOOK_SECRET)')
     .option('--reference <ref>', 'the charge reference (default: a fresh one)')
-    .option('--amount <kobo>', 'the amount in Kobo', whole(1, Number.MAX_SAFE_INTEGER), 500_000)
-    .option('--handle <handle>', 'the customer handle', '@ada')
+    .option('--amount <kobo>', 'the amount in Kobo (default: 500000)', whole(1, Number.MAX_SAFE_INTEGER))
+    .option('--handle <handle>', 'the customer handle (default: @ada)')
+    .option(
+      '--data <file>',
+      "a JSON file with the event's data, your own fields (instead of the three above)",
+    )
+    .option(
+      '--override <path=value>',
+      'set a field of the data (amount=250000, customer.handle=@bola); repeatable',
+      collect,
+      [],
+    )
     .option('--repeat <n>', 'send the same delivery N times (a redelivery)', whole(1, 100), 1)
     .action((event: string, flags: Record<string, unknown>) =>
       done((out) => triggerCommand(event, flags as never, out)),

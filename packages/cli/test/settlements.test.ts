@@ -4,7 +4,7 @@
  * statement made from them with one day short, one credit missing and one credit unexpected. The
  * report names exactly those days, and exactly the charges behind them.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -37,6 +37,11 @@ beforeAll(async () => {
   sandbox.seed(
     charges.map(({ reference, amount, status, paidAt }) => ({ reference, amount, status, paidAt })),
   );
+  // Paid on the 10th, settled on the 11th: one charged a fee the fee rule does not give.
+  sandbox.seed([
+    { reference: 'fee_ok', amount: 500_000, status: 'SUCCESS', paidAt: '2026-11-10T12:00:00Z' },
+    { reference: 'fee_off', amount: 500_000, status: 'SUCCESS', paidAt: '2026-11-10T12:00:00Z', fee: 12_000 },
+  ]);
   // The last charges settle on the 20th at 10:00 Lagos (09:00 UTC): move the clock past it.
   sandbox.advance(DAY);
 });
@@ -123,5 +128,128 @@ describe('wallet settlements', () => {
     expect(listed.sort()).toEqual([...behind(short), ...behind(missing)].sort());
     const dayRow = rows.find((r) => r.kind === 'day' && r.date === short)!;
     expect(dayRow.difference_ngn).toBe('-12.34');
+  });
+});
+
+describe('wallet settlements, each charge and each input', () => {
+  const FEE_LEDGER = 'reference,amount,status\nfee_ok,500000,paid\n';
+  // The service settles 490,000 + 488,000 Kobo on the 11th; the bank credits exactly that.
+  const FEE_STATEMENT = 'date,credit\n2026-11-11,"₦9,780.00"\n';
+
+  it('exits 0 when every day and every charge matches, with a summary a person reads', async () => {
+    const ran = await wallet(
+      [
+        'settlements',
+        file('ok.csv', FEE_LEDGER),
+        '--statement',
+        file('ok-st.csv', 'date,credit\n2026-11-11,4900.00\n'),
+      ],
+      { env },
+    );
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toMatch(/2026-11-11\s+match\s+₦4,900\.00\s+₦4,900\.00\s+₦0\.00\s+1/);
+    expect(ran.stdout).toContain('Charges: match 1');
+  });
+
+  it('checks the fee rule per charge: a day that matches still names the charge off the rule (exit 1)', async () => {
+    const ledger = file('fee.csv', `${FEE_LEDGER}fee_off,500000,paid\n`);
+    const out = join(dir, 'fee-report.csv');
+    const ran = await wallet(
+      ['settlements', ledger, '--statement', file('fee-st.csv', FEE_STATEMENT), '--out', out],
+      {
+        env,
+      },
+    );
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toMatch(/2026-11-11\s+match/);
+    expect(ran.stdout).toContain('line 3 fee_off fee_mismatch: fee 12000 Kobo, the fee rule gives 10000');
+    const rows = parse<Record<string, string>>(readFileSync(out, 'utf8'), { columns: true });
+    expect(
+      rows.filter((r) => r.kind === 'charge').map((r) => [r.reference, r.charge_verdict, r.fee_ngn]),
+    ).toEqual([['fee_off', 'fee_mismatch', '120.00']]);
+  });
+
+  it('keeps ledger text inert in the report and escaped on the terminal', async () => {
+    const ledger = file(
+      'hostile.csv',
+      `${FEE_LEDGER}"=HYPERLINK(""http://x"")",1000,paid\n"ord_\u001b[2J",1000,paid\n`,
+    );
+    const out = join(dir, 'hostile-report.csv');
+    const ran = await wallet(
+      [
+        'settlements',
+        ledger,
+        '--statement',
+        file('h-st.csv', 'date,credit\n2026-11-11,4900.00\n'),
+        '--out',
+        out,
+      ],
+      { env },
+    );
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).not.toContain('\u001b');
+    expect(ran.stdout).toContain('\\x1b[2J');
+    expect(ran.stdout).toContain("'=HYPERLINK");
+    const refs = parse<Record<string, string>>(readFileSync(out, 'utf8'), { columns: true }).map(
+      (r) => r.reference,
+    );
+    expect(refs).toContain('\'=HYPERLINK("http://x")');
+  });
+
+  it('ends at once on a refused key (exit 1, the cause said, no report)', async () => {
+    const out = join(dir, 'refused.csv');
+    const ran = await wallet(
+      [
+        'settlements',
+        file('r.csv', FEE_LEDGER),
+        '--statement',
+        file('r-st.csv', FEE_STATEMENT),
+        '--out',
+        out,
+      ],
+      {
+        env: { ...env, WALLET_SECRET_KEY: 'sk_live_not_for_the_sandbox' },
+      },
+    );
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toContain('401');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it.each([
+    [['--out', 'STATEMENT'], 'is the statement itself'],
+    [['--time-zone', 'Mars/Olympus'], 'not an IANA time zone'],
+    [['--credit-column', 'amount_in'], "has no column 'amount_in'"],
+  ])('refuses %j before anything is sent or written (exit 2)', async (args, said) => {
+    const statement = file('u-st.csv', FEE_STATEMENT);
+    const before = sandbox.requests.length;
+    const ran = await wallet(
+      [
+        'settlements',
+        file('u.csv', FEE_LEDGER),
+        '--statement',
+        statement,
+        ...args.map((a) => (a === 'STATEMENT' ? statement : a)),
+      ],
+      { env },
+    );
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain(said);
+    expect(sandbox.requests.length).toBe(before);
+    expect(readFileSync(statement, 'utf8')).toBe(FEE_STATEMENT);
+  });
+
+  it('reads statement dates in the time zone asked: 23:30 UTC is the next day in Lagos, the same day in UTC', async () => {
+    const statement = file('tz-st.csv', 'date,credit\n2026-11-10T23:30:00Z,4900.00\n');
+    const args = ['--json', 'settlements', file('tz.csv', FEE_LEDGER), '--statement', statement];
+    const lagos = JSON.parse((await wallet(args, { env })).stdout) as {
+      days: { date: string; verdict: string }[];
+    };
+    expect(lagos.days.map((d) => [d.date, d.verdict])).toEqual([['2026-11-11', 'match']]);
+    const utc = JSON.parse((await wallet([...args, '--time-zone', 'UTC'], { env })).stdout) as typeof lagos;
+    expect(utc.days.map((d) => [d.date, d.verdict])).toEqual([
+      ['2026-11-10', 'unexpected_credit'],
+      ['2026-11-11', 'missing_credit'],
+    ]);
   });
 });
