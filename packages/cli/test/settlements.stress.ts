@@ -2,7 +2,8 @@
  * `wallet settlements` at 100,000 charges over seven Lagos days, against `wallet-sandbox --clock
  * manual`: the statement has one day short, one credit missing and one unexpected, and the report
  * names exactly those days and the charges behind them. The `wallet` process's rows per second and
- * peak RSS are printed; the RSS stays under 200 MB (per-day totals only, the charges on disk).
+ * peak RSS are printed; it runs in a 64 MB heap and its RSS stays under 200 MB (per-day totals
+ * only, the charges on disk).
  * Long: stress stage.
  */
 import { spawn } from 'node:child_process';
@@ -18,7 +19,8 @@ import { seed, seededSandbox } from './helpers/seed.js';
 import { expectedByDay, nairaText, paidCharges, statementCsv } from './helpers/settlement-days.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wallet-cli-settlements-stress-'));
-const charges = paidCharges('2026-11-01', 7, 14_285);
+// SETTLEMENTS_STRESS_PER_DAY=1430 runs 10,000 charges: the same peak RSS is what flat means.
+const charges = paidCharges('2026-11-01', 7, Number(process.env.SETTLEMENTS_STRESS_PER_DAY ?? 14_285));
 const sandbox = seededSandbox([], ['--clock', 'manual', '--max-charges', '200000']);
 
 async function write(path: string, lines: Iterable<string>): Promise<void> {
@@ -45,9 +47,14 @@ function run(
   );
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--require', preload, CLI_BIN, ...args], {
-      env: cleanEnv({ ...sandbox.env, RSS_FILE: rssFile }),
-    });
+    // A heap capped at 64 MB: a run whose memory grew with the charges would end out of memory.
+    const child = spawn(
+      process.execPath,
+      ['--max-old-space-size=64', '--require', preload, CLI_BIN, ...args],
+      {
+        env: cleanEnv({ ...sandbox.env, RSS_FILE: rssFile }),
+      },
+    );
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
     child.stderr.resume();

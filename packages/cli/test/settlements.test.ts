@@ -216,6 +216,26 @@ describe('wallet settlements, each charge and each input', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('counts a repeated reference once: verified twice, settled once', async () => {
+    const ledger = file('twice.csv', `${FEE_LEDGER}fee_ok,500000,paid\n`);
+    const ran = await wallet(
+      ['--json', 'settlements', ledger, '--statement', file('t-st.csv', 'date,credit\n2026-11-11,4900.00\n')],
+      { env },
+    );
+    expect(ran.code).toBe(0);
+    expect(JSON.parse(ran.stdout)).toMatchObject({
+      days: [{ verdict: 'match', charges: 1 }],
+      charges: { match: 2 },
+    });
+  });
+
+  it('names a statement row it cannot read, with its line, and exits 1', async () => {
+    const statement = file('bad-st.csv', 'date,credit\n2026-11-11,4900.00\n11/11/2026,10.00\n');
+    const ran = await wallet(['settlements', file('b.csv', FEE_LEDGER), '--statement', statement], { env });
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toContain("statement line 3: date '11/11/2026' is not YYYY-MM-DD");
+  });
+
   it.each([
     [['--out', 'STATEMENT'], 'is the statement itself'],
     [['--time-zone', 'Mars/Olympus'], 'not an IANA time zone'],

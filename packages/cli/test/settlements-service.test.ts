@@ -1,0 +1,61 @@
+/**
+ * `wallet settlements` against a service of the test's own that lies: an answer `reconcile` gives
+ * no verdict on (another currency, another reference) is an `error` row and never counts towards
+ * a day's expected credit, even when it says SETTLED.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { charge, json } from './helpers/lying-service.js';
+import { TEST_KEY, wallet } from './helpers/processes.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'wallet-cli-settlements-service-'));
+const settled = { settlement: { status: 'SETTLED', settledAt: '2026-11-21T10:01:00.000Z' } };
+
+const answers: Record<string, unknown> = {
+  ord_true: charge('ord_true', settled),
+  ord_dollars: charge('ord_dollars', { ...settled, currency: 'USD' }),
+  ord_other: charge('ord_true', settled),
+};
+
+describe('wallet settlements against a service that lies', () => {
+  it('counts only trusted answers towards a day: the lies are error rows, the day still matches', async () => {
+    const server = createServer((req: IncomingMessage, res: ServerResponse) =>
+      json(res, 200, answers[decodeURIComponent(req.url!.split('/').pop()!)]),
+    );
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const ledger = join(dir, 'ledger.csv');
+    writeFileSync(
+      ledger,
+      'reference,amount,status\nord_true,10000,paid\nord_dollars,10000,paid\nord_other,10000,paid\n',
+    );
+    const statement = join(dir, 'statement.csv');
+    writeFileSync(statement, 'date,credit\n2026-11-21,98.00\n');
+    try {
+      const ran = await wallet(['--json', 'settlements', ledger, '--statement', statement, '--quiet'], {
+        env: { WALLET_SECRET_KEY: TEST_KEY, WALLET_BASE_URL: url },
+      });
+      expect(ran.code).toBe(1);
+      const result = JSON.parse(ran.stdout) as {
+        days: { date: string; verdict: string; charges: number }[];
+        problems: { reference: string; verdict: string }[];
+      };
+      expect(result.days).toEqual([
+        expect.objectContaining({ date: '2026-11-21', verdict: 'match', charges: 1 }),
+      ]);
+      expect(result.problems.map((p) => [p.reference, p.verdict])).toEqual([
+        ['ord_dollars', 'error'],
+        ['ord_other', 'error'],
+      ]);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
