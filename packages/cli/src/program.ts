@@ -61,7 +61,9 @@ const collect = (value: string, previous: string[]): string[] => [...previous, v
  */
 export function buildProgram(version: string, done: (run: Run) => void): Command {
   const program = new Command('wallet')
-    .description('The Wallet command line: reconcile a ledger, check your setup, trigger and debug webhooks.')
+    .description(
+      'The Wallet command line: reconcile a ledger, match settlements to the bank statement, check your setup, trigger and debug webhooks.',
+    )
     .version(version)
     .option('--json', 'print results as JSON')
     .option('--base-url <url>', 'the service address (default: WALLET_BASE_URL)')

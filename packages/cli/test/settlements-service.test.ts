@@ -1,7 +1,7 @@
 /**
  * `wallet settlements` against a service of the test's own that lies: an answer `reconcile` gives
  * no verdict on (another currency, another reference) is an `error` row and never counts towards
- * a day's expected credit, even when it says SETTLED.
+ * a day's expected credit, even when it says SETTLED; a settlement is on its Lagos day.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +15,8 @@ import { charge, json } from './helpers/lying-service.js';
 import { TEST_KEY, wallet } from './helpers/processes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wallet-cli-settlements-service-'));
-const settled = { settlement: { status: 'SETTLED', settledAt: '2026-11-21T10:01:00.000Z' } };
+// Settled at 23:30 UTC on the 20th: 00:30 on the 21st in Lagos, the day its credit is booked.
+const settled = { settlement: { status: 'SETTLED', settledAt: '2026-11-20T23:30:00.000Z' } };
 
 const answers: Record<string, unknown> = {
   ord_true: charge('ord_true', settled),
@@ -24,7 +25,7 @@ const answers: Record<string, unknown> = {
 };
 
 describe('wallet settlements against a service that lies', () => {
-  it('counts only trusted answers towards a day: the lies are error rows, the day still matches', async () => {
+  it('counts only trusted answers towards their Lagos day: the lies are error rows, the day still matches', async () => {
     const server = createServer((req: IncomingMessage, res: ServerResponse) =>
       json(res, 200, answers[decodeURIComponent(req.url!.split('/').pop()!)]),
     );
