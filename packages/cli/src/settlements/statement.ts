@@ -95,8 +95,20 @@ export function creditOf(raw: string, unit: StatementFormat['creditUnit']): numb
   }
 }
 
-/** Reads the statement whole (one row per credit: small), refusing one without its columns. */
+/**
+ * Reads the statement whole (one row per credit: small), refusing one without its columns or not
+ * in its encoding (the flag to use named as this command spells it).
+ */
 export async function readStatement(file: string, format: StatementFormat): Promise<Statement> {
+  try {
+    return await read(file, format);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    throw new UsageError(error.message.replace(/--encoding/g, '--statement-encoding'));
+  }
+}
+
+async function read(file: string, format: StatementFormat): Promise<Statement> {
   const day = dayIn(format.timeZone);
   const credits = new Map<string, Credited>();
   const problems: string[] = [];
