@@ -9,6 +9,7 @@ import { doctorCommand } from './commands/doctor.js';
 import { reconcileCommand, type ReconcileFlags } from './commands/reconcile.js';
 import { ENCODINGS } from './reconcile/decode.js';
 import { sandboxCommand } from './commands/sandbox.js';
+import { settlementsCommand, type SettlementsFlags } from './commands/settlements.js';
 import { triggerCommand, webhookVerifyCommand } from './commands/webhooks.js';
 import { createOutput, type Output } from './output.js';
 
@@ -24,6 +25,34 @@ function whole(min: number, max: number) {
   };
 }
 
+/** The options of every command that verifies a ledger (reconcile, settlements): one definition. */
+function ledgerOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option('--amount-unit <unit>', 'unit of the amount column')
+        .choices(['kobo', 'naira'])
+        .default('kobo'),
+    )
+    .option('--concurrency <n>', 'verifies in flight at once', whole(1, 64), 8)
+    .option('--retries <n>', 'retries of a row after a lost connection, 429 or 5xx', whole(0, 10), 2)
+    .option('--reference-column <name>', 'column of the reference', 'reference')
+    .option('--amount-column <name>', 'column of the amount', 'amount')
+    .option('--status-column <name>', 'column of the status (paid, pending, failed)', 'status')
+    .option(
+      '--max-wait <seconds>',
+      'the longest Retry-After to wait out, pausing every worker, before a row is an error',
+      whole(0, 86_400),
+      300,
+    )
+    .addOption(
+      new Option(
+        '--encoding <encoding>',
+        "the ledger's encoding when it is not UTF-8 (or UTF-16 with a BOM)",
+      ).choices([...ENCODINGS]),
+    )
+    .option('--quiet', 'no progress lines (the summary still prints)', false);
+}
+
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 /**
@@ -32,7 +61,9 @@ const collect = (value: string, previous: string[]): string[] => [...previous, v
  */
 export function buildProgram(version: string, done: (run: Run) => void): Command {
   const program = new Command('wallet')
-    .description('The Wallet command line: reconcile a ledger, check your setup, trigger and debug webhooks.')
+    .description(
+      'The Wallet command line: reconcile a ledger, match settlements to the bank statement, check your setup, trigger and debug webhooks.',
+    )
     .version(version)
     .option('--json', 'print results as JSON')
     .option('--base-url <url>', 'the service address (default: WALLET_BASE_URL)')
@@ -49,45 +80,54 @@ export function buildProgram(version: string, done: (run: Run) => void): Command
     return { ...(baseUrl === undefined ? {} : { baseUrl }), ...(apiKey === undefined ? {} : { apiKey }) };
   };
 
-  program
-    .command('reconcile')
-    .description('verify every row of a ledger CSV and write a report with a verdict per row (read-only)')
-    .argument('<file>', 'the ledger export, a CSV with a header row')
-    .option('--out <file>', 'the report (.csv, or .jsonl for JSON lines) (default: FILE.report.csv)')
-    .addOption(
-      new Option('--format <format>', 'report format (default: from --out)').choices(['csv', 'jsonl']),
-    )
-    .addOption(
-      new Option('--amount-unit <unit>', 'unit of the amount column')
-        .choices(['kobo', 'naira'])
-        .default('kobo'),
-    )
-    .option('--concurrency <n>', 'verifies in flight at once', whole(1, 64), 8)
-    .option('--retries <n>', 'retries of a row after a lost connection, 429 or 5xx', whole(0, 10), 2)
-    .option('--reference-column <name>', 'column of the reference', 'reference')
-    .option('--amount-column <name>', 'column of the amount', 'amount')
-    .option('--status-column <name>', 'column of the status (paid, pending, failed)', 'status')
-    .option(
-      '--resume',
-      'carry on an interrupted run from its report (the same ledger only; its error rows are verified again)',
-      false,
-    )
-    .option(
-      '--max-wait <seconds>',
-      'the longest Retry-After to wait out, pausing every worker, before a row is an error',
-      whole(0, 86_400),
-      300,
-    )
-    .addOption(
-      new Option(
-        '--encoding <encoding>',
-        "the ledger's encoding when it is not UTF-8 (or UTF-16 with a BOM)",
-      ).choices([...ENCODINGS]),
-    )
-    .option('--quiet', 'no progress lines (the summary still prints)', false)
-    .action((file: string, flags: Record<string, unknown>) => {
-      done((out) => reconcileCommand(file, { ...(flags as unknown as ReconcileFlags), ...client() }, out));
-    });
+  ledgerOptions(
+    program
+      .command('reconcile')
+      .description('verify every row of a ledger CSV and write a report with a verdict per row (read-only)')
+      .argument('<file>', 'the ledger export, a CSV with a header row')
+      .option('--out <file>', 'the report (.csv, or .jsonl for JSON lines) (default: FILE.report.csv)')
+      .addOption(
+        new Option('--format <format>', 'report format (default: from --out)').choices(['csv', 'jsonl']),
+      )
+      .option(
+        '--resume',
+        'carry on an interrupted run from its report (the same ledger only; its error rows are verified again)',
+        false,
+      ),
+  ).action((file: string, flags: Record<string, unknown>) => {
+    done((out) => reconcileCommand(file, { ...(flags as unknown as ReconcileFlags), ...client() }, out));
+  });
+
+  ledgerOptions(
+    program
+      .command('settlements')
+      .description(
+        'verify a ledger, sum what the service settled per day, and check each day against the bank statement',
+      )
+      .argument('<file>', 'the ledger export, a CSV with a header row')
+      .requiredOption('--statement <file>', "the bank statement's CSV export (one row per credit)")
+      .option(
+        '--time-zone <zone>',
+        "the bank's time zone: settlement days are its calendar days",
+        'Africa/Lagos',
+      )
+      .option('--date-column <name>', "the statement's column of the date", 'date')
+      .option('--credit-column <name>', "the statement's column of the credit", 'credit')
+      .addOption(
+        new Option('--credit-unit <unit>', 'unit of the credit column (₦1,234.50 or whole Kobo)')
+          .choices(['naira', 'kobo'])
+          .default('naira'),
+      )
+      .addOption(
+        new Option(
+          '--statement-encoding <encoding>',
+          "the statement's encoding when it is not UTF-8",
+        ).choices([...ENCODINGS]),
+      )
+      .option('--out <file>', 'the report, CSV (default: FILE.settlements.csv)'),
+  ).action((file: string, flags: Record<string, unknown>) => {
+    done((out) => settlementsCommand(file, { ...(flags as unknown as SettlementsFlags), ...client() }, out));
+  });
 
   program
     .command('doctor')
@@ -104,8 +144,18 @@ export function buildProgram(version: string, done: (run: Run) => void): Command
     .requiredOption('--to <url>', 'where to send it (your webhook endpoint)')
     .option('--secret <secret>', 'the webhook secret (default: WALLET_WEBHOOK_SECRET)')
     .option('--reference <ref>', 'the charge reference (default: a fresh one)')
-    .option('--amount <kobo>', 'the amount in Kobo', whole(1, Number.MAX_SAFE_INTEGER), 500_000)
-    .option('--handle <handle>', 'the customer handle', '@ada')
+    .option('--amount <kobo>', 'the amount in Kobo (default: 500000)', whole(1, Number.MAX_SAFE_INTEGER))
+    .option('--handle <handle>', 'the customer handle (default: @ada)')
+    .option(
+      '--data <file>',
+      "a JSON file with the event's data, your own fields (instead of the three above)",
+    )
+    .option(
+      '--override <path=value>',
+      'set a field of the data (amount=250000, customer.handle=@bola); repeatable',
+      collect,
+      [],
+    )
     .option('--repeat <n>', 'send the same delivery N times (a redelivery)', whole(1, 100), 1)
     .action((event: string, flags: Record<string, unknown>) =>
       done((out) => triggerCommand(event, flags as never, out)),

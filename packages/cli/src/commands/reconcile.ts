@@ -36,7 +36,7 @@ export interface ReconcileFlags extends ClientFlags {
 }
 
 /** The verdicts that need someone to act; `match` and `still_pending` do not. */
-const PROBLEMS: ReadonlySet<Verdict> = new Set([
+export const PROBLEMS: ReadonlySet<Verdict> = new Set([
   'paid_not_recorded',
   'recorded_not_paid',
   'amount_mismatch',
@@ -84,7 +84,7 @@ function summary(
 }
 
 /** The same file by any path (a link, `./`, another spelling): dev and inode, or the real path. */
-function sameFile(a: string, b: string): boolean {
+export function sameFile(a: string, b: string): boolean {
   try {
     const [x, y] = [statSync(a), statSync(b)];
     return x.dev === y.dev && x.ino === y.ino;

@@ -11,15 +11,38 @@ import { webhookBody } from '@wallet/node/workspace';
 
 import { OK, type Output, PROBLEM, terminalText, UsageError } from '../output.js';
 import { diagnose } from '../webhooks/diagnose.js';
+import { applyOverride, readData } from '../webhooks/shape.js';
 
 /** The flags of `wallet webhooks trigger`. */
 export interface TriggerFlags {
   to: string;
   secret?: string;
   reference?: string;
-  amount: number;
-  handle: string;
+  amount?: number;
+  handle?: string;
   repeat: number;
+  /** A JSON file holding the event's `data`. */
+  data?: string;
+  /** `path=value` changes to the data, in order. */
+  override: string[];
+}
+
+/** The event's data: `--data FILE` or the flags' charge, then every `--override`. */
+async function eventData(flags: TriggerFlags): Promise<Record<string, unknown>> {
+  const given = ['reference', 'amount', 'handle'].filter((f) => flags[f as keyof TriggerFlags] !== undefined);
+  if (flags.data !== undefined && given.length > 0)
+    throw new UsageError(
+      `--data gives the whole data: set ${given.map((f) => `--${f}`).join(', ')} with --override instead.`,
+    );
+  const base =
+    flags.data === undefined
+      ? {
+          reference: flags.reference ?? `cli_${Date.now().toString(36)}`,
+          amount: flags.amount ?? 500_000,
+          customer: { handle: flags.handle ?? '@ada' },
+        }
+      : await readData(flags.data);
+  return flags.override.reduce(applyOverride, base);
 }
 
 function secretOr(given: string | undefined): string {
@@ -42,8 +65,9 @@ export async function triggerCommand(event: string, flags: TriggerFlags, out: Ou
   // A webhook endpoint is HTTP: file:, data: or javascript: would be read, not delivered to.
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new UsageError(`--to must be an http: or https: URL (got ${url.protocol}).`);
-  const reference = flags.reference ?? `cli_${Date.now().toString(36)}`;
-  const data = { reference, amount: flags.amount, customer: { handle: flags.handle } };
+  const data = await eventData(flags);
+  const reference =
+    typeof data.reference === 'string' ? data.reference : JSON.stringify(data.reference ?? null);
   // The sandbox's own bytes (its webhookBody: indented, final newline), signed by the SDK's helper.
   const { body, signature } = signWebhook(webhookBody(event, data), secretOr(flags.secret));
   const results: { attempt: number; status: number | null; received: boolean; answer: string }[] = [];

@@ -1,0 +1,159 @@
+/**
+ * The bank statement's credits per calendar day: the merchant's columns, read by the one CSV
+ * reader of the command line (decoded strictly, any `--encoding`), amounts in Naira (`₦1,234.50`,
+ * `1234.5`, through the SDK's exact `toKobo`) or whole Kobo. A date is `YYYY-MM-DD` (the bank's
+ * day as printed), a local time `YYYY-MM-DD HH:MM[:SS]` (its date part), or a timestamp with a
+ * zone (`Z`, `+01:00`), whose day is taken in the merchant's time zone. Rows with no credit
+ * (debits) are skipped; a row that cannot be read is a problem with its line, never a guess.
+ */
+import { toKobo } from '@wallet/node';
+
+import { UsageError } from '../output.js';
+import { readCsv } from '../reconcile/csv.js';
+import { decodeFile, type Encoding } from '../reconcile/decode.js';
+
+/** Which columns hold the day and the credit, the credit's unit, the file's encoding. */
+export interface StatementFormat {
+  dateColumn: string;
+  creditColumn: string;
+  creditUnit: 'kobo' | 'naira';
+  timeZone: string;
+  encoding?: Encoding | undefined;
+}
+
+/** The credits of one day, Kobo. */
+export interface Credited {
+  amount: number;
+  /** How many statement rows credited it. */
+  rows: number;
+}
+
+/** What the statement says was credited, by day, and the rows that could not be read. */
+export interface Statement {
+  credits: Map<string, Credited>;
+  /** `line N: why`, the first {@link MAX_PROBLEMS} only (a statement that is all problems is one mistake). */
+  problems: string[];
+  /** Rows that could not be read, all of them. */
+  unreadable: number;
+}
+
+/** How many unreadable rows are named one by one. */
+export const MAX_PROBLEMS = 50;
+
+/** The calendar day (`YYYY-MM-DD`) of an instant in `timeZone`. */
+export function dayIn(timeZone: string): (at: number) => string {
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  });
+  return (at) => {
+    const parts: Record<string, string> = {};
+    for (const { type, value } of format.formatToParts(at)) parts[type] = value;
+    return `${parts.year}-${parts.month}-${parts.day}`;
+  };
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const LOCAL_TIME = /^(\d{4}-\d{2}-\d{2})[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+const ZONED_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** A real calendar day (not 2026-02-30). */
+function isDay(text: string): boolean {
+  const m = DAY.exec(text);
+  if (m === null) return false;
+  const at = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(at.getTime()) && at.toISOString().startsWith(text);
+}
+
+/** The day a statement's date cell names, or why it cannot be read. */
+export function dayOf(raw: string, day: (at: number) => string): string | { problem: string } {
+  if (isDay(raw)) return raw;
+  const local = LOCAL_TIME.exec(raw);
+  if (local !== null && isDay(local[1]!)) return local[1]!;
+  if (ZONED_TIME.test(raw) && !Number.isNaN(Date.parse(raw))) return day(Date.parse(raw));
+  return {
+    problem: `date '${raw}' is not YYYY-MM-DD or a timestamp (convert 26/11/2026 to 2026-11-26 in the spreadsheet)`,
+  };
+}
+
+/** A credit cell in Kobo, 0 for an empty cell (a debit row), or why it cannot be read. */
+export function creditOf(raw: string, unit: StatementFormat['creditUnit']): number | { problem: string } {
+  if (raw === '') return 0;
+  if (unit === 'kobo')
+    return /^\d+$/.test(raw) && Number.isSafeInteger(Number(raw))
+      ? Number(raw)
+      : { problem: `credit '${raw}' is not a whole number of Kobo (use --credit-unit naira)` };
+  try {
+    const kobo = toKobo(raw);
+    return kobo >= 0 ? kobo : { problem: `credit '${raw}' is negative` };
+  } catch (error) {
+    return {
+      problem: `credit '${raw}' is not an exact Naira amount (${(error as Error).message.split('\n')[0] ?? ''})`,
+    };
+  }
+}
+
+/**
+ * Reads the statement whole (one row per credit: small), refusing one without its columns or not
+ * in its encoding (the flag to use named as this command spells it).
+ */
+export async function readStatement(file: string, format: StatementFormat): Promise<Statement> {
+  try {
+    return await read(file, format);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    throw new UsageError(error.message.replace(/--encoding/g, '--statement-encoding'));
+  }
+}
+
+async function read(file: string, format: StatementFormat): Promise<Statement> {
+  const day = dayIn(format.timeZone);
+  const credits = new Map<string, Credited>();
+  const problems: string[] = [];
+  let unreadable = 0;
+  let columns: { date: number; credit: number } | undefined;
+  const problem = (text: string): void => {
+    unreadable++;
+    if (problems.length < MAX_PROBLEMS) problems.push(text);
+  };
+  for await (const record of readCsv(decodeFile(file, format.encoding))) {
+    if (record.fields === undefined) {
+      problem(record.problem);
+      continue;
+    }
+    if (columns === undefined) {
+      const header = record.fields.map((f) => f.trim());
+      const at = (name: string): number => header.indexOf(name);
+      for (const name of [format.dateColumn, format.creditColumn]) {
+        if (at(name) < 0)
+          throw new UsageError(
+            `${file} has no column '${name}' (its header: ${header.join(', ') || 'empty'}). Name the statement's columns with --date-column and --credit-column.`,
+          );
+        if (header.lastIndexOf(name) !== at(name))
+          throw new UsageError(`${file} names the column '${name}' more than once: rename the copies.`);
+      }
+      columns = { date: at(format.dateColumn), credit: at(format.creditColumn) };
+      continue;
+    }
+    const cell = (i: number): string => (record.fields[i] ?? '').trim();
+    const credit = creditOf(cell(columns.credit), format.creditUnit);
+    if (typeof credit !== 'number') {
+      problem(`statement line ${record.line}: ${credit.problem}`);
+      continue;
+    }
+    if (credit === 0) continue;
+    const date = dayOf(cell(columns.date), day);
+    if (typeof date !== 'string') {
+      problem(`statement line ${record.line}: ${date.problem}`);
+      continue;
+    }
+    const sum = credits.get(date) ?? { amount: 0, rows: 0 };
+    sum.amount += credit;
+    sum.rows++;
+    credits.set(date, sum);
+  }
+  if (columns === undefined) throw new UsageError(`${file} is empty: a statement needs a header row.`);
+  return { credits, problems, unreadable };
+}

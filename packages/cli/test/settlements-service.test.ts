@@ -1,0 +1,90 @@
+/**
+ * `wallet settlements` against a service of the test's own that lies: an answer `reconcile` gives
+ * no verdict on (another currency, another reference) is an `error` row and never counts towards
+ * a day's expected credit, even when it says SETTLED; a settlement is on its Lagos day.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { charge, json } from './helpers/lying-service.js';
+import { TEST_KEY, wallet } from './helpers/processes.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'wallet-cli-settlements-service-'));
+// Settled at 23:30 UTC on the 20th: 00:30 on the 21st in Lagos, the day its credit is booked.
+const settled = { settlement: { status: 'SETTLED', settledAt: '2026-11-20T23:30:00.000Z' } };
+
+const answers: Record<string, unknown> = {
+  ord_true: charge('ord_true', settled),
+  ord_dollars: charge('ord_dollars', { ...settled, currency: 'USD' }),
+  ord_other: charge('ord_true', settled),
+};
+
+/** Runs `wallet settlements ARGS` against a loopback service answering from `answers`. */
+async function run(ledgerText: string, statement: Buffer | string, ...args: string[]) {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) =>
+    json(res, 200, answers[decodeURIComponent(req.url!.split('/').pop()!)]),
+  );
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const ledger = join(dir, `ledger-${Math.random().toString(36).slice(2)}.csv`);
+  writeFileSync(ledger, ledgerText);
+  const statementFile = `${ledger}.statement.csv`;
+  writeFileSync(statementFile, statement);
+  try {
+    return await wallet(['--json', 'settlements', ledger, '--statement', statementFile, '--quiet', ...args], {
+      env: { WALLET_SECRET_KEY: TEST_KEY, WALLET_BASE_URL: url },
+    });
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
+describe('wallet settlements against a service of the test’s own', () => {
+  it('counts only trusted answers towards their Lagos day: the lies are error rows, the day still matches', async () => {
+    const ran = await run(
+      'reference,amount,status\nord_true,10000,paid\nord_dollars,10000,paid\nord_other,10000,paid\n',
+      'date,credit\n2026-11-21,98.00\n',
+    );
+    expect(ran.code).toBe(1);
+    const result = JSON.parse(ran.stdout) as {
+      days: { date: string; verdict: string; charges: number }[];
+      problems: { reference: string; verdict: string }[];
+    };
+    expect(result.days).toEqual([
+      expect.objectContaining({ date: '2026-11-21', verdict: 'match', charges: 1 }),
+    ]);
+    expect(result.problems.map((p) => [p.reference, p.verdict])).toEqual([
+      ['ord_dollars', 'error'],
+      ['ord_other', 'error'],
+    ]);
+  });
+
+  it('reads a Windows-1252 statement in Kobo with CRLF when told, and refuses it with the flag to use when not', async () => {
+    const ledger = 'reference,amount,status\nord_true,10000,paid\n';
+    const statement = Buffer.from(
+      'date,narration,credit\r\n2026-11-21,"Règlement Wallet",9800\r\n',
+      'latin1',
+    );
+    const read = await run(
+      ledger,
+      statement,
+      '--statement-encoding',
+      'windows-1252',
+      '--credit-unit',
+      'kobo',
+    );
+    expect(read.code).toBe(0);
+    expect(JSON.parse(read.stdout)).toMatchObject({
+      days: [{ date: '2026-11-21', verdict: 'match', credited: 9_800 }],
+    });
+    const refused = await run(ledger, statement, '--credit-unit', 'kobo');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--statement-encoding windows-1252');
+  });
+});
