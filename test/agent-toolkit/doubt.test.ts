@@ -179,6 +179,24 @@ describe('tokens', () => {
     expect((await tools['refund_charge']!.execute(args)).isError).toBe(false);
     expect(refunded()).toBe(5_000);
   });
+  it('a token that confirmed the repeat of a call in doubt is spent: the same call again moves nothing', async () => {
+    r = rig();
+    await r.paid('tok_2', 100_000);
+    let drop = true;
+    const { tools } = toolsOn((q, a) => (drop && isRefund(q) ? lost() : a), { allow: ['refund_charge'] });
+    const refund = tools['refund_charge']!;
+    const args = { reference: 'tok_2', amount: 30_000 };
+    const first = await refund.execute(args);
+    await refund.execute({ ...args, confirmationToken: first.data!['confirmationToken'] });
+    drop = false;
+    const again = await refund.execute(args);
+    const confirmed = { ...args, confirmationToken: again.data!['confirmationToken'] };
+    expect((await refund.execute(confirmed)).isError).toBe(false);
+    // A model that repeats its last call: the token confirmed one operation, it moves nothing more.
+    const repeated = await refund.execute(confirmed);
+    expect(repeated.data).toMatchObject({ refusedBy: 'token_used' });
+    expect(refunded()).toBe(30_000);
+  });
 });
 
 describe('get_charge', () => {
