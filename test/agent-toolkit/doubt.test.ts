@@ -155,6 +155,28 @@ describe('dispatches', () => {
     await tools['get_charge']!.execute({ reference: 'disp_1' });
     expect(await ledger.total('charges')).toBe(0);
   });
+  it('an answer for another charge gives nothing back: get_charge settles only the reference it asked for', async () => {
+    r = rig();
+    await r.paid('other_1', 5_000);
+    // The network answers get_charge('other_1') with another charge, FAILED.
+    const { tools, ledger } = toolsOn(
+      (q, a) =>
+        q.url.endsWith('/verify/other_1')
+          ? rewritten(a, (d) => {
+              d['reference'] = 'disp_2';
+              d['status'] = 'FAILED';
+            })
+          : a,
+      { allow: ['dispatch_charge'], confirm: false, limits: { dailyCharges: 100_000 } },
+    );
+    const args = { handle: '@ada', amount: 70_000, reference: 'disp_2', authChannel: 'wallet_push' };
+    expect((await tools['dispatch_charge']!.execute(args)).isError).toBe(false);
+    const seen = await tools['get_charge']!.execute({ reference: 'other_1' });
+    expect(seen.data).toMatchObject({ refusedBy: 'reference_mismatch' });
+    expect(await ledger.total('charges')).toBe(70_000);
+    const next = { ...args, reference: 'disp_3' };
+    expect((await tools['dispatch_charge']!.execute(next)).data).toMatchObject({ refusedBy: 'dailyCharges' });
+  });
 });
 
 describe('tokens', () => {

@@ -6,9 +6,16 @@
 import { WaitTimeoutError, type Transaction } from '@wallet/node';
 import type { ToolContext } from './context.js';
 import type { JournalEntry } from '../spending/ledger.js';
-import { ok, resolvedResult, transactionData, transactionText, type ToolResult } from '../answers/report.js';
+import {
+  ok,
+  refused,
+  resolvedResult,
+  transactionData,
+  transactionText,
+  type ToolResult,
+} from '../answers/report.js';
 import { MAX_WAIT_SECONDS } from './shapes.js';
-import { amountText, money } from '../answers/words.js';
+import { amountText, dataLine, money } from '../answers/words.js';
 
 /** resolve_customer. @internal */
 export async function resolveCustomer(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult> {
@@ -35,11 +42,25 @@ const STATE_WORDS: Record<string, string> = {
   done: 'accepted by the service',
 };
 
-/** The charge with what the journal knows: its refunds, and its dispatch settled by the status. */
-async function withJournal(ctx: ToolContext, tx: Transaction, lead = ''): Promise<ToolResult> {
+/**
+ * The charge asked for with what the journal knows: its refunds, and its dispatch settled by the
+ * status. An answer about another charge proves nothing about this one, so it settles nothing.
+ */
+async function withJournal(
+  ctx: ToolContext,
+  reference: string,
+  tx: Transaction,
+  lead = '',
+): Promise<ToolResult> {
+  if (tx.reference !== reference) {
+    return refused(
+      `The service answered about another charge than the one asked for: nothing is known about this one, and nothing was changed. Check again later.\n${dataLine('The reference it answered for', tx.reference)}`,
+      { refusedBy: 'reference_mismatch' },
+    );
+  }
   let journal: JournalEntry[];
   try {
-    journal = await ctx.ledger.journal(tx.reference);
+    journal = await ctx.ledger.journal(reference);
   } catch {
     // The charge is still worth reading when the ledger cannot answer; say what is missing.
     const text = `${lead ? `${lead}\n` : ''}${transactionText(tx)}\nThe spend ledger did not answer: the refunds this toolkit journaled for it are unknown right now.`;
@@ -80,7 +101,8 @@ async function withJournal(ctx: ToolContext, tx: Transaction, lead = ''): Promis
 
 /** get_charge. @internal */
 export async function getCharge(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult> {
-  return withJournal(ctx, await ctx.wallet.charges.verify(args['reference'] as string));
+  const reference = args['reference'] as string;
+  return withJournal(ctx, reference, await ctx.wallet.charges.verify(reference));
 }
 
 /** wait_for_charge: answers within {@link MAX_WAIT_SECONDS}, inside an MCP client's request timeout. @internal */
@@ -89,18 +111,17 @@ export async function waitForCharge(ctx: ToolContext, args: Record<string, unkno
     (args['timeoutSeconds'] as number | undefined) ?? MAX_WAIT_SECONDS,
     MAX_WAIT_SECONDS,
   );
+  const reference = args['reference'] as string;
   try {
-    const tx = await ctx.wallet.charges.waitForOutcome(args['reference'] as string, {
-      timeout: seconds * 1000,
-    });
-    return await withJournal(ctx, tx);
+    const tx = await ctx.wallet.charges.waitForOutcome(reference, { timeout: seconds * 1000 });
+    return await withJournal(ctx, reference, tx);
   } catch (error) {
     // Still pending is an answer, not a failure: the customer may yet approve.
     if (!(error instanceof WaitTimeoutError)) throw error;
     const last = error.transaction;
     const text = `Still pending after ${seconds} s: the customer has not approved yet. Call wait_for_charge again later, or tell the user it awaits approval.`;
     if (last === undefined) return ok(text, { stillPending: true });
-    const result = await withJournal(ctx, last, text);
+    const result = await withJournal(ctx, reference, last, text);
     return { ...result, data: { stillPending: true, ...result.data } };
   }
 }
