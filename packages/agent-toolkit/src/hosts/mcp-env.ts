@@ -72,7 +72,8 @@ function distance(a: string, b: string): number {
 
 /** The known variable closest to `name`. @internal */
 export function closest(name: string): string {
-  return KNOWN.reduce((best, known) => (distance(name, known) < distance(name, best) ? known : best));
+  const upper = name.toUpperCase();
+  return KNOWN.reduce((best, known) => (distance(upper, known) < distance(upper, best) ? known : best));
 }
 
 const MONEY: readonly string[] = ['dispatch_charge', 'refund_charge'];
@@ -94,7 +95,8 @@ function list(raw: string | undefined): string[] {
 export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
   const problems: string[] = [];
   for (const [name, value] of Object.entries(env)) {
-    if (!name.startsWith('WALLET_MCP_')) continue;
+    // Any letter case: a host's config written in lower case must not drop a limit silently.
+    if (!name.toUpperCase().startsWith('WALLET_MCP_')) continue;
     if (!KNOWN.includes(name))
       problems.push(`${name} is not a wallet-mcp variable: did you mean ${closest(name)}?`);
     else if (value === undefined || value.trim() === '')
@@ -120,6 +122,11 @@ export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
   const rawConfirm = env['WALLET_MCP_CONFIRM'];
   if (rawConfirm !== undefined) {
     const named = rawConfirm.trim() === 'none' ? [] : list(rawConfirm);
+    // Only 'none' turns confirmation off: a value that names nothing (',') is a mistake.
+    if (named.length === 0 && rawConfirm.trim() !== 'none' && rawConfirm.trim() !== '')
+      problems.push(
+        "WALLET_MCP_CONFIRM names no tool: list dispatch_charge and/or refund_charge, or write 'none'.",
+      );
     for (const name of named) {
       if (!MONEY.includes(name))
         problems.push(
