@@ -177,6 +177,31 @@ describe('dispatches', () => {
     const next = { ...args, reference: 'disp_3' };
     expect((await tools['dispatch_charge']!.execute(next)).data).toMatchObject({ refusedBy: 'dailyCharges' });
   });
+  it('a FAILED answer held on the way gives back only the prompts sent before it was asked', async () => {
+    r = rig();
+    let release = (): void => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let hold = false;
+    const { tools, ledger } = toolsOn(
+      async (q, a) => {
+        if (hold && q.url.endsWith('/verify/disp_4')) await held;
+        return a;
+      },
+      { allow: ['dispatch_charge'], confirm: false, limits: { dailyCharges: 100_000 } },
+    );
+    const args = { handle: '@ada', amount: 40_000, reference: 'disp_4', authChannel: 'wallet_push' };
+    await tools['dispatch_charge']!.execute(args);
+    await r.sandbox.decline('disp_4');
+    // The service answers FAILED, and the network holds that answer while a new prompt goes out.
+    hold = true;
+    const seen = tools['get_charge']!.execute({ reference: 'disp_4' });
+    expect((await tools['dispatch_charge']!.execute(args)).isError).toBe(false);
+    release();
+    await seen;
+    await r.sandbox.authorize('disp_4');
+    // The second prompt was paid: the ledger still counts it.
+    expect(await ledger.total('charges')).toBe(40_000);
+  });
 });
 
 describe('tokens', () => {

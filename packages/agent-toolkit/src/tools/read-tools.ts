@@ -43,13 +43,30 @@ const STATE_WORDS: Record<string, string> = {
 };
 
 /**
- * The charge asked for with what the journal knows: its refunds, and its dispatch settled by the
- * status. An answer about another charge proves nothing about this one, so it settles nothing.
+ * The dispatches of `reference` already answered (or given up on), read before the service is
+ * asked: only these can its answer settle. A prompt sent after the question, or still on its way,
+ * may re-prompt a FAILED charge, so an answer about the charge proves nothing about it.
+ */
+async function answeredDispatches(ctx: ToolContext, reference: string): Promise<JournalEntry[]> {
+  try {
+    const journal = await ctx.ledger.journal(reference);
+    return journal.filter(
+      (entry) => entry.tool === 'dispatch_charge' && (entry.state === 'done' || entry.state === 'unknown'),
+    );
+  } catch {
+    return []; // nothing settled: the amounts stay counted
+  }
+}
+
+/**
+ * The charge asked for with what the journal knows: its refunds, and the dispatches `answered`
+ * before it was asked settled by the status. An answer about another charge settles nothing.
  */
 async function withJournal(
   ctx: ToolContext,
   reference: string,
   tx: Transaction,
+  answered: readonly JournalEntry[],
   lead = '',
 ): Promise<ToolResult> {
   if (tx.reference !== reference) {
@@ -66,9 +83,8 @@ async function withJournal(
     const text = `${lead ? `${lead}\n` : ''}${transactionText(tx)}\nThe spend ledger did not answer: the refunds this toolkit journaled for it are unknown right now.`;
     return ok(text, transactionData(tx));
   }
-  // Only a final status proves anything: a dispatch still held on the way could yet arrive.
-  for (const entry of journal) {
-    if (entry.tool !== 'dispatch_charge' || entry.state === 'failed') continue;
+  // Only a final status proves anything.
+  for (const entry of answered) {
     if (tx.status === 'FAILED') await ctx.ledger.finish(entry.key, 'failed');
     else if (tx.status === 'SUCCESS' && entry.state === 'unknown') await ctx.ledger.finish(entry.key, 'done');
   }
@@ -102,7 +118,8 @@ async function withJournal(
 /** get_charge. @internal */
 export async function getCharge(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult> {
   const reference = args['reference'] as string;
-  return withJournal(ctx, reference, await ctx.wallet.charges.verify(reference));
+  const answered = await answeredDispatches(ctx, reference);
+  return withJournal(ctx, reference, await ctx.wallet.charges.verify(reference), answered);
 }
 
 /** wait_for_charge: answers within {@link MAX_WAIT_SECONDS}, inside an MCP client's request timeout. @internal */
@@ -112,16 +129,17 @@ export async function waitForCharge(ctx: ToolContext, args: Record<string, unkno
     MAX_WAIT_SECONDS,
   );
   const reference = args['reference'] as string;
+  const answered = await answeredDispatches(ctx, reference);
   try {
     const tx = await ctx.wallet.charges.waitForOutcome(reference, { timeout: seconds * 1000 });
-    return await withJournal(ctx, reference, tx);
+    return await withJournal(ctx, reference, tx, answered);
   } catch (error) {
     // Still pending is an answer, not a failure: the customer may yet approve.
     if (!(error instanceof WaitTimeoutError)) throw error;
     const last = error.transaction;
     const text = `Still pending after ${seconds} s: the customer has not approved yet. Call wait_for_charge again later, or tell the user it awaits approval.`;
     if (last === undefined) return ok(text, { stillPending: true });
-    const result = await withJournal(ctx, reference, last, text);
+    const result = await withJournal(ctx, reference, last, answered, text);
     return { ...result, data: { stillPending: true, ...result.data } };
   }
 }
