@@ -3,7 +3,7 @@
  * in one place, every problem said at once, so a host's log shows why the server did not start.
  */
 import type { SpendLimits } from '../spending/limits.js';
-import type { MoneyToolName } from '../tools/shapes.js';
+import { MONEY_TOOLS, type MoneyToolName } from '../tools/shapes.js';
 
 /** What the bin runs with, or why it cannot start. @internal */
 export type McpEnv =
@@ -76,7 +76,6 @@ export function closest(name: string): string {
   return KNOWN.reduce((best, known) => (distance(upper, known) < distance(upper, best) ? known : best));
 }
 
-const MONEY: readonly string[] = ['dispatch_charge', 'refund_charge'];
 const LIMITS: Record<string, keyof SpendLimits> = {
   WALLET_MCP_LIMIT_PER_CHARGE: 'perCharge',
   WALLET_MCP_LIMIT_PER_REFUND: 'perRefund',
@@ -104,7 +103,7 @@ export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
   }
   const allow = list(env['WALLET_MCP_ALLOW']);
   for (const name of allow) {
-    if (!MONEY.includes(name))
+    if (!MONEY_TOOLS.includes(name as MoneyToolName))
       problems.push(`WALLET_MCP_ALLOW: '${name}' is not a money tool (dispatch_charge, refund_charge).`);
   }
   const limits: SpendLimits = {};
@@ -128,7 +127,7 @@ export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
         "WALLET_MCP_CONFIRM names no tool: list dispatch_charge and/or refund_charge, or write 'none'.",
       );
     for (const name of named) {
-      if (!MONEY.includes(name))
+      if (!MONEY_TOOLS.includes(name as MoneyToolName))
         problems.push(
           `WALLET_MCP_CONFIRM: '${name}' is not a money tool (dispatch_charge, refund_charge, or 'none').`,
         );
