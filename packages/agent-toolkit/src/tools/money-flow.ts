@@ -157,7 +157,12 @@ async function send(
         error,
         `sending the ${call.tool === 'refund_charge' ? 'refund' : 'charge'}`,
       );
-      return refused(`${text}\n${amountText(entry.amount)} was given back to today's limit.`, {
+      // The token was spent with the operation: trying again takes a new one.
+      const retry =
+        call.token === undefined
+          ? ''
+          : `\nIts confirmationToken is used up: to try again, call ${call.tool} without confirmationToken for a new preview, and confirm with the user again.`;
+      return refused(`${text}\n${amountText(entry.amount)} was given back to today's limit.${retry}`, {
         error: data,
       });
     }
