@@ -85,6 +85,23 @@ describe('a lost answer', () => {
     expect(refundKeys()).toEqual([token, token]);
     expect(refunded()).toBe(100_000);
   });
+  it('get_charge on an agent without refund_charge does not advise a refund_charge call', async () => {
+    r = rig();
+    await r.paid('lost_3', 100_000);
+    const ledger = memorySpendLedger({ now: () => r.clock.now });
+    const refunding = toolsOn((q, a) => (isRefund(q) ? lost() : a), {
+      allow: ['refund_charge'],
+      confirm: false,
+      ledger,
+    }).tools;
+    await refunding['refund_charge']!.execute({ reference: 'lost_3', amount: 1_000 });
+    // Another agent on the same ledger, one that can only read.
+    const reader = toolsOn((_q, a) => a, { ledger }).tools;
+    const seen = await reader['get_charge']!.execute({ reference: 'lost_3' });
+    expect(seen.text).toContain('OUTCOME UNKNOWN');
+    expect(seen.text).not.toContain('repeat the same refund_charge call');
+    expect(seen.text).toContain('this agent cannot refund');
+  });
 });
 
 describe('answers that do not prove anything', () => {

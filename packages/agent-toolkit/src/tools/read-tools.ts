@@ -36,11 +36,15 @@ export async function resolveCustomer(ctx: ToolContext, args: Record<string, unk
   };
 }
 
-const STATE_WORDS: Record<string, string> = {
-  sent: 'sent, no answer journaled yet (outcome unknown)',
-  unknown: 'OUTCOME UNKNOWN: repeat the same refund_charge call to learn it (it reuses the key)',
-  done: 'accepted by the service',
-};
+// A journal on a shared ledger may hold refunds of another agent: advise only tools this one has.
+function stateWords(ctx: ToolContext, state: string): string {
+  if (state === 'sent') return 'sent, no answer journaled yet (outcome unknown)';
+  if (state === 'done') return 'accepted by the service';
+  if (state !== 'unknown') return state;
+  return ctx.allow.has('refund_charge')
+    ? 'OUTCOME UNKNOWN: repeat the same refund_charge call to learn it (it reuses the key)'
+    : 'OUTCOME UNKNOWN: this agent cannot refund; the agent or person who sent it must repeat it to learn it';
+}
 
 /**
  * The dispatches of `reference` already answered (or given up on), read before the service is
@@ -91,8 +95,7 @@ async function withJournal(
   const refunds = journal.filter((entry) => entry.tool === 'refund_charge' && entry.state !== 'failed');
   const counted = refunds.reduce((sum, entry) => sum + entry.amount, 0);
   const lines = refunds.map(
-    (entry) =>
-      `- ${amountText(entry.amount)}, ${STATE_WORDS[entry.state] ?? entry.state}, key '${entry.key}'`,
+    (entry) => `- ${amountText(entry.amount)}, ${stateWords(ctx, entry.state)}, key '${entry.key}'`,
   );
   const text = [
     lead,
