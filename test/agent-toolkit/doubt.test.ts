@@ -85,6 +85,23 @@ describe('a lost answer', () => {
     expect(refundKeys()).toEqual([token, token]);
     expect(refunded()).toBe(100_000);
   });
+  it('get_charge on an agent without refund_charge does not advise a refund_charge call', async () => {
+    r = rig();
+    await r.paid('lost_3', 100_000);
+    const ledger = memorySpendLedger({ now: () => r.clock.now });
+    const refunding = toolsOn((q, a) => (isRefund(q) ? lost() : a), {
+      allow: ['refund_charge'],
+      confirm: false,
+      ledger,
+    }).tools;
+    await refunding['refund_charge']!.execute({ reference: 'lost_3', amount: 1_000 });
+    // Another agent on the same ledger, one that can only read.
+    const reader = toolsOn((_q, a) => a, { ledger }).tools;
+    const seen = await reader['get_charge']!.execute({ reference: 'lost_3' });
+    expect(seen.text).toContain('OUTCOME UNKNOWN');
+    expect(seen.text).not.toContain('repeat the same refund_charge call');
+    expect(seen.text).toContain('this agent cannot refund');
+  });
 });
 
 describe('answers that do not prove anything', () => {
@@ -155,6 +172,53 @@ describe('dispatches', () => {
     await tools['get_charge']!.execute({ reference: 'disp_1' });
     expect(await ledger.total('charges')).toBe(0);
   });
+  it('an answer for another charge gives nothing back: get_charge settles only the reference it asked for', async () => {
+    r = rig();
+    await r.paid('other_1', 5_000);
+    // The network answers get_charge('other_1') with another charge, FAILED.
+    const { tools, ledger } = toolsOn(
+      (q, a) =>
+        q.url.endsWith('/verify/other_1')
+          ? rewritten(a, (d) => {
+              d['reference'] = 'disp_2';
+              d['status'] = 'FAILED';
+            })
+          : a,
+      { allow: ['dispatch_charge'], confirm: false, limits: { dailyCharges: 100_000 } },
+    );
+    const args = { handle: '@ada', amount: 70_000, reference: 'disp_2', authChannel: 'wallet_push' };
+    expect((await tools['dispatch_charge']!.execute(args)).isError).toBe(false);
+    const seen = await tools['get_charge']!.execute({ reference: 'other_1' });
+    expect(seen.data).toMatchObject({ refusedBy: 'reference_mismatch' });
+    expect(await ledger.total('charges')).toBe(70_000);
+    const next = { ...args, reference: 'disp_3' };
+    expect((await tools['dispatch_charge']!.execute(next)).data).toMatchObject({ refusedBy: 'dailyCharges' });
+  });
+  it('a FAILED answer held on the way gives back only the prompts sent before it was asked', async () => {
+    r = rig();
+    let release = (): void => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let hold = false;
+    const { tools, ledger } = toolsOn(
+      async (q, a) => {
+        if (hold && q.url.endsWith('/verify/disp_4')) await held;
+        return a;
+      },
+      { allow: ['dispatch_charge'], confirm: false, limits: { dailyCharges: 100_000 } },
+    );
+    const args = { handle: '@ada', amount: 40_000, reference: 'disp_4', authChannel: 'wallet_push' };
+    await tools['dispatch_charge']!.execute(args);
+    await r.sandbox.decline('disp_4');
+    // The service answers FAILED, and the network holds that answer while a new prompt goes out.
+    hold = true;
+    const seen = tools['get_charge']!.execute({ reference: 'disp_4' });
+    expect((await tools['dispatch_charge']!.execute(args)).isError).toBe(false);
+    release();
+    await seen;
+    await r.sandbox.authorize('disp_4');
+    // The second prompt was paid: the ledger still counts it.
+    expect(await ledger.total('charges')).toBe(40_000);
+  });
 });
 
 describe('tokens', () => {
@@ -178,6 +242,24 @@ describe('tokens', () => {
     down = false;
     expect((await tools['refund_charge']!.execute(args)).isError).toBe(false);
     expect(refunded()).toBe(5_000);
+  });
+  it('a token that confirmed the repeat of a call in doubt is spent: the same call again moves nothing', async () => {
+    r = rig();
+    await r.paid('tok_2', 100_000);
+    let drop = true;
+    const { tools } = toolsOn((q, a) => (drop && isRefund(q) ? lost() : a), { allow: ['refund_charge'] });
+    const refund = tools['refund_charge']!;
+    const args = { reference: 'tok_2', amount: 30_000 };
+    const first = await refund.execute(args);
+    await refund.execute({ ...args, confirmationToken: first.data!['confirmationToken'] });
+    drop = false;
+    const again = await refund.execute(args);
+    const confirmed = { ...args, confirmationToken: again.data!['confirmationToken'] };
+    expect((await refund.execute(confirmed)).isError).toBe(false);
+    // A model that repeats its last call: the token confirmed one operation, it moves nothing more.
+    const repeated = await refund.execute(confirmed);
+    expect(repeated.data).toMatchObject({ refusedBy: 'token_used' });
+    expect(refunded()).toBe(30_000);
   });
 });
 

@@ -81,6 +81,19 @@ export function ledgerContract(pair: Pair): void {
     expect(answers.map((x) => x.state).sort()).toEqual(['begun', 'token_used']);
   });
 
+  it('spends a token that confirms a repeat: once the repeat is known, the token moves nothing', async () => {
+    const [a, b] = pair({ now: Date.parse('2026-11-24T12:00:00Z') });
+    await a.begin(request(5_000, { call: 'again', key: 'orig', reference: 'rep_1' }));
+    await a.finish('orig', 'unknown');
+    const token = { id: `wct_rep_${n}`, ttlMs: 60_000 };
+    const repeat = await b.begin(request(5_000, { call: 'again', key: token.id, token, reference: 'rep_1' }));
+    expect(repeat).toMatchObject({ state: 'repeat', entry: { key: 'orig' } });
+    await b.finish('orig', 'done');
+    expect(await a.begin(request(5_000, { call: 'again', key: token.id, token }))).toEqual({
+      state: 'token_used',
+    });
+  });
+
   it('gives a failed amount back once, on the day it was counted, in the time zone', async () => {
     const clock = { now: Date.parse('2026-11-24T22:30:00Z') }; // 23:30 in Lagos
     const [a, b] = pair(clock);

@@ -1,7 +1,8 @@
 /**
  * A lossy, lying network of our own: a loopback HTTP proxy in front of a listening sandbox that,
  * per request and always after the sandbox acted, can pass the answer, drop it (the connection is
- * destroyed), hold it past the client's timeout, answer another status, or rewrite its `data`.
+ * destroyed), hold it until the client gives up (its timeout), answer another status, or rewrite its
+ * `data`.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { once } from 'node:events';
@@ -10,7 +11,7 @@ import { once } from 'node:events';
 export type Action =
   | { kind: 'pass' }
   | { kind: 'drop' }
-  | { kind: 'hold'; ms: number }
+  | { kind: 'hold' }
   | { kind: 'status'; status: number }
   | { kind: 'rewrite'; edit: (data: Record<string, unknown>) => void };
 
@@ -62,7 +63,8 @@ export async function startProxy(upstream: string): Promise<Proxy> {
         request.socket.destroy();
         return;
       }
-      if (action.kind === 'hold') await new Promise((resolve) => setTimeout(resolve, action.ms));
+      // Held until the client gives up: no race between a hold and a timeout on a busy machine.
+      if (action.kind === 'hold' && !request.socket.destroyed) await once(request.socket, 'close');
       if (action.kind === 'status') status = action.status;
       if (action.kind === 'rewrite') {
         const json = JSON.parse(text) as { data: Record<string, unknown> };

@@ -84,15 +84,19 @@ const ADVICE: Record<string, string> = {
     'A repeated call did not match the first one. Check the charge with get_charge before doing anything else.',
 };
 
-// Characters a model may read as layout (line and paragraph separators, bidi controls, invisible
-// marks) beyond the controls JSON.stringify already escapes.
-const UNSAFE = /[\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
+// Characters a model may read as layout or as text a person cannot see, beyond the controls
+// JSON.stringify already escapes: every control, format (bidi, zero-width, Unicode tags), private
+// or unassigned code point, line and paragraph separators, and variation selectors.
+const UNSAFE = /[\p{C}\p{Zl}\p{Zp}\u{fe00}-\u{fe0f}\u{e0100}-\u{e01ef}]/gu;
 
 /** A value as one line of JSON, every control or invisible character escaped. @internal */
 export function quote(value: unknown): string {
-  return (JSON.stringify(value) ?? 'null').replace(
-    UNSAFE,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  return (JSON.stringify(value) ?? 'null').replace(UNSAFE, (c) =>
+    // One \u escape per UTF-16 unit (a character beyond the first plane takes two).
+    c
+      .split('')
+      .map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      .join(''),
   );
 }
 

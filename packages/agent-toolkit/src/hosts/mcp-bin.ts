@@ -5,8 +5,6 @@
  * stdout carries the protocol, so everything for people goes to stderr, the SDK's log included.
  */
 
-// The SDK logs to console by default, whose debug and info lines go to stdout: the protocol channel.
-const logger = new Console({ stdout: process.stderr, stderr: process.stderr });
 import { Console } from 'node:console';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Wallet, isWalletError, type RedisClientLike } from '@wallet/node';
@@ -16,6 +14,9 @@ import { sqliteSpendLedger } from '../spending/sqlite-ledger.js';
 import { createMcpServer } from './mcp.js';
 import { ENV_HELP, readMcpEnv } from './mcp-env.js';
 import { redisSpendLedger } from '../spending/redis-ledger.js';
+
+// The SDK logs to console by default, whose debug and info lines go to stdout: the protocol channel.
+const logger = new Console({ stdout: process.stderr, stderr: process.stderr });
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`wallet-mcp: ${message}\n`);

@@ -3,7 +3,7 @@
  * in one place, every problem said at once, so a host's log shows why the server did not start.
  */
 import type { SpendLimits } from '../spending/limits.js';
-import type { MoneyToolName } from '../tools/shapes.js';
+import { MONEY_TOOLS, type MoneyToolName } from '../tools/shapes.js';
 
 /** What the bin runs with, or why it cannot start. @internal */
 export type McpEnv =
@@ -72,10 +72,10 @@ function distance(a: string, b: string): number {
 
 /** The known variable closest to `name`. @internal */
 export function closest(name: string): string {
-  return KNOWN.reduce((best, known) => (distance(name, known) < distance(name, best) ? known : best));
+  const upper = name.toUpperCase();
+  return KNOWN.reduce((best, known) => (distance(upper, known) < distance(upper, best) ? known : best));
 }
 
-const MONEY: readonly string[] = ['dispatch_charge', 'refund_charge'];
 const LIMITS: Record<string, keyof SpendLimits> = {
   WALLET_MCP_LIMIT_PER_CHARGE: 'perCharge',
   WALLET_MCP_LIMIT_PER_REFUND: 'perRefund',
@@ -94,7 +94,8 @@ function list(raw: string | undefined): string[] {
 export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
   const problems: string[] = [];
   for (const [name, value] of Object.entries(env)) {
-    if (!name.startsWith('WALLET_MCP_')) continue;
+    // Any letter case: a host's config written in lower case must not drop a limit silently.
+    if (!name.toUpperCase().startsWith('WALLET_MCP_')) continue;
     if (!KNOWN.includes(name))
       problems.push(`${name} is not a wallet-mcp variable: did you mean ${closest(name)}?`);
     else if (value === undefined || value.trim() === '')
@@ -102,7 +103,7 @@ export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
   }
   const allow = list(env['WALLET_MCP_ALLOW']);
   for (const name of allow) {
-    if (!MONEY.includes(name))
+    if (!MONEY_TOOLS.includes(name as MoneyToolName))
       problems.push(`WALLET_MCP_ALLOW: '${name}' is not a money tool (dispatch_charge, refund_charge).`);
   }
   const limits: SpendLimits = {};
@@ -120,8 +121,13 @@ export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
   const rawConfirm = env['WALLET_MCP_CONFIRM'];
   if (rawConfirm !== undefined) {
     const named = rawConfirm.trim() === 'none' ? [] : list(rawConfirm);
+    // Only 'none' turns confirmation off: a value that names nothing (',') is a mistake.
+    if (named.length === 0 && rawConfirm.trim() !== 'none' && rawConfirm.trim() !== '')
+      problems.push(
+        "WALLET_MCP_CONFIRM names no tool: list dispatch_charge and/or refund_charge, or write 'none'.",
+      );
     for (const name of named) {
-      if (!MONEY.includes(name))
+      if (!MONEY_TOOLS.includes(name as MoneyToolName))
         problems.push(
           `WALLET_MCP_CONFIRM: '${name}' is not a money tool (dispatch_charge, refund_charge, or 'none').`,
         );

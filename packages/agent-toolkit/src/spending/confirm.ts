@@ -80,6 +80,6 @@ export function tokenProblemText(problem: TokenProblem | 'used', tool: string): 
     case 'expired':
       return `${start} has expired. ${again}`;
     case 'used':
-      return `${start} was already used: its operation was sent once, and each token works once, so a repeated call cannot move money twice. Check the result with get_charge (it lists the refunds this toolkit journaled). Only if the user wants another, separate operation: ${again.toLowerCase()}`;
+      return `${start} was already used: it confirmed one operation already, and each token works once, so a repeated call cannot move money twice. Check the result with get_charge (it lists the refunds this toolkit journaled). Only if the user wants another, separate operation: ${again.toLowerCase()}`;
   }
 }

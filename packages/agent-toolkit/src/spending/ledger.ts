@@ -80,7 +80,7 @@ export interface BeginRequest {
 export type BeginAnswer =
   /** Journaled and counted (and the token spent): send it with `entry.key`. */
   | { state: 'begun'; entry: JournalEntry; total: number }
-  /** The same call is in doubt: send it again with `entry.key`, counted once already. */
+  /** The same call is in doubt: send it again with `entry.key`, counted once already (the token spent). */
   | { state: 'repeat'; entry: JournalEntry }
   /** It would pass the limit: nothing journaled, the token left unspent. */
   | { state: 'over'; total: number }
@@ -98,7 +98,7 @@ export interface SpendLedger {
   /**
    * In one step: finds an operation this call repeats (see {@link repeats}), else refuses a spent
    * token, else adds `amount` to today's total unless it would pass `limit`, journals the entry
-   * as `sent` and spends the token.
+   * as `sent`; either way (repeat or new) it spends the token.
    */
   begin(request: BeginRequest): Promise<BeginAnswer>;
   /** Records how an operation ended; `failed` gives its amount back, once. */

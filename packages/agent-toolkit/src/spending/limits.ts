@@ -44,6 +44,15 @@ export function perCallRefusal(
   return max !== undefined && amount > max ? { limit, max, requested: amount, left: max } : undefined;
 }
 
+/** The daily limit that applies to `kind`: its name and its value (none: no limit). @internal */
+export function dailyLimitOf(
+  limits: SpendLimits,
+  kind: SpendKind,
+): { limit: keyof SpendLimits; max: number | undefined } {
+  const limit = NAMES[kind].daily;
+  return { limit, max: limits[limit] };
+}
+
 /** A refusal when today's total plus `amount` would pass the daily limit (a look, no reservation). @internal */
 export async function dailyRefusal(
   limits: SpendLimits,
@@ -51,8 +60,7 @@ export async function dailyRefusal(
   kind: SpendKind,
   amount: number,
 ): Promise<LimitRefusal | undefined> {
-  const limit = NAMES[kind].daily;
-  const max = limits[limit];
+  const { limit, max } = dailyLimitOf(limits, kind);
   if (max === undefined) return undefined;
   const total = await ledger.total(kind);
   return total + amount > max ? { limit, max, requested: amount, left: Math.max(0, max - total) } : undefined;

@@ -33,8 +33,11 @@ export function memorySpendLedger(options: SpendLedgerOptions = {}): SpendLedger
     begin(request) {
       const at = now();
       for (const entry of journal.values()) {
-        if (repeats(entry, request.call, request.token?.id, at))
+        if (repeats(entry, request.call, request.token?.id, at)) {
+          // A token that confirmed the repeat is spent too: used again later, it moves nothing.
+          if (request.token !== undefined) tokens.set(request.token.id, at + request.token.ttlMs);
           return Promise.resolve({ state: 'repeat', entry: { ...entry } });
+        }
       }
       for (const [token, expires] of tokens) if (expires <= at) tokens.delete(token);
       if (request.token !== undefined && tokens.has(request.token.id))

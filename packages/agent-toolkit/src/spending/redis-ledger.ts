@@ -29,19 +29,21 @@ export interface RedisSpendLedgerOptions extends SpendLedgerOptions {
 
 // KEYS: zone, call index, token, total. ARGV: zone, key, amount, limit ('' none), token ttl ms
 // ('' none), prefix, reference, day ttl s, journal ttl s, cut-off time ms, then the entry's fields
-// as name, value. The repeat rule is ledger.ts's repeats(), in Lua.
+// as name, value. The repeat rule is ledger.ts's repeats(), in Lua; a repeat spends its token too.
 const BEGIN = `
+local function spent() if ARGV[5] ~= '' then redis.call('SET', KEYS[3], '1', 'PX', ARGV[5]) end end
 local zone = redis.call('GET', KEYS[1])
 if not zone then redis.call('SET', KEYS[1], ARGV[1]) elseif zone ~= ARGV[1] then return {'zone', zone} end
 if ARGV[5] ~= '' then
   local own = ARGV[6] .. 'entry:' .. ARGV[2]
   local state = redis.call('HGET', own, 'state')
-  if state == 'sent' or state == 'unknown' then return {'repeat', redis.call('HGETALL', own)} end
+  if state == 'sent' or state == 'unknown' then spent() return {'repeat', redis.call('HGETALL', own)} end
 end
 for _, prior in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
   local entry = ARGV[6] .. 'entry:' .. prior
   local fields = redis.call('HMGET', entry, 'state', 'at')
   if fields[1] == 'unknown' or (fields[1] == 'sent' and tonumber(fields[2]) <= tonumber(ARGV[10])) then
+    spent()
     return {'repeat', redis.call('HGETALL', entry)}
   end
 end
@@ -57,7 +59,7 @@ redis.call('RPUSH', KEYS[2], ARGV[2])
 redis.call('EXPIRE', KEYS[2], ARGV[9])
 redis.call('RPUSH', ARGV[6] .. 'reference:' .. ARGV[7], ARGV[2])
 redis.call('EXPIRE', ARGV[6] .. 'reference:' .. ARGV[7], ARGV[9])
-if ARGV[5] ~= '' then redis.call('SET', KEYS[3], '1', 'PX', ARGV[5]) end
+spent()
 return {'begun', tostring(total)}`;
 
 // KEYS: entry. ARGV: state, prefix. 'failed' gives the amount back once, never below zero.

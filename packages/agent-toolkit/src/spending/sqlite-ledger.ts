@@ -106,7 +106,7 @@ export function sqliteSpendLedger(options: SqliteSpendLedgerOptions = {}): Spend
     ),
     prune: db.prepare('DELETE FROM tokens WHERE expires <= ?'),
     token: db.prepare('SELECT 1 AS used FROM tokens WHERE token = ?'),
-    spend: db.prepare('INSERT INTO tokens (token, expires) VALUES (?, ?)'),
+    spend: db.prepare('INSERT OR IGNORE INTO tokens (token, expires) VALUES (?, ?)'),
     total: db.prepare('SELECT total FROM totals WHERE kind = ? AND day = ?'),
     add: db.prepare(
       'INSERT INTO totals (kind, day, total) VALUES (?, ?, ?) ON CONFLICT (kind, day) DO UPDATE SET total = total + excluded.total',
@@ -147,7 +147,11 @@ export function sqliteSpendLedger(options: SqliteSpendLedgerOptions = {}): Spend
         atomically((): BeginAnswer => {
           const at = now();
           const prior = q.doubt.get(request.token?.id ?? null, request.call, at - CUT_OFF_MS);
-          if (prior !== undefined) return { state: 'repeat', entry: prior as unknown as JournalEntry };
+          if (prior !== undefined) {
+            // A token that confirmed the repeat is spent too: used again later, it moves nothing.
+            if (request.token !== undefined) q.spend.run(request.token.id, at + request.token.ttlMs);
+            return { state: 'repeat', entry: prior as unknown as JournalEntry };
+          }
           q.prune.run(at);
           if (request.token !== undefined && q.token.get(request.token.id) !== undefined)
             return { state: 'token_used' };

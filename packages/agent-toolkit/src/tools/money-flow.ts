@@ -11,7 +11,7 @@ import { IdempotencyError, ResponseValidationError, isWalletError } from '@walle
 import type { ToolContext } from './context.js';
 import { canonical, tokenProblemText } from '../spending/confirm.js';
 import { repeats, type JournalEntry, type SpendKind } from '../spending/ledger.js';
-import { dailyRefusal, perCallRefusal, refusalText } from '../spending/limits.js';
+import { dailyLimitOf, dailyRefusal, perCallRefusal, refusalText } from '../spending/limits.js';
 import { ok, refused, type ToolResult } from '../answers/report.js';
 import type { MoneyToolName } from './shapes.js';
 import { amountText, dataLine, errorResult, money } from '../answers/words.js';
@@ -95,7 +95,7 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
     const problem = ctx.confirmer.check(call.tool, call.sent, token);
     if (problem) return refused(tokenProblemText(problem, call.tool), { refusedBy: `token_${problem}` });
   }
-  const limit = call.kind === 'charges' ? ctx.limits.dailyCharges : ctx.limits.dailyRefunds;
+  const daily = dailyLimitOf(ctx.limits, call.kind);
   const begun = await ctx.ledger.begin({
     // The token is the idempotency key: a model that sends the confirmed call twice moves money once.
     key: token ?? `wak_${randomUUID()}`,
@@ -104,19 +104,15 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
     kind: call.kind,
     amount: call.amount,
     call: callOf(call.tool, call.args),
-    limit,
+    limit: daily.max,
     ...(token === undefined ? {} : { token: { id: token, ttlMs: ctx.confirmer.ttlMs } }),
   });
   if (begun.state === 'token_used')
     return refused(tokenProblemText('used', call.tool), { refusedBy: 'token_used' });
   if (begun.state === 'over') {
-    const max = limit ?? 0;
-    const refusal = { max, requested: call.amount, left: Math.max(0, max - begun.total) };
-    const name = call.kind === 'charges' ? 'dailyCharges' : 'dailyRefunds';
-    return refused(refusalText({ limit: name, ...refusal }, call.kind), {
-      refusedBy: name,
-      ...limitData(refusal),
-    });
+    const max = daily.max ?? 0;
+    const refusal = { limit: daily.limit, max, requested: call.amount, left: Math.max(0, max - begun.total) };
+    return refused(refusalText(refusal, call.kind), { refusedBy: refusal.limit, ...limitData(refusal) });
   }
   return send(ctx, call, begun.entry, begun.state === 'repeat');
 }
@@ -157,7 +153,12 @@ async function send(
         error,
         `sending the ${call.tool === 'refund_charge' ? 'refund' : 'charge'}`,
       );
-      return refused(`${text}\n${amountText(entry.amount)} was given back to today's limit.`, {
+      // The token was spent with the operation: trying again takes a new one.
+      const retry =
+        call.token === undefined
+          ? ''
+          : `\nIts confirmationToken is used up: to try again, call ${call.tool} without confirmationToken for a new preview, and confirm with the user again.`;
+      return refused(`${text}\n${amountText(entry.amount)} was given back to today's limit.${retry}`, {
         error: data,
       });
     }

@@ -6,7 +6,7 @@ import { ValidationError, type ValidationIssue } from '@wallet/node';
 import type { WalletLike } from './context.js';
 import type { SpendLedger } from '../spending/ledger.js';
 import type { SpendLimits } from '../spending/limits.js';
-import type { MoneyToolName } from './shapes.js';
+import { MONEY_TOOLS, type MoneyToolName } from './shapes.js';
 
 /** Options of `walletTools()` (and of `createMcpServer()`). */
 export interface WalletToolsOptions {
@@ -44,7 +44,6 @@ export interface WalletToolsOptions {
   now?: () => number;
 }
 
-const MONEY_TOOLS: readonly MoneyToolName[] = ['dispatch_charge', 'refund_charge'];
 const LIMIT_KEYS = ['perCharge', 'perRefund', 'dailyCharges', 'dailyRefunds'] as const;
 const OPTION_KEYS = [
   'wallet',

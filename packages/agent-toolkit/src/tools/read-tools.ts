@@ -6,9 +6,16 @@
 import { WaitTimeoutError, type Transaction } from '@wallet/node';
 import type { ToolContext } from './context.js';
 import type { JournalEntry } from '../spending/ledger.js';
-import { ok, resolvedResult, transactionData, transactionText, type ToolResult } from '../answers/report.js';
+import {
+  ok,
+  refused,
+  resolvedResult,
+  transactionData,
+  transactionText,
+  type ToolResult,
+} from '../answers/report.js';
 import { MAX_WAIT_SECONDS } from './shapes.js';
-import { amountText, money } from '../answers/words.js';
+import { amountText, dataLine, money } from '../answers/words.js';
 
 /** resolve_customer. @internal */
 export async function resolveCustomer(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult> {
@@ -29,33 +36,66 @@ export async function resolveCustomer(ctx: ToolContext, args: Record<string, unk
   };
 }
 
-const STATE_WORDS: Record<string, string> = {
-  sent: 'sent, no answer journaled yet (outcome unknown)',
-  unknown: 'OUTCOME UNKNOWN: repeat the same refund_charge call to learn it (it reuses the key)',
-  done: 'accepted by the service',
-};
+// A journal on a shared ledger may hold refunds of another agent: advise only tools this one has.
+function stateWords(ctx: ToolContext, state: string): string {
+  if (state === 'sent') return 'sent, no answer journaled yet (outcome unknown)';
+  if (state === 'done') return 'accepted by the service';
+  if (state !== 'unknown') return state;
+  return ctx.allow.has('refund_charge')
+    ? 'OUTCOME UNKNOWN: repeat the same refund_charge call to learn it (it reuses the key)'
+    : 'OUTCOME UNKNOWN: this agent cannot refund; the agent or person who sent it must repeat it to learn it';
+}
 
-/** The charge with what the journal knows: its refunds, and its dispatch settled by the status. */
-async function withJournal(ctx: ToolContext, tx: Transaction, lead = ''): Promise<ToolResult> {
+/**
+ * The dispatches of `reference` already answered (or given up on), read before the service is
+ * asked: only these can its answer settle. A prompt sent after the question, or still on its way,
+ * may re-prompt a FAILED charge, so an answer about the charge proves nothing about it.
+ */
+async function answeredDispatches(ctx: ToolContext, reference: string): Promise<JournalEntry[]> {
+  try {
+    const journal = await ctx.ledger.journal(reference);
+    return journal.filter(
+      (entry) => entry.tool === 'dispatch_charge' && (entry.state === 'done' || entry.state === 'unknown'),
+    );
+  } catch {
+    return []; // nothing settled: the amounts stay counted
+  }
+}
+
+/**
+ * The charge asked for with what the journal knows: its refunds, and the dispatches `answered`
+ * before it was asked settled by the status. An answer about another charge settles nothing.
+ */
+async function withJournal(
+  ctx: ToolContext,
+  reference: string,
+  tx: Transaction,
+  answered: readonly JournalEntry[],
+  lead = '',
+): Promise<ToolResult> {
+  if (tx.reference !== reference) {
+    return refused(
+      `The service answered about another charge than the one asked for: nothing is known about this one, and nothing was changed. Check again later.\n${dataLine('The reference it answered for', tx.reference)}`,
+      { refusedBy: 'reference_mismatch' },
+    );
+  }
   let journal: JournalEntry[];
   try {
-    journal = await ctx.ledger.journal(tx.reference);
+    journal = await ctx.ledger.journal(reference);
   } catch {
     // The charge is still worth reading when the ledger cannot answer; say what is missing.
     const text = `${lead ? `${lead}\n` : ''}${transactionText(tx)}\nThe spend ledger did not answer: the refunds this toolkit journaled for it are unknown right now.`;
     return ok(text, transactionData(tx));
   }
-  // Only a final status proves anything: a dispatch still held on the way could yet arrive.
-  for (const entry of journal) {
-    if (entry.tool !== 'dispatch_charge' || entry.state === 'failed') continue;
+  // Only a final status proves anything.
+  for (const entry of answered) {
     if (tx.status === 'FAILED') await ctx.ledger.finish(entry.key, 'failed');
     else if (tx.status === 'SUCCESS' && entry.state === 'unknown') await ctx.ledger.finish(entry.key, 'done');
   }
   const refunds = journal.filter((entry) => entry.tool === 'refund_charge' && entry.state !== 'failed');
   const counted = refunds.reduce((sum, entry) => sum + entry.amount, 0);
   const lines = refunds.map(
-    (entry) =>
-      `- ${amountText(entry.amount)}, ${STATE_WORDS[entry.state] ?? entry.state}, key '${entry.key}'`,
+    (entry) => `- ${amountText(entry.amount)}, ${stateWords(ctx, entry.state)}, key '${entry.key}'`,
   );
   const text = [
     lead,
@@ -80,7 +120,9 @@ async function withJournal(ctx: ToolContext, tx: Transaction, lead = ''): Promis
 
 /** get_charge. @internal */
 export async function getCharge(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult> {
-  return withJournal(ctx, await ctx.wallet.charges.verify(args['reference'] as string));
+  const reference = args['reference'] as string;
+  const answered = await answeredDispatches(ctx, reference);
+  return withJournal(ctx, reference, await ctx.wallet.charges.verify(reference), answered);
 }
 
 /** wait_for_charge: answers within {@link MAX_WAIT_SECONDS}, inside an MCP client's request timeout. @internal */
@@ -89,18 +131,18 @@ export async function waitForCharge(ctx: ToolContext, args: Record<string, unkno
     (args['timeoutSeconds'] as number | undefined) ?? MAX_WAIT_SECONDS,
     MAX_WAIT_SECONDS,
   );
+  const reference = args['reference'] as string;
+  const answered = await answeredDispatches(ctx, reference);
   try {
-    const tx = await ctx.wallet.charges.waitForOutcome(args['reference'] as string, {
-      timeout: seconds * 1000,
-    });
-    return await withJournal(ctx, tx);
+    const tx = await ctx.wallet.charges.waitForOutcome(reference, { timeout: seconds * 1000 });
+    return await withJournal(ctx, reference, tx, answered);
   } catch (error) {
     // Still pending is an answer, not a failure: the customer may yet approve.
     if (!(error instanceof WaitTimeoutError)) throw error;
     const last = error.transaction;
     const text = `Still pending after ${seconds} s: the customer has not approved yet. Call wait_for_charge again later, or tell the user it awaits approval.`;
     if (last === undefined) return ok(text, { stillPending: true });
-    const result = await withJournal(ctx, last, text);
+    const result = await withJournal(ctx, reference, last, answered, text);
     return { ...result, data: { stillPending: true, ...result.data } };
   }
 }
