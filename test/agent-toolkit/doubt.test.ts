@@ -189,7 +189,7 @@ describe('dispatches', () => {
     const args = { handle: '@ada', amount: 70_000, reference: 'disp_2', authChannel: 'wallet_push' };
     expect((await tools['dispatch_charge']!.execute(args)).isError).toBe(false);
     const seen = await tools['get_charge']!.execute({ reference: 'other_1' });
-    expect(seen.data).toMatchObject({ refusedBy: 'reference_mismatch' });
+    expect(seen).toMatchObject({ isError: true, data: { error: { code: 'reference_mismatch' } } });
     expect(await ledger.total('charges')).toBe(70_000);
     const next = { ...args, reference: 'disp_3' };
     expect((await tools['dispatch_charge']!.execute(next)).data).toMatchObject({ refusedBy: 'dailyCharges' });

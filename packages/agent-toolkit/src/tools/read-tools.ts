@@ -6,16 +6,9 @@
 import { WaitTimeoutError, type Transaction } from '@wallet/node';
 import type { ToolContext } from './context.js';
 import type { JournalEntry } from '../spending/ledger.js';
-import {
-  ok,
-  refused,
-  resolvedResult,
-  transactionData,
-  transactionText,
-  type ToolResult,
-} from '../answers/report.js';
+import { ok, resolvedResult, transactionData, transactionText, type ToolResult } from '../answers/report.js';
 import { MAX_WAIT_SECONDS } from './shapes.js';
-import { amountText, dataLine, money } from '../answers/words.js';
+import { amountText, money } from '../answers/words.js';
 
 /** resolve_customer. @internal */
 export async function resolveCustomer(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult> {
@@ -64,7 +57,8 @@ async function answeredDispatches(ctx: ToolContext, reference: string): Promise<
 
 /**
  * The charge asked for with what the journal knows: its refunds, and the dispatches `answered`
- * before it was asked settled by the status. An answer about another charge settles nothing.
+ * before it was asked settled by the status. (The SDK's verify refuses an answer about another
+ * charge, `reference_mismatch`, so it never reaches here and settles nothing.)
  */
 async function withJournal(
   ctx: ToolContext,
@@ -73,12 +67,6 @@ async function withJournal(
   answered: readonly JournalEntry[],
   lead = '',
 ): Promise<ToolResult> {
-  if (tx.reference !== reference) {
-    return refused(
-      `The service answered about another charge than the one asked for: nothing is known about this one, and nothing was changed. Check again later.\n${dataLine('The reference it answered for', tx.reference)}`,
-      { refusedBy: 'reference_mismatch' },
-    );
-  }
   let journal: JournalEntry[];
   try {
     journal = await ctx.ledger.journal(reference);
