@@ -130,6 +130,12 @@ const agentStubs: Plugin = {
 };
 
 const undiciLicense = readFileSync(new URL('./node_modules/undici/LICENSE', import.meta.url), 'utf8');
+// The pinned undici (devDependencies, an exact version) the bundles are built from, named in them.
+const undiciVersion = (
+  JSON.parse(readFileSync(new URL('./node_modules/undici/package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
 
 /**
  * A file of `src/platform/` bundled with the parts of undici it imports. The bundled code requires
@@ -152,7 +158,7 @@ function undiciBundle(name: 'undici-agent' | 'undici-proxy'): Options {
     esbuildPlugins: [agentStubs],
     banner: ({ format }) => ({
       js:
-        `/*! Bundles part of undici (https://github.com/nodejs/undici):\n${undiciLicense}*/\n` +
+        `/*! Bundles part of undici ${undiciVersion} (https://github.com/nodejs/undici):\n${undiciLicense}*/\n` +
         (format === 'esm'
           ? "const require = (id) => { const m = process.getBuiltinModule(id); if (m === undefined) throw new Error(`Cannot find module '${id}'`); return m; };"
           : ''),
