@@ -2,7 +2,6 @@ import type { DispatchController, DispatchHandler, Dispatcher } from '../platfor
 import type { Sender, AttemptResult, AttemptRequest, Deadline, Stoppable } from './attempt.js';
 import { errorCode, startDeadline } from './attempt.js';
 import { BoundedBody } from './body.js';
-import { DeadlineQueue } from './deadline-queue.js';
 import { BodyDecoder, encodingPlan, type DecodedSink } from './decode.js';
 import { objectHead, type ResponseHead } from './response-head.js';
 
@@ -59,15 +58,10 @@ class UndiciExchange implements DispatchHandler, Stoppable {
   // undici delivered the whole body; only decoding may be left.
   #complete = false;
 
-  constructor(
-    request: AttemptRequest,
-    settle: Settle,
-    afterTurn: AfterTurn | undefined,
-    deadlines: DeadlineQueue,
-  ) {
+  constructor(request: AttemptRequest, settle: Settle, afterTurn: AfterTurn | undefined) {
     this.#settle = settle;
     this.#afterTurn = afterTurn;
-    this.#deadline = startDeadline(request.timeout, request.signal, this, deadlines);
+    this.#deadline = startDeadline(request.timeout, request.signal, this);
   }
 
   /** Ends the attempt: the deadline passed or the caller aborted. */
@@ -187,7 +181,6 @@ class UndiciExchange implements DispatchHandler, Stoppable {
  */
 export function undiciSender(dispatcher: Dispatcher, afterTurn?: AfterTurn): Sender {
   const state = dispatcher as { closed?: unknown; destroyed?: unknown };
-  const deadlines = new DeadlineQueue();
   return (request) =>
     new Promise<AttemptResult>((settle) => {
       // A dispatcher already closed sends nothing; one destroyed mid-request may have sent it.
@@ -196,7 +189,7 @@ export function undiciSender(dispatcher: Dispatcher, afterTurn?: AfterTurn): Sen
         settle({ kind: 'failure', reason: 'refused', reached: false, code: 'UND_ERR_CLOSED', cause });
         return;
       }
-      const exchange = new UndiciExchange(request, settle, afterTurn, deadlines);
+      const exchange = new UndiciExchange(request, settle, afterTurn);
       try {
         dispatcher.dispatch(
           {
