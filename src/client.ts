@@ -102,7 +102,7 @@ export class Wallet {
       ...options,
       proxy: proxy.route,
     });
-    return undiciSender(this.#agent, platform.afterTurn);
+    return undiciSender(this.#agent, platform.realSetImmediate);
   }
 
   /**

@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import { mergeHeaders } from './headers.js';
 import { KeyMemory, keyReused, type Echo } from './idempotency.js';
 import { maskParams } from './logger.js';
-import { finish, mayHaveActed, delayBeforeRetry, NEEDS_SCHEMAS, type Finish } from './verdict.js';
+import { callResult, mayHaveActed, delayBeforeRetry, GUARD_DOUBTS, type ResultContext } from './outcome.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import type { Scrubber } from './scrub.js';
 import { sleep } from './retry.js';
@@ -160,10 +160,10 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
       if (logger.enabled('debug'))
         logger.log('debug', `${endpoint} sending`, { idempotencyKey, params: maskParams(params) });
       send ??= await openSender();
-      const ctx: Finish = {
+      const ctx: ResultContext = {
         call: { endpoint, attempts: 0, idempotencyKey, outcomeUnknown: false },
         host,
-        wording: call,
+        description: call,
         scrub,
         params,
         timeout: request.timeout,
@@ -183,7 +183,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
             cause: options.signal.reason,
           };
           ctx.call.attempts = n - 1;
-          return finish<T>(scrub.result(result), ctx) as WithResponse<T>;
+          return callResult<T>(scrub.result(result), ctx) as WithResponse<T>;
         }
         const started = performance.now();
         const left = deadline - started;
@@ -222,13 +222,13 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         }
         ctx.call.attempts = n;
         ctx.note = next?.stop;
-        const first = finish<T>(result, ctx);
+        const first = callResult<T>(result, ctx);
         // An answer its guard doubts: zod, loaded now, judges it and words what is wrong (given
         // the schemas, finish always decides).
         const done =
-          first !== NEEDS_SCHEMAS
+          first !== GUARD_DOUBTS
             ? first
-            : (finish<T>(result, { ...ctx, schemas: await loadSchemas() }) as Answer<T>);
+            : (callResult<T>(result, { ...ctx, schemas: await loadSchemas() }) as Answer<T>);
         call.accepted?.(done.data, done);
         return done;
       }

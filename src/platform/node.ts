@@ -35,7 +35,7 @@ export const platform: Platform = {
     const { createAgent } = await import('./undici-agent.js');
     return createAgent(options);
   },
-  afterTurn: (run, value) => {
+  realSetImmediate: (run, value) => {
     nextTurn(run, value);
   },
   diagnostics: (): Diagnostics => process.getBuiltinModule('node:diagnostics_channel'),
