@@ -26,6 +26,7 @@ export type Diagnostics = typeof DiagnosticsChannel;
  * (`onRequestStart` … `onResponseError`), which undici 7 and 8 both accept. Declared here rather
  * than imported, so the package's types need no undici of their own and a merchant's `Agent`,
  * `Pool`, `ProxyAgent` or `MockAgent` of either major fits.
+ * @category Client
  */
 export interface Dispatcher {
   /** Sends one request; the handler hears of its answer. */
@@ -38,7 +39,10 @@ export interface OwnDispatcher extends Dispatcher {
   close(): Promise<void>;
 }
 
-/** The request, as the SDK hands it to `dispatch()`. */
+/**
+ * The request, as the SDK hands it to `dispatch()`.
+ * @category Client
+ */
 export interface DispatchOptions {
   /** `https://host[:port]` of the service. */
   origin: string;
@@ -56,13 +60,19 @@ export interface DispatchOptions {
   bodyTimeout: number;
 }
 
-/** What undici gives a handler to end its request with. */
+/**
+ * What undici gives a handler to end its request with.
+ * @category Client
+ */
 export interface DispatchController {
   /** Ends the request; its handler hears `onResponseError(reason)`. */
   abort(reason: Error): void;
 }
 
-/** undici's public handler interface, the part the SDK implements. */
+/**
+ * undici's public handler interface, the part the SDK implements.
+ * @category Client
+ */
 export interface DispatchHandler {
   /** The request is about to be written. */
   onRequestStart(controller: DispatchController, context: unknown): void;
