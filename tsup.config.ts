@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
 import type { Options } from 'tsup';
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number];
@@ -83,8 +82,9 @@ function platform(name: 'web' | 'bun-deno' | 'browser'): Plugin {
 // this also drops node:http2), FormData bodies (the SDK sends JSON strings; this drops undici's
 // fetch body code), SOCKS proxies (the proxy option takes http: and https: proxies only) and query
 // objects (the SDK builds its paths). Should any ever be asked for, the stub says so rather than
-// failing obscurely. And two builtins the first call would otherwise load for one value each
-// (about 1.7 ms and 0.9 MB of a cold start, test/bench/cold-profile.mjs): node:http, for its
+// failing obscurely. And two builtins the first call would otherwise load for one value each. Kept
+// because they pay: the first call (test/bench/cold-start.mjs, CPU vs fetch, one run) is 0.95x ESM
+// and 0.85x CommonJS with them, 1.02x and 1.03x without (the limit is 1.0x). node:http, for its
 // default maxHeaderSize (Node's 16 KiB, which the SDK's Agent keeps whatever
 // --max-http-header-size says) and IncomingMessage (told apart when destroying a node:http response
 // given as a request body, which the SDK never gives); node:assert, for undici's invariants.
@@ -130,6 +130,12 @@ const agentStubs: Plugin = {
 };
 
 const undiciLicense = readFileSync(new URL('./node_modules/undici/LICENSE', import.meta.url), 'utf8');
+// The pinned undici (devDependencies, an exact version) the bundles are built from, named in them.
+const undiciVersion = (
+  JSON.parse(readFileSync(new URL('./node_modules/undici/package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
 
 /**
  * A file of `src/platform/` bundled with the parts of undici it imports. The bundled code requires
@@ -152,29 +158,12 @@ function undiciBundle(name: 'undici-agent' | 'undici-proxy'): Options {
     esbuildPlugins: [agentStubs],
     banner: ({ format }) => ({
       js:
-        `/*! Bundles part of undici (https://github.com/nodejs/undici):\n${undiciLicense}*/\n` +
+        `/*! Bundles part of undici ${undiciVersion} (https://github.com/nodejs/undici):\n${undiciLicense}*/\n` +
         (format === 'esm'
           ? "const require = (id) => { const m = process.getBuiltinModule(id); if (m === undefined) throw new Error(`Cannot find module '${id}'`); return m; };"
           : ''),
     }),
   };
-}
-
-/**
- * In the root's CommonJS file, the webhooks file it re-exports is required when one of its exports
- * is first read, not when the root is: `const { Wallet } = require('@wallet/node')` then never
- * loads it (about 1.4 ms of a CommonJS cold start). esbuild already reads every re-export through
- * a getter of `import_webhooks`; only the `require()` that fills it is made lazy (still a literal
- * specifier, so a merchant's bundler includes the file). An ES module links its imports before it
- * runs, so the ESM file keeps its static import.
- */
-async function lazyWebhooksInCommonJs(): Promise<void> {
-  const file = new URL('./dist/index.cjs', import.meta.url);
-  const eager = 'var import_webhooks = require("./webhooks.cjs");';
-  const text = await readFile(file, 'utf8');
-  if (text.split(eager).length !== 2) throw new Error(`dist/index.cjs: expected one \`${eager}\``);
-  const lazy = 'var import_webhooks = new Proxy({}, { get: (_, key) => require("./webhooks.cjs")[key] });';
-  await writeFile(file, text.replace(eager, lazy));
 }
 
 /** One Node build of an entry (ESM and CommonJS). */
@@ -194,7 +183,6 @@ const nodeEntries: Options[] = [
     entry: { index: 'src/index.ts' },
     splitting: false,
     esbuildPlugins: [lazySchemas, lazyAgent, lazyProxy, webhooksEntry('')],
-    onSuccess: lazyWebhooksInCommonJs,
   },
 ];
 

@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici';
+import type { OwnDispatcher } from './platform/types.js';
 import type { Sender } from './core/attempt.js';
 import { resolveConfig, type ClientOptions, type Config } from './core/config.js';
 import { fetchSender, type FetchFunction } from './core/fetch-sender.js';
@@ -39,7 +39,7 @@ export class Wallet {
   readonly #config: Config;
   readonly #transport: Transport;
   #sender: Promise<Sender> | undefined;
-  #agent: Dispatcher | undefined;
+  #agent: OwnDispatcher | undefined;
 
   /**
    * @param options - see {@link ClientOptions}; `apiKey` and `baseUrl` fall back to
@@ -102,7 +102,7 @@ export class Wallet {
       ...options,
       proxy: proxy.route,
     });
-    return undiciSender(this.#agent, platform.afterTurn);
+    return undiciSender(this.#agent, platform.realSetImmediate);
   }
 
   /**

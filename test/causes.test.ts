@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { firstAlongCauses } from '../src/internal/causes.js';
-import { refusedContinue } from '../src/platform/interim.js';
+import { refusedContinue } from '../src/core/messages.js';
 
 const codeOf = (link: object): string | undefined => {
   const { code } = link as { code?: unknown };

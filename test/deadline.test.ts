@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici';
+import type { DispatchHandler, Dispatcher } from '../src/index.js';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ConnectionTimeoutError,
@@ -17,23 +17,26 @@ type Answer = { status: number; headers?: Record<string, string>; body?: unknown
 function scripted(answers: Answer[]) {
   const state = { calls: 0 };
   const dispatcher = {
-    dispatch(_options: unknown, handler: Dispatcher.DispatchHandler) {
+    dispatch(_options: unknown, handler: DispatchHandler) {
       const answer = answers[Math.min(state.calls++, answers.length - 1)]!;
       queueMicrotask(() => {
-        handler.onConnect?.((reason) => handler.onError?.(reason ?? new Error('aborted')));
+        const controller = {
+          abort: (reason?: Error) => handler.onResponseError?.(controller, reason ?? new Error('aborted')),
+        };
+        handler.onRequestStart?.(controller, {});
         if (answer === 'hang') return;
         const headers = { 'content-type': 'application/json', ...answer.headers };
-        const raw = Object.entries(headers).flatMap(([k, v]) => [Buffer.from(k), Buffer.from(v)]);
-        handler.onHeaders?.(answer.status, raw, () => undefined, '');
-        handler.onData?.(
+        handler.onResponseStart?.(controller, answer.status, headers, '');
+        handler.onResponseData?.(
+          controller,
           Buffer.from(JSON.stringify(answer.body ?? { status: 'error', message: 'Slow down' })),
         );
-        handler.onComplete?.([]);
+        handler.onResponseEnd?.(controller, {});
       });
       return true;
     },
   };
-  return { dispatcher: dispatcher as unknown as Dispatcher, state };
+  return { dispatcher: dispatcher, state };
 }
 
 const ok = { status: 200, body: { status: 'success', data: paid } };

@@ -61,15 +61,7 @@ describe('the CommonJS root', () => {
   const dist = (modules: string[]) =>
     modules.filter((m) => m.includes('/dist/')).map((m) => m.replace(/.*\/dist\//, ''));
 
-  it('leaves its webhooks file unloaded until a webhooks export is read', () => {
-    const { modules } = modulesLoadedBy(
-      'cjs',
-      `const { Wallet } = require('@wallet/node'); new Wallet({ apiKey: 'sk_test_x', baseUrl: 'https://api.example.ng' });`,
-    );
-    expect(dist(modules)).toEqual(['index.cjs']);
-  });
-
-  it("then gives the webhooks entry's own functions, loading it once", () => {
+  it("gives the webhooks entry's own functions, loading it once", () => {
     const { modules, stdout } = modulesLoadedBy(
       'cjs',
       `const root = require('@wallet/node');

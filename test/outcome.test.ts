@@ -103,9 +103,9 @@ describe('outcomeUnknown tells the truth across attempts', () => {
   it('reports a request refused locally as final and typed, never retried, nothing sent', async () => {
     let calls = 0;
     const refusing = {
-      dispatch: (_options: unknown, handler: { onError(error: Error): void }) => {
+      dispatch: (_options: unknown, handler: { onResponseError(controller: null, error: Error): void }) => {
         calls++;
-        handler.onError(new undiciErrors.InvalidArgumentError('invalid x-tenant header'));
+        handler.onResponseError(null, new undiciErrors.InvalidArgumentError('invalid x-tenant header'));
         return false;
       },
     } as unknown as Dispatcher;

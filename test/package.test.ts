@@ -7,7 +7,7 @@ import { firstCall, modulesLoadedBy, packagesIn, requireBuild, root } from './he
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
   exports: Record<string, unknown>;
-  dependencies: Record<string, string>;
+  dependencies?: Record<string, string>;
 };
 
 describe('importing @wallet/node', () => {
@@ -115,8 +115,8 @@ describe('the package surface', () => {
     }
   });
 
-  it('has only undici as a runtime dependency (zod is bundled into the lazily loaded schemas)', () => {
-    expect(Object.keys(pkg.dependencies).sort()).toEqual(['undici']);
+  it('has no runtime dependency (the pinned part of undici and zod are bundled: test/undici-copy.test.ts)', () => {
+    expect(Object.keys(pkg.dependencies ?? {})).toEqual([]);
   });
 
   it('reports the package version in VERSION and the User-Agent', () => {

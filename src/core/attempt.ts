@@ -6,7 +6,6 @@
 import { firstAlongCauses } from '../internal/causes.js';
 import { onAbort } from './abort.js';
 import { MAX_BODY_BYTES } from './body.js';
-import type { DeadlineQueue, Queued } from './deadline-queue.js';
 import { objectHead, type ResponseHead } from './response-head.js';
 
 /** What one attempt sends. Header names are lowercase, one of each. */
@@ -117,36 +116,21 @@ export interface Deadline {
   done(): void;
 }
 
-// A class rather than closures: one object per attempt, with no AbortController and no listener
-// unless the caller passed a signal, and no timer of its own when its sender keeps a queue.
-class AttemptDeadline implements Deadline, Queued {
+// A class rather than closures: one object and one timer per attempt, with no AbortController and
+// no listener unless the caller passed a signal.
+class AttemptDeadline implements Deadline {
   readonly #caller: AbortSignal | undefined;
   #target: Stoppable;
   readonly #timeout: number;
-  readonly #queue: DeadlineQueue | undefined;
-  readonly #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #timer: ReturnType<typeof setTimeout>;
   #stopListening: (() => void) | undefined;
-  readonly at: number;
-  gone = false;
   #expired = false;
 
-  constructor(
-    timeout: number,
-    caller: AbortSignal | undefined,
-    target: Stoppable,
-    queue: DeadlineQueue | undefined,
-  ) {
+  constructor(timeout: number, caller: AbortSignal | undefined, target: Stoppable) {
     this.#caller = caller;
     this.#target = target;
     this.#timeout = timeout;
-    this.#queue = queue;
-    if (queue === undefined) {
-      this.at = 0;
-      this.#timer = setTimeout(expire, timeout, this);
-    } else {
-      this.at = performance.now() + timeout;
-      queue.add(timeout, this);
-    }
+    this.#timer = setTimeout(expire, timeout, this);
     // One listener on a signal however many attempts share it (no MaxListenersExceededWarning).
     // Through #target, which done() lets go: the signal may outlive the attempt by far.
     if (caller) this.#stopListening = onAbort(caller, () => this.#target.stop(caller.reason));
@@ -173,12 +157,9 @@ class AttemptDeadline implements Deadline, Queued {
   }
 
   done(): void {
-    if (this.#queue === undefined) clearTimeout(this.#timer);
-    else {
-      this.#queue.remove(this.#timeout, this);
-      // The queue may hold this a while longer; not the exchange behind it.
-      this.#target = NOBODY;
-    }
+    clearTimeout(this.#timer);
+    // A merchant's signal may outlive the attempt by far; the exchange behind it must not.
+    this.#target = NOBODY;
     this.#stopListening?.();
     this.#stopListening = undefined;
   }
@@ -193,16 +174,10 @@ function expire(deadline: AttemptDeadline): void {
 /**
  * Starts an attempt's deadline: one timer covers connecting, the headers and every byte of the
  * body, so a server that stalls mid-body cannot hold a call past `timeout`. When it expires, or
- * the caller's signal fires, `target.stop` is called with the reason. With a `queue` (the undici
- * path's, one per sender) the attempt shares its timer instead of setting its own.
+ * the caller's signal fires, `target.stop` is called with the reason.
  */
-export function startDeadline(
-  timeout: number,
-  caller: AbortSignal | undefined,
-  target: Stoppable,
-  queue?: DeadlineQueue,
-): Deadline {
-  return new AttemptDeadline(timeout, caller, target, queue);
+export function startDeadline(timeout: number, caller: AbortSignal | undefined, target: Stoppable): Deadline {
+  return new AttemptDeadline(timeout, caller, target);
 }
 
 /** What a way of sending produces: status, lowercase headers, and the body (undefined: over the cap). */

@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici';
+import type { Dispatcher } from '../platform/types.js';
 import { ValidationError, type ValidationIssue } from '../errors.js';
 import type { FetchFunction } from './fetch-sender.js';
 import { checkHeaders } from './headers.js';

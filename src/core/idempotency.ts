@@ -5,7 +5,7 @@
  * echoes its own request.
  */
 import { IdempotencyError } from '../errors/idempotency.js';
-import { HashMemory, hashPair } from '../internal/hash-memory.js';
+import { Recent } from '../internal/recent.js';
 
 /** A response field that must echo a request parameter, when both are present. */
 export interface Echo {
@@ -18,17 +18,16 @@ export interface Echo {
 }
 
 // Enough for every operation a busy server starts within the service's retry window, bounded so a
-// long-lived client never grows: about 50 bytes per key, in typed arrays.
+// long-lived client never grows.
 const REMEMBERED_KEYS = 4096;
 
-/** The keys this client sent last (4,096, a key sent again counts as new), each with a hash of what it was sent with. */
+/** The keys this client sent lately (at least the last 4,096), each with a hash of what it was sent with. */
 export class KeyMemory {
-  // Keys and parameters as hashes (64 and 53 bits), never as strings: thousands of retained keys
-  // would cost the garbage collector more than a call.
-  readonly #seen: HashMemory;
+  // Each key with a 53-bit hash of its route and parameters, not their text: bodies can be long.
+  readonly #seen: Recent<number>;
 
   constructor(limit: number = REMEMBERED_KEYS) {
-    this.#seen = new HashMemory(limit);
+    this.#seen = new Recent(limit);
   }
 
   /**
@@ -41,10 +40,9 @@ export class KeyMemory {
    */
   claim(key: string, route: string, params: Record<string, unknown>, body: string): boolean {
     const print = printOf(route, hasNested(params) ? canonical(params) : body);
-    const [a, b] = hashPair(key);
-    const before = this.#seen.get(a, b);
+    const before = this.#seen.get(key);
     if (before !== undefined && before !== print) return false;
-    this.#seen.set(a, b, print);
+    this.#seen.set(key, print);
     return true;
   }
 }
@@ -66,6 +64,18 @@ function canonical(value: unknown): string {
     .filter((k) => record[k] !== undefined)
     .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`).join(',')}}`;
+}
+
+// Two 32-bit hashes of a text (FNV-1a, and the same walk with MurmurHash's multiplier).
+function hashPair(text: string, seed = 0): [number, number] {
+  let a = 0x811c9dc5 ^ seed;
+  let b = 0x01000193 ^ text.length ^ seed;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return [a | 0, b | 0];
 }
 
 // The route and the parameters' text as one 53-bit number (two 32-bit hashes; not a secret).

@@ -3,7 +3,7 @@
  * what the call was (amounts in Naira with the Kobo in brackets), and what to do next, right for
  * the call (a charge can be confirmed with verify; a refund can only be retried with its key).
  */
-import { refusedContinue } from '../platform/interim.js';
+import { firstAlongCauses } from '../internal/causes.js';
 import type { AttemptResult } from './attempt.js';
 
 /** What a message says about the call. */
@@ -44,12 +44,27 @@ export function advice(words: CallWords, reached: boolean): string {
     : ` Nothing reached the service, so nothing was done; retrying with idempotencyKey '${key}' is safe.`;
 }
 
-// A `100 Continue` the SDK never asked for, on a connection the SDK does not own (its own skip it).
+/**
+ * True when `cause` (or one of its first few causes) is how undici's HTTP/1 parser (Node's fetch
+ * included) fails a connection on a `100 Continue` it will not read past (RFC 9110 §15.2 lets a
+ * client ignore one; undici refuses it, nodejs/undici#197): `UND_ERR_SOCKET`, "bad response".
+ * Told by the error's public code and message only.
+ */
+export function refusedContinue(cause: unknown): boolean {
+  return firstAlongCauses(cause, isContinueRefusal) === true;
+}
+
+function isContinueRefusal(link: object): true | undefined {
+  const { code, message } = link as { code?: unknown; message?: unknown };
+  return code === 'UND_ERR_SOCKET' && message === 'bad response' ? true : undefined;
+}
+
+// The SDK never sends `Expect: 100-continue`, so a 100 is one it never asked for.
 function continueHint(cause: unknown): string {
   if (!refusedContinue(cause)) return '';
   return (
-    ' It answered with a `100 Continue` the SDK never asked for, which this HTTP client cannot read past. ' +
-    "The SDK's default transport skips it: leave out a fetch or dispatcher option, or have the server or proxy stop sending it."
+    ' It answered with a `100 Continue` the SDK never asked for, which undici (the HTTP client under ' +
+    "Node's fetch and the SDK) cannot read past: have the server or proxy stop sending it."
   );
 }
 

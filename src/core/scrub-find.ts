@@ -126,56 +126,12 @@ export function keyFinder(key: string): KeyFinder {
     return found;
   }
 
-  // What ranges() can find: a run of the part (or of the whole key, for a short one), or of one
-  // of the three stable base64 strings, at least this long.
-  const targets = [fragments ? part : key, ...encoded.map((e) => e.target)];
-  const sampled =
-    part === ''
-      ? undefined
-      : gramFilter(targets, Math.min(fragments ? FRAGMENT : key.length, B64_FRAGMENT), needles);
+  // Every run ranges() can find holds one of the needles: one pass of one expression says whether to look.
+  const anyNeedle = new RegExp(needles.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'));
   return {
     ranges,
     mayHold(text) {
-      return sampled !== undefined && sampled(text);
+      return part !== '' && anyNeedle.test(text);
     },
-  };
-}
-
-// The quick test of mayHold. A run that ranges() can find is at least `shortest` characters of a
-// target, so it holds `shortest - GRAM + 1` consecutive grams of that target, one of which starts
-// at a multiple of that step: only those positions of a text are hashed into a table of the
-// targets' grams, a tenth of the text read once. Where one is found, the text around it (as far
-// as the longest target reaches) is searched for the needles, one of which every such run holds.
-const GRAM = 3;
-const TABLE_BITS = 15;
-
-// The URL-safe alphabet hashed as the standard one (as ranges() reads it), so runs in either match.
-function charAt(text: string, i: number): number {
-  const c = text.charCodeAt(i);
-  return c === 45 ? 43 : c === 95 ? 47 : c;
-}
-
-function gramAt(text: string, i: number): number {
-  return (charAt(text, i) * 961 + charAt(text, i + 1) * 31 + charAt(text, i + 2)) & ((1 << TABLE_BITS) - 1);
-}
-
-/** False only when `text` holds no run of `shortest` characters of a target (collisions say look). */
-function gramFilter(
-  targets: readonly string[],
-  shortest: number,
-  needles: readonly string[],
-): (text: string) => boolean {
-  const holds = (text: string): boolean => needles.some((needle) => text.includes(needle));
-  if (!(shortest > GRAM)) return holds;
-  const step = shortest - GRAM + 1;
-  const reach = Math.max(...targets.map((t) => t.length));
-  const table = new Uint8Array(1 << TABLE_BITS);
-  for (const target of targets) for (let i = 0; i + GRAM <= target.length; i++) table[gramAt(target, i)] = 1;
-  return (text) => {
-    for (let p = step - 1; p + GRAM <= text.length; p += step) {
-      if (table[gramAt(text, p)] === 1 && holds(text.slice(Math.max(0, p - reach), p + GRAM + reach)))
-        return true;
-    }
-    return false;
   };
 }

@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import { mergeHeaders } from './headers.js';
 import { KeyMemory, keyReused, type Echo } from './idempotency.js';
 import { maskParams } from './logger.js';
-import { finish, mayHaveActed, delayBeforeRetry, NEEDS_SCHEMAS, type Finish } from './verdict.js';
+import { callResult, mayHaveActed, delayBeforeRetry, GUARD_DOUBTS, type ResultContext } from './outcome.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import type { Scrubber } from './scrub.js';
 import { sleep } from './retry.js';
@@ -92,28 +92,18 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
   const fixedHeaders = mergeHeaders(config.baseHeaders, config.defaultHeaders, {
     authorization: `Bearer ${config.apiKey}`,
   });
-  const fixedNames = Object.keys(fixedHeaders);
   let send: Sender | undefined;
 
-  // The client's headers (lowercase, merged once) and the call's own; the same as
-  // mergeHeaders(fixedHeaders, options.headers, own), without a merge when the call adds no headers.
+  // The client's headers (lowercase, merged once), the call's own, and a POST's body headers.
   function callHeaders(
     extra: Readonly<Record<string, string>> | undefined,
     key: string | undefined,
   ): Readonly<Record<string, string>> {
     if (key === undefined) return extra ? mergeHeaders(fixedHeaders, extra) : fixedHeaders;
-    if (extra)
-      return mergeHeaders(fixedHeaders, extra, {
-        'content-type': 'application/json',
-        'x-idempotency-key': key,
-      });
-    // Plain stores: V8 (Node 20) builds `{ ...fixed, newName: value }` on a slow path, about a
-    // microsecond a call.
-    const own: Record<string, string> = {};
-    for (const name of fixedNames) own[name] = fixedHeaders[name]!;
-    own['content-type'] = 'application/json';
-    own['x-idempotency-key'] = key;
-    return own;
+    return mergeHeaders(fixedHeaders, extra, {
+      'content-type': 'application/json',
+      'x-idempotency-key': key,
+    });
   }
   const keys = new KeyMemory();
   // Counted rather than kept in a set: close() only needs to know when the last call settles.
@@ -170,10 +160,10 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
       if (logger.enabled('debug'))
         logger.log('debug', `${endpoint} sending`, { idempotencyKey, params: maskParams(params) });
       send ??= await openSender();
-      const ctx: Finish = {
+      const ctx: ResultContext = {
         call: { endpoint, attempts: 0, idempotencyKey, outcomeUnknown: false },
         host,
-        wording: call,
+        description: call,
         scrub,
         params,
         timeout: request.timeout,
@@ -193,7 +183,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
             cause: options.signal.reason,
           };
           ctx.call.attempts = n - 1;
-          return finish<T>(scrub.result(result), ctx) as WithResponse<T>;
+          return callResult<T>(scrub.result(result), ctx) as WithResponse<T>;
         }
         const started = performance.now();
         const left = deadline - started;
@@ -232,13 +222,13 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         }
         ctx.call.attempts = n;
         ctx.note = next?.stop;
-        const first = finish<T>(result, ctx);
+        const first = callResult<T>(result, ctx);
         // An answer its guard doubts: zod, loaded now, judges it and words what is wrong (given
         // the schemas, finish always decides).
         const done =
-          first !== NEEDS_SCHEMAS
+          first !== GUARD_DOUBTS
             ? first
-            : (finish<T>(result, { ...ctx, schemas: await loadSchemas() }) as Answer<T>);
+            : (callResult<T>(result, { ...ctx, schemas: await loadSchemas() }) as Answer<T>);
         call.accepted?.(done.data, done);
         return done;
       }

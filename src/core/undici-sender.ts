@@ -1,15 +1,14 @@
-import type { Dispatcher } from 'undici';
+import type { DispatchController, DispatchHandler, Dispatcher } from '../platform/types.js';
 import type { Sender, AttemptResult, AttemptRequest, Deadline, Stoppable } from './attempt.js';
 import { errorCode, startDeadline } from './attempt.js';
 import { BoundedBody } from './body.js';
-import { DeadlineQueue } from './deadline-queue.js';
 import { BodyDecoder, encodingPlan, type DecodedSink } from './decode.js';
-import { rawHead, type ResponseHead } from './response-head.js';
+import { objectHead, type ResponseHead } from './response-head.js';
 
 type Settle = (result: AttemptResult) => void;
 
-/** The platform's way to run something once the event loop's turn is over (`Platform.afterTurn`). */
-export type AfterTurn = (run: Settle, result: AttemptResult) => void;
+/** The platform's way to run something once the event loop's turn is over (`Platform.realSetImmediate`). */
+export type RealSetImmediate = (run: Settle, result: AttemptResult) => void;
 
 // undici hands a keep-alive socket back to its pool one event-loop turn after an answer ends (a
 // setImmediate queued just after onComplete, in case the server closes it after all). Settling
@@ -20,22 +19,36 @@ export type AfterTurn = (run: Settle, result: AttemptResult) => void;
 // own Agent, through the platform's real timer (a merchant's fake clock must not hold answers); a
 // merchant's dispatcher, a mock on a fake clock among them, is answered at once.
 // The hop is a promise job, not `queueMicrotask`, which jest's fake timers replace by default.
-function settleAfter(turn: AfterTurn, settle: Settle, result: AttemptResult): void {
+// Kept (issue 26) because it pays where a merchant sees it: without it, calls awaited in turn open a
+// new connection every second call (test/pool.test.ts goes red: 2 tests), each a TCP and TLS
+// handshake, far more than 10% of a call's cost.
+function settleAfter(turn: RealSetImmediate, settle: Settle, result: AttemptResult): void {
   void Promise.resolve().then(() => turn(settle, result));
 }
 
+// undici's parsed headers (lowercase names, a repeated one as a list), as one string per name.
+function joined(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
+    if (value !== undefined) out[name] = typeof value === 'string' ? value : value.join(', ');
+  }
+  return out;
+}
+
 /**
- * One exchange, as undici's dispatch handler: the response is collected from undici's callbacks
+ * One exchange, as undici's public dispatch handler (`onRequestStart` … `onResponseError`, the
+ * interface undici 7 and 8 both take): the response is collected from undici's callbacks
  * straight into the bounded body, with no stream, no async iterator and no promise per chunk.
  * Whatever ends it first (the answer, a failure, the deadline, the caller's signal, an oversized
  * body) settles it; later callbacks are ignored.
  */
-class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
+class UndiciExchange implements DispatchHandler, Stoppable {
   readonly #settle: Settle;
   readonly #deadline: Deadline;
-  readonly #afterTurn: AfterTurn | undefined;
+  readonly #realSetImmediate: RealSetImmediate | undefined;
   readonly #body = new BoundedBody();
-  #abort: ((reason?: Error) => void) | undefined;
+  #controller: DispatchController | undefined;
   // Set when the deadline or the caller ended the attempt before undici handed over its abort.
   #reason: unknown;
   #settled = false;
@@ -48,15 +61,10 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
   // undici delivered the whole body; only decoding may be left.
   #complete = false;
 
-  constructor(
-    request: AttemptRequest,
-    settle: Settle,
-    afterTurn: AfterTurn | undefined,
-    deadlines: DeadlineQueue,
-  ) {
+  constructor(request: AttemptRequest, settle: Settle, realSetImmediate: RealSetImmediate | undefined) {
     this.#settle = settle;
-    this.#afterTurn = afterTurn;
-    this.#deadline = startDeadline(request.timeout, request.signal, this, deadlines);
+    this.#realSetImmediate = realSetImmediate;
+    this.#deadline = startDeadline(request.timeout, request.signal, this);
   }
 
   /** Ends the attempt: the deadline passed or the caller aborted. */
@@ -65,7 +73,7 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
       // undici is done with it; what is left is decoding, which ends here.
       this.#decoder?.destroy();
       this.#end(this.#deadline.failure(reason));
-    } else if (this.#abort) this.#abort(reason as Error);
+    } else if (this.#controller) this.#controller.abort(reason as Error);
     else {
       // Still queued for a connection: undici hands over its abort just before it writes, so
       // nothing was written and the service cannot have seen it. Answer now; undici drops the
@@ -81,34 +89,39 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
     if (this.#settled) return;
     this.#settled = true;
     this.#deadline.done();
-    if (released && this.#afterTurn) settleAfter(this.#afterTurn, this.#settle, result);
+    if (released && this.#realSetImmediate) settleAfter(this.#realSetImmediate, this.#settle, result);
     else this.#settle(result);
   }
 
   #tooLarge(): false {
     this.#decoder?.destroy();
     this.#end({ kind: 'too_large', status: this.#status, head: this.#head!, limit: this.#body.limit });
-    this.#abort?.(new Error('Response body over the limit'));
+    this.#controller?.abort(new Error('Response body over the limit'));
     return false;
   }
 
-  onConnect(abort: (reason?: Error) => void): void {
-    if (this.#reason !== undefined) abort(this.#reason as Error);
-    else this.#abort = abort;
+  onRequestStart(controller: DispatchController): void {
+    if (this.#reason !== undefined) controller.abort(this.#reason as Error);
+    else this.#controller = controller;
   }
 
-  onHeaders(status: number, raw: Buffer[]): boolean {
-    if (status < 200) return true; // 1xx (103 Early Hints, 102): the answer is still to come
+  onResponseStart(
+    _controller: DispatchController,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
+    if (status < 200) return; // 1xx (103 Early Hints, 102): the answer is still to come
     this.#status = status;
-    // Only the two headers the body depends on are read now; the rest when someone asks.
-    const head = (this.#head = rawHead(raw));
-    if (!this.#body.fits(head.get('content-length'))) return this.#tooLarge();
+    const head = (this.#head = objectHead(joined(headers)));
+    if (!this.#body.fits(head.get('content-length'))) {
+      this.#tooLarge();
+      return;
+    }
     const coding = head.get('content-encoding');
-    if (coding === undefined) return true;
+    if (coding === undefined) return;
     const plan = encodingPlan(coding);
     if (plan.kind === 'decode') this.#decoder = new BodyDecoder(plan.coding, this.#sink());
     else if (plan.kind === 'unsupported') this.#unsupported = plan.name;
-    return true;
   }
 
   #sink(): DecodedSink {
@@ -130,16 +143,19 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
     );
   }
 
-  onData(chunk: Buffer): boolean {
-    if (this.#decoder === undefined) return this.#body.push(chunk) || this.#tooLarge();
+  onResponseData(_controller: DispatchController, chunk: Buffer): void {
+    if (this.#settled) return;
+    if (this.#decoder === undefined) {
+      if (!this.#body.push(chunk)) this.#tooLarge();
+      return;
+    }
     // The compressed bytes are held to the cap too: a body bigger than 1 MiB packed is bigger unpacked.
     this.#raw += chunk.byteLength;
-    if (this.#raw > this.#body.limit) return this.#tooLarge();
-    this.#decoder.write(chunk);
-    return true;
+    if (this.#raw > this.#body.limit) this.#tooLarge();
+    else this.#decoder.write(chunk);
   }
 
-  onComplete(): void {
+  onResponseEnd(): void {
     this.#complete = true;
     if (this.#decoder) this.#decoder.end();
     else if (this.#unsupported === undefined) this.#answer(this.#body.text(), undefined, true);
@@ -149,7 +165,7 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
     }
   }
 
-  onError(error: Error): void {
+  onResponseError(_controller: unknown, error: Error): void {
     this.#end(this.#deadline.failure(error));
   }
 
@@ -163,12 +179,11 @@ class UndiciExchange implements Dispatcher.DispatchHandler, Stoppable {
  * Sending through an undici `Dispatcher` (the client's own Agent, or the merchant's proxy, mock or
  * pool). It needs no import of undici: a dispatcher is enough. undici's own header and body
  * timeouts are set to the attempt's, so they can never cut a call shorter than `timeout`.
- * `afterTurn`: given for the client's own Agent, whose callers hear of an answer once its socket is
+ * `realSetImmediate`: given for the client's own Agent, whose callers hear of an answer once its socket is
  * free again.
  */
-export function undiciSender(dispatcher: Dispatcher, afterTurn?: AfterTurn): Sender {
+export function undiciSender(dispatcher: Dispatcher, realSetImmediate?: RealSetImmediate): Sender {
   const state = dispatcher as { closed?: unknown; destroyed?: unknown };
-  const deadlines = new DeadlineQueue();
   return (request) =>
     new Promise<AttemptResult>((settle) => {
       // A dispatcher already closed sends nothing; one destroyed mid-request may have sent it.
@@ -177,7 +192,7 @@ export function undiciSender(dispatcher: Dispatcher, afterTurn?: AfterTurn): Sen
         settle({ kind: 'failure', reason: 'refused', reached: false, code: 'UND_ERR_CLOSED', cause });
         return;
       }
-      const exchange = new UndiciExchange(request, settle, afterTurn, deadlines);
+      const exchange = new UndiciExchange(request, settle, realSetImmediate);
       try {
         dispatcher.dispatch(
           {

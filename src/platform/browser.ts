@@ -8,7 +8,7 @@ export const platform: Platform = {
   runtime: 'browser',
   env: () => ({}),
   createAgent: undefined,
-  afterTurn: undefined,
+  realSetImmediate: undefined,
   diagnostics: () => undefined,
   nodeCrypto: () => undefined,
   subtle: () => undefined,

@@ -4,8 +4,15 @@
  * builtins reached through `process.getBuiltinModule` when first needed, so importing the package
  * loads no builtin it may not use.
  */
-import type { Dispatcher } from 'undici';
-import type { AgentOptions, Diagnostics, NodeCrypto, Platform, SubtleCrypto, Zlib } from './types.js';
+import type {
+  AgentOptions,
+  Diagnostics,
+  NodeCrypto,
+  OwnDispatcher,
+  Platform,
+  SubtleCrypto,
+  Zlib,
+} from './types.js';
 
 // Taken from `node:timers` when the package loads: test runners' fake clocks replace the global
 // (vitest's, jest's), and a faked one would never let an answer through. Not an `import`: in ESM
@@ -15,7 +22,7 @@ const nextTurn = process.getBuiltinModule('node:timers').setImmediate;
 export const platform: Platform = {
   runtime: `node/${process.versions.node}`,
   env: () => process.env,
-  async createAgent({ proxy, ...options }: AgentOptions): Promise<Dispatcher> {
+  async createAgent({ proxy, ...options }: AgentOptions): Promise<OwnDispatcher> {
     if (proxy) {
       // Only with a proxy: undici's ProxyAgent and Pool, bundled into a file of their own (never the
       // whole of undici), loaded instead of the Agent's file; a literal specifier, as below.
@@ -28,7 +35,7 @@ export const platform: Platform = {
     const { createAgent } = await import('./undici-agent.js');
     return createAgent(options);
   },
-  afterTurn: (run, value) => {
+  realSetImmediate: (run, value) => {
     nextTurn(run, value);
   },
   diagnostics: (): Diagnostics => process.getBuiltinModule('node:diagnostics_channel'),

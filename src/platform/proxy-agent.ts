@@ -7,8 +7,8 @@
  * never reached the service, and their messages name the proxy, never its credentials.
  */
 import type { Dispatcher, Pool as UndiciPool, ProxyAgent as UndiciProxyAgent } from 'undici';
-import { skipContinue, type Connector } from './interim.js';
 import type { ProxyRoute } from './proxy.js';
+import type { DispatchHandler, OwnDispatcher } from './types.js';
 
 type ConnectOptions = Parameters<UndiciPool['connect']>[0];
 
@@ -62,36 +62,23 @@ function unreachable(route: ProxyRoute, cause: unknown): Error {
   return typeof code === 'string' ? Object.assign(error, { code }) : error;
 }
 
-type Handler = Dispatcher.DispatchHandler;
-
 /**
  * The SDK's handler, with a forward proxy's 407 (which undici reports as an invalid argument, as if
  * the request were refused before sending) told as the proxy's refusal it is.
  */
-function forwardRefusals(handler: Handler, route: ProxyRoute, target: string): Handler {
-  const translate = (error: Error): Error =>
-    /Proxy Authentication Required \(407\)/.test(error.message) ? refused(route, 407, target) : error;
-  // Every callback of both handler APIs, bound to the handler (it may keep private state); the two
-  // error callbacks translated.
-  const out: Record<string, unknown> = {};
-  for (
-    let proto: object | null = handler;
-    proto && proto !== Object.prototype;
-    proto = Object.getPrototypeOf(proto) as object | null
-  ) {
-    for (const name of Object.getOwnPropertyNames(proto)) {
-      const value = (handler as unknown as Record<string, unknown>)[name];
-      if (name.startsWith('on') && !(name in out) && typeof value === 'function')
-        out[name] = value.bind(handler);
-    }
-  }
-  const onError = out['onError'] as ((error: Error) => void) | undefined;
-  const onResponseError = out['onResponseError'] as ((controller: unknown, error: Error) => void) | undefined;
-  if (onError) out['onError'] = (error: Error) => onError(translate(error));
-  if (onResponseError)
-    out['onResponseError'] = (controller: unknown, error: Error) =>
-      onResponseError(controller, translate(error));
-  return out;
+function forwardRefusals(handler: DispatchHandler, route: ProxyRoute, target: string): DispatchHandler {
+  return {
+    onRequestStart: (controller, context) => handler.onRequestStart(controller, context),
+    onResponseStart: (controller, status, headers, message) =>
+      handler.onResponseStart(controller, status, headers, message),
+    onResponseData: (controller, chunk) => handler.onResponseData(controller, chunk),
+    onResponseEnd: (controller, trailers) => handler.onResponseEnd(controller, trailers),
+    onResponseError: (controller, error) =>
+      handler.onResponseError(
+        controller,
+        /Proxy Authentication Required \(407\)/.test(error.message) ? refused(route, 407, target) : error,
+      ),
+  };
 }
 
 /** Builds the dispatcher that sends through `route`. */
@@ -99,7 +86,7 @@ export function proxyAgent(
   classes: ProxyClasses,
   route: ProxyRoute,
   options: ProxiedAgentOptions,
-): Dispatcher {
+): OwnDispatcher {
   const tls = { minVersion: 'TLSv1.3' as const };
   const agent = new classes.ProxyAgent({
     ...options,
@@ -107,17 +94,6 @@ export function proxyAgent(
     ...(route.token === undefined ? {} : { token: route.token }),
     proxyTunnel: route.mode === 'tunnel',
     requestTls: tls,
-    // The connections that carry the service's answers (the tunnels, or the forward proxy's): each
-    // skips an unsolicited `100 Continue`, as the client's own Agent does.
-    factory: (origin, poolOptions: UndiciPool.Options) => {
-      const { connect } = poolOptions;
-      return new classes.Pool(
-        origin,
-        typeof connect === 'function'
-          ? { ...poolOptions, connect: skipContinue(connect as Connector) as typeof connect }
-          : poolOptions,
-      );
-    },
     // The connection to the proxy itself: the refusals above are told apart here.
     clientFactory: (origin, clientOptions) => {
       const pool = new classes.Pool(origin, clientOptions);
@@ -141,8 +117,9 @@ export function proxyAgent(
     },
   });
   if (route.mode === 'tunnel') return agent;
-  return agent.compose(
+  const forward = agent.compose(
     (dispatch) => (options, handler) =>
-      dispatch(options, forwardRefusals(handler, route, String(options.origin ?? ''))),
+      dispatch(options, forwardRefusals(handler as DispatchHandler, route, String(options.origin ?? ''))),
   );
+  return forward;
 }

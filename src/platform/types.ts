@@ -7,7 +7,6 @@
 import type * as NodeCryptoModule from 'node:crypto';
 import type * as DiagnosticsChannel from 'node:diagnostics_channel';
 import type * as ZlibModule from 'node:zlib';
-import type { Dispatcher } from 'undici';
 import type { ProxyRoute } from './proxy.js';
 
 /** `node:crypto`, for the synchronous webhook functions. */
@@ -21,6 +20,76 @@ export type SubtleCrypto = NodeCryptoModule.webcrypto.SubtleCrypto;
 
 /** `node:diagnostics_channel`, for the `wallet:request` tracing channel. */
 export type Diagnostics = typeof DiagnosticsChannel;
+
+/**
+ * What an undici `Dispatcher` is to the SDK: `dispatch()` with undici's public handler interface
+ * (`onRequestStart` … `onResponseError`), which undici 7 and 8 both accept. Declared here rather
+ * than imported, so the package's types need no undici of their own and a merchant's `Agent`,
+ * `Pool`, `ProxyAgent` or `MockAgent` of either major fits.
+ * @category Client
+ */
+export interface Dispatcher {
+  /** Sends one request; the handler hears of its answer. */
+  dispatch(options: DispatchOptions, handler: DispatchHandler): boolean;
+}
+
+/** A dispatcher the client owns and closes. */
+export interface OwnDispatcher extends Dispatcher {
+  /** Closes its connections once the requests under way are answered. */
+  close(): Promise<void>;
+}
+
+/**
+ * The request, as the SDK hands it to `dispatch()`.
+ * @category Client
+ */
+export interface DispatchOptions {
+  /** `https://host[:port]` of the service. */
+  origin: string;
+  /** Path and query, encoded. */
+  path: string;
+  /** `GET` or `POST`. */
+  method: string;
+  /** Lowercase names; the key's `Authorization` among them. */
+  headers: Record<string, string>;
+  /** The JSON body of a POST, else `null`. */
+  body: string | null;
+  /** Never shorter than the call's own deadline, which decides. */
+  headersTimeout: number;
+  /** As `headersTimeout`. */
+  bodyTimeout: number;
+}
+
+/**
+ * What undici gives a handler to end its request with.
+ * @category Client
+ */
+export interface DispatchController {
+  /** Ends the request; its handler hears `onResponseError(reason)`. */
+  abort(reason: Error): void;
+}
+
+/**
+ * undici's public handler interface, the part the SDK implements.
+ * @category Client
+ */
+export interface DispatchHandler {
+  /** The request is about to be written. */
+  onRequestStart(controller: DispatchController, context: unknown): void;
+  /** The answer's status and headers (lowercase names); a 1xx is not the answer yet. */
+  onResponseStart(
+    controller: DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+    statusMessage?: string,
+  ): void;
+  /** A piece of the body. */
+  onResponseData(controller: DispatchController, chunk: Buffer): void;
+  /** The whole body has arrived. */
+  onResponseEnd(controller: DispatchController, trailers: unknown): void;
+  /** The request failed: refused, cut off, aborted or timed out. */
+  onResponseError(controller: DispatchController | null | undefined, error: Error): void;
+}
 
 /** Options of the client's own undici Agent (a subset of undici's `Agent.Options`). */
 export interface AgentOptions {
@@ -43,14 +112,14 @@ export interface Platform {
    * Builds the client's own undici Agent, loading it on the first call; `undefined` where the
    * runtime's `fetch` is the way to send.
    */
-  readonly createAgent: ((options: AgentOptions) => Promise<Dispatcher>) | undefined;
+  readonly createAgent: ((options: AgentOptions) => Promise<OwnDispatcher>) | undefined;
   /**
    * Runs `run(value)` once the event loop's current turn is over, on the runtime's own timer: a
    * merchant's test that fakes the global `setImmediate` must not hold the SDK's answers. Used
    * with the platform's own Agent, which frees a keep-alive socket one turn after an answer
    * ends; `undefined` where there is no such Agent.
    */
-  readonly afterTurn: (<T>(run: (value: T) => void, value: T) => void) | undefined;
+  readonly realSetImmediate: (<T>(run: (value: T) => void, value: T) => void) | undefined;
   /** `node:diagnostics_channel`, or `undefined` where tracing is not offered. */
   diagnostics(): Diagnostics | undefined;
   /** `node:crypto`, or `undefined` where only Web Crypto exists. */

@@ -5,7 +5,7 @@
  * the Node platform loads only when a proxy is used, instead of the Agent's file. Never the whole
  * of undici: no fetch, WebSocket, cache (with its `node:sqlite`) or mocks.
  */
-import type { Dispatcher, Pool as UndiciPool, ProxyAgent as UndiciProxyAgent } from 'undici';
+import type { Pool as UndiciPool, ProxyAgent as UndiciProxyAgent } from 'undici';
 // @ts-expect-error undici ships no declarations for its internal files; the types come from its root.
 import connect from 'undici/lib/api/api-connect.js';
 // @ts-expect-error as above.
@@ -14,6 +14,7 @@ import PoolClass from 'undici/lib/dispatcher/pool.js';
 import ProxyAgentClass from 'undici/lib/dispatcher/proxy-agent.js';
 import { proxyAgent, type ProxiedAgentOptions, type ProxyClasses } from './proxy-agent.js';
 import type { ProxyRoute } from './proxy.js';
+import type { OwnDispatcher } from './types.js';
 
 const classes: ProxyClasses = {
   ProxyAgent: ProxyAgentClass as typeof UndiciProxyAgent,
@@ -22,6 +23,6 @@ const classes: ProxyClasses = {
 };
 
 /** Builds the dispatcher that sends through `route` (see `proxy-agent.ts`). */
-export function createProxyAgent(route: ProxyRoute, options: ProxiedAgentOptions): Dispatcher {
+export function createProxyAgent(route: ProxyRoute, options: ProxiedAgentOptions): OwnDispatcher {
   return proxyAgent(classes, route, options);
 }

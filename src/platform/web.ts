@@ -19,7 +19,7 @@ export const webPlatform: Platform = {
   // so there the options must be passed.
   env: () => host.process?.env ?? {},
   createAgent: undefined,
-  afterTurn: undefined,
+  realSetImmediate: undefined,
   diagnostics: () => undefined,
   nodeCrypto: () => undefined,
   subtle: () => host.crypto?.subtle,

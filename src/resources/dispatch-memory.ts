@@ -1,21 +1,21 @@
 /**
  * When the prompts this client dispatched expire, by reference: what lets `waitForOutcome` wait
  * exactly as long as the customer can still answer. Only successful dispatches are remembered,
- * and only the most recent few thousand references (hashed, in the one bounded key memory), so a
+ * and only the most recent few thousand references (in the one bounded key memory), so a
  * long-running server's memory stays flat.
  */
-import { HashMemory, hashPair } from '../internal/hash-memory.js';
+import { Recent } from '../internal/recent.js';
 
 /** How many references are remembered before the reference dispatched longest ago is forgotten. */
 export const DISPATCH_MEMORY_SIZE = 5_000;
 
 /** A bounded map from reference to the expiry (epoch ms) of this client's last prompt for it. */
 export class DispatchMemory {
-  readonly #expiries: HashMemory;
+  readonly #expiries: Recent<number>;
 
   /** @param size - how many references to keep. */
   constructor(size: number = DISPATCH_MEMORY_SIZE) {
-    this.#expiries = new HashMemory(size);
+    this.#expiries = new Recent(size);
   }
 
   /**
@@ -28,8 +28,7 @@ export class DispatchMemory {
     if (Number.isNaN(expires)) return;
     const served = serverDate === undefined ? Number.NaN : this.#dateOf(serverDate);
     const at = Number.isNaN(served) ? expires : Date.now() + (expires - served);
-    const [a, b] = hashPair(reference);
-    this.#expiries.set(a, b, at);
+    this.#expiries.set(reference, at);
   }
 
   // The service's Date header changes once a second, so its last reading is kept.
@@ -45,11 +44,10 @@ export class DispatchMemory {
 
   /** The expiry (epoch ms) of the last prompt this client dispatched for `reference`. */
   expiryOf(reference: string): number | undefined {
-    const [a, b] = hashPair(reference);
-    return this.#expiries.get(a, b);
+    return this.#expiries.get(reference);
   }
 
-  /** How many references are remembered. */
+  /** How many references are remembered (see `Recent.size`). */
   get size(): number {
     return this.#expiries.size;
   }

@@ -1,6 +1,6 @@
 // The SDK's own CPU per call, with the network taken out: each call against a fake undici
 // dispatcher that answers from a microtask with the loopback server's headers and bodies, beside a
-// minimal legacy dispatch handler over the same fake (what raw dispatch() costs without a socket).
+// minimal dispatch handler over the same fake (what raw dispatch() costs without a socket).
 // The difference is the SDK's work alone (validation, scrubbing, outcome tracking, promises), the
 // figure to A/B a change by; the per-call bench (per-call.mjs) then says what a merchant gets.
 // One process, 32 calls in flight, medians of 5 rounds; needs `npm run build`.
@@ -19,22 +19,18 @@ const fake = {
   dispatch(opts, handler) {
     const body = BODIES[opts.path];
     queueMicrotask(() => {
-      handler.onConnect(() => {});
-      const raw = [
-        Buffer.from('Content-Type'),
-        Buffer.from('application/json'),
-        Buffer.from('Content-Length'),
-        Buffer.from(String(body.length)),
-        Buffer.from('Date'),
-        Buffer.from('Sat, 21 Nov 2026 10:00:00 GMT'),
-        Buffer.from('Connection'),
-        Buffer.from('keep-alive'),
-        Buffer.from('Keep-Alive'),
-        Buffer.from('timeout=60'),
-      ];
-      handler.onHeaders(200, raw, () => {}, 'OK');
-      handler.onData(body);
-      handler.onComplete([]);
+      const controller = { abort() {} };
+      handler.onRequestStart(controller, {});
+      const headers = {
+        'content-type': 'application/json',
+        'content-length': String(body.length),
+        date: 'Sat, 21 Nov 2026 10:00:00 GMT',
+        connection: 'keep-alive',
+        'keep-alive': 'timeout=60',
+      };
+      handler.onResponseStart(controller, 200, headers, 'OK');
+      handler.onResponseData(controller, body);
+      handler.onResponseEnd(controller, {});
     });
     return true;
   },
@@ -65,21 +61,19 @@ function floor(method, path, params) {
       fake.dispatch(
         { origin: 'http://x', path, method, headers, body },
         {
-          onConnect() {},
-          onHeaders(s) {
+          onRequestStart() {},
+          onResponseStart(_c, s) {
             status = s;
-            return true;
           },
-          onData(c) {
+          onResponseData(_c, c) {
             chunks.push(c);
-            return true;
           },
-          onComplete() {
+          onResponseEnd() {
             const p = JSON.parse(Buffer.concat(chunks).toString('utf8'));
             if (status !== 200) reject(new Error(`HTTP ${status}`));
             else resolve(p.data);
           },
-          onError: reject,
+          onResponseError: (_c, e) => reject(e),
         },
       );
     });

@@ -1,7 +1,7 @@
 /**
  * An unsolicited `100 Continue` through a proxy: the forward proxy's own (some send one to every
- * POST), and the service's through a CONNECT tunnel. The connections that carry the answers skip
- * it, as the client's own Agent does (test/unsolicited-continue.test.ts).
+ * POST), and the service's through a CONNECT tunnel. undici fails the connection on it; the call
+ * ends in the truthful ConnectionError the client's own Agent gives (test/unsolicited-continue.test.ts).
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -26,7 +26,7 @@ afterEach(async () => {
 });
 
 describe('an unsolicited 100 Continue through a proxy', () => {
-  it("a forward proxy's 100 before the answer is skipped: the refund succeeds, sent once", async () => {
+  it("a forward proxy's 100 before the answer: a ConnectionError naming it, outcome unknown, sent once", async () => {
     // The raw server is the proxy here: it gets the absolute-form request and answers it itself.
     const forward = await rawServer((r) => [CONTINUE, r.method === 'POST' ? ok(refunded) : ok(paid)]);
     const wallet = new Wallet({
@@ -41,15 +41,15 @@ describe('an unsolicited 100 Continue through a proxy', () => {
       () => wallet.close(),
     );
     const refund = { reference: 'order_1042', amount: 100_000 };
-    await expect(wallet.refunds.create(refund)).resolves.toMatchObject({ amount: 100_000 });
-    await expect(wallet.charges.verify('order_1042')).resolves.toMatchObject({ amount: 500_000 });
+    const error = await wallet.refunds.create(refund).catch((e: unknown) => e as Error);
+    expect(error).toMatchObject({ name: 'ConnectionError', outcomeUnknown: true });
+    expect((error as Error).message).toContain('100 Continue');
     expect(forward.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'POST http://127.0.0.1:9/v1/refunds',
-      'GET http://127.0.0.1:9/v1/charges/verify/order_1042',
     ]);
   });
 
-  it("the service's 100 inside a CONNECT tunnel (TLS) is skipped", async () => {
+  it("the service's 100 inside a CONNECT tunnel (TLS): the same truthful ConnectionError", async () => {
     const secure = { cert: readFileSync(CERT), key: readFileSync(KEY) };
     const service = await rawServer(() => [CONTINUE, ok(paid)], secure);
     const tunnel = await startProxy();
@@ -63,7 +63,8 @@ describe('an unsolicited 100 Continue through a proxy', () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', child, service.url], {
       env: { ...process.env, ...env },
     });
-    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ ok: true, reference: 'order_1042' });
+    const outcome = JSON.parse(stdout.trim().split('\n').at(-1)!) as { ok: boolean; error: string };
+    expect(outcome).toMatchObject({ ok: false, error: expect.stringContaining('100 Continue') });
     expect(tunnel.seen.map((s) => s.line)).toEqual([`CONNECT ${new URL(service.url).host}`]);
     expect(service.requests).toHaveLength(1);
   });

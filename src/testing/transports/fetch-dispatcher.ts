@@ -1,21 +1,12 @@
-import { Dispatcher } from 'undici';
-
 import { ofType, throwIssues } from '../../core/options.js';
+import type { DispatchHandler, DispatchOptions, Dispatcher } from '../../platform/types.js';
 
 const isFunction = ofType('function');
 
 /** A Fetch-style request handler: what Next.js, Hono, MSW's `getResponse` and the sandbox speak. */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
-type AnyHandler = Dispatcher.DispatchHandler & {
-  onConnect?: (abort: (err?: Error) => void) => void;
-  onHeaders?: (status: number, rawHeaders: Buffer[], resume: () => void, statusText: string) => boolean;
-  onData?: (chunk: Buffer) => boolean;
-  onComplete?: (trailers: Buffer[] | null) => void;
-  onError?: (err: Error) => void;
-};
-
-function toHeaders(raw: Dispatcher.DispatchOptions['headers']): Headers {
+function toHeaders(raw: DispatchOptions['headers'] | unknown[] | null | undefined): Headers {
   const headers = new Headers();
   if (raw == null) return headers;
   if (Array.isArray(raw)) {
@@ -33,7 +24,7 @@ function toHeaders(raw: Dispatcher.DispatchOptions['headers']): Headers {
   return headers;
 }
 
-async function toBody(body: Dispatcher.DispatchOptions['body']): Promise<Buffer | undefined> {
+async function toBody(body: unknown): Promise<Buffer | undefined> {
   if (body == null) return undefined;
   if (typeof body === 'string' || body instanceof Uint8Array) return Buffer.from(body);
   const chunks: Buffer[] = [];
@@ -42,9 +33,10 @@ async function toBody(body: Dispatcher.DispatchOptions['body']): Promise<Buffer 
 }
 
 /**
- * An undici `Dispatcher` that answers every request from a Fetch-style handler, in process, with
- * no sockets. It drives undici's handler callbacks exactly as a connection would, so the SDK's
- * transport (timeouts, aborts, body reading) runs unchanged against it.
+ * An undici-style `Dispatcher` that answers every request from a Fetch-style handler, in process,
+ * with no sockets. It drives undici's public handler callbacks (`onRequestStart` …
+ * `onResponseError`) as a connection would, so the SDK's transport (timeouts, aborts, body
+ * reading) runs unchanged against it.
  *
  * @example
  * ```ts
@@ -52,7 +44,7 @@ async function toBody(body: Dispatcher.DispatchOptions['body']): Promise<Buffer 
  * const wallet = new Wallet({ apiKey: 'sk_test_x', baseUrl: 'http://localhost', dispatcher });
  * ```
  */
-export class FetchDispatcher extends Dispatcher {
+export class FetchDispatcher implements Dispatcher {
   readonly #handle: FetchHandler;
   #closed = false;
 
@@ -61,7 +53,6 @@ export class FetchDispatcher extends Dispatcher {
     const problem = isFunction(handle, 'handle');
     if (typeof problem === 'string')
       throwIssues('FetchDispatcher argument', [{ path: 'handle', message: problem }]);
-    super();
     this.#handle = handle;
   }
 
@@ -76,25 +67,26 @@ export class FetchDispatcher extends Dispatcher {
   }
 
   /** Starts answering one request; undici calls this. */
-  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+  dispatch(options: DispatchOptions, handler: DispatchHandler): boolean {
     if (this.#closed) {
       // The code undici's own closed dispatchers use, so callers know nothing was sent.
       throw Object.assign(new Error('FetchDispatcher is closed'), { code: 'UND_ERR_CLOSED' });
     }
-    void this.#answer(options, handler as AnyHandler);
+    void this.#answer(options, handler);
     return true;
   }
 
-  async #answer(options: Dispatcher.DispatchOptions, handler: AnyHandler): Promise<void> {
+  async #answer(options: DispatchOptions, handler: DispatchHandler): Promise<void> {
     const controller = new AbortController();
     let failed = false;
     const fail = (err: Error): void => {
       if (failed) return;
       failed = true;
       controller.abort(err);
-      handler.onError?.(err);
+      handler.onResponseError(requestController, err);
     };
-    handler.onConnect?.((err) => fail(err ?? new Error('Request aborted')));
+    const requestController = { abort: (err?: Error) => fail(err ?? new Error('Request aborted')) };
+    handler.onRequestStart(requestController, {});
     try {
       const url = new URL(options.path, options.origin);
       const body = await toBody(options.body);
@@ -112,51 +104,41 @@ export class FetchDispatcher extends Dispatcher {
           Object.assign(new Error('other side closed'), { name: 'SocketError', code: 'UND_ERR_SOCKET' }),
         );
       }
-      const rawHeaders: Buffer[] = [];
-      response.headers.forEach((value, name) => rawHeaders.push(Buffer.from(name), Buffer.from(value)));
-      let resume: (() => void) | undefined;
-      const resumed = (): Promise<void> => new Promise((r) => (resume = r));
-      const onResume = (): void => resume?.();
-      // `false` is backpressure, unless the handler has given up on the answer (an oversized
-      // body aborts it): then no resume ever comes, and the body is cancelled instead.
-      const pause = async (): Promise<boolean> => {
-        if (failed) {
-          await response.body?.cancel().catch(() => undefined);
-          return false;
-        }
-        await resumed();
-        return true;
-      };
-      if (handler.onHeaders?.(response.status, rawHeaders, onResume, response.statusText) === false) {
-        if (!(await pause())) return;
-      }
+      const headers = Object.create(null) as Record<string, string>;
+      response.headers.forEach((value, name) => {
+        const seen = headers[name];
+        headers[name] = seen === undefined ? value : `${seen}, ${value}`;
+      });
+      handler.onResponseStart(requestController, response.status, headers, response.statusText);
+      // A handler that gave up on the answer (an oversized body aborts it): the body is cancelled.
+      if (failed) return void (await response.body?.cancel().catch(() => undefined));
       if (response.body) {
         for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-          if (failed) return;
-          if (handler.onData?.(Buffer.from(chunk)) === false && !(await pause())) return;
+          if (failed) return void (await response.body.cancel().catch(() => undefined));
+          handler.onResponseData(requestController, Buffer.from(chunk));
         }
       }
-      if (!failed) handler.onComplete?.([]);
+      if (!failed) handler.onResponseEnd(requestController, {});
     } catch (err) {
       fail(err instanceof Error ? err : new Error(String(err)));
     }
   }
 
   /** Refuses new requests. */
-  override close(): Promise<void>;
-  override close(callback: () => void): void;
-  override close(callback?: () => void): Promise<void> | void {
+  close(): Promise<void>;
+  close(callback: () => void): void;
+  close(callback?: () => void): Promise<void> | void {
     this.#closed = true;
     if (callback) return callback();
     return Promise.resolve();
   }
 
   /** Refuses new requests. */
-  override destroy(): Promise<void>;
-  override destroy(err: Error | null): Promise<void>;
-  override destroy(callback: () => void): void;
-  override destroy(err: Error | null, callback: () => void): void;
-  override destroy(a?: Error | null | (() => void), b?: () => void): Promise<void> | void {
+  destroy(): Promise<void>;
+  destroy(err: Error | null): Promise<void>;
+  destroy(callback: () => void): void;
+  destroy(err: Error | null, callback: () => void): void;
+  destroy(a?: Error | null | (() => void), b?: () => void): Promise<void> | void {
     this.#closed = true;
     const callback = typeof a === 'function' ? a : b;
     if (callback) return callback();

@@ -122,15 +122,18 @@ function clients(thrown: () => unknown): Wallet[] {
     throw thrown();
   };
   const dispatcher = {
-    dispatch(_options: unknown, handler: { onError(error: unknown): void }): boolean {
-      queueMicrotask(() => handler.onError(thrown()));
+    dispatch(
+      _options: unknown,
+      handler: { onResponseError(controller: null, error: unknown): void },
+    ): boolean {
+      queueMicrotask(() => handler.onResponseError(null, thrown()));
       return true;
     },
   };
   const common = { apiKey: SECRET_KEY, baseUrl: 'https://api.wallet.test', maxRetries: 0 };
   return [
     new Wallet({ ...common, fetch: () => Promise.resolve().then(fail) }),
-    new Wallet({ ...common, dispatcher: dispatcher as never }),
+    new Wallet({ ...common, dispatcher: dispatcher }),
   ];
 }
 

@@ -2,7 +2,7 @@
  * The deadline campaign (issue 15): random scripts of long Retry-After asks, hangs, 5xx and 200s
  * under random limits, on a fake clock, judged against totalTimeout and maxRetryAfter.
  */
-import type { Dispatcher } from 'undici';
+import type { DispatchHandler, Dispatcher } from '../../../src/index.js';
 import { vi } from 'vitest';
 import { isWalletError, Wallet, type WalletError } from '@wallet/node';
 import { paid, TEST_KEY } from '../../helpers/mock-service.js';
@@ -95,22 +95,24 @@ export async function deadlineCampaign(calls: number, seed: number): Promise<Dea
 function script(answers: readonly Answer[], starts: number[]): Dispatcher {
   let n = 0;
   const dispatcher = {
-    dispatch(_options: unknown, handler: Dispatcher.DispatchHandler) {
+    dispatch(_options: unknown, handler: DispatchHandler) {
       starts.push(performance.now());
       const answer = answers[Math.min(n++, answers.length - 1)]!;
       queueMicrotask(() => {
-        handler.onConnect?.((reason) => handler.onError?.(reason ?? new Error('aborted')));
+        const controller = {
+          abort: (reason?: Error) => handler.onResponseError?.(controller, reason ?? new Error('aborted')),
+        };
+        handler.onRequestStart?.(controller, {});
         if (answer === 'hang') return;
         const headers: Record<string, string> = { 'content-type': 'application/json' };
         if (answer.retryAfter !== undefined) headers['retry-after'] = String(answer.retryAfter);
-        const raw = Object.entries(headers).flatMap(([k, v]) => [Buffer.from(k), Buffer.from(v)]);
-        handler.onHeaders?.(answer.status, raw, () => undefined, '');
+        handler.onResponseStart?.(controller, answer.status, headers, '');
         const body = answer.status === 200 ? success(paid) : { status: 'error', message: 'busy' };
-        handler.onData?.(Buffer.from(JSON.stringify(body)));
-        handler.onComplete?.([]);
+        handler.onResponseData?.(controller, Buffer.from(JSON.stringify(body)));
+        handler.onResponseEnd?.(controller, {});
       });
       return true;
     },
   };
-  return dispatcher as unknown as Dispatcher;
+  return dispatcher;
 }

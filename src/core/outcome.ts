@@ -24,10 +24,10 @@ import { unchecked, type Schemas } from './schemas-on-demand.js';
 import { FAIL, guards } from '../schemas/guards.js';
 
 /**
- * What {@link finish} answers for a 2xx whose data its guard doubts while zod is not loaded: load
- * the schemas and finish again with them, for zod to judge the data and word what is wrong.
+ * What {@link callResult} answers for a 2xx whose data its guard doubts while zod is not loaded: load
+ * the schemas and ask again with them, for zod to judge the data and word what is wrong.
  */
-export const NEEDS_SCHEMAS: unique symbol = Symbol('needs schemas');
+export const GUARD_DOUBTS: unique symbol = Symbol('guard doubts');
 
 /**
  * May the service have acted on this attempt without saying so definitively? A request that may
@@ -87,15 +87,15 @@ export function delayBeforeRetry(
     : { stop: `No time was left in the call's totalTimeout for another attempt.` };
 }
 
-/** What {@link finish} needs besides the result. */
-export interface Finish {
+/** What {@link callResult} needs besides the result. */
+export interface ResultContext {
   /** The call's account so far: attempts and outcomeUnknown are updated as attempts end. */
   call: CallInfo;
   host: string;
   /** Every message built from the parameters passes through it (a reference may carry anything). */
   scrub: Scrubber;
   /** How the call describes itself in messages; asked only when a message is written. */
-  wording: {
+  description: {
     summary?: ((params: Record<string, unknown>) => string) | undefined;
     confirm?: ((params: Record<string, unknown>) => string) | undefined;
     echoes?: readonly Echo[] | undefined;
@@ -109,23 +109,28 @@ export interface Finish {
   note: string | undefined;
   /** The schema the answer's data must meet, by name: its guard runs first. */
   dataSchema: keyof typeof guards;
-  /** zod's schemas, once loaded, or why they did not load (see {@link NEEDS_SCHEMAS}). */
+  /** zod's schemas, once loaded, or why they did not load (see {@link GUARD_DOUBTS}). */
   schemas?: Schemas | Error;
 }
 
 // The words of a message, put together only when a call ends in one (the success path needs none).
-function wordsOf(ctx: Finish): CallWords {
-  const { wording, params, scrub } = ctx;
+function wordsOf(ctx: ResultContext): CallWords {
+  const { description, params, scrub } = ctx;
   const say = (words: ((p: Record<string, unknown>) => string) | undefined): string | undefined =>
     words === undefined ? undefined : scrub.text(words(params));
-  return { ...ctx.call, host: ctx.host, summary: say(wording.summary), confirm: say(wording.confirm) };
+  return {
+    ...ctx.call,
+    host: ctx.host,
+    summary: say(description.summary),
+    confirm: say(description.confirm),
+  };
 }
 
 /**
  * The call's result from its last attempt's result, or the typed error it ends in; or
- * {@link NEEDS_SCHEMAS}, only while `ctx.schemas` is not given.
+ * {@link GUARD_DOUBTS}, only while `ctx.schemas` is not given.
  */
-export function finish<T>(result: AttemptResult, ctx: Finish): Answer<T> | typeof NEEDS_SCHEMAS {
+export function callResult<T>(result: AttemptResult, ctx: ResultContext): Answer<T> | typeof GUARD_DOUBTS {
   const call: CallInfo = { ...ctx.call };
   if (result.kind === 'too_large') {
     const { status, head, limit } = result;
@@ -184,7 +189,7 @@ export function finish<T>(result: AttemptResult, ctx: Finish): Answer<T> | typeo
   let data = guards[ctx.dataSchema](envelope.data);
   if (data === FAIL) {
     const { schemas } = ctx;
-    if (schemas === undefined) return NEEDS_SCHEMAS;
+    if (schemas === undefined) return GUARD_DOUBTS;
     const checked =
       schemas instanceof Error
         ? { ok: false as const, issues: [unchecked('data', schemas)] }
@@ -199,7 +204,7 @@ export function finish<T>(result: AttemptResult, ctx: Finish): Answer<T> | typeo
   }
   const key = call.idempotencyKey;
   const differences =
-    key !== undefined && ctx.wording.echoes ? mismatches(ctx.wording.echoes, ctx.params, data) : [];
+    key !== undefined && ctx.description.echoes ? mismatches(ctx.description.echoes, ctx.params, data) : [];
   if (differences.length > 0) {
     const { scrub } = ctx;
     throw replayMismatch(

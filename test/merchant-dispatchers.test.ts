@@ -1,0 +1,174 @@
+/**
+ * A merchant's own undici, of either current major, passed as `dispatcher`: the SDK speaks undici's
+ * public handler interface (`onRequestStart` … `onResponseError`), which undici 7 and 8 both
+ * accept, so an `Agent`, a `Pool`, a `ProxyAgent`, a `MockAgent` and a `compose()` chain with an
+ * interceptor each carry a verify and a POST, and a failure keeps its truthful outcome. undici 8
+ * needs Node >= 22.19 (it does not load on Node 20): there its half is skipped, loudly; CI runs
+ * this file on Node 22, 24 and 26 too.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as undici7 from 'undici';
+import type * as Undici8 from 'undici8';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConnectionError, Wallet, type Dispatcher } from '@wallet/node';
+import { paid, refunded, TEST_KEY } from './helpers/mock-service.js';
+import { startProxy, type TestProxy } from './proxy/proxies.js';
+
+// One runtime shape for both majors; the types of undici 8 are checked on their own (`typed`).
+type Undici = typeof undici7;
+
+const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+const undici8Runs = major > 22 || (major === 22 && minor >= 19);
+async function loadUndici8(): Promise<Undici | undefined> {
+  if (undici8Runs) return (await import('undici8')) as unknown as Undici;
+  console.warn(
+    `[merchant-dispatchers] SKIPPED undici 8: it requires Node >= 22.19 and this is Node ${process.versions.node}; ` +
+      'run this file on Node 22, 24 or 26 (npx -y node@26 node_modules/vitest/vitest.mjs run test/merchant-dispatchers.test.ts).',
+  );
+  return undefined;
+}
+const undici8 = await loadUndici8();
+
+// The types too: either major's dispatchers are what the `dispatcher` option takes.
+export const typed: Dispatcher[] = [new undici7.Agent(), {} as Undici8.Agent, {} as Undici8.MockAgent];
+
+interface Seen {
+  method: string;
+  path: string;
+  key: string | undefined;
+  via: string | undefined;
+}
+
+let origin = '';
+const seen: Seen[] = [];
+const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  let body = '';
+  req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+  req.on('end', () => {
+    const key = req.headers['x-idempotency-key'];
+    const via = req.headers['x-via'];
+    seen.push({
+      method: req.method ?? '',
+      path: req.url ?? '',
+      key: typeof key === 'string' ? key : undefined,
+      via: typeof via === 'string' ? via : undefined,
+    });
+    const data = req.method === 'POST' ? { ...refunded, reference: 'order_1042' } : paid;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ status: 'success', data }));
+  });
+});
+let proxy: TestProxy;
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy = await startProxy();
+});
+afterAll(async () => {
+  await proxy.close();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const refund = { reference: 'order_1042', amount: 100_000 } as const;
+
+/** A verify and a refund through `dispatcher`; what the service saw of them. */
+async function exchange(dispatcher: object, baseUrl = origin) {
+  const from = seen.length;
+  const wallet = new Wallet({
+    apiKey: TEST_KEY,
+    baseUrl,
+    dispatcher: dispatcher as Dispatcher,
+    maxRetries: 0,
+  });
+  const charge = await wallet.charges.verify('order_1042');
+  const refundDone = await wallet.refunds.create(refund).withResponse();
+  await wallet.close();
+  return { charge, refund: refundDone, seen: seen.slice(from) };
+}
+
+function suite(name: string, load: () => Undici | undefined) {
+  describe.skipIf(load() === undefined)(`a merchant's ${name} dispatcher`, () => {
+    const u = (): Undici => load()!;
+
+    it('Agent: a verify and a refund, the refund with its one key', async () => {
+      const agent = new (u().Agent)();
+      const result = await exchange(agent);
+      await agent.close();
+      expect(result.charge).toMatchObject({ reference: 'order_1042', amount: 500_000 });
+      expect(result.refund.data).toMatchObject({ refundReference: 'rf_001', amount: 100_000 });
+      expect(result.seen.map((s) => `${s.method} ${s.path}`)).toEqual([
+        'GET /v1/charges/verify/order_1042',
+        'POST /v1/refunds',
+      ]);
+      expect(result.seen[1]!.key).toBe(result.refund.response.idempotencyKey);
+    });
+
+    it('Pool on the service origin', async () => {
+      const pool = new (u().Pool)(origin);
+      const result = await exchange(pool);
+      await pool.close();
+      expect(result.seen).toHaveLength(2);
+      expect(result.refund.data.amount).toBe(100_000);
+    });
+
+    it('ProxyAgent: both calls through the proxy', async () => {
+      const before = proxy.seen.length;
+      const agent = new (u().ProxyAgent)(proxy.url);
+      const result = await exchange(agent);
+      await agent.close();
+      expect(result.seen).toHaveLength(2);
+      expect(proxy.seen.length).toBeGreaterThan(before);
+    });
+
+    it('MockAgent: the mocked answers, nothing on the network', async () => {
+      const mock = new (u().MockAgent)();
+      mock.disableNetConnect();
+      const pool = mock.get('https://api.wallet.test');
+      const json = { headers: { 'content-type': 'application/json' } };
+      pool
+        .intercept({ path: '/v1/charges/verify/order_1042', method: 'GET' })
+        .reply(200, { status: 'success', data: paid }, json);
+      pool
+        .intercept({ path: '/v1/refunds', method: 'POST' })
+        .reply(200, { status: 'success', data: { ...refunded, reference: 'order_1042' } }, json);
+      const result = await exchange(mock, 'https://api.wallet.test');
+      await mock.close();
+      expect(result.charge.amount).toBe(500_000);
+      expect(result.refund.data.refundReference).toBe('rf_001');
+      expect(result.seen).toEqual([]);
+    });
+
+    it('compose() with an interceptor that adds a header: the service sees it on both calls', async () => {
+      const agent = new (u().Agent)();
+      const composed = agent.compose(
+        (dispatch) => (options, handler) =>
+          dispatch(
+            { ...options, headers: { ...(options.headers as Record<string, string>), 'x-via': name } },
+            handler,
+          ),
+      );
+      const result = await exchange(composed);
+      await agent.close();
+      expect(result.seen.map((s) => s.via)).toEqual([name, name]);
+    });
+
+    it("a connection refused through the merchant's Agent: a ConnectionError, nothing sent", async () => {
+      const agent = new (u().Agent)();
+      const dead = new Wallet({
+        apiKey: TEST_KEY,
+        baseUrl: 'http://127.0.0.1:9',
+        dispatcher: agent,
+        maxRetries: 0,
+      });
+      const error = await dead.refunds.create(refund).catch((e: unknown) => e);
+      await agent.close();
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect(error).toMatchObject({ outcomeUnknown: false });
+    });
+  });
+}
+
+suite('undici 7', () => undici7);
+suite('undici 8', () => undici8);
