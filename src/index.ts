@@ -95,6 +95,7 @@ export {
 } from './errors.js';
 export type {
   WalletErrorName,
+  WalletErrorCode,
   WalletErrorOptions,
   CallInfo,
   CallErrorInit,
@@ -122,6 +123,10 @@ export type {
   TransactionChannel,
   Settlement,
   Transaction,
+  TransactionFields,
+  PaidTransaction,
+  UnpaidTransaction,
+  UnknownTransactionStatus,
   RefundParams,
   RefundStatus,
   Refund,
