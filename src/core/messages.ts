@@ -3,6 +3,7 @@
  * what the call was (amounts in Naira with the Kobo in brackets), and what to do next, right for
  * the call (a charge can be confirmed with verify; a refund can only be retried with its key).
  */
+import { platform } from '../platform/index.js';
 import { refusedContinue } from '../platform/interim.js';
 import type { AttemptResult } from './attempt.js';
 
@@ -53,6 +54,16 @@ function continueHint(cause: unknown): string {
   );
 }
 
+// Under a test runner, a call that cannot connect is most often a mock the SDK's undici never met.
+function mockHint(): string {
+  const env = platform.env();
+  if ((!env.VITEST && !env.JEST_WORKER_ID) || env.WALLET_TRANSPORT === 'fetch') return '';
+  return (
+    ' Under a test runner: if this test mocks the service with MSW or another fetch interceptor, set ' +
+    'WALLET_TRANSPORT=fetch so it sees the SDK (its default transport is undici, which they do not intercept).'
+  );
+}
+
 /** The message of a call that got no answer: connection failure, timeout or abort. */
 export function failureMessage(
   result: Extract<AttemptResult, { kind: 'failure' }>,
@@ -72,7 +83,7 @@ export function failureMessage(
   else if (!result.reached && words.outcomeUnknown)
     // The last attempt never left, but an earlier one did: "could not reach" alone would be a lie.
     head = `The last attempt could not reach ${words.host}${code}, but an earlier one may have, ${after}`;
-  else if (!result.reached) head = `Could not reach ${words.host}${code} ${after}`;
+  else if (!result.reached) head = `Could not reach ${words.host}${code} ${after}${mockHint()}`;
   else head = `The connection to ${words.host} failed${code} ${after}${continueHint(result.cause)}`;
   return head + advice(words, result.reached);
 }
