@@ -8,7 +8,9 @@
 // - a method's page shows the shape its promise resolves to, not only the type's name;
 // - the guides appear in the order a merchant reads them, under their headings;
 // - the landing page stops at the README's contributor material;
-// - pages show their content at once: the default theme hides the body until its script runs.
+// - pages show their content at once: the default theme hides the body until its script runs;
+// - search ranks first the member a merchant means by their words (SEARCH_ANSWERS), and a guide
+//   opened from search lands on the section that holds the words (typedoc-search.js).
 import { Comment, CommentTag, Converter, JSX, PageEvent, ReflectionKind } from 'typedoc';
 
 /** First matching prefix of the defining file wins. */
@@ -41,6 +43,18 @@ const GUIDE_ORDER = [
 /** How much a guide outranks an API member whose name also matches a search. */
 const GUIDE_SEARCH_BOOST = 20;
 
+/**
+ * The members a merchant means when they search in their own words ("refund", "verify webhook",
+ * "next.js"): each outranks the guides that also use those words, which stay in the results.
+ * Keys are the member's path below its entry module.
+ */
+const SEARCH_ANSWERS = new Map([
+  ['Refunds', 4000],
+  ['Refunds.create', 3000],
+  ['verifyWebhook', 4000],
+  ['createWebhookHandler', 4000],
+]);
+
 /** The README marks where merchant material ends and contributor material begins. */
 const LANDING_END_MARKER = '<!-- end of the docs site landing page -->';
 
@@ -56,6 +70,7 @@ export function load(app) {
     orderGuides(project);
     nameGuides(project);
     endLandingPage(project);
+    boostAnswers(project);
   });
 
   app.renderer.hooks.on('comment.beforeTags', (context, _comment, reflection) => {
@@ -113,6 +128,23 @@ function nameGuides(project) {
     // Merchants search in their own words ("idempotency", "express"), and the guides are where
     // those words are explained: rank a guide above the many members whose names also match.
     doc.relevanceBoost = GUIDE_SEARCH_BOOST;
+  }
+}
+
+/** @param {import('typedoc').ProjectReflection} project */
+function boostAnswers(project) {
+  const found = new Set();
+  for (const reflection of Object.values(project.reflections)) {
+    const path = [];
+    for (let r = reflection; r && !r.kindOf(ReflectionKind.SomeModule | ReflectionKind.Project); r = r.parent)
+      path.unshift(r.name);
+    const boost = SEARCH_ANSWERS.get(path.join('.'));
+    if (boost === undefined || !('relevanceBoost' in reflection || reflection.isDeclaration())) continue;
+    reflection.relevanceBoost = boost;
+    found.add(path.join('.'));
+  }
+  for (const name of SEARCH_ANSWERS.keys()) {
+    if (!found.has(name)) project.application?.logger.warn(`typedoc-plugin: no ${name} to rank in search`);
   }
 }
 

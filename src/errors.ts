@@ -9,7 +9,7 @@ export {
   isValidationError,
   isWebhookVerificationError,
 } from './errors/guards.js';
-export type { WalletErrorName, CallInfo, WalletErrorOptions } from './errors/base.js';
+export type { WalletErrorName, WalletErrorCode, CallInfo, WalletErrorOptions } from './errors/base.js';
 export {
   ApiError,
   BadRequestError,

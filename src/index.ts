@@ -98,6 +98,7 @@ export {
 } from './errors.js';
 export type {
   WalletErrorName,
+  WalletErrorCode,
   WalletErrorOptions,
   CallInfo,
   CallErrorInit,
@@ -125,6 +126,10 @@ export type {
   TransactionChannel,
   Settlement,
   Transaction,
+  TransactionFields,
+  PaidTransaction,
+  UnpaidTransaction,
+  UnknownTransactionStatus,
   RefundParams,
   RefundStatus,
   Refund,

@@ -98,8 +98,24 @@ export interface ChargeDispatch {
   expiresAt: string;
 }
 
-/** State of a charge as verify reports it. */
-export type TransactionStatus = OpenString<'SUCCESS' | 'FAILED' | 'PENDING_AUTHORIZATION'>;
+// Declared, never defined: the brand exists only in types, so nothing is emitted for it.
+declare const unknownStatus: unique symbol;
+
+/**
+ * A transaction status this SDK version does not know yet. At run time it is a plain string.
+ *
+ * Why a brand and not `string`: with `string` here, TypeScript keeps every member of
+ * {@link Transaction} after `tx.status === 'SUCCESS'` and `tx.fee` stays possibly null (the same
+ * reason as the webhook events' `UnknownWebhookEventKind`). The cost: compare it to a status the SDK does not
+ * know yet as a string, `(tx.status as string) === 'REVERSED'`.
+ */
+export type UnknownTransactionStatus = `${string & {
+  /** A compile-time brand only; never present at run time. */
+  readonly [unknownStatus]: true;
+}}`;
+
+/** State of a charge as verify reports it. Give value only on `SUCCESS`. */
+export type TransactionStatus = 'SUCCESS' | 'FAILED' | 'PENDING_AUTHORIZATION' | UnknownTransactionStatus;
 
 /** Channel a transaction was paid on. */
 export type TransactionChannel = OpenString<'wallet_push' | 'wallet_qr' | 'wallet_pos'>;
@@ -112,20 +128,14 @@ export interface Settlement {
   settledAt: string;
 }
 
-/** A transaction as {@link Charges.verify} reports it. @expand */
-export interface Transaction {
+/** What every {@link Transaction} carries, whatever its status. */
+export interface TransactionFields {
   /** Your transaction reference. */
   reference: string;
   /** Amount paid, Kobo. */
   amount: number;
   /** Currency code, `NGN`. */
   currency: string;
-  /** Gateway fee, Kobo. Present once the charge is `SUCCESS`; may be absent or null before. */
-  fee?: number | null;
-  /** Your payout after the fee, Kobo. Present once `SUCCESS`. */
-  netAmount?: number | null;
-  /** `SUCCESS`, `FAILED` or `PENDING_AUTHORIZATION`. Give value only on `SUCCESS`. */
-  status: TransactionStatus;
   /** Channel the customer paid on. */
   channel: TransactionChannel;
   /** Who paid. */
@@ -137,11 +147,49 @@ export interface Transaction {
     /** Display name. */
     name: string;
   };
-  /** Settlement details. Present once `SUCCESS`. */
+  /** Settlement details; absent or null until the payout settles, which may be after `SUCCESS`. */
   settlement?: Settlement | null;
-  /** When payment completed (ISO-8601). Present once `SUCCESS`. */
+}
+
+/**
+ * A paid transaction: `status` is `SUCCESS`, and the fields that exist once a charge is paid are
+ * there (the SDK refuses a `SUCCESS` answer without them as a `ResponseValidationError`).
+ */
+export interface PaidTransaction extends TransactionFields {
+  /** `SUCCESS`: the customer paid; give value. */
+  status: 'SUCCESS';
+  /** Gateway fee, Kobo. */
+  fee: number;
+  /** Your payout after the fee, Kobo. */
+  netAmount: number;
+  /** When payment completed (ISO-8601). */
+  paidAt: string;
+}
+
+/** A transaction that is not paid: failed, still waiting for the customer, or a status added later. */
+export interface UnpaidTransaction extends TransactionFields {
+  /** `FAILED`, `PENDING_AUTHORIZATION`, or a status this SDK version does not know yet. */
+  status: 'FAILED' | 'PENDING_AUTHORIZATION' | UnknownTransactionStatus;
+  /** Gateway fee, Kobo: absent or null until the charge is paid. */
+  fee?: number | null;
+  /** Your payout after the fee, Kobo: absent or null until the charge is paid. */
+  netAmount?: number | null;
+  /** When payment completed: absent or null until the charge is paid. */
   paidAt?: string | null;
 }
+
+/**
+ * A transaction as {@link Charges.verify} reports it. Checking `status` tells TypeScript which
+ * fields are there: after `tx.status === 'SUCCESS'`, `fee`, `netAmount` and `paidAt` are set.
+ *
+ * @example
+ * ```ts
+ * const tx = await wallet.charges.verify('order_1042');
+ * if (tx.status === 'SUCCESS') console.log(`paid, fee ${formatNaira(tx.fee)}, net ${formatNaira(tx.netAmount)}`);
+ * else console.log('not paid:', tx.status);
+ * ```
+ */
+export type Transaction = PaidTransaction | UnpaidTransaction;
 
 /** Parameters of {@link Refunds.create}. @expand */
 export interface RefundParams {

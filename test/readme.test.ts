@@ -187,18 +187,35 @@ describe('the README quick start', () => {
 });
 
 describe('the getting started guide', () => {
-  it('has plain JavaScript that runs as written with node against the sandbox', async () => {
+  it('has plain JavaScript that runs as written with node against the sandbox, twice: a new order each run', async () => {
     requireBuild();
     const sandbox = createSandbox();
     const { url, close } = await sandbox.listen();
+    const references: string[] = [];
     try {
-      const stdout = await runJs(codeAfter(guide, '## 4. Charge a customer', 'js'), url);
-      expect(stdout).toContain('Ada Lovelace');
-      expect(stdout).toContain('PENDING_AUTHORIZATION');
+      for (let run = 0; run < 2; run++) {
+        const stdout = await runJs(codeAfter(guide, '## 4. Charge a customer', 'js'), url);
+        expect(stdout).toContain('Ada Lovelace');
+        expect(stdout).toContain('PENDING_AUTHORIZATION');
+        // The approve line it prints is the guide's curl, for this run's order.
+        const [, approveUrl, reference] = APPROVE.exec(stdout.trim().split('\n').at(-1)!) ?? [];
+        expect(approveUrl).toBe(`${url}/_sandbox/charges/${reference}/authorize`);
+        references.push(reference!);
+      }
     } finally {
       await close();
     }
-    expect(sandbox.charge('order_1042')).toMatchObject({ status: 'PENDING_AUTHORIZATION' });
+    expect(references[1]).not.toBe(references[0]);
+    for (const reference of references) {
+      expect(sandbox.charge(reference)).toMatchObject({ status: 'PENDING_AUTHORIZATION' });
+    }
+  });
+
+  it('says what each runtime needs, and a missing base URL fails at the first call, not at construction', () => {
+    expect(guide).toContain('deno run --allow-env --allow-net');
+    expect(guide).toContain('its first call fails with a `ValidationError`');
+    expect(guide).not.toContain('fails at construction');
+    expect(guide).not.toContain("'order_1042'; //");
   });
 });
 

@@ -1,12 +1,14 @@
 /**
- * A Next.js App Router webhook route: save as `app/api/webhooks/wallet/route.ts`.
+ * A Next.js App Router webhook route: save as `app/api/webhooks/wallet/route.ts`, on the Node.js
+ * runtime (the default).
  *
  * Route handlers get a Fetch `Request` whose body nobody has read, so the handler reads the raw
- * bytes itself; there is no body parser to turn off. It uses Web Crypto, so it also runs with
- * `export const runtime = 'edge'`.
+ * bytes itself; there is no body parser to turn off. Built at module level: `next build` imports
+ * the route where the secret may not be set, and a handler without its secret still builds, then
+ * answers each delivery 500 naming WALLET_WEBHOOK_SECRET until it is set (Wallet delivers again).
  */
 import { createWebhookHandler } from '@wallet/node/webhooks';
-import type { ChargeSuccessData, FetchWebhookHandler } from '@wallet/node/webhooks';
+import type { ChargeSuccessData } from '@wallet/node/webhooks';
 
 async function markPaid(data: ChargeSuccessData): Promise<void> {
   // Deduplicate on `charge.success:${data.reference}` (a unique key in your database), and confirm
@@ -15,18 +17,9 @@ async function markPaid(data: ChargeSuccessData): Promise<void> {
   await Promise.resolve();
 }
 
-let handler: FetchWebhookHandler | undefined;
-
-/**
- * Created on the first delivery rather than at import, because `next build` imports route modules
- * where the secret may not be set; a missing secret then fails that delivery (500, so it comes again).
- */
-export async function POST(request: Request): Promise<Response> {
-  handler ??= createWebhookHandler({
-    secret: process.env['WALLET_WEBHOOK_SECRET'] ?? '',
-    async onEvent(event) {
-      if (event.event === 'charge.success') await markPaid(event.data);
-    },
-  });
-  return handler(request);
-}
+export const POST = createWebhookHandler({
+  secret: process.env.WALLET_WEBHOOK_SECRET!,
+  async onEvent(event) {
+    if (event.event === 'charge.success') await markPaid(event.data);
+  },
+});

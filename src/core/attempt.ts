@@ -77,6 +77,7 @@ const REFUSED_LOCALLY: ReadonlySet<string> = new Set([
   'UND_ERR_INVALID_ARG',
   'UND_ERR_NOT_SUPPORTED',
   'UND_ERR_CLOSED',
+  'NotCapable',
   'ERR_INVALID_ARG_TYPE',
   'ERR_INVALID_ARG_VALUE',
   'ERR_INVALID_CHAR',
@@ -92,8 +93,10 @@ const TIMEOUTS: ReadonlySet<string> = new Set([
 export function errorCode(cause: unknown): string | undefined {
   // A revoked Proxy or a throwing getter in what a custom fetch or dispatcher threw: no code.
   return firstAlongCauses(cause, (link) => {
-    const { code, errors } = link as { code?: unknown; errors?: unknown };
+    const { code, errors, name } = link as { code?: unknown; errors?: unknown; name?: unknown };
     if (typeof code === 'string' && code !== '') return code;
+    // Deno's permission error (no --allow-net) has no code: its class name is the code.
+    if (name === 'NotCapable' || name === 'PermissionDenied') return 'NotCapable';
     const first = Array.isArray(errors) ? (errors[0] as { code?: unknown } | undefined) : undefined;
     return typeof first?.code === 'string' ? first.code : undefined;
   });

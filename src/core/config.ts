@@ -172,6 +172,8 @@ function parseBaseUrl(value: unknown, name: string, issues: ValidationIssue[]): 
 
 /** The issue of a setting that neither the options nor the environment gave. */
 function unsetIssue(variable: string, option: string, what: string): ValidationIssue {
+  const hint = platform.unsetHint?.(variable, option);
+  if (hint) return { path: variable, message: `is not set, and ${hint}` };
   return {
     path: variable,
     message: `is not set; set the environment variable to ${what}, or pass ${option} to new Wallet()`,

@@ -4,6 +4,7 @@
  * the call (a charge can be confirmed with verify; a refund can only be retried with its key).
  */
 import { firstAlongCauses } from '../internal/causes.js';
+import { platform } from '../platform/index.js';
 import type { AttemptResult } from './attempt.js';
 
 /** What a message says about the call. */
@@ -68,6 +69,16 @@ function continueHint(cause: unknown): string {
   );
 }
 
+// Under a test runner, a call that cannot connect is most often a mock the SDK's undici never met.
+function mockHint(): string {
+  const env = platform.env();
+  if ((!env.VITEST && !env.JEST_WORKER_ID) || env.WALLET_TRANSPORT === 'fetch') return '';
+  return (
+    ' Under a test runner: if this test mocks the service with MSW or another fetch interceptor, set ' +
+    'WALLET_TRANSPORT=fetch so it sees the SDK (its default transport is undici, which they do not intercept).'
+  );
+}
+
 /** The message of a call that got no answer: connection failure, timeout or abort. */
 export function failureMessage(
   result: Extract<AttemptResult, { kind: 'failure' }>,
@@ -87,7 +98,7 @@ export function failureMessage(
   else if (!result.reached && words.outcomeUnknown)
     // The last attempt never left, but an earlier one did: "could not reach" alone would be a lie.
     head = `The last attempt could not reach ${words.host}${code}, but an earlier one may have, ${after}`;
-  else if (!result.reached) head = `Could not reach ${words.host}${code} ${after}`;
+  else if (!result.reached) head = `Could not reach ${words.host}${code} ${after}${mockHint()}`;
   else head = `The connection to ${words.host} failed${code} ${after}${continueHint(result.cause)}`;
   return head + advice(words, result.reached);
 }

@@ -164,7 +164,10 @@ export function callResult<T>(result: AttemptResult, ctx: ResultContext): Answer
           [
             {
               path: '',
-              message: `refused by the HTTP layer before sending${result.code ? ` (${result.code})` : ''}`,
+              message:
+                result.code === 'NotCapable'
+                  ? 'refused by Deno, which was not given network access: run with --allow-env --allow-net'
+                  : `refused by the HTTP layer before sending${result.code ? ` (${result.code})` : ''}`,
             },
           ],
           'Nothing was sent.',

@@ -1,5 +1,5 @@
 /** Errors the service answered with: one class per common HTTP status under `ApiError`. */
-import { WalletError, named, type CallInfo } from './base.js';
+import { WalletError, named, type CallInfo, type WalletErrorCode } from './base.js';
 
 /** A successful response's or an error's response headers, as a plain object of lowercase names. */
 export type ResponseHeaders = Readonly<Record<string, string>>;
@@ -36,7 +36,7 @@ export class ApiError extends WalletError {
   declare readonly endpoint: string;
 
   /** @param init - see {@link ApiErrorInit}. @param code - defaults to the class's code. */
-  constructor(init: ApiErrorInit, code?: string) {
+  constructor(init: ApiErrorInit, code?: WalletErrorCode) {
     super(init.message, code, { call: { attempts: 1, ...init } });
     this.status = init.status;
     this.body = init.body;

@@ -34,8 +34,80 @@ export type WalletErrorName =
   | 'SandboxError'
   | 'IdempotencyError';
 
+/**
+ * The `code` of an SDK error: a stable, machine-readable value to branch on. Each class has its
+ * own code (`not_found`, `connection_timeout`, …); a few codes say more than their class:
+ * `endpoint_not_found` (a 404 that is not the service's answer: check the base URL),
+ * `see_other` and `redirect_refused` (a 3xx, never followed), `idempotency_key_reused`,
+ * `reference_mismatch`, `browser_refused`, the `webhook_…` reasons of a
+ * {@link WebhookVerificationError}, and the webhook handlers' own (`webhook_body_too_large`,
+ * `webhook_event_in_progress`, `webhook_dedupe_…`). A `switch` on it is checked: a code that does not exist does
+ * not compile.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await wallet.charges.verify('order_1042');
+ * } catch (error) {
+ *   if (!isWalletError(error)) throw error;
+ *   switch (error.code) {
+ *     case 'endpoint_not_found': // the base URL points at something that is not the service
+ *     case 'authentication_failed':
+ *       throw error;
+ *     default:
+ *       console.warn(error.code, error.message);
+ *   }
+ * }
+ * ```
+ */
+export type WalletErrorCode =
+  | 'wallet_error'
+  | 'api_error'
+  | 'bad_request'
+  | 'authentication_failed'
+  | 'permission_denied'
+  | 'not_found'
+  | 'endpoint_not_found'
+  | 'conflict'
+  | 'unprocessable_entity'
+  | 'rate_limited'
+  | 'internal_server_error'
+  | 'see_other'
+  | 'redirect_refused'
+  | 'connection_error'
+  | 'connection_timeout'
+  | 'request_aborted'
+  | 'client_closed'
+  | 'response_too_large'
+  | 'wait_timeout'
+  | 'invalid_request'
+  | 'invalid_response'
+  | 'reference_mismatch'
+  | 'webhook_verification_failed'
+  | 'webhook_missing_secret'
+  | 'webhook_missing_signature'
+  | 'webhook_malformed_signature'
+  | 'webhook_signature_mismatch'
+  | 'webhook_raw_body_required'
+  | 'webhook_invalid_payload'
+  | 'webhook_body_too_large'
+  | 'webhook_body_timeout'
+  | 'webhook_event_in_progress'
+  | 'webhook_dedupe_unavailable'
+  | 'webhook_dedupe_not_recorded'
+  | 'webhook_dedupe_lease_lost'
+  | 'node_crypto_unavailable'
+  | 'web_crypto_unavailable'
+  // @wallet/agent-toolkit's, thrown by walletTools when its spend ledger cannot be used.
+  | 'ledger_required'
+  | 'time_zone_mismatch'
+  | 'sandbox_refused'
+  | 'idempotency_key_reused'
+  | 'replay_mismatch'
+  | 'browser_refused';
+
 // One table for the whole tree: each class's parent and default code.
-const TREE: Readonly<Record<WalletErrorName, readonly [WalletErrorName | undefined, string]>> = {
+const TREE: Readonly<Record<WalletErrorName, readonly [WalletErrorName | undefined, WalletErrorCode]>> = {
   WalletError: [undefined, 'wallet_error'],
   ApiError: ['WalletError', 'api_error'],
   BadRequestError: ['ApiError', 'bad_request'],
@@ -118,9 +190,9 @@ export interface WalletErrorOptions {
  */
 export class WalletError extends Error {
   /** The class's literal name; stable across versions, copies of the package and minifiers. */
-  declare readonly name: string;
-  /** A stable, machine-readable code to branch on, for example `not_found` or `connection_timeout`. */
-  readonly code: string;
+  declare readonly name: WalletErrorName;
+  /** A stable, machine-readable code to branch on; see {@link WalletErrorCode}. */
+  readonly code: WalletErrorCode;
   /** Method and path of the API call, for example `POST /v1/refunds`; undefined outside a call. */
   declare readonly endpoint: string | undefined;
   /** Attempts the call made, retries included; undefined outside a call. */
@@ -139,7 +211,7 @@ export class WalletError extends Error {
    * @param code - see {@link WalletError.code}; defaults to the class's own code.
    * @param options - the `cause`, and the API call the error ended.
    */
-  constructor(message: string, code?: string, options?: WalletErrorOptions) {
+  constructor(message: string, code?: WalletErrorCode, options?: WalletErrorOptions) {
     // The cause is kept as a plain-data copy: a DOMException copy, a Request or a Proxy in it would
     // make console.error(error) throw or show what it holds.
     super(message, options?.cause === undefined ? undefined : { cause: safeCopy(options.cause) });

@@ -1,5 +1,5 @@
 /** No answer: the connection failed or timed out. */
-import { WalletError, named, type CallInfo } from './base.js';
+import { WalletError, named, type CallInfo, type WalletErrorCode } from './base.js';
 
 /** What a {@link ConnectionError} is built from. */
 export interface ConnectionErrorInit extends Partial<CallInfo> {
@@ -27,7 +27,7 @@ export class ConnectionError extends WalletError {
   declare readonly attempts: number;
 
   /** @param init - see {@link ConnectionErrorInit}. @param code - defaults to the class's code. */
-  constructor(init: ConnectionErrorInit, code?: string) {
+  constructor(init: ConnectionErrorInit, code?: WalletErrorCode) {
     const message =
       init.message ?? `Connection failed after ${init.attempts} attempt(s) of ${init.endpoint}.`;
     super(message, code, { cause: init.cause, call: init });

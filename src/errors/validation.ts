@@ -54,7 +54,7 @@ export class ResponseValidationError extends WalletError {
     body: unknown,
     issues: readonly ValidationIssue[],
     call?: Partial<CallInfo>,
-    code?: string,
+    code?: 'invalid_response' | 'reference_mismatch',
   ) {
     const list = issues.map((i) => `${i.path || '(body)'}: ${i.message}`).join('; ');
     super(`Unexpected response from ${endpoint}: ${list}`, code, { call: { ...call, endpoint } });

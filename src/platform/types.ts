@@ -109,6 +109,11 @@ export interface Platform {
   /** The environment variables the SDK reads (`WALLET_SECRET_KEY`, …), or an empty record. */
   env(): Readonly<Record<string, string | undefined>>;
   /**
+   * Why `env()` could not give a variable, and what to do, where the runtime is the reason: a
+   * Worker has no `process.env`; Deno reads none without `--allow-env`. Undefined elsewhere.
+   */
+  readonly unsetHint?: (variable: string, option: string) => string | undefined;
+  /**
    * Builds the client's own undici Agent, loading it on the first call; `undefined` where the
    * runtime's `fetch` is the way to send.
    */

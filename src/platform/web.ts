@@ -18,6 +18,10 @@ export const webPlatform: Platform = {
   // Next.js Edge and Netlify expose process.env; a Worker gets its bindings through its handler,
   // so there the options must be passed.
   env: () => host.process?.env ?? {},
+  unsetHint: (variable, option) =>
+    host.process?.env === undefined
+      ? `this runtime has no process.env: a Worker's variables are bindings on its handler's env, so pass ${option}: env.${variable} to new Wallet() inside the handler`
+      : undefined,
   createAgent: undefined,
   realSetImmediate: undefined,
   diagnostics: () => undefined,

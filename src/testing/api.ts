@@ -265,7 +265,7 @@ export interface Sandbox {
    *
    * @example
    * ```ts
-   * sandbox.setWebhook({ url: 'http://127.0.0.1:3000/webhooks/wallet', secret: 'whsec_test' });
+   * sandbox.setWebhook({ url: 'http://127.0.0.1:3000/webhooks/wallet', secret: 'whsec_demo' });
    * ```
    */
   setWebhook(target: WebhookTarget | undefined): void;

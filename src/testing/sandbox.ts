@@ -271,7 +271,7 @@ class SandboxImpl implements Sandbox {
  * import { createSandbox } from '@wallet/node/testing';
  * import { Wallet } from '@wallet/node';
  *
- * const sandbox = createSandbox({ webhookUrl: 'http://127.0.0.1:3000/webhooks/wallet', webhookSecret: 'whsec_test' });
+ * const sandbox = createSandbox({ webhookUrl: 'http://127.0.0.1:3000/webhooks/wallet', webhookSecret: 'whsec_demo' });
  * const wallet = new Wallet({ apiKey: 'sk_test_123', baseUrl: sandbox.baseUrl, dispatcher: sandbox.dispatcher });
  *
  * const { linkedBanks } = await wallet.charges.resolveHandle({ handle: '@ada', amount: 500_000, reference: 'order_1' });

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { extname, join } from 'node:path';
 
-// The built docs site for site.test.ts: rebuilt when its inputs changed, served on loopback.
+// The built docs site for site.system.ts: rebuilt when its inputs changed, served on loopback.
 
 /** Newest modification time under `path` (a file or a folder). */
 function newest(path: string): number {
@@ -12,7 +12,7 @@ function newest(path: string): number {
   return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
 }
 
-/** `npm test` builds the site before the unit tests; a lone run of the site test rebuilds it if stale. */
+/** `npm run check` builds the site; the site test rebuilds it when its inputs are newer. */
 export function ensureFreshSite(root: string, site: string): void {
   const index = join(site, 'index.html');
   const inputs = ['src', 'docs', 'README.md', 'typedoc.json', 'scripts'].map((p) => join(root, p));

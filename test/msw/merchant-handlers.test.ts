@@ -7,7 +7,7 @@ import { vi } from 'vitest';
 
 vi.hoisted(() => {
   // Before the app's modules load (or use `test.env` in vitest.config.ts, or a .env.test file).
-  process.env.WALLET_SECRET_KEY = 'sk_test_checkout';
+  process.env.WALLET_SECRET_KEY = 'sk_test_demo';
   process.env.WALLET_BASE_URL = 'https://api.wallet.example';
   process.env.WALLET_TRANSPORT = 'fetch';
 });
@@ -96,7 +96,7 @@ it('retries a dispatch the service failed, under the same idempotency key', asyn
 it('sends the key, the JSON body and the SDK headers MSW handlers can assert on', () => {
   const push = pushes[0]!;
   expect(push.url).toBe(`${base}/v1/charges/dispatch`);
-  expect(push.headers.get('authorization')).toBe('Bearer sk_test_checkout');
+  expect(push.headers.get('authorization')).toBe('Bearer sk_test_demo');
   expect(push.headers.get('content-type')).toBe('application/json');
   expect(push.headers.get('user-agent')).toMatch(/^wallet-node\/\d/);
 });

@@ -11,7 +11,7 @@ import { createSandbox } from '@wallet/node/testing';
 it('delivers the signed webhook to your endpoint over HTTP', async () => {
   const paid: string[] = [];
   const onWebhook = createNodeWebhookHandler({
-    secret: 'whsec_test',
+    secret: 'whsec_demo',
     onEvent: (event) => {
       if (event.event === 'charge.success') paid.push(event.data.reference);
     },
@@ -22,7 +22,7 @@ it('delivers the signed webhook to your endpoint over HTTP', async () => {
 
   const sandbox = createSandbox({
     webhookUrl: `http://127.0.0.1:${port}/webhooks/wallet`,
-    webhookSecret: 'whsec_test',
+    webhookSecret: 'whsec_demo',
   });
   const { url, close } = await sandbox.listen(); // http://127.0.0.1:<free port>
   const wallet = new Wallet({ apiKey: 'sk_test_123', baseUrl: url });

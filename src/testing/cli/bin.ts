@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const lines = [`wallet-sandbox listening on ${server.url}`];
   lines.push(
     webhookUrl === undefined
-      ? `  webhooks   none yet; to send them, with no restart:\n             curl -X POST ${server.url}/_sandbox/webhook -H 'content-type: application/json' -d '{"url":"http://127.0.0.1:3000/webhooks/wallet","secret":"whsec_dev_only"}'`
+      ? `  webhooks   none yet; to send them, with no restart:\n             curl -X POST ${server.url}/_sandbox/webhook -H 'content-type: application/json' -d '{"url":"http://127.0.0.1:3000/webhooks/wallet","secret":"whsec_demo"}'`
       : `  webhooks   -> ${webhookUrl}`,
   );
   lines.push(

@@ -96,24 +96,24 @@ function settlement(charge: SandboxCharge, clock: Clock): Settlement | null {
 
 /** The verify response's data for a charge. @internal */
 export function toTransaction(charge: SandboxCharge, clock: Clock): Transaction {
+  const { fee, netAmount, paidAt } = charge;
+  const paid = charge.status === 'SUCCESS' && fee !== null && netAmount !== null && paidAt !== null;
   const status =
-    charge.status === 'PENDING_SCAN'
+    charge.status === 'PENDING_SCAN' || charge.status === 'RESOLVED'
       ? 'PENDING_AUTHORIZATION'
       : charge.status === 'EXPIRED'
         ? 'FAILED'
         : charge.status;
-  return {
-    reference: charge.reference,
-    amount: charge.amount,
-    currency: charge.currency,
-    fee: charge.fee,
-    netAmount: charge.netAmount,
-    status,
-    channel: charge.channel ?? 'wallet_push',
-    customer: { ...charge.customer },
-    settlement: settlement(charge, clock),
-    paidAt: charge.paidAt,
-  };
+  const common = { reference: charge.reference, amount: charge.amount, currency: charge.currency };
+  const channel = charge.channel ?? 'wallet_push';
+  const customer = { ...charge.customer };
+  // A paid charge has its fee, net amount and time of payment: the SDK's types promise them.
+  if (paid) {
+    const settled = settlement(charge, clock);
+    return { ...common, fee, netAmount, status: 'SUCCESS', channel, customer, settlement: settled, paidAt };
+  }
+  if (status === 'SUCCESS') throw new Error(`sandbox charge ${charge.reference} is SUCCESS without its fee`);
+  return { ...common, fee, netAmount, status, channel, customer, settlement: null, paidAt };
 }
 
 /** GET /v1/charges/verify/{reference}. The verify shape has no `message`. */

@@ -218,6 +218,42 @@ describe('the docs site', () => {
     await shot(`search-${words.replace(/\W/g, '-')}`);
   });
 
+  /** The search results for `words`, as the merchant reads them, best first. */
+  async function searchFor(words: string): Promise<string[]> {
+    await page.goto(url('index.html'));
+    await page.locator('#tsd-search-trigger').click();
+    await page.locator('#tsd-search-input').fill(words);
+    const results = page.locator('#tsd-search-results li');
+    await expect.poll(() => results.count()).toBeGreaterThan(0);
+    return (await results.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+  }
+
+  // The member a merchant means by their words comes first; the guides that explain it follow.
+  it.each([
+    ['refund', /(^|\.)Refunds$/, /\.Refunds\.create$/],
+    ['verify webhook', /(^|\.)verifyWebhook$/, /^Webhooks$/],
+    ['next.js', /(^|\.)createWebhookHandler$/, /^Webhooks$/],
+  ])('ranks first the member a merchant means by %s', async (words, first, alsoListed) => {
+    const results = await searchFor(words);
+    await shot(`search-first-${words.replace(/\W/g, '-')}`);
+    expect(results[0], results.join(' | ')).toMatch(first);
+    expect(
+      results.some((text) => alsoListed.test(text)),
+      results.join(' | '),
+    ).toBe(true);
+  });
+
+  it('opens a guide found by search at the section that holds the words', async () => {
+    await searchFor('next.js');
+    await page.locator('#tsd-search-results li a[href*="documents/"]', { hasText: /^Webhooks$/ }).click();
+    await page.waitForURL(/documents\/.*#/);
+    expect(new URL(page.url()).hash).toMatch(/next/i);
+    const heading = page.locator(`[id="${new URL(page.url()).hash.slice(1)}"]`);
+    await expect.poll(() => heading.isVisible()).toBe(true);
+    await expect.poll(() => heading.evaluate((el) => el.getBoundingClientRect().top)).toBeLessThan(400);
+    await shot('search-next-js-lands-on-section');
+  });
+
   it('lists the guides in reading order, getting started first', async () => {
     await page.goto(url('index.html'));
     const titles = present.map(guideTitle);
