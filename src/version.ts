@@ -1,2 +1,2 @@
 /** The SDK's version, sent in the `User-Agent`. A test keeps it equal to package.json's. */
-export const VERSION = '0.3.0';
+export const VERSION = '0.4.0';

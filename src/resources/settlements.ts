@@ -124,8 +124,8 @@ export function summarizeSettlements(
     if (day === undefined) days.set(date, (day = { date, references: [], amount: 0, fees: 0, net: 0 }));
     day.references.push(t.reference);
     day.amount += t.amount;
-    day.fees += t.fee!;
-    day.net += t.netAmount!;
+    day.fees += t.fee;
+    day.net += t.netAmount;
   }
   if (issues.length > 0) throw new ValidationError('summarizeSettlements', issues, 'Nothing was summed.');
   return [...days.values()]

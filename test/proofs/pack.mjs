@@ -80,7 +80,7 @@ export async function freshProject(options = {}) {
     private: true,
     type: options.type ?? 'module',
     dependencies,
-    // The workspaces ask for @wallet/node ^0.3.0: the tarball under test answers, not the registry.
+    // The workspaces ask for @wallet/node ^0.4.0: the tarball under test answers, not the registry.
     overrides: { '@wallet/node': '$@wallet/node' },
     ...options.manifest,
   };
