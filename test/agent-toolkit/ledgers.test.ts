@@ -3,6 +3,8 @@
  * this Node has node:sqlite; elsewhere `ledger_required`, asserted, never skipped). A SQLite file
  * keeps the day across restarts and refuses a process with another time zone.
  */
+// Each Node line registers the branch that applies to it (CI runs 20, 22, 24 and 26), so npm test
+// reports nothing skipped.
 import { describe, expect, it } from 'vitest';
 
 import { Wallet } from '@wallet/node';
@@ -25,59 +27,61 @@ describe('memorySpendLedger', () => {
   });
 });
 
-describe.runIf(HAS_SQLITE)(`sqliteSpendLedger (node:sqlite on ${process.version})`, () => {
-  ledgerContract((clock) => {
-    const path = ledgerFile();
-    return [
-      sqliteSpendLedger({ path, now: () => clock.now }),
-      sqliteSpendLedger({ path, now: () => clock.now }),
-    ];
+if (HAS_SQLITE)
+  describe(`sqliteSpendLedger (node:sqlite on ${process.version})`, () => {
+    ledgerContract((clock) => {
+      const path = ledgerFile();
+      return [
+        sqliteSpendLedger({ path, now: () => clock.now }),
+        sqliteSpendLedger({ path, now: () => clock.now }),
+      ];
+    });
+
+    it('keeps the day across a restart: a new ledger on the same file knows the totals and the journal', async () => {
+      const path = ledgerFile();
+      const clock = { now: Date.parse('2026-11-24T12:00:00Z') };
+      const first: SpendLedger = sqliteSpendLedger({ path, now: () => clock.now });
+      await first.begin(request(250_000, { reference: 'restart_1' }));
+      const after = sqliteSpendLedger({ path, now: () => clock.now });
+      expect(await after.total('refunds')).toBe(250_000);
+      expect(await after.begin(request(60_000))).toMatchObject({ state: 'over', total: 250_000 });
+      expect((await after.journal('restart_1')).map((e) => e.amount)).toEqual([250_000]);
+    });
+
+    it('stores its time zone and refuses a process configured with another (time_zone_mismatch)', () => {
+      const path = ledgerFile();
+      sqliteSpendLedger({ path, timeZone: 'Africa/Lagos' });
+      expect(() => sqliteSpendLedger({ path, timeZone: 'UTC' })).toThrow(
+        expect.objectContaining({ code: 'time_zone_mismatch' }),
+      );
+      expect(sqliteSpendLedger({ path }).timeZone).toBe('Africa/Lagos');
+    });
+
+    it('is the default ledger of walletTools', async () => {
+      const old = process.env['XDG_STATE_HOME'];
+      process.env['XDG_STATE_HOME'] = ledgerFile().replace(/spend-ledger\.sqlite$/, '');
+      try {
+        const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: 'http://127.0.0.1:9' });
+        expect(walletTools({ wallet }).map((t) => t.name)).toContain('get_charge');
+        const ledger = sqliteSpendLedger();
+        expect(await ledger.total('refunds')).toBe(0);
+      } finally {
+        if (old === undefined) delete process.env['XDG_STATE_HOME'];
+        else process.env['XDG_STATE_HOME'] = old;
+      }
+    });
   });
 
-  it('keeps the day across a restart: a new ledger on the same file knows the totals and the journal', async () => {
-    const path = ledgerFile();
-    const clock = { now: Date.parse('2026-11-24T12:00:00Z') };
-    const first: SpendLedger = sqliteSpendLedger({ path, now: () => clock.now });
-    await first.begin(request(250_000, { reference: 'restart_1' }));
-    const after = sqliteSpendLedger({ path, now: () => clock.now });
-    expect(await after.total('refunds')).toBe(250_000);
-    expect(await after.begin(request(60_000))).toMatchObject({ state: 'over', total: 250_000 });
-    expect((await after.journal('restart_1')).map((e) => e.amount)).toEqual([250_000]);
-  });
-
-  it('stores its time zone and refuses a process configured with another (time_zone_mismatch)', () => {
-    const path = ledgerFile();
-    sqliteSpendLedger({ path, timeZone: 'Africa/Lagos' });
-    expect(() => sqliteSpendLedger({ path, timeZone: 'UTC' })).toThrow(
-      expect.objectContaining({ code: 'time_zone_mismatch' }),
-    );
-    expect(sqliteSpendLedger({ path }).timeZone).toBe('Africa/Lagos');
-  });
-
-  it('is the default ledger of walletTools', async () => {
-    const old = process.env['XDG_STATE_HOME'];
-    process.env['XDG_STATE_HOME'] = ledgerFile().replace(/spend-ledger\.sqlite$/, '');
-    try {
+if (!HAS_SQLITE)
+  describe(`without node:sqlite (${process.version})`, () => {
+    it('walletTools without a ledger throws ledger_required, naming the choices', async () => {
       const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: 'http://127.0.0.1:9' });
-      expect(walletTools({ wallet }).map((t) => t.name)).toContain('get_charge');
-      const ledger = sqliteSpendLedger();
-      expect(await ledger.total('refunds')).toBe(0);
-    } finally {
-      if (old === undefined) delete process.env['XDG_STATE_HOME'];
-      else process.env['XDG_STATE_HOME'] = old;
-    }
+      const error = await caught(Promise.resolve().then(() => walletTools({ wallet })));
+      expect(error).toMatchObject({ code: 'ledger_required' });
+      expect(error?.message).toContain('redisSpendLedger');
+      expect(() => sqliteSpendLedger({ path: ledgerFile() })).toThrow(/node:sqlite/);
+    });
   });
-});
-
-describe.runIf(!HAS_SQLITE)(`without node:sqlite (${process.version})`, () => {
-  it('walletTools without a ledger throws ledger_required, naming the choices', async () => {
-    const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: 'http://127.0.0.1:9' });
-    const error = await caught(Promise.resolve().then(() => walletTools({ wallet })));
-    expect(error).toMatchObject({ code: 'ledger_required' });
-    expect(error?.message).toContain('redisSpendLedger');
-    expect(() => sqliteSpendLedger({ path: ledgerFile() })).toThrow(/node:sqlite/);
-  });
-});
 
 it(`runs exactly one of the two branches above on ${process.version}`, () => {
   // Node 22.13+ and 23.4+ have node:sqlite unflagged; Node 20 has none.

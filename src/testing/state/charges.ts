@@ -34,7 +34,13 @@ export function findCharge(state: SandboxState, reference: string, now: Date): C
 }
 
 /** A charge as resolve registers it: nothing dispatched, nothing paid. @internal */
-export function newCharge(reference: string, amount: number, customer: SandboxCustomer, now: Date): Charge {
+export function newCharge(
+  reference: string,
+  amount: number,
+  customer: SandboxCustomer,
+  now: Date,
+  nowIso: string = now.toISOString(),
+): Charge {
   return {
     reference,
     amount,
@@ -52,7 +58,7 @@ export function newCharge(reference: string, amount: number, customer: SandboxCu
     netAmount: null,
     paidAt: null,
     refundedAmount: 0,
-    createdAt: now.toISOString(),
+    createdAt: nowIso,
   };
 }
 
