@@ -1,12 +1,22 @@
 // The loopback service every client in the bench talks to, in its own process so that its CPU is
-// never counted as a client's. It answers the documented envelopes with fixed bodies, counts the
-// sockets clients open, and delays a verify whose reference starts with `slow_` (for heap in flight).
+// never counted as a client's. It answers the documented envelopes with fixed bodies (a verify is
+// about the reference asked), counts the sockets clients open, and delays a verify whose reference
+// starts with `slow_` (for heap in flight).
 // Started by the bench with fork(); reports its port, then answers { cmd: 'stats' | 'reset' }.
 import http from 'node:http';
 
 import { DISPATCH, NOT_FOUND, REFUND, TRANSACTION } from './bodies.mjs';
 
 const VERIFY = '/v1/charges/verify/';
+
+// An answer is about the reference asked (the SDK refuses any other: reference_mismatch); the
+// per-call benches ask for order_1042 and get the fixed body as it is.
+const ASKED = JSON.stringify('order_1042');
+function about(reference) {
+  return reference === 'order_1042'
+    ? TRANSACTION
+    : TRANSACTION.replace(ASKED, JSON.stringify(decodeURIComponent(reference)));
+}
 
 let open = 0;
 let peak = 0;
@@ -16,7 +26,7 @@ function answer(req, res) {
   const url = req.url ?? '';
   let body = NOT_FOUND;
   let status = 200;
-  if (req.method === 'GET' && url.startsWith(VERIFY)) body = TRANSACTION;
+  if (req.method === 'GET' && url.startsWith(VERIFY)) body = about(url.slice(VERIFY.length));
   else if (req.method === 'POST' && url === '/v1/charges/dispatch') body = DISPATCH;
   else if (req.method === 'POST' && url === '/v1/refunds') body = REFUND;
   else status = 404;
