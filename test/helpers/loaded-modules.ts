@@ -5,9 +5,12 @@ import { promisify } from 'node:util';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 
-const HOOK = `export async function resolve(specifier, context, next) {
+// The hooks run on their own thread: an asynchronous write from there can be lost when the process
+// exits right after its last import (the lazily loaded schemas), so each line is written at once.
+const HOOK = `import { writeSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
   const result = await next(specifier, context);
-  process.stderr.write('LOADED ' + result.url + '\\n');
+  writeSync(2, 'LOADED ' + result.url + '\\n');
   return result;
 }`;
 const REGISTER = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOK)}`)});`;
