@@ -18,21 +18,25 @@ import { formatOf, ReportWriter, rowText, toReportRow, type ReportFormat } from 
 import { rewriteReport, sameLedger, type Counts } from '../reconcile/resume.js';
 import { KeyRefused, verifyRows } from '../reconcile/run.js';
 
-/** The flags of `wallet reconcile`. */
-export interface ReconcileFlags extends ClientFlags {
+/** The ledger flags every command that verifies a ledger takes (program.ts's `ledgerOptions()`). */
+export interface LedgerFlags extends ClientFlags {
   out?: string;
-  format?: ReportFormat;
   amountUnit: 'kobo' | 'naira';
   concurrency: number;
   retries: number;
   referenceColumn: string;
   amountColumn: string;
   statusColumn: string;
-  resume: boolean;
   quiet: boolean;
   /** The longest `Retry-After` to wait out, in seconds. */
   maxWait: number;
   encoding?: Encoding;
+}
+
+/** The flags of `wallet reconcile`. */
+export interface ReconcileFlags extends LedgerFlags {
+  format?: ReportFormat;
+  resume: boolean;
 }
 
 /** The verdicts that need someone to act; `match` and `still_pending` do not. */

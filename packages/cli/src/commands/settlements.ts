@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 
 import { summarizeSettlements, VERDICTS, type ReconcileLine, type Verdict } from '@wallet/node';
 
-import { createClient, keyMode, keyOf, type ClientFlags } from '../client.js';
+import { createClient, keyMode, keyOf } from '../client.js';
 import { OK, PROBLEM, terminalMessage, UsageError, type Output } from '../output.js';
 import type { Encoding } from '../reconcile/decode.js';
 import { readHeader, readLedger, scanLedger, type CsvRow } from '../reconcile/ledger.js';
@@ -22,26 +22,16 @@ import { DayTotals } from '../settlements/days.js';
 import { SettlementReport } from '../settlements/report.js';
 import { readStatement } from '../settlements/statement.js';
 import { printSummary, type Findings } from '../settlements/summary.js';
-import { PROBLEMS, sameFile } from './reconcile.js';
+import { PROBLEMS, sameFile, type LedgerFlags } from './reconcile.js';
 
 /** The flags of `wallet settlements`. */
-export interface SettlementsFlags extends ClientFlags {
+export interface SettlementsFlags extends LedgerFlags {
   statement: string;
   timeZone: string;
   dateColumn: string;
   creditColumn: string;
   creditUnit: 'kobo' | 'naira';
-  out?: string;
-  amountUnit: 'kobo' | 'naira';
-  concurrency: number;
-  retries: number;
-  referenceColumn: string;
-  amountColumn: string;
-  statusColumn: string;
-  maxWait: number;
-  encoding?: Encoding;
   statementEncoding?: Encoding;
-  quiet: boolean;
 }
 
 /** How many references per day, and charges with problems, `--json` lists (the report has all). */

@@ -87,6 +87,19 @@ export function rowText(row: ReportRow, format: ReportFormat): string {
     : `${JSON.stringify(row)}\n`;
 }
 
+/** Writes `text`; resolves when the stream can take more (backpressure, so memory stays flat). */
+export async function writeText(stream: WriteStream, text: string): Promise<void> {
+  if (!stream.write(text)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
+}
+
+/** Ends `stream`; resolves once everything is on disk. */
+export function endStream(stream: WriteStream): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.once('error', reject);
+    stream.end(resolve);
+  });
+}
+
 /** Writes report rows; `close()` resolves once everything is on disk. */
 export class ReportWriter {
   readonly #stream: WriteStream;
@@ -102,14 +115,10 @@ export class ReportWriter {
     return this.raw(rowText(row, this.#format));
   }
   /** Writes a row's text as is (a row copied from an earlier report). */
-  async raw(text: string): Promise<void> {
-    if (!this.#stream.write(text))
-      await new Promise<void>((resolve) => this.#stream.once('drain', () => resolve()));
+  raw(text: string): Promise<void> {
+    return writeText(this.#stream, text);
   }
   close(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.#stream.once('error', reject);
-      this.#stream.end(resolve);
-    });
+    return endStream(this.#stream);
   }
 }

@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline';
 import type { ReconcileLine, Verdict } from '@wallet/node';
 
 import type { CsvRow } from '../reconcile/ledger.js';
+import { endStream, writeText } from '../reconcile/report.js';
 
 /** One verified ledger row, as the settlement report needs it. Money in Kobo. */
 export interface Charge {
@@ -49,17 +50,13 @@ export class ChargeFile {
   readonly #stream: WriteStream = createWriteStream(this.#file);
 
   /** Writes one charge; resolves when the stream can take more (backpressure). */
-  async write(charge: Charge): Promise<void> {
-    if (!this.#stream.write(`${JSON.stringify(charge)}\n`))
-      await new Promise<void>((resolve) => this.#stream.once('drain', () => resolve()));
+  write(charge: Charge): Promise<void> {
+    return writeText(this.#stream, `${JSON.stringify(charge)}\n`);
   }
 
   /** Ends writing; resolves once everything is on disk. */
   close(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.#stream.once('error', reject);
-      this.#stream.end(resolve);
-    });
+    return endStream(this.#stream);
   }
 
   /** The charges written, in the order written. */

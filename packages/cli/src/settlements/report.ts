@@ -10,6 +10,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 
 import { inertCell } from '../output.js';
+import { endStream, writeText } from '../reconcile/report.js';
 import type { Charge } from './charges.js';
 import type { Day } from './days.js';
 
@@ -81,17 +82,12 @@ export class SettlementReport {
     });
   }
 
-  async #row(cells: Cells): Promise<void> {
-    const text = stringify([SETTLEMENT_COLUMNS.map((c) => cells[c] ?? '')]);
-    if (!this.#stream.write(text))
-      await new Promise<void>((resolve) => this.#stream.once('drain', () => resolve()));
+  #row(cells: Cells): Promise<void> {
+    return writeText(this.#stream, stringify([SETTLEMENT_COLUMNS.map((c) => cells[c] ?? '')]));
   }
 
   /** Resolves once everything is on disk. */
   close(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.#stream.once('error', reject);
-      this.#stream.end(resolve);
-    });
+    return endStream(this.#stream);
   }
 }
