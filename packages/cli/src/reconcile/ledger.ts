@@ -186,22 +186,48 @@ export interface LedgerScan {
   repeats: Map<number, number>;
 }
 
-/** Counts the rows (for the progress bar) and finds repeated references, before anything is sent. */
+/**
+ * Counts the rows (for the progress bar) and finds repeated references, before anything is sent.
+ * References are remembered by hash to keep memory flat; two references that share a hash are told
+ * apart by a second read of just the rows the hash matched, so a repeat is always a real one (a
+ * false one would count two charges once, and make a settled day look short).
+ */
 export async function scanLedger(
   file: string,
   format: LedgerFormat,
   columns: Columns,
   each?: (row: CsvRow) => void,
+  hash: (reference: string) => number = hash53,
 ): Promise<LedgerScan> {
   const firstLines = new FirstLines();
-  const repeats = new Map<number, number>();
+  const matched = new Map<number, number>();
   let rows = 0;
   for await (const row of readLedger(file, format, columns)) {
     rows++;
     each?.(row);
     if (row.reference === '') continue;
-    const first = firstLines.firstOf(hash53(row.reference), row.line);
-    if (first !== row.line) repeats.set(row.line, first);
+    const first = firstLines.firstOf(hash(row.reference), row.line);
+    if (first !== row.line) matched.set(row.line, first);
   }
+  const repeats = matched.size === 0 ? matched : await confirmRepeats(file, format, columns, matched);
   return { rows, repeats };
+}
+
+/** The real repeats among the hash matches: each matched line's reference against the earlier ones'. */
+async function confirmRepeats(
+  file: string,
+  format: LedgerFormat,
+  columns: Columns,
+  matched: Map<number, number>,
+): Promise<Map<number, number>> {
+  const involved = new Set([...matched.keys(), ...matched.values()]);
+  const firstLine = new Map<string, number>();
+  const repeats = new Map<number, number>();
+  for await (const row of readLedger(file, format, columns)) {
+    if (!involved.has(row.line)) continue;
+    const first = firstLine.get(row.reference);
+    if (first === undefined) firstLine.set(row.reference, row.line);
+    else repeats.set(row.line, first);
+  }
+  return repeats;
 }
