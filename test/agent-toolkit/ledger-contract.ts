@@ -72,6 +72,20 @@ export function ledgerContract(pair: Pair): void {
     ]);
   });
 
+  it("answers a token's own operation before an older one in doubt, then the oldest", async () => {
+    const [a, b] = pair({ now: Date.parse('2026-11-24T12:00:00Z') });
+    for (const key of ['old_1', 'old_2']) {
+      await a.begin(request(1_000, { call: 'many', key, reference: 'order_many' }));
+      await a.finish(key, 'unknown');
+    }
+    const token = { id: 'own', ttlMs: 60_000 };
+    await a.begin(request(1_000, { call: 'own_call', key: 'own', token, reference: 'order_own' }));
+    const mine = await b.begin(request(1_000, { call: 'many', key: 'own', token, reference: 'order_own' }));
+    expect(mine).toMatchObject({ state: 'repeat', entry: { key: 'own', reference: 'order_own' } });
+    const other = await b.begin(request(1_000, { call: 'many', key: 'new', reference: 'order_many' }));
+    expect(other).toMatchObject({ state: 'repeat', entry: { key: 'old_1' } });
+  });
+
   it('spends a token only with its operation, once across ledgers', async () => {
     const [a, b] = pair({ now: Date.parse('2026-11-24T12:00:00Z') });
     const token = { id: `wct_${n}`, ttlMs: 60_000 };

@@ -32,7 +32,9 @@ export function memorySpendLedger(options: SpendLedgerOptions = {}): SpendLedger
     timeZone,
     begin(request) {
       const at = now();
-      for (const entry of journal.values()) {
+      // The token's own operation first, then the oldest in doubt: the order every ledger answers in.
+      const own = request.token === undefined ? undefined : journal.get(request.token.id);
+      for (const entry of own === undefined ? journal.values() : [own, ...journal.values()]) {
         if (repeats(entry, request.call, request.token?.id, at)) {
           // A token that confirmed the repeat is spent too: used again later, it moves nothing.
           if (request.token !== undefined) tokens.set(request.token.id, at + request.token.ttlMs);

@@ -99,10 +99,11 @@ export function sqliteSpendLedger(options: SqliteSpendLedgerOptions = {}): Spend
   const q = {
     zoneAdd: db.prepare(`INSERT OR IGNORE INTO meta (name, value) VALUES ('time_zone', ?)`),
     zone: db.prepare(`SELECT value FROM meta WHERE name = 'time_zone'`),
-    // ledger.ts's repeats(), in SQL.
+    // ledger.ts's repeats(), in SQL; the token's own entry first, then the oldest, as in Redis.
     doubt: db.prepare(
-      `SELECT * FROM journal WHERE (key = ? AND state IN ('sent', 'unknown'))
-        OR (call = ? AND (state = 'unknown' OR (state = 'sent' AND at <= ?))) LIMIT 1`,
+      `SELECT * FROM journal WHERE (key = ?1 AND state IN ('sent', 'unknown'))
+        OR (call = ?2 AND (state = 'unknown' OR (state = 'sent' AND at <= ?3)))
+        ORDER BY key IS ?1 DESC, rowid LIMIT 1`,
     ),
     prune: db.prepare('DELETE FROM tokens WHERE expires <= ?'),
     token: db.prepare('SELECT 1 AS used FROM tokens WHERE token = ?'),
