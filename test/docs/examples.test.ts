@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -5,8 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { extractExamples, extractMarkdownExamples, type TsDocExample } from './extract-examples.js';
 
 // Every `@example` in src/, and every TypeScript block of the guides listed below, compiles under
-// the project's own strict settings, as a merchant would paste it: public names it uses without importing are imported from the entry that exports them,
-// and the few variables examples take as given (`wallet`, `sandbox`, …) come from
+// the project's own strict settings, as a merchant would paste it: public names it uses without
+// importing are imported from the entry that exports them, the frameworks a block imports
+// (express, fastify, hono, ai) are the real packages with their own types, and the few variables
+// examples take as given (`wallet`, `sandbox`, the merchant's `fulfilOrder`, …) come from
 // example-context.d.ts.
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,14 +19,37 @@ const ENTRIES = [
   ['@wallet/node/testing', 'src/testing.ts'],
 ] as const;
 /** Guides whose TypeScript blocks are held to the same rule. */
-const GUIDES = ['README.md', 'docs/getting-started.md', 'docs/errors.md'];
+const GUIDES = [
+  'README.md',
+  'docs/getting-started.md',
+  'docs/errors.md',
+  'docs/webhooks.md',
+  'docs/sandbox.md',
+  'docs/observability.md',
+  'docs/settlements.md',
+  'docs/reconciliation.md',
+  'packages/agent-toolkit/README.md',
+];
+/** Guides whose blocks sit beside files they import (`./telemetry.js`): compiled in that folder. */
+const BESIDE: Record<string, string> = { 'docs/observability.md': 'examples/otel' };
+/**
+ * Guides whose blocks are proven by a stronger test than compiling: each block is a region of a
+ * test file that runs (test/testing-guide/snippets.test.ts).
+ */
+const RUN_ELSEWHERE = ['docs/testing.md'];
 
 function compilerOptions(): ts.CompilerOptions {
   const file = join(root, 'tsconfig.json');
   const config = ts.readConfigFile(file, (path) => ts.sys.readFile(path));
   const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
   // Examples are merchant code, not published declarations: every strict flag stays on.
-  return { ...parsed.options, isolatedDeclarations: false, declaration: false, noEmit: true };
+  // The agent toolkit's README imports the workspace package: its sources, as for @wallet/node.
+  const paths = {
+    ...parsed.options.paths,
+    '@wallet/agent-toolkit': ['./packages/agent-toolkit/src/index.ts'],
+    '@wallet/agent-toolkit/ai': ['./packages/agent-toolkit/src/hosts/ai.ts'],
+  };
+  return { ...parsed.options, paths, isolatedDeclarations: false, declaration: false, noEmit: true };
 }
 
 interface Checked {
@@ -86,7 +112,8 @@ function checkAll(): Checked[] {
       byEntry.set(from, [...(byEntry.get(from) ?? []), typeOnly ? `type ${name}` : name]);
     }
     const prelude = [...byEntry].map(([from, names]) => `import { ${names.join(', ')} } from '${from}';`);
-    const path = join(root, 'test/docs', `__example_${i}.ts`);
+    const folder = BESIDE[example.where.split(':')[0]!] ?? 'test/docs';
+    const path = join(root, folder, `__example_${i}.ts`);
     const text = [...prelude, example.code, 'export {};'].join('\n');
     virtual.set(path, { text, example, preludeLines: prelude.length });
   });
@@ -114,6 +141,16 @@ describe('the @example blocks of the TSDoc and the TypeScript of the guides', ()
     const where = results.map((r) => r.example.where.split(':')[0]);
     expect(where.filter((file) => file!.startsWith('src/')).length).toBeGreaterThan(15);
     for (const guide of GUIDES) expect(where).toContain(guide);
+  });
+
+  it('cover every guide that has TypeScript blocks (a new guide cannot slip past the check)', () => {
+    const guides = [
+      'README.md',
+      ...readdirSync(join(root, 'docs')).map((name) => `docs/${name}`),
+      ...readdirSync(join(root, 'packages')).map((name) => `packages/${name}/README.md`),
+    ].filter((file) => file.endsWith('.md') && existsSync(join(root, file)));
+    const withBlocks = guides.filter((file) => extractMarkdownExamples(root, [file]).length > 0);
+    expect(withBlocks.filter((file) => !GUIDES.includes(file) && !RUN_ELSEWHERE.includes(file))).toEqual([]);
   });
 
   it.each(results.map((r) => [r.example.where, r] as const))(

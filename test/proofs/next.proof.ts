@@ -6,13 +6,21 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 
 import { signWebhook } from '@wallet/node/testing';
 
+import { guideSnippet } from './guide-snippets.js';
 import { merchantProject, servedSandbox, TEST_KEY } from './harness.js';
 import { proofVersion, repo } from './pack.mjs';
 import { proof } from './pending.js';
 import { recordFigure } from './timing.js';
 
-// The docs' webhook route, word for word, once per runtime: it is the file merchants copy.
-const WEBHOOK_ROUTE = readFileSync(join(repo, 'examples/next-app-router/route.ts'), 'utf8');
+// The webhooks guide's route, read from the guide (never copied), once per runtime, with the
+// merchant's own `fulfilOrder` that the guide leaves to them; and the example file the guide links.
+const WEBHOOK_ROUTE = `${guideSnippet('docs/webhooks.md', '### Next.js App Router')}
+import type { ChargeSuccessData } from '@wallet/node/webhooks';
+async function fulfilOrder(data: ChargeSuccessData): Promise<void> {
+  console.log(\`paid: \${data.reference}, \${data.amount} Kobo\`);
+}
+`;
+const EXAMPLE_ROUTE = readFileSync(join(repo, 'examples/next-app-router/route.ts'), 'utf8');
 
 // A checkout route as merchants write one: the client made once, at module level, from the
 // environment (WALLET_SECRET_KEY, WALLET_BASE_URL), which `next build` does not have.
@@ -39,6 +47,7 @@ const FILES = {
   'app/api/edge/charge/route.ts': chargeRoute('edge'),
   'app/api/node/webhooks/route.ts': `${WEBHOOK_ROUTE}\nexport const runtime = 'nodejs';\n`,
   'app/api/edge/webhooks/route.ts': `${WEBHOOK_ROUTE}\nexport const runtime = 'edge';\n`,
+  'app/api/example/webhooks/route.ts': EXAMPLE_ROUTE,
   'next.config.mjs': 'export default {};\n',
   'tsconfig.json': JSON.stringify({
     compilerOptions: {
@@ -168,6 +177,33 @@ describe('a Next.js app on the packed tarball: next build without the variables,
       }
     });
 
+    /** A forged delivery (400, never handled), then the genuine one (200, handled once). */
+    async function expectWebhookRoute(path: string, reference: string): Promise<void> {
+      expect(build.code, 'next build failed').toBe(0);
+      const delivery = signWebhook(
+        { event: 'charge.success', data: { reference, amount: 500_000, customer: { handle: '@ada' } } },
+        served.input.webhook.secret,
+      );
+      const post = (body: string): Promise<Response> =>
+        fetch(`${base}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-wallet-signature': delivery.signature },
+          body,
+        });
+      const forged = await post(delivery.body.replace('"amount":500000', '"amount":1'));
+      expect(forged.status).toBe(400);
+      const signed = await post(delivery.body);
+      expect(signed.status, `${await signed.text()}\n${server?.output()}`).toBe(200);
+      // The route logs each paid charge it handles: this one once, the forged one never.
+      await expect
+        .poll(() => server?.output().match(new RegExp(`paid: ${reference}, \\d+ Kobo`, 'g')))
+        .toEqual([`paid: ${reference}, 500000 Kobo`]);
+    }
+
+    proof('the example file the guide links answers a forged webhook 400 and a signed one 200, once', () =>
+      expectWebhookRoute('/api/example/webhooks', `order_next_example_${Date.now().toString(36)}`),
+    );
+
     describe.each(['node', 'edge'] as const)('route handlers on the %s runtime', (runtime) => {
       const reference = `order_next_${runtime}_${Date.now().toString(36)}`;
 
@@ -191,25 +227,9 @@ describe('a Next.js app on the packed tarball: next build without the variables,
         );
       });
 
-      proof('answers a signed webhook 200 (the event handled) and a forged one 400', async () => {
-        expect(build.code, 'next build failed').toBe(0);
-        const delivery = signWebhook(
-          { event: 'charge.success', data: { reference, amount: 500_000, customer: { handle: '@ada' } } },
-          served.input.webhook.secret,
-        );
-        const post = (body: string): Promise<Response> =>
-          fetch(`${base}/api/${runtime}/webhooks`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-wallet-signature': delivery.signature },
-            body,
-          });
-        const signed = await post(delivery.body);
-        expect(signed.status, `${await signed.text()}\n${server?.output()}`).toBe(200);
-        const forged = await post(delivery.body.replace('"amount":500000', '"amount":1'));
-        expect(forged.status).toBe(400);
-        // The docs' route logs each paid charge it handles.
-        expect(server?.output()).toContain(`paid: ${reference}, 500000 Kobo`);
-      });
+      proof('the guide’s route answers a forged webhook 400 and a signed one 200, handled once', () =>
+        expectWebhookRoute(`/api/${runtime}/webhooks`, reference),
+      );
     });
   });
 });
