@@ -51,6 +51,8 @@ it('fails a call no handler answers, and the service never sees it', async () =>
   vi.spyOn(console, 'error').mockImplementation(() => undefined); // MSW prints each unhandled request
   const verify = wallet.charges.verify('order_1', { maxRetries: 0 });
   await expect(verify).rejects.toBeInstanceOf(WalletError);
+  // MSW refuses it as a network failure: nothing was sent, so the outcome is known.
+  await expect(verify).rejects.toMatchObject({ name: 'ConnectionError', outcomeUnknown: false });
   expect(unhandled).toEqual(['GET /v1/charges/verify/order_1']);
   expect(tripwire.hits).toEqual([]);
 });
