@@ -1,6 +1,8 @@
 import type { Reporter } from 'vitest/node';
 import { defineConfig, type ViteUserConfig as UserConfig } from 'vitest/config';
 
+import { msw3Projects } from './test/msw/msw3.js';
+
 // A plain closing line ("vitest: N passed, N failed") that CI reads as the run's test count.
 const summary: Reporter = {
   onTestRunEnd(modules, unhandledErrors) {
@@ -20,7 +22,8 @@ const summary: Reporter = {
   },
 };
 
-const config: UserConfig = defineConfig({
+/** What every config of this repository shares (stress, system and proofs spread it). */
+export const shared: UserConfig = defineConfig({
   resolve: {
     alias: [
       {
@@ -44,13 +47,21 @@ const config: UserConfig = defineConfig({
   },
   test: {
     reporters: ['default', summary],
-    include: ['test/**/*.test.ts'],
     // Builds dist/ once when it is older than the source (npm test has just built it: no work).
     globalSetup: ['test/helpers/fresh-build.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // The CI machine has two cores; suites with loopback servers behave better without oversubscription.
     maxWorkers: 2,
+  },
+});
+
+// npm test: every unit test, and the MSW tests again under msw 3 where it runs (see test/msw/msw3.ts).
+const config: UserConfig = defineConfig({
+  ...shared,
+  test: {
+    ...shared.test,
+    projects: [{ extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'] } }, ...msw3Projects],
   },
 });
 

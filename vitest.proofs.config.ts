@@ -1,6 +1,6 @@
 import { defineConfig, type ViteUserConfig as UserConfig } from 'vitest/config';
 
-import base from './vitest.config.js';
+import { shared as base } from './vitest.config.js';
 
 // The proofs on the packed tarball (test/proofs/*.proof.ts, `npm run test:proofs`): fresh projects,
 // bundlers, Next.js, workerd, Bun, Deno and Chromium, from the proof install (test/proofs/package.json).

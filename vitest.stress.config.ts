@@ -1,6 +1,6 @@
 import { defineConfig, type ViteUserConfig as UserConfig } from 'vitest/config';
 
-import base from './vitest.config.js';
+import { shared as base } from './vitest.config.js';
 
 // The long proofs (test/**/*.stress.ts): same aliases and reporters as npm test, longer timeouts.
 const config: UserConfig = defineConfig({

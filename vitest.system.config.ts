@@ -1,6 +1,6 @@
 import { defineConfig, type ViteUserConfig as UserConfig } from 'vitest/config';
 
-import base from './vitest.config.js';
+import { shared as base } from './vitest.config.js';
 
 // The proof stage's tests that drive a system package for real (`*.system.ts`): Debian's
 // redis-server (test/redis/server.ts) and Chromium (test/helpers/chromium.ts). `.ci/run` installs

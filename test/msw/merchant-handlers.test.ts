@@ -59,7 +59,9 @@ const server = setupServer(
     });
   }),
 );
+// #region msw-listen
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' })); // a call you did not mock fails
+// #endregion msw-listen
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 

@@ -53,5 +53,6 @@ it('@wallet/node/testing type-checks with skipLibCheck: false in a project witho
       '/legacy.test.cts',
     ]),
   );
-  expect(program.getSourceFiles().filter((file) => file.fileName.includes('/msw/'))).toEqual([]);
+  // Any msw major (`msw`, or this repository's `msw3` alias), wherever the checkout lives.
+  expect(program.getSourceFiles().filter((file) => /\/node_modules\/msw/.test(file.fileName))).toEqual([]);
 });

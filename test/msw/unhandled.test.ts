@@ -1,7 +1,8 @@
 /**
  * MSW must be a wall, not a sieve: with the merchant's base URL pointing at a real server (here a
  * loopback tripwire standing in for the live service), a request MSW does not handle fails the
- * test instead of reaching it.
+ * test instead of reaching it. Under msw 2 and msw 3 alike (see msw3.ts): the same file, with
+ * `listen()`'s option written each major's way.
  */
 import type { AddressInfo } from 'node:net';
 import { vi } from 'vitest';
@@ -26,6 +27,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { Wallet, WalletError } from '@wallet/node';
 
 import { wallet } from './app/wallet.js';
+import { mswMajor } from './msw3.js';
 
 const base = process.env.WALLET_BASE_URL!;
 const unhandled: string[] = [];
@@ -49,6 +51,8 @@ it('fails a call no handler answers, and the service never sees it', async () =>
   vi.spyOn(console, 'error').mockImplementation(() => undefined); // MSW prints each unhandled request
   const verify = wallet.charges.verify('order_1', { maxRetries: 0 });
   await expect(verify).rejects.toBeInstanceOf(WalletError);
+  // MSW refuses it as a network failure: nothing was sent, so the outcome is known.
+  await expect(verify).rejects.toMatchObject({ name: 'ConnectionError', outcomeUnknown: false });
   expect(unhandled).toEqual(['GET /v1/charges/verify/order_1']);
   expect(tripwire.hits).toEqual([]);
 });
@@ -89,3 +93,20 @@ it('without WALLET_TRANSPORT=fetch, the default client goes past MSW (why the do
   }
   expect(tripwire.hits).toEqual(['GET /v1/charges/verify/order_2']);
 });
+
+// What the guide warns of: msw 3 renamed the option, and takes the msw 2 name for nothing.
+if (mswMajor() === 3)
+  it("under msw 3, msw 2's onUnhandledRequest: 'error' is ignored: the call reaches the service", async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined); // msw 3's default: warn, then send
+    const msw2Spelling = { onUnhandledRequest: 'error' } as const;
+    const seen = tripwire.hits.length;
+    server.close();
+    server.listen(msw2Spelling);
+    try {
+      await expect(wallet.charges.verify('order_3', { maxRetries: 0 })).rejects.toBeInstanceOf(WalletError);
+    } finally {
+      server.close();
+      server.listen({ onUnhandledRequest: 'error' });
+    }
+    expect(tripwire.hits.slice(seen)).toEqual(['GET /v1/charges/verify/order_3']);
+  });

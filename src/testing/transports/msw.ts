@@ -33,7 +33,7 @@ function loadMsw(): Msw {
   } catch (cause) {
     if ((cause as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw cause;
     throw new Error(
-      'sandbox.handlers needs msw 2, an optional peer dependency of @wallet/node: npm install --save-dev msw. ' +
+      'sandbox.handlers needs msw (2 or 3), an optional peer dependency of @wallet/node: npm install --save-dev msw. ' +
         'Without msw, use sandbox.dispatcher or sandbox.listen().',
       { cause },
     );
