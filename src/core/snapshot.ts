@@ -5,7 +5,7 @@
  * surface as a raw `TypeError`: what cannot be read becomes a validation issue.
  */
 import type { ValidationIssue } from '../errors.js';
-import { isPlainObject } from '../internal/plain.js';
+import { isPlainObject } from '../internal/safe-copy.js';
 
 // Deeper than the schemas allow (metadata: 32 levels), so their message is the one a merchant sees.
 const MAX_DEPTH = 64;

@@ -3,7 +3,7 @@ import type { Sender, AttemptResult, AttemptRequest, Deadline, Stoppable } from 
 import { errorCode, startDeadline } from './attempt.js';
 import { BoundedBody } from './body.js';
 import { BodyDecoder, encodingPlan, type DecodedSink } from './decode.js';
-import { objectHead, type ResponseHead } from './response-head.js';
+import { objectHead, type ResponseHead } from './api-promise.js';
 
 type Settle = (result: AttemptResult) => void;
 

@@ -9,7 +9,7 @@
  * nothing), else the issues, with their path within the value and their wording.
  */
 import { describe } from '../internal/describe.js';
-import { isPlainObject } from '../internal/plain.js';
+import { isPlainObject } from '../internal/safe-copy.js';
 
 /** One thing a rule found wrong: where, within the value it was given, and what. */
 export interface RuleIssue {
