@@ -7,7 +7,7 @@ export { Wallet } from './client.js';
 export { APIPromise } from './core/api-promise.js';
 export type { ResponseMeta, WithResponse } from './core/api-promise.js';
 export type { ClientOptions, AppInfo } from './core/config.js';
-export type { FetchFunction } from './core/fetch-sender.js';
+export type { FetchFunction } from './core/senders.js';
 export type { Dispatcher, DispatchOptions, DispatchHandler, DispatchController } from './platform/types.js';
 export type { LogLevel, LogSink } from './core/logger.js';
 export type { RequestOptions } from './core/transport.js';

@@ -1,11 +1,11 @@
 import type { Dispatcher } from '../platform/types.js';
 import { ValidationError, type ValidationIssue } from '../errors.js';
-import type { FetchFunction } from './fetch-sender.js';
+import type { FetchFunction } from './senders.js';
 import { checkHeaders } from './headers.js';
 import { platform } from '../platform/index.js';
 import { keyProblem } from './options.js';
 import { createLogger, type Logger, type LogLevel, type LogSink } from './logger.js';
-import { snapshot } from './snapshot.js';
+import { snapshot } from './check.js';
 import { MAX_TIMER_MS, checkOptions, ofType, wholeNumber, type OptionRule } from './options.js';
 import { proxyProblem, settleProxy, type ProxyOption, type ProxySettings } from '../platform/proxy.js';
 import { createScrubber, type Scrubber } from './scrub.js';

@@ -20,7 +20,7 @@ import { failureMessage, redirectMessage, tooLargeMessage, type CallWords } from
 import { apiErrorFor, openEnvelope, redirectError } from './response.js';
 import { mismatches, replayMismatch, type Echo } from './idempotency.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter } from './retry.js';
-import { unchecked, type Schemas } from './schemas-on-demand.js';
+import { unchecked, type Schemas } from './check.js';
 import { FAIL, guards } from '../schemas/guards.js';
 
 /**

@@ -11,9 +11,8 @@ import { callResult, mayHaveActed, delayBeforeRetry, GUARD_DOUBTS, type ResultCo
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import type { Scrubber } from './scrub.js';
 import { sleep } from './retry.js';
-import { snapshot } from './snapshot.js';
 import { traceCall, traced, type CallTrace } from './trace.js';
-import { loadSchemas, validate } from './schemas-on-demand.js';
+import { loadSchemas, snapshot, validate } from './check.js';
 
 export type { RequestOptions } from './request-options.js';
 
