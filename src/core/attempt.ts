@@ -67,7 +67,7 @@ const NOT_REACHED: ReadonlySet<string> = new Set([
   'EADDRNOTAVAIL',
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_MOCK_ERR_MOCK_NOT_MATCHED',
-  // A proxy that refused the tunnel or the request (platform/proxy-agent.ts): nothing went further.
+  // A proxy that refused the tunnel or the request (platform/undici-proxy.ts): nothing went further.
   'WALLET_PROXY_REFUSED',
 ]);
 const TLS_HANDSHAKE = /^(ERR_SSL_|ERR_TLS_)|CERT|SELF_SIGNED/;
