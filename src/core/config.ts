@@ -3,7 +3,7 @@ import { ValidationError, type ValidationIssue } from '../errors.js';
 import type { FetchFunction } from './senders.js';
 import { checkHeaders, userAgentOf, type AppInfo } from './headers.js';
 import { platform } from '../platform/index.js';
-import { createLogger, type Logger, type LogLevel, type LogSink } from './logger.js';
+import { createLogger, type Logger, type LogLevel, type LogSink } from './trace.js';
 import { snapshot } from './check.js';
 import { MAX_TIMER_MS, checkOptions, keyProblem, ofType, wholeNumber, type OptionRule } from './options.js';
 import { proxyProblem, settleProxy, type ProxyOption, type ProxySettings } from '../platform/proxy.js';

@@ -14,7 +14,7 @@ import {
 } from '../errors.js';
 import { Answer } from './api-promise.js';
 import type { AttemptResult } from './attempt.js';
-import type { Logger } from './logger.js';
+import type { Logger } from './trace.js';
 import type { Scrubber } from './scrub.js';
 import { failureMessage, redirectMessage, tooLargeMessage, type CallWords } from './messages.js';
 import { apiErrorFor, openEnvelope, redirectError } from './response.js';

@@ -1,8 +1,7 @@
 import type { DispatchController, DispatchHandler, Dispatcher } from '../platform/types.js';
 import type { Sender, AttemptResult, AttemptRequest, Deadline, Stoppable } from './attempt.js';
 import { errorCode, runAttempt, startDeadline } from './attempt.js';
-import { BoundedBody, readBounded } from './body.js';
-import { BodyDecoder, encodingPlan, type DecodedSink } from './decode.js';
+import { BodyDecoder, BoundedBody, encodingPlan, readBounded, type DecodedSink } from './body.js';
 import { objectHead, type ResponseHead } from './api-promise.js';
 
 /**

@@ -11,6 +11,16 @@
 import { describe } from '../internal/describe.js';
 import { isPlainObject } from '../internal/safe-copy.js';
 
+/**
+ * What a generated guard answers (`./guards-params.generated.ts`, `./guards-answers.generated.ts`):
+ * the value as zod would give it, or this, which hands the value to zod to parse and word. Here,
+ * beside the rules the guards call, so the generated files and `./guards.ts` import it without a cycle.
+ */
+export const FAIL: unique symbol = Symbol('fail');
+
+/** A schema's guard: its output for a value zod accepts, or {@link FAIL}. */
+export type Guard = (value: unknown) => unknown;
+
 /** One thing a rule found wrong: where, within the value it was given, and what. */
 export interface RuleIssue {
   path: string[];
