@@ -6,7 +6,7 @@
  * judges a value exactly as zod would without loading zod.
  *
  * Each rule answers `undefined` when the value keeps it (what every good call meets, allocating
- * nothing), else the issues, with their path within the value and their wording.
+ * nothing), else the issues, with their path within the value and their message.
  */
 import { describe } from '../internal/describe.js';
 import { isPlainObject } from '../internal/safe-copy.js';
