@@ -3,249 +3,116 @@ import type { Options } from 'tsup';
 
 type Plugin = NonNullable<Options['esbuildPlugins']>[number];
 
-// Each module file an ESM import loads costs about 0.7 ms on its own, so each entry loads as few as
-// it can: webhooks is one file; the root is index.js plus webhooks.js, which it re-exports; the
-// schemas (zod/mini) are one file and undici's Agent another, both loaded by the first call.
-// Separate builds, because entries built together split their shared code into extra chunk files.
-// The error classes the two entries both need are in both files: they check `instanceof` by
-// brand, not by identity, so an error from either file passes either file's checks.
+// Each file an ESM import loads costs about 0.7 ms, so each entry is one file, built on its own
+// (entries built together split their shared code into chunks). Error classes in both entries
+// check `instanceof` by brand, so either file's errors pass either file's checks.
 const common: Options = {
   format: ['esm', 'cjs'],
   target: 'node20',
   platform: 'node',
   shims: true,
-  // Several builds write into dist/ at once, so none may empty it: `npm run build` does, first.
-  clean: false,
-  sourcemap: false,
+  splitting: false,
+  clean: false, // several builds write into dist/ at once: `npm run build` empties it first
   external: ['undici', 'zod', 'msw'],
-  // The sandbox's QR page draws with uqr, bundled into its own chunk behind a dynamic import: the
-  // package gains no runtime dependency and nothing loads it until a QR page is drawn.
-  noExternal: ['uqr'],
-  // The CommonJS build loads its lazy files with require(), never import(): an import() from
-  // CommonJS sends Node through its ESM loader and the CommonJS export lexer (tens of ms).
+  noExternal: ['uqr'], // the sandbox's QR page, bundled behind a dynamic import
+  // CommonJS loads lazy files with require(): import() from CommonJS costs Node's ESM loader.
   esbuildOptions(options, { format }) {
     if (format === 'cjs') options.supported = { ...options.supported, 'dynamic-import': false };
   },
 };
+const node = (entry: Record<string, string>, more: Options = {}): Options => ({ ...common, entry, ...more });
+const plugin = (name: string, setup: Plugin['setup']): Plugin => ({ name, setup });
 
-// The output extension of the build a plugin runs in ('.js' or '.cjs').
-const extension = (build: Parameters<Plugin['setup']>[0]): string =>
-  build.initialOptions.outExtension?.['.js'] ?? '.js';
-
-/**
- * A lazily loaded module (`import('…/schemas/index.js')`) becomes an import of the file its own
- * build writes, so it never lands in (or splits) the entries' files.
- */
-function lazyFile(name: string, filter: RegExp): Plugin {
-  return {
-    name: `lazy-${name}`,
-    setup(build) {
-      const file = `./${name}${extension(build)}`;
-      build.onResolve({ filter }, (args) =>
-        args.kind === 'dynamic-import' ? { path: file, external: true } : undefined,
-      );
-    },
-  };
-}
-const lazySchemas = lazyFile('schemas', /\/schemas\/index\.js$/);
-const lazyAgent = lazyFile('undici-agent', /\/undici-agent\.js$/);
-const lazyProxy = lazyFile('undici-proxy', /\/undici-proxy\.js$/);
-
-/** The root re-exports its runtime's webhooks file rather than bundling its own copy of that code. */
-function webhooksEntry(suffix: string): Plugin {
-  return {
-    name: 'webhooks-entry',
-    setup(build) {
-      const file = `./webhooks${suffix}${extension(build)}`;
-      build.onResolve({ filter: /^\.\/webhooks\.js$/ }, (args) =>
-        args.importer.endsWith('/src/index.ts') ? { path: file, external: true } : undefined,
-      );
-    },
-  };
-}
-
-/**
- * The runtime seam: `src/platform/index.ts` (Node in the sources and tests) is bound to the
- * runtime's implementation, so each entry carries exactly one platform and only its imports.
- */
-function platform(name: 'web' | 'bun-deno' | 'browser'): Plugin {
-  const file = new URL(`./src/platform/${name}.ts`, import.meta.url).pathname;
-  return {
-    name: `platform-${name}`,
-    setup(build) {
-      build.onResolve({ filter: /\/platform\/index\.js$/ }, () => ({ path: file }));
-    },
-  };
-}
-
-// What the client's Agent never does, left out of its bundles: HTTP/2 (the client never offers h2;
-// this also drops node:http2), FormData bodies (the SDK sends JSON strings; this drops undici's
-// fetch body code), SOCKS proxies (the proxy option takes http: and https: proxies only) and query
-// objects (the SDK builds its paths). Should any ever be asked for, the stub says so rather than
-// failing obscurely. And two builtins the first call would otherwise load for one value each. Kept
-// because they pay: the first call (test/bench/cold-start.mjs, CPU vs fetch, one run) is 0.95x ESM
-// and 0.85x CommonJS with them, 1.02x and 1.03x without (the limit is 1.0x). node:http, for its
-// default maxHeaderSize (Node's 16 KiB, which the SDK's Agent keeps whatever
-// --max-http-header-size says) and IncomingMessage (told apart when destroying a node:http response
-// given as a request body, which the SDK never gives); node:assert, for undici's invariants.
-const STUBS: { filter: RegExp; contents: string }[] = [
-  {
-    filter: /\/client-h2\.js$/,
-    contents: `module.exports = function connectH2() { throw new Error('HTTP/2 is not part of @wallet/node'); };`,
-  },
-  {
-    filter: /\/web\/fetch\/body\.js$/,
-    contents: `module.exports = { extractBody() { throw new Error('FormData bodies are not part of @wallet/node'); } };`,
-  },
-  {
-    filter: /\/socks5-proxy-agent(\.js)?$/,
-    contents: `module.exports = class Socks5ProxyAgent { constructor() { throw new Error('SOCKS proxies are not part of @wallet/node'); } };`,
-  },
-  {
-    filter: /^node:querystring$/,
-    contents: `module.exports = { stringify() { throw new Error('query objects are not part of @wallet/node'); } };`,
-  },
-  {
-    filter: /^node:http$/,
-    contents: `module.exports = { maxHeaderSize: 16 * 1024, IncomingMessage: class IncomingMessage {} };`,
-  },
-  {
-    filter: /^node:assert$/,
-    contents: `module.exports = function assert(value, message) {
-      if (!value) throw Object.assign(new Error(message ?? 'undici: an invariant does not hold'), { code: 'ERR_ASSERTION' });
-    };`,
-  },
-];
-const agentStubs: Plugin = {
-  name: 'agent-stubs',
-  setup(build) {
-    STUBS.forEach(({ filter }, i) =>
-      build.onResolve({ filter }, () => ({ path: String(i), namespace: 'stub' })),
+// What an entry's imports become. A lazily loaded module (`import('./undici-agent.js')`) is the
+// file its own build writes, never bundled. The root's `./webhooks.js` is its runtime's webhooks
+// file, not a copy. The runtime seam, `src/platform/index.ts` (Node), is the runtime's own file.
+const files = (runtime?: string, webhooks = false): Plugin =>
+  plugin('files', (build) => {
+    const extension = build.initialOptions.outExtension?.['.js'] ?? '.js';
+    const to = (name: string) => ({ path: `./${name}${extension}`, external: true });
+    build.onResolve({ filter: /\/(schemas\/index|undici-agent|undici-proxy)\.js$/ }, ({ kind, path }) =>
+      kind === 'dynamic-import' ? to(path.replace(/.*\/(schemas|undici-\w+).*/, '$1')) : undefined,
     );
-    build.onLoad({ filter: /.*/, namespace: 'stub' }, (args) => ({
-      contents: STUBS[Number(args.path)]?.contents ?? '',
-      loader: 'js',
-    }));
-  },
-};
+    const root = runtime ? `webhooks.${runtime}` : 'webhooks';
+    if (webhooks) build.onResolve({ filter: /^\.\/webhooks\.js$/ }, () => to(root));
+    if (runtime) {
+      const path = new URL(`./src/platform/${runtime}.ts`, import.meta.url).pathname;
+      build.onResolve({ filter: /\/platform\/index\.js$/ }, () => ({ path }));
+    }
+  });
 
-const undiciLicense = readFileSync(new URL('./node_modules/undici/LICENSE', import.meta.url), 'utf8');
-// The pinned undici (devDependencies, an exact version) the bundles are built from, named in them.
-const undiciVersion = (
-  JSON.parse(readFileSync(new URL('./node_modules/undici/package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  }
-).version;
+// What the client's Agent never does, stubbed out of its bundles with a message should it be asked:
+// HTTP/2, FormData bodies, SOCKS proxies, query objects; and two builtins undici loads for one value
+// each (node:http's default maxHeaderSize, node:assert for invariants). They pay: the first call
+// (test/bench/cold-start.mjs) is 0.95x / 0.85x of fetch (ESM / CommonJS) with them, 1.02x / 1.03x
+// without, over the 1.0x limit; test/first-call-cost.test.ts holds it.
+const no = (what: string): string => `{ throw new Error('${what} not part of @wallet/node'); }`;
+const STUBS: Record<string, string> = {
+  '/client-h2\\.js$': `module.exports = function connectH2() ${no('HTTP/2 is')};`,
+  '/web/fetch/body\\.js$': `module.exports = { extractBody() ${no('FormData bodies are')} };`,
+  '/socks5-proxy-agent(\\.js)?$': `module.exports = class { constructor() ${no('SOCKS proxies are')} };`,
+  '^node:querystring$': `module.exports = { stringify() ${no('query objects are')} };`,
+  '^node:http$': 'module.exports = { maxHeaderSize: 16 * 1024, IncomingMessage: class IncomingMessage {} };',
+  '^node:assert$': `module.exports = function assert(value, message) { if (!value) throw Object.assign(
+    new Error(message ?? 'undici: an invariant does not hold'), { code: 'ERR_ASSERTION' }); };`,
+};
+const stubs = plugin('agent-stubs', (build) => {
+  for (const filter of Object.keys(STUBS))
+    build.onResolve({ filter: new RegExp(filter) }, () => ({ path: filter, namespace: 'stub' }));
+  build.onLoad({ filter: /.*/, namespace: 'stub' }, (a) => ({ contents: STUBS[a.path] ?? '', loader: 'js' }));
+});
+
+const undici = (file: string): string =>
+  readFileSync(new URL(`./node_modules/undici/${file}`, import.meta.url), 'utf8');
+const { version } = JSON.parse(undici('package.json')) as { version: string };
+const NOTICE = `/*! Bundles part of undici ${version} (https://github.com/nodejs/undici):\n${undici('LICENSE')}*/\n`;
+const REQUIRE =
+  "const require = (id) => { const m = process.getBuiltinModule(id); if (m === undefined) throw new Error(`Cannot find module '${id}'`); return m; };";
 
 /**
- * A file of `src/platform/` bundled with the parts of undici it imports. The bundled code requires
- * Node builtins only; the ESM file has no require, so it gets one from process.getBuiltinModule
- * (Node >= 20.16): no import.meta, which a merchant's CommonJS bundle of this file (esbuild
- * --format=cjs) would leave empty.
+ * A platform file bundled with the parts of the pinned undici it imports (Node builtins only). Its
+ * ESM file's `require` is process.getBuiltinModule: a merchant's CommonJS bundle empties import.meta.
  */
-function undiciBundle(name: 'undici-agent' | 'undici-proxy'): Options {
-  return {
-    ...common,
-    entry: { [name]: `src/platform/${name}.ts` },
-    splitting: false,
-    shims: false,
-    // Less to parse on the first call; undici's code is not what a merchant steps through.
-    minify: true,
-    external: ['msw'],
-    noExternal: [/^undici\/lib\//],
-    // Keep `node:` specifiers as undici writes them, so that the stubs below see them.
-    removeNodeProtocol: false,
-    esbuildPlugins: [agentStubs],
-    banner: ({ format }) => ({
-      js:
-        `/*! Bundles part of undici ${undiciVersion} (https://github.com/nodejs/undici):\n${undiciLicense}*/\n` +
-        (format === 'esm'
-          ? "const require = (id) => { const m = process.getBuiltinModule(id); if (m === undefined) throw new Error(`Cannot find module '${id}'`); return m; };"
-          : ''),
-    }),
-  };
-}
+const undiciBundle = (name: string): Options =>
+  node(
+    { [name]: `src/platform/${name}.ts` },
+    {
+      shims: false,
+      minify: true,
+      external: ['msw'],
+      noExternal: [/^undici\/lib\//],
+      removeNodeProtocol: false, // the stubs match `node:` specifiers
+      esbuildPlugins: [stubs],
+      banner: ({ format }) => ({ js: NOTICE + (format === 'esm' ? REQUIRE : '') }),
+    },
+  );
 
-/** One Node build of an entry (ESM and CommonJS). */
-const nodeEntries: Options[] = [
-  {
-    ...common,
-    entry: { webhooks: 'src/webhooks.ts' },
-    // Declarations of both entries in one pass, so they share their types rather than copy them.
-    // Every runtime's build of an entry has the same surface, so all conditions share these.
-    dts: { entry: { index: 'src/index.ts', webhooks: 'src/webhooks.ts' } },
-    splitting: false,
-    // The Node platform names the Agent's files; the webhooks never load them.
-    esbuildPlugins: [lazyAgent, lazyProxy],
-  },
-  {
-    ...common,
-    entry: { index: 'src/index.ts' },
-    splitting: false,
-    esbuildPlugins: [lazySchemas, lazyAgent, lazyProxy, webhooksEntry('')],
-  },
-];
-
-/** The builds of the Fetch runtimes and the browser: ESM only, no `node:` import (bun-deno: node:crypto). */
-const otherRuntimes: Options[] = (['web', 'bun-deno', 'browser'] as const).flatMap((name) => [
-  {
-    ...common,
-    format: ['esm'],
-    platform: 'neutral',
-    target: 'es2022',
-    shims: false,
-    entry: { [`webhooks.${name}`]: 'src/webhooks.ts' },
-    splitting: false,
-    esbuildPlugins: [platform(name)],
-  },
-  {
-    ...common,
-    format: ['esm'],
-    platform: 'neutral',
-    target: 'es2022',
-    shims: false,
-    entry: { [`index.${name}`]: 'src/index.ts' },
-    splitting: false,
-    esbuildPlugins: [platform(name), lazySchemas, webhooksEntry(`.${name}`)],
-  },
-]);
+// An entry's build for a Fetch runtime or the browser: ESM only, no `node:` import.
+const FETCH_RUNTIME: Options = { format: ['esm'], platform: 'neutral', target: 'es2022', shims: false };
+const ROOTS = { index: 'src/index.ts', webhooks: 'src/webhooks.ts' };
+const SCHEMAS = { schemas: 'src/schemas/index.ts' };
+const WORKSPACE = { workspace: 'src/workspace.ts' };
 
 const config: Options[] = [
-  ...nodeEntries,
-  ...otherRuntimes,
-  // zod/mini, bundled here (tree-shaken: zod is not a runtime dependency) and loaded by the first
-  // call. Runtime-neutral, so every runtime's root entry shares it. Also the internal subpath
-  // `@wallet/node/schemas`, with types, so that @wallet/agent-toolkit derives its tools' JSON
-  // Schemas from these very schemas (one source for shapes); not for merchants.
-  {
-    ...common,
-    entry: { schemas: 'src/schemas/index.ts' },
-    dts: { entry: { schemas: 'src/schemas/index.ts' } },
-    splitting: false,
-    // Less to parse on the first call (the SDK's own code, in index.js, stays readable).
-    minify: true,
-    external: ['undici', 'msw'],
-    noExternal: ['zod'],
-  },
-  // Only undici's Agent (about a third of undici's code), loaded by the first call on Node; and
-  // only its ProxyAgent, loaded instead when a proxy is used.
+  // Declarations of both entries in one pass share their types; every runtime shares them.
+  node({ index: 'src/index.ts' }, { esbuildPlugins: [files(undefined, true)], dts: { entry: ROOTS } }),
+  node({ webhooks: 'src/webhooks.ts' }, { esbuildPlugins: [files()] }),
+  ...['web', 'bun-deno', 'browser'].flatMap((name) => [
+    node({ [`webhooks.${name}`]: 'src/webhooks.ts' }, { ...FETCH_RUNTIME, esbuildPlugins: [files(name)] }),
+    node({ [`index.${name}`]: 'src/index.ts' }, { ...FETCH_RUNTIME, esbuildPlugins: [files(name, true)] }),
+  ]),
+  // zod/mini bundled (tree-shaken), shared by every runtime's root; also `@wallet/node/schemas`,
+  // from which @wallet/agent-toolkit derives its tools' JSON Schemas (not for merchants).
+  node(SCHEMAS, { dts: { entry: SCHEMAS }, minify: true, external: ['undici', 'msw'], noExternal: ['zod'] }),
+  // Only undici's Agent, loaded by the first call on Node; only its ProxyAgent, instead, with a proxy.
   undiciBundle('undici-agent'),
   undiciBundle('undici-proxy'),
-  // The internal subpath `@wallet/node/workspace`, with types: what this repository's own packages
-  // (@wallet/agent-toolkit, @wallet/cli) share with the SDK rather than copy; not for merchants.
-  {
-    ...common,
-    entry: { workspace: 'src/workspace.ts' },
-    dts: { entry: { workspace: 'src/workspace.ts' } },
-    splitting: false,
-  },
-  {
-    ...common,
-    entry: { testing: 'src/testing.ts', 'wallet-sandbox': 'src/testing/cli/bin.ts' },
-    dts: { entry: { testing: 'src/testing.ts' } },
-    splitting: true,
-    esbuildPlugins: [lazySchemas, lazyAgent, lazyProxy],
-  },
+  // `@wallet/node/workspace`: what this repository's own packages share with the SDK (not for merchants).
+  node(WORKSPACE, { dts: { entry: WORKSPACE } }),
+  node(
+    { testing: 'src/testing.ts', 'wallet-sandbox': 'src/testing/cli/bin.ts' },
+    { dts: { entry: { testing: 'src/testing.ts' } }, splitting: true, esbuildPlugins: [files()] },
+  ),
 ];
 
 export default config;

@@ -215,8 +215,8 @@ async function emitFile({ target, what, exported, names }) {
  * gives zod's output (parameters copied in the shape's order; answers checked in place and given
  * back as they came), or answers {@link FAIL} at the first doubt, for zod to parse and word.
  */
-import { FAIL, type Guard } from './guard.js';
-${rules.length > 0 ? `import { ${rules.join(', ')} } from './rules.js';\n` : ''}
+import { ${['FAIL', 'type Guard', ...rules].join(', ')} } from './rules.js';
+
 ${guards.map((g) => `function ${g.name}(value: unknown): unknown {\n${g.body}\n}`).join('\n\n')}
 
 /** The guard of each of these schemas of \`./index.ts\`, by the schema's name. */

@@ -1,9 +1,8 @@
 import type { OwnDispatcher } from './platform/types.js';
 import type { Sender } from './core/attempt.js';
 import { resolveConfig, type ClientOptions, type Config } from './core/config.js';
-import { fetchSender, type FetchFunction } from './core/fetch-sender.js';
+import { fetchSender, undiciSender, type FetchFunction } from './core/senders.js';
 import { createTransport, type Transport } from './core/transport.js';
-import { undiciSender } from './core/undici-sender.js';
 import { WalletError } from './errors/base.js';
 import { ValidationError } from './errors/validation.js';
 import { platform } from './platform/index.js';

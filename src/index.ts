@@ -7,11 +7,16 @@ export { Wallet } from './client.js';
 export { APIPromise } from './core/api-promise.js';
 export type { ResponseMeta, WithResponse } from './core/api-promise.js';
 export type { ClientOptions, AppInfo } from './core/config.js';
-export type { FetchFunction } from './core/fetch-sender.js';
+export type { FetchFunction } from './core/senders.js';
 export type { Dispatcher, DispatchOptions, DispatchHandler, DispatchController } from './platform/types.js';
-export type { LogLevel, LogSink } from './core/logger.js';
+export type {
+  LogLevel,
+  LogSink,
+  RequestTraceMessage,
+  RequestRetryMessage,
+  TracedError,
+} from './core/trace.js';
 export type { RequestOptions } from './core/transport.js';
-export type { RequestTraceMessage, RequestRetryMessage, TracedError } from './core/trace.js';
 export { Charges } from './resources/charges.js';
 export type { WaitForOutcomeOptions } from './resources/wait-for-outcome.js';
 export type { AnyIterable } from './resources/ordered-pool.js';

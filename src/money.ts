@@ -10,7 +10,7 @@ const NAIRA_PATTERN = /^(-?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
 
 import { checkOptions, type OptionRule } from './core/options.js';
 import { describe } from './internal/describe.js';
-import { nairaText } from './internal/naira.js';
+import { nairaText } from './internal/words.js';
 import { ValidationError } from './errors.js';
 
 function fail(value: unknown, why: string): never {

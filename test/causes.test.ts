@@ -1,10 +1,10 @@
 /**
- * The one walk along a cause chain (internal/causes.ts), under the error code of a failed call and
+ * The one walk along a cause chain (`firstAlongCauses` in core/attempt.ts), under the error code of a failed call and
  * the "100 Continue" hint: it finds what fetch wraps, stops after five links, and survives what a
  * merchant's fetch function may throw (a throwing getter, a revoked Proxy, a cycle).
  */
 import { describe, expect, it } from 'vitest';
-import { firstAlongCauses } from '../src/internal/causes.js';
+import { firstAlongCauses } from '../src/core/attempt.js';
 import { refusedContinue } from '../src/core/messages.js';
 
 const codeOf = (link: object): string | undefined => {

@@ -1,12 +1,12 @@
+import { onAbort } from './retry.js';
+import { MAX_BODY_BYTES } from './body.js';
+import { objectHead, type ResponseHead } from './api-promise.js';
+
 /**
  * The narrow interface every way of sending implements (undici, fetch): one HTTP exchange under
  * one deadline, reported as an answer, an answer too large to read, or a failure that says whether
  * the request may have reached the service. The retry loop reasons only about these results.
  */
-import { firstAlongCauses } from '../internal/causes.js';
-import { onAbort } from './abort.js';
-import { MAX_BODY_BYTES } from './body.js';
-import { objectHead, type ResponseHead } from './response-head.js';
 
 /** What one attempt sends. Header names are lowercase, one of each. */
 export interface AttemptRequest {
@@ -67,7 +67,7 @@ const NOT_REACHED: ReadonlySet<string> = new Set([
   'EADDRNOTAVAIL',
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_MOCK_ERR_MOCK_NOT_MATCHED',
-  // A proxy that refused the tunnel or the request (platform/proxy-agent.ts): nothing went further.
+  // A proxy that refused the tunnel or the request (platform/undici-proxy.ts): nothing went further.
   'WALLET_PROXY_REFUSED',
 ]);
 const TLS_HANDSHAKE = /^(ERR_SSL_|ERR_TLS_)|CERT|SELF_SIGNED/;
@@ -219,4 +219,34 @@ export async function runAttempt(
   } finally {
     deadline.done();
   }
+}
+
+/**
+ * The one walk along an error's cause chain. What a fetch function or a dispatcher throws is often
+ * a wrapper (fetch's `TypeError` around undici's error, Node's `AggregateError` around the system
+ * errors of each address), so what names the failure lies a few links down. The walk stops after
+ * five links, and on a throwing getter or a revoked Proxy in what was thrown: a cause is the
+ * caller's object, never trusted to be well behaved.
+ */
+
+/** How many links of a cause chain are read at the most. */
+const MAX_LINKS = 5;
+
+/**
+ * The first value `read` returns (not undefined) for `cause` or one of its causes; undefined when
+ * none answers, or when reading throws.
+ * @internal
+ */
+export function firstAlongCauses<T>(cause: unknown, read: (link: object) => T | undefined): T | undefined {
+  let current = cause;
+  try {
+    for (let depth = 0; depth < MAX_LINKS && typeof current === 'object' && current !== null; depth++) {
+      const found = read(current);
+      if (found !== undefined) return found;
+      current = (current as { cause?: unknown }).cause;
+    }
+  } catch {
+    // A throwing getter or a revoked Proxy: nothing more can be read.
+  }
+  return undefined;
 }

@@ -1,7 +1,10 @@
+import type * as Zlib from 'node:zlib';
+import { platform } from '../platform/index.js';
+
 /**
- * The one bounded body reader, used by every way of sending and by the webhook handlers. A body
- * over the limit is cut off unread: reading on would only fill memory with something no caller
- * accepts.
+ * Reading a body: the one bounded reader, used by every way of sending and by the webhook handlers,
+ * and the decoding of compressed answers (`BodyDecoder`, below). A body over the limit is cut off
+ * unread: reading on would only fill memory with something no caller accepts.
  */
 
 /** The largest response body read, in bytes (1 MiB). */
@@ -81,5 +84,137 @@ export async function readBounded(
       cancel();
       return undefined;
     }
+  }
+}
+
+/**
+ * Compressed answers on the undici path (fetch decodes by itself): gzip, deflate (zlib-wrapped or
+ * raw) and br, streamed through `node:zlib` chunk by chunk, so the body cap counts decoded bytes
+ * and a bomb is stopped after about a megabyte of output instead of being inflated whole. zlib comes
+ * from the platform seam when the first compressed answer arrives: nothing is imported, so no entry
+ * of the package (a Worker's included) carries a `node:` import for it.
+ */
+
+/** The codings decoded here. */
+export type Coding = 'gzip' | 'deflate' | 'br';
+
+/** How a `Content-Encoding` reads: nothing to do, one coding to undo, or one that cannot be. */
+export type EncodingPlan =
+  { kind: 'identity' } | { kind: 'decode'; coding: Coding } | { kind: 'unsupported'; name: string };
+
+const CODINGS: Readonly<Record<string, Coding>> = {
+  gzip: 'gzip',
+  'x-gzip': 'gzip',
+  deflate: 'deflate',
+  br: 'br',
+};
+
+/** Reads a `Content-Encoding` header: one coding (besides `identity`) is supported. */
+export function encodingPlan(header: string | undefined): EncodingPlan {
+  const names = (header ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '' && name !== 'identity');
+  if (names.length === 0) return { kind: 'identity' };
+  const coding = names.length === 1 ? CODINGS[names[0]!] : undefined;
+  return coding ? { kind: 'decode', coding } : { kind: 'unsupported', name: names.join(', ').slice(0, 64) };
+}
+
+// Through the platform seam: Node's zlib, or none where the runtime has no such builtin.
+function zlib(): typeof Zlib | undefined {
+  try {
+    return platform.zlib();
+  } catch {
+    return undefined;
+  }
+}
+
+// A zlib stream starts with a header whose first byte says "deflate" and whose two bytes are a
+// multiple of 31 (RFC 1950); anything else sent as `deflate` is the raw form some servers send.
+const isZlibWrapped = (chunk: Uint8Array): boolean =>
+  chunk.length < 2 || ((chunk[0]! & 0x0f) === 8 && ((chunk[0]! << 8) | chunk[1]!) % 31 === 0);
+
+/** Where decoded bytes go. `chunk` returns false to stop decoding (the body is over its cap). */
+export interface DecodedSink {
+  chunk(chunk: Uint8Array): boolean;
+  end(): void;
+  error(problem: string): void;
+}
+
+/**
+ * A streaming decoder for one body. Write the compressed chunks as they arrive, then `end()`;
+ * the sink hears each decoded chunk, then the end or what went wrong, once.
+ */
+export class BodyDecoder {
+  readonly #coding: Coding;
+  readonly #sink: DecodedSink;
+  #stream: Zlib.Gunzip | Zlib.Inflate | Zlib.InflateRaw | Zlib.BrotliDecompress | undefined;
+  #done = false;
+
+  constructor(coding: Coding, sink: DecodedSink) {
+    this.#coding = coding;
+    this.#sink = sink;
+  }
+
+  #open(first: Uint8Array): boolean {
+    const z = zlib();
+    if (z === undefined) {
+      this.#fail(`a ${this.#coding} body, which this runtime has no zlib to decode`);
+      return false;
+    }
+    // Lenient about a truncated end, as browsers and fetch are; a corrupt stream still fails.
+    const flush = { finishFlush: z.constants.Z_SYNC_FLUSH };
+    const stream =
+      this.#coding === 'gzip'
+        ? z.createGunzip(flush)
+        : this.#coding === 'br'
+          ? z.createBrotliDecompress({ finishFlush: z.constants.BROTLI_OPERATION_FLUSH })
+          : isZlibWrapped(first)
+            ? z.createInflate(flush)
+            : z.createInflateRaw(flush);
+    stream.on('data', (chunk: Buffer) => {
+      if (this.#done) return;
+      if (!this.#sink.chunk(chunk)) this.destroy();
+    });
+    stream.on('end', () => {
+      if (this.#done) return;
+      this.#done = true;
+      this.#sink.end();
+    });
+    stream.on('error', (error: Error) =>
+      this.#fail(`a ${this.#coding} body that could not be decoded (${error.message})`),
+    );
+    this.#stream = stream;
+    return true;
+  }
+
+  #fail(problem: string): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#stream?.destroy();
+    this.#sink.error(problem);
+  }
+
+  write(chunk: Uint8Array): void {
+    if (this.#done) return;
+    if (this.#stream === undefined && !this.#open(chunk)) return;
+    this.#stream!.write(chunk);
+  }
+
+  end(): void {
+    if (this.#done) return;
+    if (this.#stream === undefined) {
+      // An empty body in a coding decodes to nothing.
+      this.#done = true;
+      this.#sink.end();
+      return;
+    }
+    this.#stream.end();
+  }
+
+  /** Stops decoding at once: nothing more reaches the sink. */
+  destroy(): void {
+    this.#done = true;
+    this.#stream?.destroy();
   }
 }

@@ -1,18 +1,16 @@
 import type { Dispatcher } from '../platform/types.js';
 import { ValidationError, type ValidationIssue } from '../errors.js';
-import type { FetchFunction } from './fetch-sender.js';
-import { checkHeaders } from './headers.js';
+import type { FetchFunction } from './senders.js';
+import { checkHeaders, userAgentOf, type AppInfo } from './headers.js';
 import { platform } from '../platform/index.js';
-import { keyProblem } from './key.js';
-import { createLogger, type Logger, type LogLevel, type LogSink } from './logger.js';
-import { snapshot } from './snapshot.js';
-import { MAX_TIMER_MS, checkOptions, ofType, wholeNumber, type OptionRule } from './options.js';
+import { createLogger, type Logger, type LogLevel, type LogSink } from './trace.js';
+import { snapshot } from './check.js';
+import { MAX_TIMER_MS, checkOptions, keyProblem, ofType, wholeNumber, type OptionRule } from './options.js';
 import { proxyProblem, settleProxy, type ProxyOption, type ProxySettings } from '../platform/proxy.js';
 import { createScrubber, type Scrubber } from './scrub.js';
 import { MAX_RETRY_AFTER_MS } from './retry.js';
-import { userAgentOf, type AppInfo } from './user-agent.js';
 
-export type { AppInfo } from './user-agent.js';
+export type { AppInfo } from './headers.js';
 
 /** Options of `new Wallet(options)`. @expand */
 export interface ClientOptions {

@@ -3,7 +3,7 @@
  * what the call was (amounts in Naira with the Kobo in brackets), and what to do next, right for
  * the call (a charge can be confirmed with verify; a refund can only be retried with its key).
  */
-import { firstAlongCauses } from '../internal/causes.js';
+import { firstAlongCauses } from './attempt.js';
 import { platform } from '../platform/index.js';
 import type { AttemptResult } from './attempt.js';
 

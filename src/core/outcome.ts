@@ -14,13 +14,13 @@ import {
 } from '../errors.js';
 import { Answer } from './api-promise.js';
 import type { AttemptResult } from './attempt.js';
-import type { Logger } from './logger.js';
+import type { Logger } from './trace.js';
 import type { Scrubber } from './scrub.js';
 import { failureMessage, redirectMessage, tooLargeMessage, type CallWords } from './messages.js';
 import { apiErrorFor, openEnvelope, redirectError } from './response.js';
 import { mismatches, replayMismatch, type Echo } from './idempotency.js';
 import { backoffDelay, isRetryableStatus, parseRetryAfter } from './retry.js';
-import { unchecked, type Schemas } from './schemas-on-demand.js';
+import { unchecked, type Schemas } from './check.js';
 import { FAIL, guards } from '../schemas/guards.js';
 
 /**

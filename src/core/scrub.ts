@@ -1,15 +1,15 @@
+import type { ValidationIssue } from '../errors.js';
+import { safeCopy } from '../internal/safe-copy.js';
+import type { AttemptResult } from './attempt.js';
+
 /**
  * The one scrubber: every response text and header, error message, `cause` chain and log line
- * passes through it before a merchant can see it. It finds the secret key in every form listed in
- * `scrub-find.ts` (as is, a fragment of 12 or more characters, base64 at any alignment), also
+ * passes through it before a merchant can see it. It finds the secret key in every form
+ * `keyFinder` (below) knows (as is, a fragment of 12 or more characters, base64 at any alignment), also
  * under JSON string escapes (`\/`, `\u005f`) and percent-encoding, up to two levels, and replaces
  * each with `[redacted]`. Values and errors are copied as plain data (`internal/safe-copy.ts`):
  * nothing a cause carries is passed through.
  */
-import type { ValidationIssue } from '../errors.js';
-import { safeCopy } from '../internal/safe-copy.js';
-import type { AttemptResult } from './attempt.js';
-import { keyFinder, type Range } from './scrub-find.js';
 
 const REDACTED = '[redacted]';
 
@@ -124,6 +124,144 @@ export function createScrubber(key: string, secrets: readonly string[] = []): Sc
       // Copied only when something is removed: an answer without the key is passed on as it is.
       const body = text(result.text);
       return body === result.text ? result : { ...result, text: body };
+    },
+  };
+}
+
+/**
+ * Where a secret key appears in a text, in every form a server or library might echo it: as is,
+ * any fragment of 12 or more characters of the part after `sk_live_`/`sk_test_`, and base64 (of
+ * the key alone or inside a longer encoded string such as `Bearer <key>` or a Basic `user:key`,
+ * standard or URL-safe alphabet). Time is linear in the text: a native search for fixed blocks,
+ * then a bounded extension. `core/scrub.ts` adds the escaped forms by searching decoded views.
+ */
+
+const FRAGMENT = 12;
+const BLOCK = 6; // every fragment of 12 contains one block of 6 aligned on the key's part
+// Base64: 12 bytes of the key are 16 characters; every run of 16 holds one aligned block of 8.
+const B64_FRAGMENT = 16;
+const B64_BLOCK = 8;
+const BASE64_CHAR = /[A-Za-z0-9+/=_-]/;
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** A range `[start, end)` of a text. */
+export type Range = [number, number];
+
+interface Blocks {
+  target: string;
+  block: number;
+  min: number;
+  list: { text: string; offset: number }[];
+}
+
+function blocksOf(target: string, block: number, min: number): Blocks {
+  const list: Blocks['list'] = [];
+  for (let k = 0; k + block <= target.length; k += block)
+    list.push({ text: target.slice(k, k + block), offset: k });
+  return { target, block, min, list };
+}
+
+// Runs of `chars` that equal a piece of the target at least `min` long, each found from a block.
+function runs(
+  chars: string,
+  b: Blocks,
+  found: Range[],
+  onRun: (start: number, end: number, from: number) => Range,
+): void {
+  const { target, block, min } = b;
+  for (const { text, offset } of b.list) {
+    let covered = -1;
+    for (let q = chars.indexOf(text); q !== -1; q = chars.indexOf(text, q + 1)) {
+      if (q + block <= covered) continue;
+      let start = q;
+      let pk = offset;
+      while (start > 0 && pk > 0 && chars[start - 1] === target[pk - 1]) [start, pk] = [start - 1, pk - 1];
+      let end = q + block;
+      let ek = offset + block;
+      while (end < chars.length && ek < target.length && chars[end] === target[ek])
+        [end, ek] = [end + 1, ek + 1];
+      if (end - start < min) continue;
+      found.push(onRun(start, end, pk));
+      covered = end;
+    }
+  }
+}
+
+/**
+ * The base64 characters of `bytes` that do not depend on what comes before or after them, when
+ * they start `align` bytes into a 3-byte group: a string encoded with the key somewhere inside it
+ * holds one of the three.
+ */
+function stableBase64(bytes: Uint8Array, align: number): string {
+  const bits = (i: number): number => (i < align || i >= align + bytes.length ? 0 : bytes[i - align]!);
+  const total = align + bytes.length;
+  let out = '';
+  // Character c covers bits [6c, 6c + 6) of the stream: keep those entirely inside the key.
+  for (let c = Math.ceil((8 * align) / 6); 6 * c + 6 <= 8 * total; c++) {
+    const bit = 6 * c;
+    const byte = bit >> 3;
+    const shift = bit & 7;
+    const word = (bits(byte) << 8) | bits(byte + 1);
+    out += B64[(word >> (10 - shift)) & 63];
+  }
+  return out;
+}
+
+/** Finds a key's forms in text. */
+export interface KeyFinder {
+  /** Quick test: false when the text cannot hold any form of the key. */
+  mayHold(text: string): boolean;
+  /** Every range of `chars` that is the key, a fragment of it, or a base64 word carrying it. */
+  ranges(chars: string): Range[];
+}
+
+/** Builds the finder for one key (`sk_live_` or `sk_test_` and its secret part). */
+export function keyFinder(key: string): KeyFinder {
+  const prefix = key.slice(0, 8);
+  const part = key.slice(8);
+  const fragments = part.length >= FRAGMENT;
+  const plain = blocksOf(part, BLOCK, FRAGMENT);
+  const bytes = new TextEncoder().encode(key);
+  const encoded = [0, 1, 2].map((align) => blocksOf(stableBase64(bytes, align), B64_BLOCK, B64_FRAGMENT));
+
+  // Fixed strings at least one of which every form of the key contains (URL-safe base64 included).
+  const needles = fragments ? plain.list.map((b) => b.text) : [key];
+  for (const e of encoded) {
+    for (const { text } of e.list) needles.push(text, text.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+
+  function ranges(chars: string): Range[] {
+    const found: Range[] = [];
+    if (!fragments) {
+      for (let q = chars.indexOf(key); q !== -1; q = chars.indexOf(key, q + key.length))
+        found.push([q, q + key.length]);
+    } else {
+      runs(chars, plain, found, (start, end, pk) =>
+        pk === 0 && chars.slice(start - prefix.length, start) === prefix
+          ? [start - prefix.length, end]
+          : [start, end],
+      );
+    }
+    // URL-safe base64 searched as standard: same length, so offsets hold.
+    const standard =
+      chars.includes('-') || chars.includes('_') ? chars.replace(/-/g, '+').replace(/_/g, '/') : chars;
+    for (const b of encoded) {
+      runs(standard, b, found, (start, end) => {
+        // The whole encoded word goes: its other characters carry bits of the key too.
+        while (start > 0 && BASE64_CHAR.test(chars[start - 1]!)) start--;
+        while (end < chars.length && BASE64_CHAR.test(chars[end]!)) end++;
+        return [start, end];
+      });
+    }
+    return found;
+  }
+
+  // Every run ranges() can find holds one of the needles: one pass of one expression says whether to look.
+  const anyNeedle = new RegExp(needles.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'));
+  return {
+    ranges,
+    mayHold(text) {
+      return part !== '' && anyNeedle.test(text);
     },
   };
 }

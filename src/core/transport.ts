@@ -6,14 +6,12 @@ import type { Sender, AttemptResult, AttemptRequest } from './attempt.js';
 import type { Config } from './config.js';
 import { mergeHeaders } from './headers.js';
 import { KeyMemory, keyReused, type Echo } from './idempotency.js';
-import { maskParams } from './logger.js';
 import { callResult, mayHaveActed, delayBeforeRetry, GUARD_DOUBTS, type ResultContext } from './outcome.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import type { Scrubber } from './scrub.js';
 import { sleep } from './retry.js';
-import { snapshot } from './snapshot.js';
-import { traceCall, traced, type CallTrace } from './trace.js';
-import { loadSchemas, validate } from './schemas-on-demand.js';
+import { maskParams, traceCall, traced, type CallTrace } from './trace.js';
+import { loadSchemas, snapshot, validate } from './check.js';
 
 export type { RequestOptions } from './request-options.js';
 

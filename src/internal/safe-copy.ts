@@ -4,9 +4,9 @@
  * through a text filter (the scrubber's), errors become plain `Error` copies (a `DOMException`
  * copied with its prototype throws from its own getters), arrays and plain objects are copied,
  * and everything else (a `Request`, `Headers`, a `Map`, a buffer, a class instance) becomes a
- * summary `{ type, summary }`. Bounded in depth and width; never throws.
+ * summary `{ type, summary }`. Bounded in depth and width; never throws. Also the one test for
+ * "plain data" (`isPlainObject`), which the copies, the snapshots and the schemas share.
  */
-import { isPlainObject } from './plain.js';
 
 const MAX_DEPTH = 8;
 const MAX_ENTRIES = 100;
@@ -163,4 +163,21 @@ function copyError(error: object, text: Text, keepSdk: boolean, depth: number): 
     own(text(key), copy(read(error, key), text, keepSdk, depth + 1), enumerable);
   }
   return out;
+}
+
+/** The one test for "plain data object": what JSON, option bags and metadata may be. */
+
+/**
+ * True for `{}` and objects made by `Object.create(null)`; false for arrays, dates, class
+ * instances, `Map`, `Request`, buffers. Never throws: a revoked Proxy is not plain.
+ * @internal
+ */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    const proto = Object.getPrototypeOf(value) as unknown;
+    return proto === Object.prototype || proto === null;
+  } catch {
+    return false;
+  }
 }

@@ -1,20 +1,19 @@
 /**
  * The client's dispatcher through a proxy, from only undici's `ProxyAgent`, the `Pool` it reaches
- * the proxy with and its `connect` (the CONNECT request): the build bundles this file, `proxy-agent.ts` and the undici files they reach
- * into `dist/undici-proxy.*` (HTTP/2 and FormData bodies left out, as in the Agent's bundle), which
- * the Node platform loads only when a proxy is used, instead of the Agent's file. Never the whole
- * of undici: no fetch, WebSocket, cache (with its `node:sqlite`) or mocks.
+ * the proxy with and its `connect` (the CONNECT request): the build bundles this file and the undici
+ * files it reaches into `dist/undici-proxy.*` (HTTP/2 and FormData bodies left out, as in the
+ * Agent's bundle), which the Node platform loads only when a proxy is used, instead of the Agent's
+ * file. Never the whole of undici: no fetch, WebSocket, cache (with its `node:sqlite`) or mocks.
  */
-import type { Pool as UndiciPool, ProxyAgent as UndiciProxyAgent } from 'undici';
+import type { Dispatcher, Pool as UndiciPool, ProxyAgent as UndiciProxyAgent } from 'undici';
 // @ts-expect-error undici ships no declarations for its internal files; the types come from its root.
 import connect from 'undici/lib/api/api-connect.js';
 // @ts-expect-error as above.
 import PoolClass from 'undici/lib/dispatcher/pool.js';
 // @ts-expect-error as above.
 import ProxyAgentClass from 'undici/lib/dispatcher/proxy-agent.js';
-import { proxyAgent, type ProxiedAgentOptions, type ProxyClasses } from './proxy-agent.js';
 import type { ProxyRoute } from './proxy.js';
-import type { OwnDispatcher } from './types.js';
+import type { DispatchHandler, OwnDispatcher } from './types.js';
 
 const classes: ProxyClasses = {
   ProxyAgent: ProxyAgentClass as typeof UndiciProxyAgent,
@@ -22,7 +21,130 @@ const classes: ProxyClasses = {
   connect: connect as ProxyClasses['connect'],
 };
 
-/** Builds the dispatcher that sends through `route` (see `proxy-agent.ts`). */
+/** Builds the dispatcher that sends through `route` (see `proxyAgent`, below). */
 export function createProxyAgent(route: ProxyRoute, options: ProxiedAgentOptions): OwnDispatcher {
   return proxyAgent(classes, route, options);
+}
+
+/**
+ * The client's own dispatcher through a proxy: undici's `ProxyAgent`, a CONNECT tunnel to an
+ * `https:` service (TLS 1.3 to the service inside it) or an HTTP proxy (absolute-form requests) for
+ * an `http:` one. The classes come from the caller, which loads them only when a proxy is used.
+ * A tunnel the proxy refuses (407, 403, 502 to CONNECT) fails with code `WALLET_PROXY_REFUSED`, and
+ * a proxy that cannot be reached keeps its system code (`ECONNREFUSED`): both prove the request
+ * never reached the service, and their messages name the proxy, never its credentials.
+ */
+
+type ConnectOptions = Parameters<UndiciPool['connect']>[0];
+
+/** The parts of undici a proxy needs. */
+export interface ProxyClasses {
+  ProxyAgent: typeof UndiciProxyAgent;
+  Pool: typeof UndiciPool;
+  /**
+   * undici's `connect` (a CONNECT request over a dispatcher), called with the pool as `this`:
+   * undici's root module adds it to every dispatcher, and only the proxy's parts are loaded here.
+   */
+  connect: (this: UndiciPool, options: ConnectOptions) => Promise<Dispatcher.ConnectData>;
+}
+
+/** The client Agent's options that apply through a proxy too. */
+export interface ProxiedAgentOptions {
+  keepAliveTimeout: number;
+  headersTimeout: number;
+  bodyTimeout: number;
+  connections: number;
+}
+
+/** Code of the error for a proxy that answered CONNECT with anything but 200. */
+export const PROXY_REFUSED = 'WALLET_PROXY_REFUSED';
+
+const REASONS: Readonly<Record<number, string>> = {
+  403: 'Forbidden',
+  407: 'Proxy Authentication Required',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+function refused(route: ProxyRoute, status: number, target: string): Error {
+  const hint =
+    status === 407
+      ? ` Check the proxy's credentials (user:password@ in ${route.source}).`
+      : ' The proxy would not open a tunnel to the service: check its allow list.';
+  const error = new Error(
+    `The proxy ${route.uri} (${route.source}) answered ${status}${REASONS[status] ? ` ${REASONS[status]}` : ''} ` +
+      `to ${route.mode === 'tunnel' ? 'CONNECT' : 'the request for'} ${target}; nothing was sent to the service.${hint}`,
+  );
+  return Object.assign(error, { code: PROXY_REFUSED, statusCode: status });
+}
+
+function unreachable(route: ProxyRoute, cause: unknown): Error {
+  const code = (cause as { code?: unknown } | null)?.code;
+  const error = new Error(
+    `Could not connect to the proxy ${route.uri} (${route.source})${typeof code === 'string' ? `: ${code}` : ''}; nothing was sent to the service.`,
+    { cause },
+  );
+  return typeof code === 'string' ? Object.assign(error, { code }) : error;
+}
+
+/**
+ * The SDK's handler, with a forward proxy's 407 (which undici reports as an invalid argument, as if
+ * the request were refused before sending) told as the proxy's refusal it is.
+ */
+function forwardRefusals(handler: DispatchHandler, route: ProxyRoute, target: string): DispatchHandler {
+  return {
+    onRequestStart: (controller, context) => handler.onRequestStart(controller, context),
+    onResponseStart: (controller, status, headers, message) =>
+      handler.onResponseStart(controller, status, headers, message),
+    onResponseData: (controller, chunk) => handler.onResponseData(controller, chunk),
+    onResponseEnd: (controller, trailers) => handler.onResponseEnd(controller, trailers),
+    onResponseError: (controller, error) =>
+      handler.onResponseError(
+        controller,
+        /Proxy Authentication Required \(407\)/.test(error.message) ? refused(route, 407, target) : error,
+      ),
+  };
+}
+
+/** Builds the dispatcher that sends through `route`. */
+export function proxyAgent(
+  classes: ProxyClasses,
+  route: ProxyRoute,
+  options: ProxiedAgentOptions,
+): OwnDispatcher {
+  const tls = { minVersion: 'TLSv1.3' as const };
+  const agent = new classes.ProxyAgent({
+    ...options,
+    uri: route.uri,
+    ...(route.token === undefined ? {} : { token: route.token }),
+    proxyTunnel: route.mode === 'tunnel',
+    requestTls: tls,
+    // The connection to the proxy itself: the refusals above are told apart here.
+    clientFactory: (origin, clientOptions) => {
+      const pool = new classes.Pool(origin, clientOptions);
+      return Object.assign(Object.create(pool) as UndiciPool, {
+        async connect(params: ConnectOptions) {
+          let answer;
+          try {
+            answer = await classes.connect.call(pool, params);
+          } catch (error) {
+            throw unreachable(route, error);
+          }
+          if (answer.statusCode !== 200) {
+            answer.socket.destroy();
+            throw refused(route, answer.statusCode, String(params.path));
+          }
+          return answer;
+        },
+        close: () => pool.close(),
+        destroy: (error?: Error | null) => pool.destroy(error ?? null),
+      });
+    },
+  });
+  if (route.mode === 'tunnel') return agent;
+  const forward = agent.compose(
+    (dispatch) => (options, handler) =>
+      dispatch(options, forwardRefusals(handler as DispatchHandler, route, String(options.origin ?? ''))),
+  );
+  return forward;
 }

@@ -4,7 +4,7 @@
  * and only the most recent few thousand references (in the one bounded key memory), so a
  * long-running server's memory stays flat.
  */
-import { Recent } from '../internal/recent.js';
+import { Recent } from '../core/idempotency.js';
 
 /** How many references are remembered before the reference dispatched longest ago is forgotten. */
 export const DISPATCH_MEMORY_SIZE = 5_000;

@@ -8,7 +8,7 @@ import { quoted } from '../internal/words.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { MAX_TIMER_MS, checkOptions, type OptionRule } from '../core/options.js';
 import { RULES as REQUEST_OPTION_RULES } from '../core/request-options.js';
-import { onAbort } from '../core/abort.js';
+import { onAbort } from '../core/retry.js';
 import { isRetryableStatus, parseRetryAfter, sleep } from '../core/retry.js';
 import type { RequestOptions } from '../core/transport.js';
 import {

@@ -5,8 +5,7 @@
  * gives zod's output (parameters copied in the shape's order; answers checked in place and given
  * back as they came), or answers {@link FAIL} at the first doubt, for zod to parse and word.
  */
-import { FAIL, type Guard } from './guard.js';
-import { paidFields, qrCodeForQr } from './rules.js';
+import { FAIL, type Guard, paidFields, qrCodeForQr } from './rules.js';
 
 function resolvedCustomer(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return FAIL;

@@ -5,8 +5,15 @@
  * gives zod's output (parameters copied in the shape's order; answers checked in place and given
  * back as they came), or answers {@link FAIL} at the first doubt, for zod to parse and word.
  */
-import { FAIL, type Guard } from './guard.js';
-import { amountGivenOrOmitted, filledText, jsonMetadata, referenceText, wellFormedText } from './rules.js';
+import {
+  FAIL,
+  type Guard,
+  amountGivenOrOmitted,
+  filledText,
+  jsonMetadata,
+  referenceText,
+  wellFormedText,
+} from './rules.js';
 
 function resolveHandleParams(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return FAIL;

@@ -9,11 +9,11 @@
  * subtracted), 14 to 17% of a first call that now costs about 44 ms, which would take the first
  * call from 0.94x / 0.81x of a bare fetch (ESM / CommonJS) past the 1.0x limit in ESM.
  */
-import { FAIL, type Guard } from './guard.js';
+import { FAIL, type Guard } from './rules.js';
 import { answerGuards } from './guards-answers.generated.js';
 import { paramGuards } from './guards-params.generated.js';
 
-export { FAIL, type Guard } from './guard.js';
+export { FAIL, type Guard } from './rules.js';
 
 /** The guard of each schema of `./index.ts`, by the schema's name. */
 export const guards: Readonly<Record<keyof typeof paramGuards | keyof typeof answerGuards, Guard>> = {

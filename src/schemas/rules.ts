@@ -6,10 +6,20 @@
  * judges a value exactly as zod would without loading zod.
  *
  * Each rule answers `undefined` when the value keeps it (what every good call meets, allocating
- * nothing), else the issues, with their path within the value and their wording.
+ * nothing), else the issues, with their path within the value and their message.
  */
 import { describe } from '../internal/describe.js';
-import { isPlainObject } from '../internal/plain.js';
+import { isPlainObject } from '../internal/safe-copy.js';
+
+/**
+ * What a generated guard answers (`./guards-params.generated.ts`, `./guards-answers.generated.ts`):
+ * the value as zod would give it, or this, which hands the value to zod to parse and word. Here,
+ * beside the rules the guards call, so the generated files and `./guards.ts` import it without a cycle.
+ */
+export const FAIL: unique symbol = Symbol('fail');
+
+/** A schema's guard: its output for a value zod accepts, or {@link FAIL}. */
+export type Guard = (value: unknown) => unknown;
 
 /** One thing a rule found wrong: where, within the value it was given, and what. */
 export interface RuleIssue {

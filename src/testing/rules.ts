@@ -8,7 +8,7 @@ import { checkOptions, throwIssues } from '../core/options.js';
 import type { OptionRule } from '../core/options.js';
 import type { ValidationIssue } from '../errors/validation.js';
 import { describe } from '../internal/describe.js';
-import { isPlainObject } from '../internal/plain.js';
+import { isPlainObject } from '../internal/safe-copy.js';
 
 /** Checks one value: a problem, problems at sub-paths, or `undefined`. @internal */
 export type Rule = OptionRule;

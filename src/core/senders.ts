@@ -1,9 +1,14 @@
 import type { DispatchController, DispatchHandler, Dispatcher } from '../platform/types.js';
 import type { Sender, AttemptResult, AttemptRequest, Deadline, Stoppable } from './attempt.js';
-import { errorCode, startDeadline } from './attempt.js';
-import { BoundedBody } from './body.js';
-import { BodyDecoder, encodingPlan, type DecodedSink } from './decode.js';
-import { objectHead, type ResponseHead } from './response-head.js';
+import { errorCode, runAttempt, startDeadline } from './attempt.js';
+import { BodyDecoder, BoundedBody, encodingPlan, readBounded, type DecodedSink } from './body.js';
+import { objectHead, type ResponseHead } from './api-promise.js';
+
+/**
+ * The two ways of sending, each a {@link Sender} of `./attempt.ts`: through undici's public
+ * dispatcher interface (the client's own Agent or a merchant's dispatcher), and through `fetch`
+ * (Fetch runtimes, or a `fetch` a merchant passes).
+ */
 
 type Settle = (result: AttemptResult) => void;
 
@@ -212,4 +217,61 @@ export function undiciSender(dispatcher: Dispatcher, realSetImmediate?: RealSetI
         exchange.refuse(error);
       }
     });
+}
+
+// What fetch decodes by itself (the body it hands over is already decoded).
+const FETCH_DECODES = /^(gzip|x-gzip|deflate|br|zstd|identity)$/i;
+
+/** A Fetch-compatible function: the runtime's `fetch`, or one a merchant wraps. */
+export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
+
+/**
+ * Sending through `fetch`, with every rule of the undici path: one deadline over connect, headers
+ * and body, the body cap, abort, and honest classification. `getFetch` is asked on each attempt,
+ * so a `globalThis.fetch` patched later (MSW's `setupServer`) sees the request. Redirects are
+ * never followed: the key must not travel to another host.
+ */
+export function fetchSender(getFetch: () => FetchFunction | undefined): Sender {
+  return async (request): Promise<AttemptResult> => {
+    const fetchFn = getFetch();
+    if (typeof fetchFn !== 'function') {
+      const cause = new TypeError('No fetch function: this runtime has no global fetch');
+      return { kind: 'failure', reason: 'refused', reached: false, code: undefined, cause };
+    }
+    try {
+      // The Headers constructor applies the same rules fetch will: a value it refuses was never sent.
+      new Headers(request.headers);
+    } catch (cause) {
+      return { kind: 'failure', reason: 'refused', reached: false, code: errorCode(cause), cause };
+    }
+    return runAttempt(request, async (signal) => {
+      const response = await fetchFn(request.url, {
+        method: request.method,
+        headers: request.headers,
+        ...(request.body === undefined ? {} : { body: request.body }),
+        signal,
+        redirect: 'manual',
+      });
+      const headers: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        headers[name] = value;
+      });
+      const { status, body } = response;
+      if (!body) return { status, headers, text: '' };
+      const reader = body.getReader();
+      const cancel = (): void => void reader.cancel().catch(() => undefined);
+      const coding = headers['content-encoding']?.trim();
+      if (coding && !coding.split(',').every((name) => FETCH_DECODES.test(name.trim()))) {
+        cancel();
+        const undecoded = `a body in Content-Encoding "${coding.slice(0, 64)}", which the SDK cannot decode`;
+        return { status, headers, text: `(${undecoded})`, undecoded };
+      }
+      // fetch decodes gzip, deflate and br as it streams: the cap below counts decoded bytes.
+      return {
+        status,
+        headers,
+        text: (await readBounded(() => reader.read(), cancel, headers['content-length']))?.text(),
+      };
+    });
+  };
 }
