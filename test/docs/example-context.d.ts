@@ -44,6 +44,10 @@ declare global {
    */
   namespace Deno {
     function serve(handler: (request: Request) => Response | Promise<Response>): unknown;
+    function serve(
+      options: { port?: number; hostname?: string },
+      handler: (request: Request) => Response | Promise<Response>,
+    ): unknown;
     const env: { get(key: string): string | undefined };
     // Not used by the guides, but the SDK's own Deno probe (src/platform/bun-deno.ts) reads it, and
     // this file is compiled with src/ by `tsc -p test`.
