@@ -42,6 +42,14 @@ declare global {
    * The part of Deno's global the webhooks guide uses, as Deno 2 declares it (the guide's Deno
    * snippet runs in Deno; `deno` ships its types inside its binary, not as an npm package).
    */
+  /** The part of Bun's global the webhooks guide uses, as Bun 1 declares it (`bun-types`). */
+  namespace Bun {
+    function serve(options: {
+      port?: number;
+      hostname?: string;
+      fetch: (request: Request) => Response | Promise<Response>;
+    }): unknown;
+  }
   namespace Deno {
     function serve(handler: (request: Request) => Response | Promise<Response>): unknown;
     function serve(

@@ -65,7 +65,7 @@ beforeAll(async () => {
     files: {
       'wrangler.toml': WRANGLER_TOML,
       'webhook-worker.ts': webhookWorker(
-        guideSnippet('docs/webhooks.md', '### Bun, Deno, Cloudflare Workers', 1),
+        guideSnippet('docs/webhooks.md', '### Bun, Deno, Cloudflare Workers', 2),
       ),
       'client-worker.ts': guideSnippet('docs/getting-started.md', '## 1. Install'),
     },
