@@ -35,7 +35,10 @@ main = "webhook-worker.ts"
 compatibility_date = "${COMPATIBILITY_DATE}"
 `;
 
-/** A Worker bundle running in workerd with `bindings`, and everything it logged. */
+/**
+ * A Worker bundle running in workerd with `bindings`: a request to it (failing with what workerd
+ * printed, which Miniflare's own error leaves out), and everything it logged.
+ */
 function inWorkerd(scriptPath: string, bindings: Record<string, string>) {
   let logged = '';
   const mf = new Miniflare({
@@ -50,7 +53,15 @@ function inWorkerd(scriptPath: string, bindings: Record<string, string>) {
       stderr.on('data', (chunk: Buffer) => (logged += chunk.toString()));
     },
   });
-  return { mf, logged: () => logged };
+  const dispatch = async (url: string, init?: Parameters<Miniflare['dispatchFetch']>[1]) => {
+    try {
+      const response = await mf.dispatchFetch(url, init);
+      return { status: response.status, body: await response.text() };
+    } catch (error) {
+      throw new Error(`workerd: ${String(error)}\n${logged}`, { cause: error });
+    }
+  };
+  return { mf, dispatch, logged: () => logged };
 }
 
 const event = (reference: string) => ({
@@ -84,8 +95,8 @@ describe('the webhooks guide’s Worker, its secret a binding', () => {
   });
   afterAll(() => worker?.mf.dispose());
 
-  const post = async (body: string, signature?: string) => {
-    const response = await worker.mf.dispatchFetch('http://merchant.test/webhooks/wallet', {
+  const post = (body: string, signature?: string) =>
+    worker.dispatch('http://merchant.test/webhooks/wallet', {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -93,8 +104,6 @@ describe('the webhooks guide’s Worker, its secret a binding', () => {
       },
       body,
     });
-    return { status: response.status, body: await response.text() };
-  };
   const handled = (): unknown[] =>
     [...worker.logged().matchAll(/handled (.*)$/gm)].map((line) => JSON.parse(line[1]!) as unknown);
 
@@ -152,8 +161,8 @@ describe('getting started’s Worker, its client built from the env bindings', (
       await wallet.close();
 
       const ask = async () => {
-        const response = await worker.mf.dispatchFetch(`http://merchant.test/?reference=${reference}`);
-        return { status: response.status, body: await response.json() };
+        const { status, body } = await worker.dispatch(`http://merchant.test/?reference=${reference}`);
+        return { status, body: JSON.parse(body) as unknown };
       };
       expect(await ask()).toEqual({ status: 200, body: { reference, paid: false } });
       expect(
