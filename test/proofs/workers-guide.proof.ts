@@ -64,6 +64,25 @@ function inWorkerd(scriptPath: string, bindings: Record<string, string>) {
   return { mf, dispatch, logged: () => logged };
 }
 
+/**
+ * The mistake the guide warns of: a client built at module level, where a Worker has no `env` and
+ * (without nodejs_compat) no `process.env`, although the bindings are set.
+ */
+const MODULE_LEVEL_WORKER = `import { Wallet } from '@wallet/node';
+
+const wallet = new Wallet();
+
+export default {
+  async fetch(): Promise<Response> {
+    const error = await wallet.charges.verify('order_1764000000000').then(
+      () => ({ name: 'none', message: 'the call went out' }),
+      (e: Error) => ({ name: e.name, message: e.message }),
+    );
+    return Response.json(error);
+  },
+};
+`;
+
 const event = (reference: string) => ({
   event: 'charge.success',
   data: { reference, amount: 500_000, customer: { handle: '@ada' } },
@@ -79,6 +98,7 @@ beforeAll(async () => {
         guideSnippet('docs/webhooks.md', '### Bun, Deno, Cloudflare Workers', 2),
       ),
       'client-worker.ts': guideSnippet('docs/getting-started.md', '## 1. Install'),
+      'module-level-worker.ts': MODULE_LEVEL_WORKER,
     },
   });
 });
@@ -173,6 +193,28 @@ describe('getting started’s Worker, its client built from the env bindings', (
       // The Worker's calls reached the sandbox under the key from its binding.
       const verifies = sandbox.requests.filter((r) => r.path === `/v1/charges/verify/${reference}`);
       expect(verifies.map((r) => `${r.method} ${r.status}`)).toEqual(['GET 200', 'GET 200']);
+    },
+  );
+
+  proof(
+    'a client built at module level instead says, at its first call, which bindings to pass, and sends nothing',
+    async () => {
+      const bundle = await wranglerBundle(project.dir, 'module-level-worker.ts', 'out-module-level');
+      const mistaken = inWorkerd(bundle.path, { WALLET_SECRET_KEY: TEST_KEY, WALLET_BASE_URL: baseUrl });
+      try {
+        const before = sandbox.requests.length;
+        const { body } = await mistaken.dispatch('http://merchant.test/');
+        const error = JSON.parse(body) as { name: string; message: string };
+        expect(error.name).toBe('ValidationError');
+        expect(error.message).toContain("a Worker's variables are bindings on its handler's env");
+        expect(error.message).toContain(
+          'pass apiKey: env.WALLET_SECRET_KEY to new Wallet() inside the handler',
+        );
+        expect(error.message).toContain('pass baseUrl: env.WALLET_BASE_URL');
+        expect(sandbox.requests.length).toBe(before);
+      } finally {
+        await mistaken.mf.dispose();
+      }
     },
   );
 });
