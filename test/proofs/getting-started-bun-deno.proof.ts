@@ -1,5 +1,5 @@
 /**
- * Getting started on Deno, as the guide says: its `pay.ts` run with the command the guide gives
+ * Getting started on Bun ("as on Node": `bun pay.mjs`) and on Deno, as the guide says: its `pay.ts` run with the command the guide gives
  * (`deno run --allow-env --allow-net pay.ts`) in a fresh project that installs the packed tarball,
  * against a sandbox on loopback; and without those flags, the guide's promise that the SDK names
  * the missing flag as a `WalletError` and sends nothing.
@@ -9,19 +9,22 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 
+import { Wallet } from '@wallet/node';
 import { createSandbox, type Sandbox } from '@wallet/node/testing';
 
-import { guideSnippet } from './guide-snippets.js';
+import { guideBlock, guideSnippet } from './guide-snippets.js';
 import { freshProject, proofBin, repo, removePacked } from './pack.mjs';
 import { proof } from './pending.js';
 
 const GUIDE = 'docs/getting-started.md';
+const deno = (cwd: string, args: string[], baseUrl: string) => runtime('deno', cwd, args, baseUrl);
+const APPROVE = /^Approve as Ada: curl -X POST (http:\/\/\S+\/_sandbox\/charges\/(order_\d+)\/authorize)$/m;
 
-/** `deno args` in `cwd` with step 3's environment: how it exited and what it printed. */
-function deno(cwd: string, args: string[], baseUrl: string) {
+/** `bun` or `deno` with `args` in `cwd` and step 3's environment: how it exited, what it printed. */
+function runtime(bin: 'bun' | 'deno', cwd: string, args: string[], baseUrl: string) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = execFile(
-      proofBin('deno'),
+      proofBin(bin),
       args,
       {
         cwd,
@@ -41,7 +44,7 @@ function deno(cwd: string, args: string[], baseUrl: string) {
   });
 }
 
-describe('getting started’s pay.ts on Deno 2', () => {
+describe('getting started’s pay.mjs on Bun 1 and pay.ts on Deno 2', () => {
   let project: Awaited<ReturnType<typeof freshProject>>;
   let sandbox: Sandbox;
   let baseUrl: string;
@@ -57,7 +60,10 @@ describe('getting started’s pay.ts on Deno 2', () => {
     file = command[2]!;
     project = await freshProject({
       name: 'getting-started-deno',
-      files: { [file]: guideSnippet(GUIDE, '## 4. Charge a customer') },
+      files: {
+        [file]: guideSnippet(GUIDE, '## 4. Charge a customer'),
+        'pay.mjs': guideBlock(GUIDE, '## 4. Charge a customer', 'js'),
+      },
     });
     sandbox = createSandbox();
     baseUrl = (await sandbox.listen()).url;
@@ -69,13 +75,35 @@ describe('getting started’s pay.ts on Deno 2', () => {
   });
 
   proof(
-    'with the guide’s flags it resolves, dispatches and verifies a new order on the sandbox',
+    'Bun runs pay.mjs as on Node: a new order, its prompt sent, and the approval that pays it',
+    async () => {
+      const run = await runtime('bun', project.dir, ['pay.mjs'], baseUrl);
+      expect(run.code, run.stderr).toBe(0);
+      const [, approveUrl, reference] = APPROVE.exec(run.stdout) ?? [];
+      expect(approveUrl, run.stdout).toBeDefined();
+      expect((await fetch(approveUrl!, { method: 'POST' })).status).toBe(200);
+      expect(sandbox.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+        'POST /v1/charges/resolve-handle 200',
+        'POST /v1/charges/dispatch 200',
+        `GET /v1/charges/verify/${reference} 200`,
+      ]);
+      const wallet = new Wallet({ apiKey: 'sk_test_demo', baseUrl });
+      expect(await wallet.charges.verify(reference!)).toMatchObject({ status: 'SUCCESS', amount: 500_000 });
+      await wallet.close();
+    },
+  );
+
+  proof(
+    'Deno with the guide’s flags resolves, dispatches and verifies a new order on the sandbox',
     async () => {
       expect(flags).toEqual(['--allow-env', '--allow-net']);
+      const before = sandbox.requests.length;
       const run = await deno(project.dir, ['run', ...flags, file], baseUrl);
       expect(run.code, run.stderr).toBe(0);
       expect(
-        sandbox.requests.map((r) => `${r.method} ${r.path.replace(/order_\d+/, 'order_N')} ${r.status}`),
+        sandbox.requests
+          .slice(before)
+          .map((r) => `${r.method} ${r.path.replace(/order_\d+/, 'order_N')} ${r.status}`),
       ).toEqual([
         'POST /v1/charges/resolve-handle 200',
         'POST /v1/charges/dispatch 200',
@@ -85,7 +113,7 @@ describe('getting started’s pay.ts on Deno 2', () => {
   );
 
   proof(
-    'without --allow-env, the first call is a ValidationError naming both flags, and nothing is sent',
+    'Deno without --allow-env: the first call is a ValidationError naming both flags, and nothing is sent',
     async () => {
       const before = sandbox.requests.length;
       const run = await deno(project.dir, ['run', '--allow-net', file], baseUrl);
@@ -100,7 +128,7 @@ describe('getting started’s pay.ts on Deno 2', () => {
   );
 
   proof(
-    'without --allow-net, Deno’s NotCapable comes out as a WalletError naming the flags, nothing sent',
+    'Deno without --allow-net: its NotCapable comes out as a WalletError naming the flags, nothing sent',
     async () => {
       const before = sandbox.requests.length;
       const run = await deno(project.dir, ['run', '--allow-env', file], baseUrl);
