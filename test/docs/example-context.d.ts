@@ -42,8 +42,20 @@ declare global {
    * The part of Deno's global the webhooks guide uses, as Deno 2 declares it (the guide's Deno
    * snippet runs in Deno; `deno` ships its types inside its binary, not as an npm package).
    */
+  /** The part of Bun's global the webhooks guide uses, as Bun 1 declares it (`bun-types`). */
+  namespace Bun {
+    function serve(options: {
+      port?: number;
+      hostname?: string;
+      fetch: (request: Request) => Response | Promise<Response>;
+    }): unknown;
+  }
   namespace Deno {
     function serve(handler: (request: Request) => Response | Promise<Response>): unknown;
+    function serve(
+      options: { port?: number; hostname?: string },
+      handler: (request: Request) => Response | Promise<Response>,
+    ): unknown;
     const env: { get(key: string): string | undefined };
     // Not used by the guides, but the SDK's own Deno probe (src/platform/bun-deno.ts) reads it, and
     // this file is compiled with src/ by `tsc -p test`.

@@ -8,14 +8,14 @@
  * would. What the merchant observes is what `fulfilOrder`, the guide's name for their own code,
  * printed.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 
 import { signWebhook } from '@wallet/node/testing';
 
 import { startRedis, type RedisServer } from '../redis/server.js';
+import { deliver, freePort, startServer, type Running } from './guide-server.js';
 import { guideSnippet } from './guide-snippets.js';
 import { freshProject, proofVersion, removePacked } from './pack.mjs';
 import { proof } from './pending.js';
@@ -93,40 +93,13 @@ const TSCONFIG = JSON.stringify({
   include: ['server.ts'],
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-}
-
 /** Starts `node out/server.js` and resolves once it printed `listening`. */
-function start(dir: string, port: number, env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, ['out/server.js'], {
+const start = (dir: string, port: number, env: Record<string, string>): Promise<Running> =>
+  startServer(process.execPath, ['out/server.js'], {
     cwd: dir,
-    env: { PATH: process.env['PATH'] ?? '', PORT: String(port), WALLET_WEBHOOK_SECRET: SECRET, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PORT: String(port), WALLET_WEBHOOK_SECRET: SECRET, ...env },
+    ready: /^listening$/m,
   });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const read = (chunk: Buffer): void => {
-      output += chunk.toString();
-      if (/^listening$/m.test(output)) resolve({ child, output: () => output });
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    child.once('exit', (code) => reject(new Error(`the server exited ${code}:\n${output}`)));
-  });
-}
 
 /** The orders `fulfilOrder` shipped, in the order it shipped them. */
 const fulfilled = (output: string): unknown[] =>
@@ -181,17 +154,7 @@ describe.each(SNIPPETS)('the webhooks guide’s $name snippet, as written', (sni
     await redis?.stop();
   });
 
-  const post = async (body: string, signature?: string, to = instances[0]!.url) => {
-    const response = await fetch(to, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(signature === undefined ? {} : { 'x-wallet-signature': signature }),
-      },
-      body,
-    });
-    return { status: response.status, body: await response.text() };
-  };
+  const post = (body: string, signature?: string, to = instances[0]!.url) => deliver(to, body, signature);
   /** What every instance shipped for `reference`. */
   const shipped = (reference: string): unknown[] =>
     instances

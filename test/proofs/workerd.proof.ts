@@ -1,24 +1,18 @@
-import { execFile } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join, relative } from 'node:path';
-import { promisify } from 'node:util';
 import { build, type Plugin } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from 'vitest';
 
 import { expectMerchantFlow, expectWebhooks, merchantProject, servedSandbox } from './harness.js';
-import { proofBin } from './pack.mjs';
 import type { ScenarioReport, WebhookReport } from './scenario/report.js';
 import { proof } from './pending.js';
 import { recordFigure } from './timing.js';
+import { COMPATIBILITY_DATE, wranglerBundle } from './wrangler.js';
 
-const run = promisify(execFile);
-
-// No nodejs_compat flag anywhere: the Worker gets only what workerd itself provides. The date is
-// the newest this workerd (1.20251118, wrangler 4.50.0's) knows. Miniflare's outbound network allows
-// private addresses, so the Worker reaches the sandbox on 127.0.0.1.
-const COMPATIBILITY_DATE = '2025-11-01';
+// No nodejs_compat flag anywhere: the Worker gets only what workerd itself provides. Miniflare's
+// outbound network allows private addresses, so the Worker reaches the sandbox on 127.0.0.1.
 const WRANGLER_TOML = `name = "merchant-worker"
 main = "worker.ts"
 compatibility_date = "${COMPATIBILITY_DATE}"
@@ -44,52 +38,6 @@ async function inMiniflare<T>(dir: string, scriptPath: string, body: unknown): P
   } finally {
     await mf.dispose();
   }
-}
-
-interface WranglerBundle {
-  path: string;
-  bytes: number;
-  text: string;
-  /** Packages under node_modules that went into the bundle. */
-  packages: string[];
-  /** Imports left outside the bundle (a Node builtin here would fail on a real Worker). */
-  externals: string[];
-}
-
-/** `wrangler deploy --dry-run --outdir`: the bundle Cloudflare would receive, and its metafile. */
-async function wranglerBundle(dir: string, entry: string, outdir: string): Promise<WranglerBundle> {
-  await run(
-    proofBin('wrangler'),
-    ['deploy', entry, '--dry-run', '--outdir', outdir, '--metafile', join(outdir, 'meta.json')],
-    {
-      cwd: dir,
-      env: {
-        PATH: process.env['PATH'] ?? '',
-        HOME: dir,
-        CI: 'true',
-        WRANGLER_SEND_METRICS: 'false',
-        WRANGLER_LOG_PATH: join(dir, 'wrangler-logs'),
-      },
-      maxBuffer: 16 * 1024 * 1024,
-    },
-  );
-  const path = join(dir, outdir, entry.replace(/\.ts$/, '.js'));
-  const meta = JSON.parse(readFileSync(join(dir, outdir, 'meta.json'), 'utf8')) as {
-    inputs: Record<string, { imports: { path: string; external?: boolean }[] }>;
-  };
-  const packages = Object.keys(meta.inputs).flatMap(
-    (input) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? [],
-  );
-  const externals = Object.values(meta.inputs).flatMap((input) =>
-    input.imports.filter((i) => i.external).map((i) => i.path),
-  );
-  return {
-    path,
-    bytes: statSync(path).size,
-    text: readFileSync(path, 'utf8'),
-    packages: [...new Set(packages)].sort(),
-    externals: [...new Set(externals)].sort(),
-  };
 }
 
 /** Node builtins a bundle still imports (`node:x` or a bare builtin name), by its import statements. */
