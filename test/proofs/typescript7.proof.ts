@@ -63,7 +63,7 @@ export async function pay(wallet: Wallet): Promise<void> {
 }
 `;
 
-/** The agent toolkit from ESM (it ships ESM only): its tools, ledgers, MCP server and ./ai. */
+/** The agent toolkit with the SDK's `Wallet`: its tools, ledgers, MCP server and ./ai. */
 const TOOLKIT = `import { Wallet } from '@wallet/node';
 import { createMcpServer, memorySpendLedger, redisSpendLedger, sqliteSpendLedger, walletTools, type ToolResult, type WalletTool } from '@wallet/agent-toolkit';
 import { walletAiTools } from '@wallet/agent-toolkit/ai';
@@ -91,22 +91,23 @@ function reported(stdout: string): string[] {
 }
 
 // Each module resolution and the files it checks: `.mts` is imported, `.cts` required, `.ts` as
-// the config says. The toolkit ships ESM only: it is checked where it is imported (a `.mts`, or a
-// `.ts` a bundler resolves as ESM).
+// the config says. The toolkit ships ESM only: a CommonJS file requires it (require(esm)) and gets
+// the SDK's .d.cts beside the toolkit's ESM declarations; node16 models a Node without
+// require(esm), and node10 reads no `exports`, so the toolkit is checked where Node loads it.
 type Ext = '.mts' | '.cts' | '.ts';
-const PROJECTS: Record<string, { config: ConsumerTsconfig; exts: Ext[]; toolkit: boolean }> = {
-  nodenext: { config: TSCONFIGS.nodenext(repo), exts: ['.mts', '.cts'], toolkit: true },
-  node16: { config: TSCONFIGS.node16(repo), exts: ['.mts', '.cts'], toolkit: true },
-  bundler: { config: TSCONFIGS.bundler(repo), exts: ['.ts'], toolkit: true },
+const PROJECTS: Record<string, { config: ConsumerTsconfig; exts: Ext[]; toolkit: Ext[] }> = {
+  nodenext: { config: TSCONFIGS.nodenext(repo), exts: ['.mts', '.cts'], toolkit: ['.mts', '.cts'] },
+  node16: { config: TSCONFIGS.node16(repo), exts: ['.mts', '.cts'], toolkit: ['.mts'] },
+  bundler: { config: TSCONFIGS.bundler(repo), exts: ['.ts'], toolkit: ['.ts'] },
 };
 
-function sources(exts: Ext[], toolkit: boolean): Record<string, string> {
+function sources(exts: Ext[], toolkit: Ext[]): Record<string, string> {
   const files: Record<string, string> = {};
   for (const ext of exts) {
     files[`app${ext}`] = consumerFiles[`app${ext}`] ?? '';
     files[`guided${ext}`] = GUIDED;
     files[`wrong${ext}`] = WRONG;
-    if (toolkit && ext !== '.cts') files[`toolkit${ext}`] = TOOLKIT;
+    if (toolkit.includes(ext)) files[`toolkit${ext}`] = TOOLKIT;
   }
   return files;
 }
@@ -126,7 +127,7 @@ beforeAll(async () => {
     // The AI SDK's declarations import 'json-schema' without depending on its types: a project
     // with skipLibCheck false installs them, as the compiler's own hint says.
     dependencies: { ai: '^6.0.0', '@types/json-schema': '^7.0.15' },
-    files: sources(['.mts', '.cts', '.ts'], true),
+    files: sources(['.mts', '.cts', '.ts'], ['.mts', '.cts', '.ts']),
   });
 }, 300_000);
 afterAll(() => {
@@ -157,8 +158,12 @@ for (const [version, compiler] of Object.entries(COMPILERS)) {
     if (version.startsWith('7')) {
       const options = { ...TSCONFIGS.node10(repo).compilerOptions };
       delete options.moduleResolution;
-      projects.commonjs = { config: { compilerOptions: options, files: [] }, exts: ['.ts'], toolkit: false };
-    } else projects.node10 = { config: TSCONFIGS.node10(repo), exts: ['.ts'], toolkit: false };
+      projects.commonjs = {
+        config: { compilerOptions: options, files: [] },
+        exts: ['.ts'],
+        toolkit: ['.ts'],
+      };
+    } else projects.node10 = { config: TSCONFIGS.node10(repo), exts: ['.ts'], toolkit: [] };
 
     for (const [name, { config, exts, toolkit }] of Object.entries(projects)) {
       it(`compiles the merchant's programs under ${name}, and refuses each mistake with its diagnostic`, async () => {
