@@ -77,6 +77,16 @@ export const ai = walletAiTools({ wallet, ledger: memorySpendLedger(), needsAppr
 export const wrong = walletTools({ wallet, allow: ['delete_everything'] }); // TS2322
 `;
 
+/** A CommonJS file's types (the .d.cts copy) and the ESM ones (.d.ts) are one type, both ways. */
+const COPIES = `import type { Transaction as EsmTransaction } from '@wallet/node' with { 'resolution-mode': 'import' };
+import type { WebhookEvent as EsmWebhookEvent } from '@wallet/node/webhooks' with { 'resolution-mode': 'import' };
+import type { Transaction } from '@wallet/node';
+import type { WebhookEvent } from '@wallet/node/webhooks';
+
+export const toEsm = (tx: Transaction, event: WebhookEvent): [EsmTransaction, EsmWebhookEvent] => [tx, event];
+export const fromEsm = (tx: EsmTransaction, event: EsmWebhookEvent): [Transaction, WebhookEvent] => [tx, event];
+`;
+
 /** The diagnostics a file's `// TS<n>` comments ask for, as `file(line): TS<n>`. */
 function expected(file: string, text: string): string[] {
   return text.split('\n').flatMap((line, i) => {
@@ -108,6 +118,7 @@ function sources(exts: Ext[], toolkit: Ext[]): Record<string, string> {
     files[`guided${ext}`] = GUIDED;
     files[`wrong${ext}`] = WRONG;
     if (toolkit.includes(ext)) files[`toolkit${ext}`] = TOOLKIT;
+    if (ext === '.cts') files['copies.cts'] = COPIES;
   }
   return files;
 }
