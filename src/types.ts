@@ -98,9 +98,6 @@ export interface ChargeDispatch {
   expiresAt: string;
 }
 
-// Declared, never defined: the brand exists only in types, so nothing is emitted for it.
-declare const unknownStatus: unique symbol;
-
 /**
  * A transaction status this SDK version does not know yet. At run time it is a plain string.
  *
@@ -108,10 +105,15 @@ declare const unknownStatus: unique symbol;
  * {@link Transaction} after `tx.status === 'SUCCESS'` and `tx.fee` stays possibly null (the same
  * reason as the webhook events' `UnknownWebhookEventKind`). The cost: compare it to a status the SDK does not
  * know yet as a string, `(tx.status as string) === 'REVERSED'`.
+ *
+ * Why a brand named by a string and not a `unique symbol`: the ESM and CommonJS declarations
+ * (index.d.ts, index.d.cts) each carry a copy of this type, and two copies of a symbol are two
+ * symbols; named by a string, both copies are one type, so a CommonJS file's `Transaction` is
+ * accepted where ESM declarations ask for one (as `@wallet/agent-toolkit`'s do).
  */
 export type UnknownTransactionStatus = `${string & {
   /** A compile-time brand only; never present at run time. */
-  readonly [unknownStatus]: true;
+  readonly '@wallet/node.unknownStatus': true;
 }}`;
 
 /** State of a charge as verify reports it. Give value only on `SUCCESS`. */

@@ -30,9 +30,6 @@ export interface ChargeSuccessEvent {
   data: ChargeSuccessData;
 }
 
-// Declared, never defined: the brand exists only in types, so nothing is emitted for it.
-declare const unknownKind: unique symbol;
-
 /**
  * The `event` of a kind this SDK version does not type yet. At run time it is a plain string.
  *
@@ -40,11 +37,13 @@ declare const unknownKind: unique symbol;
  * `event.event === 'charge.success'` and the data stays `unknown`. Any type built on `string` (even
  * `string & {}`) has the same problem; a template literal over a branded string does not, because no
  * string literal is comparable to it. The cost: compare it to a kind the SDK does not know yet as a
- * string, `(event.event as string) === 'refund.success'`.
+ * string, `(event.event as string) === 'refund.success'`. The brand is named by a string, not a
+ * `unique symbol`, so the ESM and CommonJS declarations' copies of this type are one type (see
+ * `UnknownTransactionStatus`).
  */
 export type UnknownWebhookEventKind = `${string & {
   /** A compile-time brand only; never present at run time. */
-  readonly [unknownKind]: true;
+  readonly '@wallet/node.unknownKind': true;
 }}`;
 
 /**

@@ -2,7 +2,17 @@
  * The shapes every tool shares: the tool itself, its MCP annotations, and what a tool needs from
  * `walletTools()` to run.
  */
-import type { Wallet } from '@wallet/node';
+import type {
+  ChargeDispatch,
+  DispatchParams,
+  Refund,
+  RefundParams,
+  RequestOptions,
+  ResolvedCustomer,
+  ResolveHandleParams,
+  Transaction,
+  WaitForOutcomeOptions,
+} from '@wallet/node';
 import type { Confirmer } from '../spending/confirm.js';
 import type { SpendLedger } from '../spending/ledger.js';
 import type { SpendLimits } from '../spending/limits.js';
@@ -37,8 +47,24 @@ export interface WalletTool {
   execute(input: unknown): Promise<ToolResult>;
 }
 
-/** The part of a `Wallet` the tools use. */
-export type WalletLike = Pick<Wallet, 'charges' | 'refunds' | 'mode'>;
+/**
+ * The part of a `Wallet` the tools use, by its shape rather than `Pick<Wallet, ...>`: a CommonJS
+ * file's `Wallet` comes from the SDK's .d.cts, a second copy of its classes, and a class with
+ * private fields (`Charges`, `APIPromise`) only matches its own copy.
+ */
+export interface WalletLike {
+  /** `wallet.charges`. */
+  readonly charges: {
+    resolveHandle(params: ResolveHandleParams, options?: RequestOptions): PromiseLike<ResolvedCustomer>;
+    dispatch(params: DispatchParams, options?: RequestOptions): PromiseLike<ChargeDispatch>;
+    verify(reference: string, options?: RequestOptions): PromiseLike<Transaction>;
+    waitForOutcome(reference: string, options?: WaitForOutcomeOptions): PromiseLike<Transaction>;
+  };
+  /** `wallet.refunds`. */
+  readonly refunds: { create(params: RefundParams, options?: RequestOptions): PromiseLike<Refund> };
+  /** `wallet.mode`: the toolkit refuses a live key without `allowLive: true`. */
+  readonly mode: 'live' | 'test';
+}
 
 /** What the tools run with, settled by `walletTools()`. @internal */
 export interface ToolContext {
