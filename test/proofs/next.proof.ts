@@ -1,25 +1,24 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 
-import { signWebhook } from '@wallet/node/testing';
-
-import { guideSnippet } from './guide-snippets.js';
 import { merchantProject, servedSandbox, TEST_KEY } from './harness.js';
-import { proofVersion, repo } from './pack.mjs';
+import {
+  bareEnv,
+  DEPENDENCIES,
+  exited,
+  expectWebhookRoute,
+  type NextProcess,
+  runNext,
+  startNext,
+  TSCONFIG,
+  WEBHOOK_ROUTE,
+} from './next-app.js';
+import { repo } from './pack.mjs';
 import { proof } from './pending.js';
 import { recordFigure } from './timing.js';
 
-// The webhooks guide's route, read from the guide (never copied), once per runtime, with the
-// merchant's own `fulfilOrder` that the guide leaves to them; and the example file the guide links.
-const WEBHOOK_ROUTE = `${guideSnippet('docs/webhooks.md', '### Next.js App Router')}
-import type { ChargeSuccessData } from '@wallet/node/webhooks';
-async function fulfilOrder(data: ChargeSuccessData): Promise<void> {
-  console.log(\`paid: \${data.reference}, \${data.amount} Kobo\`);
-}
-`;
+// The webhooks guide's route (next-app.ts), once per runtime, and the example file the guide links.
 const EXAMPLE_ROUTE = readFileSync(join(repo, 'examples/next-app-router/route.ts'), 'utf8');
 
 // A checkout route as merchants write one: the client made once, at module level, from the
@@ -49,81 +48,13 @@ const FILES = {
   'app/api/edge/webhooks/route.ts': `${WEBHOOK_ROUTE}\nexport const runtime = 'edge';\n`,
   'app/api/example/webhooks/route.ts': EXAMPLE_ROUTE,
   'next.config.mjs': 'export default {};\n',
-  'tsconfig.json': JSON.stringify({
-    compilerOptions: {
-      target: 'ES2022',
-      lib: ['dom', 'dom.iterable', 'esnext'],
-      allowJs: true,
-      skipLibCheck: true,
-      strict: true,
-      noEmit: true,
-      esModuleInterop: true,
-      module: 'esnext',
-      moduleResolution: 'bundler',
-      resolveJsonModule: true,
-      isolatedModules: true,
-      jsx: 'react-jsx',
-      incremental: true,
-      plugins: [{ name: 'next' }],
-    },
-    include: ['next-env.d.ts', '**/*.ts', '**/*.tsx', '.next/types/**/*.ts'],
-    exclude: ['node_modules'],
-  }),
+  'tsconfig.json': TSCONFIG,
 };
-
-const DEPENDENCIES = Object.fromEntries(
-  ['next', 'react', 'react-dom', 'typescript', '@types/react', '@types/node'].map((name) => [
-    name,
-    proofVersion(name),
-  ]),
-);
-
-/** Only what any shell has: none of the WALLET_ variables. */
-function bareEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    PATH: process.env['PATH'] ?? '',
-    HOME: process.env['HOME'] ?? '/tmp',
-    NEXT_TELEMETRY_DISABLED: '1',
-    CI: 'true',
-    ...extra,
-  };
-}
-
-function runNext(
-  dir: string,
-  args: string[],
-  env: Record<string, string>,
-): ChildProcess & { output: () => string } {
-  const child = spawn(join(dir, 'node_modules/.bin/next'), args, {
-    cwd: dir,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return Object.assign(child, { output: () => output });
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('a Next.js app on the packed tarball: next build without the variables, next start with them', () => {
   let app: Awaited<ReturnType<typeof merchantProject>>;
   let served: Awaited<ReturnType<typeof servedSandbox>>;
-  let server: ReturnType<typeof runNext> | undefined;
+  let server: NextProcess | undefined;
   let base: string;
   let build: { code: number | null; output: string };
 
@@ -154,54 +85,24 @@ describe('a Next.js app on the packed tarball: next build without the variables,
     beforeAll(async () => {
       if (build.code !== 0) return;
       served = await servedSandbox();
-      const port = await freePort();
-      base = `http://127.0.0.1:${port}`;
-      server = runNext(
+      ({ server, base } = await startNext(
         app.dir,
-        ['start', '-H', '127.0.0.1', '-p', String(port)],
-        bareEnv({
+        {
           WALLET_SECRET_KEY: TEST_KEY,
           WALLET_BASE_URL: served.input.baseUrl,
           WALLET_WEBHOOK_SECRET: served.input.webhook.secret,
-        }),
-      );
-      for (let i = 0; ; i++) {
-        try {
-          await fetch(`${base}/api/node/charge`);
-          break;
-        } catch {
-          if (server.exitCode !== null || i > 600)
-            throw new Error(`next start did not listen:\n${server.output()}`);
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      }
+        },
+        '/api/node/charge',
+      ));
     });
 
-    /** A forged delivery (400, never handled), then the genuine one (200, handled once). */
-    async function expectWebhookRoute(path: string, reference: string): Promise<void> {
+    const expectWebhookAt = (path: string, reference: string): Promise<void> => {
       expect(build.code, 'next build failed').toBe(0);
-      const delivery = signWebhook(
-        { event: 'charge.success', data: { reference, amount: 500_000, customer: { handle: '@ada' } } },
-        served.input.webhook.secret,
-      );
-      const post = (body: string): Promise<Response> =>
-        fetch(`${base}${path}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-wallet-signature': delivery.signature },
-          body,
-        });
-      const forged = await post(delivery.body.replace('"amount":500000', '"amount":1'));
-      expect(forged.status).toBe(400);
-      const signed = await post(delivery.body);
-      expect(signed.status, `${await signed.text()}\n${server?.output()}`).toBe(200);
-      // The route logs each paid charge it handles: this one once, the forged one never.
-      await expect
-        .poll(() => server?.output().match(new RegExp(`paid: ${reference}, \\d+ Kobo`, 'g')))
-        .toEqual([`paid: ${reference}, 500000 Kobo`]);
-    }
+      return expectWebhookRoute({ server: server!, base }, served.input.webhook.secret, path, reference);
+    };
 
     proof('the example file the guide links answers a forged webhook 400 and a signed one 200, once', () =>
-      expectWebhookRoute('/api/example/webhooks', `order_next_example_${Date.now().toString(36)}`),
+      expectWebhookAt('/api/example/webhooks', `order_next_example_${Date.now().toString(36)}`),
     );
 
     describe.each(['node', 'edge'] as const)('route handlers on the %s runtime', (runtime) => {
@@ -228,7 +129,7 @@ describe('a Next.js app on the packed tarball: next build without the variables,
       });
 
       proof('the guide’s route answers a forged webhook 400 and a signed one 200, handled once', () =>
-        expectWebhookRoute(`/api/${runtime}/webhooks`, reference),
+        expectWebhookAt(`/api/${runtime}/webhooks`, reference),
       );
     });
   });
