@@ -4,7 +4,7 @@
  * a delivery that cannot be trusted, 5xx for anything that can be fixed (so it comes again).
  */
 import { WalletError } from '../errors/base.js';
-import { isWebhookVerificationError } from '../errors/guards.js';
+import { isWebhookVerificationError } from '../errors/validation.js';
 import { runOnce, type RunOutcome } from './dedupe/run-once.js';
 import type { ResolvedHandlerOptions } from './handler-options.js';
 import { readEvent } from './payload.js';

@@ -251,7 +251,9 @@ export async function webhookCampaign(
   }
   if (!surfaceInvalid && invalidReports !== unexpectedAnswered500) {
     figures.genuineLost += Math.abs(unexpectedAnswered500 - invalidReports);
-    problem(`${unexpectedAnswered500} unexpected deliveries answered 500, ${invalidReports} reported to onError`);
+    problem(
+      `${unexpectedAnswered500} unexpected deliveries answered 500, ${invalidReports} reported to onError`,
+    );
   }
   return figures;
 }
