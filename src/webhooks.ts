@@ -15,7 +15,7 @@ export { ValidationError, WebhookVerificationError } from './errors/validation.j
 export type { ValidationIssue } from './errors/validation.js';
 export type { WebhookVerificationReason } from './errors.js';
 export { verifyWebhook } from './webhooks/verify.js';
-export { verifyWebhookAsync } from './webhooks/verify-async.js';
+export { verifyWebhookAsync } from './webhooks/verify.js';
 export { signWebhook } from './webhooks/sign.js';
 export type { SignedWebhook } from './webhooks/sign.js';
 export { createWebhookHandler } from './webhooks/fetch-handler.js';

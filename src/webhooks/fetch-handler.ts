@@ -9,14 +9,14 @@ import {
   TIMED_OUT,
   TOO_LARGE,
   bodyTimeoutError,
+  readRequestBody,
   settleDelivery,
   tooLargeError,
   verificationFailure,
 } from './handler-common.js';
 import { resolveHandlerOptions, type WebhookHandlerOptions } from './handler-options.js';
-import { readRequestBody } from './read-body.js';
 import { WEBHOOK_SIGNATURE_HEADER, parsedBodyError } from './signature.js';
-import { verifySignatureAsync } from './verify-async.js';
+import { verifySignatureAsync } from './verify.js';
 
 /** A Fetch-style request handler, as Next.js App Router, Hono, Bun and Deno take. */
 export type FetchWebhookHandler = (request: Request) => Promise<Response>;

@@ -11,12 +11,12 @@ import {
   TIMED_OUT,
   TOO_LARGE,
   bodyTimeoutError,
+  readNodeBody,
   settleDelivery,
   tooLargeError,
   verificationFailure,
 } from './handler-common.js';
 import { resolveHandlerOptions, type WebhookHandlerOptions } from './handler-options.js';
-import { readNodeBody } from './read-body.js';
 import { WEBHOOK_SIGNATURE_HEADER, isByteArray, parsedBodyError } from './signature.js';
 import { verifySignature } from './verify.js';
 
