@@ -26,7 +26,7 @@ export type { WebhookHandlerOptions, WebhookErrorContext } from './webhooks/hand
 export { memoryDedupeStore } from './webhooks/dedupe/memory.js';
 export { redisDedupeStore } from './webhooks/dedupe/redis.js';
 export type { RedisDedupeStoreOptions } from './webhooks/dedupe/redis.js';
-export type { MemoryDedupeStoreOptions } from './webhooks/dedupe/store-options.js';
+export type { MemoryDedupeStoreOptions } from './webhooks/dedupe/types.js';
 export type { WebhookDedupeStore, DedupeClaim } from './webhooks/dedupe/types.js';
 export type {
   RedisClientLike,

@@ -13,7 +13,7 @@ import { WalletError } from '../errors/base.js';
 import { isWebhookVerificationError } from '../errors/validation.js';
 import { runOnce, type RunOutcome } from './dedupe/run-once.js';
 import type { ResolvedHandlerOptions } from './handler-options.js';
-import { readEvent } from './payload.js';
+import { readEvent } from './signature.js';
 import type { WebhookSecret } from './types.js';
 
 /** A status and JSON body to answer with. */

@@ -11,8 +11,7 @@ import type { webcrypto } from 'node:crypto';
 import { WalletError } from '../errors/base.js';
 import { platform, type NodeCrypto } from '../platform/index.js';
 import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
-import { parseEvent } from './payload.js';
-import { bodyBytes, checkSecrets, hexBytes, mismatchError, signatureHex } from './signature.js';
+import { bodyBytes, checkSecrets, hexBytes, mismatchError, parseEvent, signatureHex } from './signature.js';
 
 type KeyObject = NodeCryptoModule.KeyObject;
 

@@ -6,8 +6,14 @@
  */
 import { MAX_TIMER_MS, ofType, wholeNumber, type OptionRule } from '../../core/options.js';
 import { redisCommand, withTimeout, type RedisClientLike } from './redis-client.js';
-import { TTL_RULES, checkStoreOptions, claimToken, type MemoryDedupeStoreOptions } from './store-options.js';
-import type { DedupeClaim, WebhookDedupeStore } from './types.js';
+import {
+  TTL_RULES,
+  checkStoreOptions,
+  claimToken,
+  type DedupeClaim,
+  type MemoryDedupeStoreOptions,
+  type WebhookDedupeStore,
+} from './types.js';
 
 /** Options of {@link redisDedupeStore}. */
 export interface RedisDedupeStoreOptions extends MemoryDedupeStoreOptions {
