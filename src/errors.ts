@@ -1,14 +1,11 @@
 /**
- * The SDK's error tree, one file per branch under errors/. Every error extends {@link WalletError}
- * and carries a literal `name` and a stable `code`.
+ * The SDK's error tree, under errors/: the base (base.ts), the errors a call ends in (call.ts),
+ * and the refusals of a check (validation.ts). Every error extends {@link WalletError} and carries
+ * a literal `name` and a stable `code`.
  */
 export { WalletError, isWalletError } from './errors/base.js';
-export {
-  isApiError,
-  isConnectionError,
-  isValidationError,
-  isWebhookVerificationError,
-} from './errors/guards.js';
+export { isApiError, isConnectionError } from './errors/call.js';
+export { isValidationError, isWebhookVerificationError } from './errors/validation.js';
 export type { WalletErrorName, WalletErrorCode, CallInfo, WalletErrorOptions } from './errors/base.js';
 export {
   ApiError,
@@ -21,9 +18,9 @@ export {
   RateLimitError,
   InternalServerError,
   API_ERROR_BY_STATUS,
-} from './errors/api.js';
-export type { ResponseHeaders, ApiErrorInit } from './errors/api.js';
-export { ConnectionError, ConnectionTimeoutError } from './errors/connection.js';
+} from './errors/call.js';
+export type { ResponseHeaders, ApiErrorInit } from './errors/call.js';
+export { ConnectionError, ConnectionTimeoutError } from './errors/call.js';
 export {
   RequestAbortedError,
   ClientClosedError,
@@ -31,8 +28,8 @@ export {
   WaitTimeoutError,
 } from './errors/call.js';
 export type { CallErrorInit } from './errors/call.js';
-export type { ConnectionErrorInit } from './errors/connection.js';
+export type { ConnectionErrorInit } from './errors/call.js';
 export { ValidationError, ResponseValidationError, WebhookVerificationError } from './errors/validation.js';
 export type { ValidationIssue, WebhookVerificationReason } from './errors/validation.js';
-export { IdempotencyError } from './errors/idempotency.js';
-export type { IdempotencyErrorCode, IdempotencyErrorInit } from './errors/idempotency.js';
+export { IdempotencyError } from './errors/validation.js';
+export type { IdempotencyErrorCode, IdempotencyErrorInit } from './errors/validation.js';

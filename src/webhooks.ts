@@ -10,29 +10,25 @@
 // From the error files themselves, not the errors.ts barrel: the API and connection errors stay out
 // of this entry's bundle.
 export { WalletError, isWalletError } from './errors/base.js';
-export { isValidationError, isWebhookVerificationError } from './errors/guards.js';
+export { isValidationError, isWebhookVerificationError } from './errors/validation.js';
 export { ValidationError, WebhookVerificationError } from './errors/validation.js';
 export type { ValidationIssue } from './errors/validation.js';
 export type { WebhookVerificationReason } from './errors.js';
 export { verifyWebhook } from './webhooks/verify.js';
-export { verifyWebhookAsync } from './webhooks/verify-async.js';
+export { verifyWebhookAsync } from './webhooks/verify.js';
 export { signWebhook } from './webhooks/sign.js';
 export type { SignedWebhook } from './webhooks/sign.js';
-export { createWebhookHandler } from './webhooks/fetch-handler.js';
-export type { FetchWebhookHandler } from './webhooks/fetch-handler.js';
-export { createNodeWebhookHandler } from './webhooks/node-handler.js';
-export type { NodeWebhookHandler } from './webhooks/node-handler.js';
+export { createWebhookHandler } from './webhooks/handlers.js';
+export type { FetchWebhookHandler } from './webhooks/handlers.js';
+export { createNodeWebhookHandler } from './webhooks/handlers.js';
+export type { NodeWebhookHandler } from './webhooks/handlers.js';
 export type { WebhookHandlerOptions, WebhookErrorContext } from './webhooks/handler-options.js';
 export { memoryDedupeStore } from './webhooks/dedupe/memory.js';
 export { redisDedupeStore } from './webhooks/dedupe/redis.js';
 export type { RedisDedupeStoreOptions } from './webhooks/dedupe/redis.js';
-export type { MemoryDedupeStoreOptions } from './webhooks/dedupe/store-options.js';
+export type { MemoryDedupeStoreOptions } from './webhooks/dedupe/types.js';
 export type { WebhookDedupeStore, DedupeClaim } from './webhooks/dedupe/types.js';
-export type {
-  RedisClientLike,
-  NodeRedisClientLike,
-  IoRedisClientLike,
-} from './webhooks/dedupe/redis-client.js';
+export type { RedisClientLike, NodeRedisClientLike, IoRedisClientLike } from './webhooks/dedupe/redis.js';
 export { WEBHOOK_SIGNATURE_HEADER } from './webhooks/signature.js';
 export type {
   KnownWebhookEventKind,

@@ -6,7 +6,7 @@
  * @internal
  * @module \@wallet/node/workspace
  */
-export { redisCommand, withTimeout } from './webhooks/dedupe/redis-client.js';
-export type { RedisCommand } from './webhooks/dedupe/redis-client.js';
+export { redisCommand, withTimeout } from './webhooks/dedupe/redis.js';
+export type { RedisCommand } from './webhooks/dedupe/redis.js';
 export { webhookBody } from './testing/webhooks/body.js';
 export { escapeControls } from './testing/endpoints/log.js';

@@ -1,4 +1,4 @@
-import { IdempotencyError } from '../errors/idempotency.js';
+import { IdempotencyError } from '../errors/validation.js';
 
 /**
  * Keys that cannot lie. The service answers a repeated `X-Idempotency-Key` with the saved response

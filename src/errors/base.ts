@@ -5,8 +5,7 @@
  * `instanceof`. Like every file under errors/, it imports nothing at run time but the small
  * `internal/safe-copy.ts`: the webhooks entry loads it and must stay light.
  */
-import { safeCopy } from '../internal/safe-copy.js';
-import { boundedCopy } from './json.js';
+import { boundedCopy, safeCopy } from '../internal/safe-copy.js';
 
 const BRAND = Symbol.for('@wallet/node.error');
 

@@ -1,6 +1,179 @@
-/** How a call ended other than by an answer or a lost connection: aborted, closed, oversized, waited out. */
-import { WalletError, named, type CallInfo, type WalletErrorOptions } from './base.js';
+/**
+ * The errors an API call ends in: the service's answer (`ApiError`, one class per common HTTP
+ * status), no answer (`ConnectionError`), or the call's own end (aborted, closed, oversized,
+ * waited out); their guards beside them.
+ */
+import {
+  WalletError,
+  isKind,
+  named,
+  type CallInfo,
+  type WalletErrorCode,
+  type WalletErrorOptions,
+} from './base.js';
 import type { Transaction } from '../types.js';
+
+/** A successful response's or an error's response headers, as a plain object of lowercase names. */
+export type ResponseHeaders = Readonly<Record<string, string>>;
+
+/** What an {@link ApiError} is built from. */
+export interface ApiErrorInit extends Partial<CallInfo> {
+  /** HTTP status code. */
+  status: number;
+  /** The server's message, or a description of the status when it sent none. */
+  message: string;
+  /** The parsed JSON body, or an excerpt of a non-JSON body. */
+  body: unknown;
+  /** Response headers. */
+  headers: ResponseHeaders;
+  /** The `X-Idempotency-Key` the request carried, for POST requests. */
+  idempotencyKey: string | undefined;
+  /** The method and path that were called, for example `POST /v1/refunds`. */
+  endpoint: string;
+}
+
+/**
+ * The service answered with an error: any non-2xx status, or a 2xx whose envelope `status` is
+ * `"error"`. Subclasses name the common statuses. `outcomeUnknown` is true when an earlier
+ * attempt of the same call may have acted (a dropped connection, then this answer).
+ */
+export class ApiError extends WalletError {
+  /** HTTP status code (200 for an error envelope inside a 2xx). */
+  readonly status: number;
+  /** The parsed JSON body, or a text excerpt of an HTML or other non-JSON body. */
+  readonly body: unknown;
+  /** Response headers, lowercase names. */
+  readonly headers: ResponseHeaders;
+  /** Method and path of the failed call, for example `POST /v1/refunds`. */
+  declare readonly endpoint: string;
+
+  /** @param init - see {@link ApiErrorInit}. @param code - defaults to the class's code. */
+  constructor(init: ApiErrorInit, code?: WalletErrorCode) {
+    super(init.message, code, { call: { attempts: 1, ...init } });
+    this.status = init.status;
+    this.body = init.body;
+    this.headers = init.headers;
+  }
+}
+
+/** HTTP 400: the service refused the request as malformed. */
+export class BadRequestError extends ApiError {}
+
+/** HTTP 401: the secret key is missing, wrong or revoked. */
+export class AuthenticationError extends ApiError {}
+
+/** HTTP 403: the key is locked to an IP allow list that does not include this server. */
+export class PermissionDeniedError extends ApiError {}
+
+/** HTTP 404: an unknown handle or reference. */
+export class NotFoundError extends ApiError {}
+
+/** HTTP 409: a duplicate reference, or a charge already paid. */
+export class ConflictError extends ApiError {}
+
+/** HTTP 422: well-formed but refused, for example a refund larger than what is left. */
+export class UnprocessableEntityError extends ApiError {}
+
+/** HTTP 429: too many requests; `retryAfter` says how long the service asked to wait. */
+export class RateLimitError extends ApiError {
+  /** Seconds the service asked to wait (from a valid `Retry-After`), when it said. */
+  readonly retryAfter: number | undefined;
+  /** @param init - see {@link ApiErrorInit}. @param retryAfter - seconds, from `Retry-After`. */
+  constructor(init: ApiErrorInit, retryAfter?: number) {
+    super(init);
+    this.retryAfter = retryAfter;
+  }
+}
+
+/** HTTP 5xx: the service failed, after `maxRetries` retries. It may have acted: see `outcomeUnknown`. */
+export class InternalServerError extends ApiError {}
+
+/** The error class for an HTTP status: one table, read by the transport. */
+export const API_ERROR_BY_STATUS: ReadonlyMap<number, new (init: ApiErrorInit) => ApiError> = new Map<
+  number,
+  new (init: ApiErrorInit) => ApiError
+>([
+  [400, BadRequestError],
+  [401, AuthenticationError],
+  [403, PermissionDeniedError],
+  [404, NotFoundError],
+  [409, ConflictError],
+  [422, UnprocessableEntityError],
+  [429, RateLimitError],
+]);
+
+named({
+  ApiError,
+  BadRequestError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  ConflictError,
+  UnprocessableEntityError,
+  RateLimitError,
+  InternalServerError,
+});
+
+/** True when the service answered with an error status or an error envelope. */
+export function isApiError(error: unknown): error is ApiError {
+  return isKind(error, 'ApiError');
+}
+
+/** What a {@link ConnectionError} is built from. */
+export interface ConnectionErrorInit extends Partial<CallInfo> {
+  /** Method and path of the call, for example `POST /v1/charges/dispatch`. */
+  endpoint: string;
+  /** The idempotency key of a POST, which makes retrying it safe. */
+  idempotencyKey: string | undefined;
+  /** The underlying network error, scrubbed of the key. */
+  cause: unknown;
+  /** How many attempts were made. */
+  attempts: number;
+  /** The whole message, when the caller composed one (the transport names host, error code and advice). */
+  message?: string;
+}
+
+/**
+ * No response arrived: the connection could not be made, failed or was reset. `outcomeUnknown`
+ * says whether the service may have acted (false for a DNS failure or a refused connection, where
+ * nothing reached it); retrying with the carried `idempotencyKey` is always safe.
+ */
+export class ConnectionError extends WalletError {
+  /** Method and path of the call. */
+  declare readonly endpoint: string;
+  /** How many attempts were made before giving up. */
+  declare readonly attempts: number;
+
+  /** @param init - see {@link ConnectionErrorInit}. @param code - defaults to the class's code. */
+  constructor(init: ConnectionErrorInit, code?: WalletErrorCode) {
+    const message =
+      init.message ?? `Connection failed after ${init.attempts} attempt(s) of ${init.endpoint}.`;
+    super(message, code, { cause: init.cause, call: init });
+  }
+}
+
+/** No complete response arrived within the per-attempt `timeout`. */
+export class ConnectionTimeoutError extends ConnectionError {
+  /** The per-attempt limit, in milliseconds. */
+  readonly timeout: number;
+  /** @param init - see {@link ConnectionErrorInit}. @param timeout - the per-attempt limit, ms. */
+  constructor(init: ConnectionErrorInit, timeout: number) {
+    super({
+      ...init,
+      message:
+        init.message ??
+        `Timed out (${timeout} ms per attempt) after ${init.attempts} attempt(s) of ${init.endpoint}.`,
+    });
+    this.timeout = timeout;
+  }
+}
+
+named({ ConnectionError, ConnectionTimeoutError });
+
+/** True when no response arrived (including timeouts); see `outcomeUnknown` for what that means. */
+export function isConnectionError(error: unknown): error is ConnectionError {
+  return isKind(error, 'ConnectionError');
+}
 
 /** What the errors in this file are built from: the call, and optionally a composed message. */
 export interface CallErrorInit extends Partial<CallInfo> {

@@ -9,12 +9,17 @@ import type {
   ResolvedCustomer,
   Transaction,
 } from '../types.js';
-import { DispatchMemory } from './dispatch-memory.js';
-import { sameReference } from './same-reference.js';
+import { ResponseValidationError } from '../errors/validation.js';
+import type { WithResponse } from '../core/api-promise.js';
 import type { AnyIterable } from './ordered-pool.js';
-import { reconcile, type LedgerRow, type ReconcileLine, type ReconcileOptions } from './reconcile.js';
-import { verifyMany, type VerifyManyOptions, type VerifyResult } from './verify-many.js';
-import { waitForOutcome, type VerifyFn, type WaitForOutcomeOptions } from './wait-for-outcome.js';
+import type { LedgerRow, ReconcileLine, ReconcileOptions } from './reconcile.js';
+import type { VerifyManyOptions, VerifyResult } from './verify-many.js';
+import {
+  DispatchMemory,
+  waitForOutcome,
+  type VerifyFn,
+  type WaitForOutcomeOptions,
+} from './wait-for-outcome.js';
 
 // Each route declared once: the template for tracing and the path are the same declaration.
 const RESOLVE_HANDLE = path`/v1/charges/resolve-handle`;
@@ -43,6 +48,32 @@ const DISPATCH_WORDS = {
   ],
 } as const;
 const verifySummary = (p: Record<string, unknown>): string => `verify of ${quoted(p.reference)}`;
+
+/**
+ * An answer must be about what was asked: a verify answered with another reference (a cache or a
+ * gateway mixing up answers, a service bug) is refused with code `reference_mismatch`, never
+ * returned as this reference's charge (a GET: `outcomeUnknown` stays false, nothing was changed).
+ */
+function sameReference(
+  reference: string,
+  answer: WithResponse<Transaction>,
+  redact: (text: string) => string,
+): WithResponse<Transaction> {
+  const { data, response } = answer;
+  // The SDK scrubs its key from answers, so a reference that holds the key comes back scrubbed.
+  if (data.reference === reference || data.reference === redact(reference)) return answer;
+  const message = `the answer is about ${quoted(data.reference)}, not ${quoted(reference)}: refused, never read as this reference's charge`;
+  const issues = [{ path: 'data.reference', message: redact(message) }];
+  const call = { attempts: response.attempts, outcomeUnknown: false };
+  throw new ResponseValidationError(
+    `GET ${VERIFY.template}`,
+    response.status,
+    data,
+    issues,
+    call,
+    'reference_mismatch',
+  );
+}
 
 /** Charges: find the customer, send the authorization prompt, confirm the outcome. */
 export class Charges {
@@ -167,7 +198,11 @@ export class Charges {
     references: AnyIterable<string>,
     options?: VerifyManyOptions,
   ): AsyncGenerator<VerifyResult, void, undefined> {
-    return verifyMany((ref, o) => this.verify(ref, o), references, options);
+    const verify: VerifyFn = (ref, o) => this.verify(ref, o);
+    // Loaded by the first run, so that a verify loads only what a verify needs.
+    return (async function* () {
+      yield* (await import('./verify-many.js')).verifyMany(verify, references, options);
+    })();
   }
 
   /**
@@ -192,7 +227,10 @@ export class Charges {
     ledger: AnyIterable<Row>,
     options?: ReconcileOptions,
   ): AsyncGenerator<ReconcileLine<Row>, void, undefined> {
-    return reconcile((ref, o) => this.verify(ref, o), ledger, options);
+    const verify: VerifyFn = (ref, o) => this.verify(ref, o);
+    return (async function* () {
+      yield* (await import('./reconcile.js')).reconcile(verify, ledger, options);
+    })();
   }
 
   /**

@@ -5,7 +5,7 @@
  */
 import { quoted } from '../internal/words.js';
 import { ValidationError, type ValidationIssue, type WalletError } from '../errors.js';
-import { isApiError } from '../errors/guards.js';
+import { isApiError } from '../errors/call.js';
 import { estimateFee } from '../money.js';
 import type { Transaction } from '../types.js';
 import { orderedPool, type AnyIterable } from './ordered-pool.js';

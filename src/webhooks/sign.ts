@@ -3,7 +3,7 @@
  * bodies that the verifiers in this entry accept.
  */
 import { ValidationError, WebhookVerificationError } from '../errors/validation.js';
-import { nodeCrypto } from './node-crypto.js';
+import { nodeCrypto } from './verify.js';
 import { decodeUtf8, isByteArray } from './signature.js';
 
 /** A signed delivery: send `body` as is, with `signature` in the `X-Wallet-Signature` header. */

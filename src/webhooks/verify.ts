@@ -1,10 +1,52 @@
 /**
- * Synchronous verification with `node:crypto`: the fastest path on Node, used by the Node handler.
+ * Verifying a delivery: synchronously with `node:crypto` (the fastest path on Node, used by the
+ * Node handler) and with Web Crypto (`verifyWebhookAsync`, for runtimes without `node:crypto`: edge
+ * functions, workers). Both share every check, so they accept and refuse the same inputs.
+ * `node:crypto` comes from the platform when first needed rather than imported, so the webhooks
+ * entry also loads on edge runtimes that have only Web Crypto; there the sync functions say so.
  */
+import type * as NodeCryptoModule from 'node:crypto';
+import type { webcrypto } from 'node:crypto';
+
+import { WalletError } from '../errors/base.js';
+import { platform, type NodeCrypto } from '../platform/index.js';
 import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
-import { hmacKey, nodeCrypto } from './node-crypto.js';
-import { parseEvent } from './payload.js';
-import { bodyBytes, checkSecrets, mismatchError, signatureHex } from './signature.js';
+import { bodyBytes, checkSecrets, hexBytes, mismatchError, parseEvent, signatureHex } from './signature.js';
+
+type KeyObject = NodeCryptoModule.KeyObject;
+
+let cached: NodeCrypto | undefined;
+
+/** `node:crypto`, or a clear error on a runtime without it. */
+export function nodeCrypto(caller: string): NodeCrypto {
+  if (cached) return cached;
+  const mod = platform.nodeCrypto();
+  if (!mod) {
+    throw new WalletError(
+      `${caller} needs node:crypto, which this runtime does not provide. Use verifyWebhookAsync or ` +
+        'createWebhookHandler, which use Web Crypto.',
+      'node_crypto_unavailable',
+    );
+  }
+  cached = mod;
+  return mod;
+}
+
+// Secrets are few (one, two during a rotation); the bound only guards against a caller passing a
+// fresh secret per call. A KeyObject spares createHmac re-reading the string key on every call.
+const MAX_KEYS = 16;
+const keys = new Map<string, KeyObject>();
+
+/** The HMAC key for `secret`, made once. */
+export function hmacKey(crypto: NodeCrypto, secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (key === undefined) {
+    if (keys.size >= MAX_KEYS) keys.clear();
+    key = crypto.createSecretKey(secret, 'utf8');
+    keys.set(secret, key);
+  }
+  return key;
+}
 
 /**
  * Verifies a webhook delivery and returns its event. The signature is the hex HMAC-SHA512 of the
@@ -73,5 +115,88 @@ export function verifySignature(
     if (crypto.timingSafeEqual(expected, given)) matched = true;
   }
   if (!matched) throw mismatchError(secrets.length);
+  return body;
+}
+
+const encoder = new TextEncoder();
+
+function subtleCrypto(): webcrypto.SubtleCrypto {
+  const subtle = platform.subtle();
+  if (!subtle) {
+    throw new WalletError(
+      'verifyWebhookAsync needs Web Crypto (globalThis.crypto.subtle), which this runtime does not provide. ' +
+        'On Node, use verifyWebhook.',
+      'web_crypto_unavailable',
+    );
+  }
+  return subtle;
+}
+
+// As for the sync verifier: secrets are few, so each is imported once; the bound guards against a
+// caller passing a fresh secret per call. The promise is kept, so concurrent first calls share it.
+const subtleKeys = new Map<string, Promise<webcrypto.CryptoKey>>();
+
+function verifyKey(subtle: webcrypto.SubtleCrypto, secret: string): Promise<webcrypto.CryptoKey> {
+  let key = subtleKeys.get(secret);
+  if (key === undefined) {
+    if (subtleKeys.size >= MAX_KEYS) subtleKeys.clear();
+    key = subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-512' }, false, [
+      'verify',
+    ]);
+    subtleKeys.set(secret, key);
+    // A failed import is not kept: the next call tries again.
+    key.catch(() => subtleKeys.delete(secret));
+  }
+  return key;
+}
+
+/**
+ * Verifies a webhook delivery with Web Crypto and resolves to its event. Same inputs, checks,
+ * results and errors as {@link verifyWebhook}, for edge runtimes (Next.js edge routes, Cloudflare
+ * Workers, Deno, Bun) where `node:crypto` may be missing.
+ *
+ * @param rawBody - the body exactly as received, for example `await request.text()`.
+ * @param signature - the `X-Wallet-Signature` header, for example `request.headers.get('x-wallet-signature')`.
+ * @param secret - your webhook secret, or several during a rotation (any may match).
+ * @returns the event; checking `event.event` narrows `event.data`.
+ * @throws WebhookVerificationError (as a rejection) with the same `reason` as {@link verifyWebhook}.
+ *
+ * @example
+ * ```ts
+ * import { verifyWebhookAsync } from '@wallet/node/webhooks';
+ *
+ * export default {
+ *   async fetch(request: Request, env: { WALLET_WEBHOOK_SECRET: string }): Promise<Response> {
+ *     const body = await request.text();
+ *     const event = await verifyWebhookAsync(body, request.headers.get('x-wallet-signature'), env.WALLET_WEBHOOK_SECRET);
+ *     if (event.event === 'charge.success') console.log('paid', event.data.reference);
+ *     return Response.json({ received: true });
+ *   },
+ * };
+ * ```
+ */
+export async function verifyWebhookAsync(
+  rawBody: RawWebhookBody,
+  signature: WebhookSignatureHeader,
+  secret: WebhookSecret,
+): Promise<WebhookEvent> {
+  return parseEvent(await verifySignatureAsync(rawBody, signature, secret));
+}
+
+/** The signature half of {@link verifyWebhookAsync}: the body's bytes once a signature matched. */
+export async function verifySignatureAsync(
+  rawBody: RawWebhookBody,
+  signature: WebhookSignatureHeader,
+  secret: WebhookSecret,
+): Promise<Uint8Array> {
+  const secrets = checkSecrets(secret);
+  const body = bodyBytes(rawBody);
+  const given = hexBytes(signatureHex(signature));
+  const subtle = subtleCrypto();
+  // subtle.verify compares in constant time; every secret is tried so timing does not tell which matched.
+  const check = async (key: string): Promise<boolean> =>
+    subtle.verify('HMAC', await verifyKey(subtle, key), given, body);
+  const results = secrets.length === 1 ? [await check(secrets[0]!)] : await Promise.all(secrets.map(check));
+  if (!results.includes(true)) throw mismatchError(secrets.length);
   return body;
 }

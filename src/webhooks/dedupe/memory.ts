@@ -2,8 +2,14 @@
  * A dedupe store in this process's memory: for one instance, or for tests. A fleet needs a shared
  * store ({@link redisDedupeStore}).
  */
-import { TTL_RULES, checkStoreOptions, claimToken, type MemoryDedupeStoreOptions } from './store-options.js';
-import type { DedupeClaim, WebhookDedupeStore } from './types.js';
+import {
+  TTL_RULES,
+  checkStoreOptions,
+  claimToken,
+  type DedupeClaim,
+  type MemoryDedupeStoreOptions,
+  type WebhookDedupeStore,
+} from './types.js';
 
 interface Entry {
   /** The claim's owner; undefined once the event is done. */

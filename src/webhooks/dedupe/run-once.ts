@@ -2,14 +2,91 @@
  * Claim, run, then mark done or release: how a handler with a dedupe store runs `onEvent` once per
  * event across a fleet. The claim is a lease, renewed while `onEvent` runs. Every step that cannot
  * be completed ends in an answer that makes the service deliver again, except a failure to record
- * a success while the lease held: then 200, so it is not run twice.
+ * a success while the lease held: then 200, so it is not run twice. The lease is renewed every
+ * third of the store's `claimTtl`, so a handler slower than the lease is never run by a second
+ * delivery, and two renewals may fail before it could lapse. Once a renewal fails or finds the
+ * claim taken, renewing stops and the loss is kept for the answer. Which deliveries are "the same
+ * event": the service sends no event id, so the identity is built from what it does send.
  */
 import { WalletError } from '../../errors/base.js';
 import type { WebhookErrorContext } from '../handler-options.js';
 import type { WebhookEvent } from '../types.js';
-import { eventIdentity } from './identity.js';
-import { keepLease } from './lease.js';
 import type { DedupeClaim, WebhookDedupeStore } from './types.js';
+
+const hex = (bytes: ArrayBuffer): string =>
+  Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/**
+ * The event's identity: its kind and `data.reference` for kinds the SDK knows (a redelivery of one
+ * charge's success is the same event whatever its bytes), else the SHA-256 of the raw body, since
+ * nothing else is known to identify an unknown kind (or a reference that is not well-formed text).
+ * Web Crypto, so it runs on edge runtimes too.
+ */
+export async function eventIdentity(event: WebhookEvent, body: Uint8Array): Promise<string> {
+  // A lone surrogate would become U+FFFD on its way to a store, so two references would share a key.
+  const { reference } = event.event === 'charge.success' ? event.data : { reference: undefined };
+  if (reference !== undefined && !LONE_SURROGATE.test(reference)) return `charge.success:${reference}`;
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', body);
+  return `sha256:${hex(digest)}`;
+}
+
+/** A lease being renewed; `stop()` ends the renewals and returns why the lease was lost, if it was. */
+export interface Lease {
+  stop(): WalletError | undefined;
+}
+
+const NOT_RENEWED: Lease = { stop: () => undefined };
+
+function leaseLost(id: string, detail: string, cause?: unknown): WalletError {
+  return new WalletError(
+    `The dedupe claim on webhook event ${id} could not be renewed while onEvent ran (${detail}), so ` +
+      'another delivery may run it too; answered 503 so the service delivers it again.',
+    'webhook_dedupe_lease_lost',
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+/** Starts renewing the claim `token` holds on `id`, when the store can renew. */
+export function keepLease(store: WebhookDedupeStore, id: string, token: string): Lease {
+  const { claimTtl } = store;
+  if (typeof store.renew !== 'function' || typeof claimTtl !== 'number' || !(claimTtl > 0)) {
+    return NOT_RENEWED;
+  }
+  const every = Math.max(1, Math.floor(claimTtl / 3));
+  let stopped = false;
+  let lost: WalletError | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const schedule = (): void => {
+    timer = setTimeout(renew, every);
+    // A pending renewal must not keep a process alive that has nothing else to do.
+    (timer as { unref?: () => void }).unref?.();
+  };
+  const renew = (): void => {
+    // Called through the store, so a store's own `this` works.
+    Promise.resolve()
+      .then(() => store.renew!(id, token))
+      .then(
+        (held) => {
+          if (stopped) return;
+          if (held === true) schedule();
+          else lost = leaseLost(id, 'the claim expired and was taken');
+        },
+        (error: unknown) => {
+          if (!stopped) lost = leaseLost(id, 'the store did not answer', error);
+        },
+      );
+  };
+  schedule();
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+      return lost;
+    },
+  };
+}
 
 /** What {@link runOnce} ended with; the handler turns it into an HTTP answer. */
 export type RunOutcome = 'handled' | 'already_done' | 'failed' | 'busy' | 'store_failed' | 'lease_lost';
