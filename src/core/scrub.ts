@@ -20,12 +20,7 @@ export interface Scrubber {
   value(value: unknown): unknown;
   /** A plain `Error` copy of an error and its `cause` chain, every string scrubbed; inspects and serialises safely. */
   error(error: unknown): unknown;
-  /**
-   * The attempt's answer scrubbed. Text that is one of the strings the merchant `sent` (a reference
-   * that happens to hold 12 characters of the key) is theirs, not a leak, and is left as sent, so
-   * an answer about it still reads as about it.
-   */
-  result(result: AttemptResult, sent?: unknown): AttemptResult;
+  result(result: AttemptResult): AttemptResult;
   /** Validation issues with path and message scrubbed: a merchant may pass the key where it does not belong. */
   issues(issues: readonly ValidationIssue[]): ValidationIssue[];
 }
@@ -96,7 +91,7 @@ export function createScrubber(key: string, secrets: readonly string[] = []): Sc
   // No secret part (a missing or bare-prefix key) is nothing to hide, and an empty pattern would match everywhere.
   const secret = key.length > 8;
 
-  function text(value: string, sent?: unknown): string {
+  function text(value: string): string {
     for (const literal of literals) if (value.includes(literal)) value = value.split(literal).join(REDACTED);
     if (!secret) return value;
     const escaped = value.includes('\\') || value.includes('%');
@@ -111,50 +106,26 @@ export function createScrubber(key: string, secrets: readonly string[] = []): Sc
       if (!find.mayHold(view.chars)) continue;
       for (const [s, e] of find.ranges(view.chars)) ranges.push([view.at![s]!, view.at![e]!]);
     }
-    const found = sent === undefined || ranges.length === 0 ? ranges : notSent(value, ranges, sent);
-    return found.length === 0 ? value : replaced(value, found);
+    return ranges.length === 0 ? value : replaced(value, ranges);
   }
 
-  const copy = (value: unknown): unknown => safeCopy(value, (v) => text(v));
+  const copy = (value: unknown): unknown => safeCopy(value, text);
 
   return {
     text,
     value: copy,
     error: copy,
     issues: (list) => list.map((i) => ({ path: text(i.path), message: text(i.message) })),
-    result(result, sent) {
+    result(result) {
       if (result.kind === 'failure') return { ...result, cause: copy(result.cause) };
       // Headers are scrubbed as they are read (by name, or all once when asked for).
-      result.head.scrubWith((v) => text(v));
+      result.head.scrubWith(text);
       if (result.kind === 'too_large') return result;
       // Copied only when something is removed: an answer without the key is passed on as it is.
-      const body = text(result.text, sent);
+      const body = text(result.text);
       return body === result.text ? result : { ...result, text: body };
     },
   };
-}
-
-/** The ranges not inside a copy of a string the merchant sent (the strings of `sent`, at any depth). */
-function notSent(value: string, ranges: Range[], sent: unknown): Range[] {
-  const own: string[] = [];
-  const collect = (v: unknown, depth: number): void => {
-    if (typeof v === 'string') own.push(v);
-    else if (v !== null && typeof v === 'object' && depth < 8)
-      for (const item of Object.values(v)) collect(item, depth + 1);
-  };
-  collect(sent, 0);
-  const inside = ([s, e]: Range, text: string): boolean => {
-    for (
-      let p = value.indexOf(text, Math.max(0, e - text.length));
-      p !== -1 && p <= s;
-      p = value.indexOf(text, p + 1)
-    )
-      if (p + text.length >= e) return true;
-    return false;
-  };
-  return ranges.filter(
-    (range) => !own.some((text) => text.length >= range[1] - range[0] && inside(range, text)),
-  );
 }
 
 /**

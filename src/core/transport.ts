@@ -188,7 +188,6 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         const cut = left < request.timeout;
         const result = scrub.result(
           await send(cut ? { ...request, timeout: Math.max(1, Math.ceil(left)) } : request),
-          params,
         );
         ctx.expired = cut && result.kind === 'failure' && result.reason === 'timeout';
         if (post && mayHaveActed(result)) ctx.call.outcomeUnknown = true;
