@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 
 import { Wallet } from '@wallet/node';
 
-import { freePort, startServer, type Running } from './guide-server.js';
+import { freePort, merchantTsconfig, startServer, type Running } from './guide-server.js';
 import { guideBlock, guideSnippet } from './guide-snippets.js';
 import { freshProject, proofVersion, removePacked } from './pack.mjs';
 import { proof } from './pending.js';
@@ -24,21 +24,7 @@ const run = promisify(execFile);
 const GUIDE_LISTEN = 'app.listen(3000);';
 const APPROVE = /^Approve as Ada: curl -X POST (http:\/\/\S+\/_sandbox\/charges\/(order_\d+)\/authorize)$/m;
 
-const TSCONFIG = JSON.stringify({
-  compilerOptions: {
-    target: 'ES2022',
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    exactOptionalPropertyTypes: true,
-    esModuleInterop: true,
-    skipLibCheck: true,
-    types: ['node'],
-    outDir: 'out',
-  },
-  include: ['pay.ts', 'server.ts', 'refund.ts'],
-});
+const TSCONFIG = merchantTsconfig(['pay.ts', 'server.ts', 'refund.ts']);
 
 describe('the getting started guide, run as written twice in a row against wallet-sandbox', () => {
   let project: Awaited<ReturnType<typeof freshProject>>;

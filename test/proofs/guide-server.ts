@@ -6,6 +6,25 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
 /** A free port on 127.0.0.1 (a guide's default port may be taken on a shared machine). */
+/** A merchant's strict NodeNext project compiling `files` to out/. */
+export function merchantTsconfig(files: readonly string[]): string {
+  return JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      exactOptionalPropertyTypes: true,
+      esModuleInterop: true,
+      skipLibCheck: true,
+      types: ['node'],
+      outDir: 'out',
+    },
+    include: files,
+  });
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();

@@ -4,12 +4,12 @@
  * environment on a free loopback port.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 
 import { signWebhook } from '@wallet/node/testing';
 
+import { freePort } from './guide-server.js';
 import { guideSnippet } from './guide-snippets.js';
 import { proofVersion } from './pack.mjs';
 
@@ -76,17 +76,6 @@ export function runNext(dir: string, args: string[], env: Record<string, string>
 
 export function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** `next start` on a free loopback port, resolved once `path` answers at all. */

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { signWebhook } from '@wallet/node/testing';
 
 import { startRedis, type RedisServer } from '../redis/server.js';
-import { deliver, freePort, startServer, type Running } from './guide-server.js';
+import { deliver, freePort, merchantTsconfig, startServer, type Running } from './guide-server.js';
 import { guideSnippet } from './guide-snippets.js';
 import { freshProject, proofVersion, removePacked } from './pack.mjs';
 import { proof } from './pending.js';
@@ -77,21 +77,7 @@ const PORT = Number(process.env.PORT);
 ${listen}
 `;
 
-const TSCONFIG = JSON.stringify({
-  compilerOptions: {
-    target: 'ES2022',
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    exactOptionalPropertyTypes: true,
-    esModuleInterop: true,
-    skipLibCheck: true,
-    types: ['node'],
-    outDir: 'out',
-  },
-  include: ['server.ts'],
-});
+const TSCONFIG = merchantTsconfig(['server.ts']);
 
 /** Starts `node out/server.js` and resolves once it printed `listening`. */
 const start = (dir: string, port: number, env: Record<string, string>): Promise<Running> =>
