@@ -33,13 +33,21 @@ export function memorySpendLedger(options: SpendLedgerOptions = {}): SpendLedger
     begin(request) {
       const at = now();
       // The token's own operation first, then the oldest in doubt: the order every ledger answers in.
-      const own = request.token === undefined ? undefined : journal.get(request.token.id);
-      for (const entry of own === undefined ? journal.values() : [own, ...journal.values()]) {
-        if (repeats(entry, request.call, request.token?.id, at)) {
-          // A token that confirmed the repeat is spent too: used again later, it moves nothing.
-          if (request.token !== undefined) tokens.set(request.token.id, at + request.token.ttlMs);
-          return Promise.resolve({ state: 'repeat', entry: { ...entry } });
+      const doubted = (entry: JournalEntry | undefined): entry is JournalEntry =>
+        entry !== undefined && repeats(entry, request.call, request.token?.id, at);
+      let prior = request.token === undefined ? undefined : journal.get(request.token.id);
+      if (!doubted(prior)) {
+        prior = undefined;
+        for (const entry of journal.values()) {
+          if (!doubted(entry)) continue;
+          prior = entry;
+          break;
         }
+      }
+      if (prior !== undefined) {
+        // A token that confirmed the repeat is spent too: used again later, it moves nothing.
+        if (request.token !== undefined) tokens.set(request.token.id, at + request.token.ttlMs);
+        return Promise.resolve({ state: 'repeat', entry: { ...prior } });
       }
       for (const [token, expires] of tokens) if (expires <= at) tokens.delete(token);
       if (request.token !== undefined && tokens.has(request.token.id))
