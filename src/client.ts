@@ -1,11 +1,27 @@
-import type { OwnDispatcher } from './platform/types.js';
-import type { Sender } from './core/attempt.js';
-import { resolveConfig, type ClientOptions, type Config } from './core/config.js';
-import { fetchSender, undiciSender, type FetchFunction } from './core/senders.js';
+import type { Dispatcher, OwnDispatcher } from './platform/types.js';
+import type { AppInfo, ClientOptions, Config } from './core/config.js';
+import {
+  MAX_TIMER_MS,
+  checkHeaders,
+  checkOptions,
+  keyProblem,
+  maxRetriesProblem,
+  mergeHeaders,
+  ofType,
+  timeoutProblem,
+  wholeNumber,
+  type OptionRule,
+} from './core/options.js';
+import { snapshot } from './core/check.js';
+import { createScrubber } from './core/scrub.js';
+import { createLogger } from './core/trace.js';
+import { MAX_RETRY_AFTER_MS } from './core/retry.js';
+import { fetchSender, undiciSender, type FetchFunction, type Sender } from './core/send.js';
 import { createTransport, type Transport } from './core/transport.js';
 import { WalletError } from './errors/base.js';
-import { ValidationError } from './errors/validation.js';
+import { ValidationError, type ValidationIssue } from './errors/validation.js';
 import { platform } from './platform/index.js';
+import { proxyProblem, settleProxy } from './platform/proxy.js';
 import { Charges } from './resources/charges.js';
 import { Refunds } from './resources/refunds.js';
 import { VERSION } from './version.js';
@@ -84,21 +100,17 @@ export class Wallet {
     const { fetch, dispatcher, timeout, maxConnections, proxy, logger } = this.#config;
     if (proxy.unused) logger.log('debug', `Proxy: ${proxy.unused}.`);
     const global = (): FetchFunction | undefined => globalThis.fetch;
-    if (fetch === 'global') return fetchSender(global);
-    if (fetch) return fetchSender(() => fetch);
+    if (fetch) return fetchSender(fetch === 'global' ? global : () => fetch);
     if (dispatcher) return undiciSender(dispatcher);
     if (!platform.createAgent) return fetchSender(global);
     // undici's own timeouts are never shorter than the client's: one deadline, the SDK's, decides.
     const limit = Math.max(timeout, 300_000);
-    const options = {
+    this.#agent = await platform.createAgent({
+      connect: { minVersion: 'TLSv1.3' },
       keepAliveTimeout: 30_000,
       headersTimeout: limit,
       bodyTimeout: limit,
       connections: maxConnections,
-    };
-    this.#agent = await platform.createAgent({
-      connect: { minVersion: 'TLSv1.3' },
-      ...options,
       proxy: proxy.route,
     });
     return undiciSender(this.#agent, platform.realSetImmediate);
@@ -134,4 +146,183 @@ export class Wallet {
       },
     });
   }
+}
+
+/** What an unset setting is filled with until a call refuses: never sent anywhere. */
+const UNSET_ORIGIN = 'https://wallet-base-url-unset.invalid';
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+// `name` is where the value came from: the `baseUrl` option or the `WALLET_BASE_URL` variable.
+function parseBaseUrl(value: unknown, name: string, issues: ValidationIssue[]): URL | undefined {
+  const fail = (message: string): undefined => void issues.push({ path: name, message });
+  if (typeof value !== 'string')
+    return fail(`must be a string, got ${value === null ? 'null' : typeof value}`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return fail('is not a valid absolute URL');
+  }
+  if (url.username || url.password) return fail('must not contain credentials');
+  if (url.search || url.hash) return fail('must not have a query or fragment');
+  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname)) {
+    return fail('must use https: (plain http: is allowed only for localhost, 127.0.0.0/8 and [::1])');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail('must be an https: URL');
+  // Every path the SDK sends starts with /v1: a base URL ending in it would call /v1/v1/….
+  if (/\/v1\/*$/i.test(url.pathname)) {
+    const fixed = `${url.origin}${url.pathname.replace(/\/v1\/*$/i, '')}`;
+    return fail(`ends in /v1: drop /v1 (use ${fixed}); the SDK adds it to every path`);
+  }
+  return url;
+}
+
+function unsetIssue(variable: string, option: string, what: string): ValidationIssue {
+  const hint = platform.unsetHint?.(variable, option);
+  return {
+    path: variable,
+    message: hint
+      ? `is not set, and ${hint}`
+      : `is not set; set the environment variable to ${what}, or pass ${option} to new Wallet()`,
+  };
+}
+
+const none = (): undefined => undefined;
+const RULES: Readonly<Record<string, OptionRule>> = {
+  // Checked below: the key and address with their env fallback, appInfo with the User-Agent,
+  // logger and logLevel by createLogger.
+  apiKey: none,
+  baseUrl: none,
+  appInfo: none,
+  logger: none,
+  logLevel: none,
+  timeout: timeoutProblem,
+  maxRetries: maxRetriesProblem,
+  totalTimeout: timeoutProblem,
+  maxRetryAfter: wholeNumber(0, MAX_TIMER_MS),
+  dispatcher: (v) =>
+    typeof (v as Partial<Dispatcher> | null)?.dispatch === 'function'
+      ? undefined
+      : 'must be an undici Dispatcher',
+  fetch: ofType('function'),
+  proxy: proxyProblem,
+  maxConnections: wholeNumber(1, 10_000),
+  defaultHeaders: checkHeaders,
+};
+
+/**
+ * Settles the client's options and env fallbacks into a {@link Config}, or throws a
+ * `ValidationError` listing every problem at once.
+ */
+export function resolveConfig(given: ClientOptions, version: string): Config {
+  // One read into a plain copy: a revoked Proxy or a throwing trap is a ValidationError, not a TypeError.
+  const taken = snapshot(given);
+  if (!taken.ok) throw new ValidationError('Wallet options', taken.issues);
+  const options = taken.value as ClientOptions;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new ValidationError('Wallet options', [{ path: '', message: 'must be an object' }]);
+  }
+  const issues = checkOptions(options, RULES, '', 'an option of Wallet');
+  const vars = platform.env();
+  const unset: ValidationIssue[] = [];
+  // Only an absent option falls back to the env: an explicit null is a mistake to report. A value
+  // the env does not give is left for the first call to report; one given malformed fails now.
+  const keyFromEnv = options.apiKey === undefined;
+  const apiKey = keyFromEnv ? vars.WALLET_SECRET_KEY : options.apiKey;
+  if (apiKey === undefined || apiKey === '') {
+    if (keyFromEnv) unset.push(unsetIssue('WALLET_SECRET_KEY', 'apiKey', 'your sk_live_… or sk_test_… key'));
+    else issues.push({ path: 'apiKey', message: 'is empty: pass your sk_live_… or sk_test_… key' });
+  } else {
+    const keyName = keyFromEnv ? 'WALLET_SECRET_KEY' : 'apiKey';
+    const keyIssue = keyProblem(apiKey, keyName);
+    if (keyIssue) issues.push({ path: keyName, message: keyIssue });
+  }
+  const urlFromEnv = options.baseUrl === undefined;
+  const rawUrl = urlFromEnv ? vars.WALLET_BASE_URL : options.baseUrl;
+  let url: URL | undefined;
+  if (rawUrl !== undefined && rawUrl !== '')
+    url = parseBaseUrl(rawUrl, urlFromEnv ? 'WALLET_BASE_URL' : 'baseUrl', issues);
+  else if (urlFromEnv) unset.push(unsetIssue('WALLET_BASE_URL', 'baseUrl', "the service's address"));
+  else
+    issues.push({
+      path: 'baseUrl',
+      message: 'is empty: pass the service address (the SDK has no built-in host)',
+    });
+  const userAgent = userAgentOf(version, options.appInfo, issues);
+  const wantsFetch = vars.WALLET_TRANSPORT === 'fetch' && options.dispatcher === undefined;
+  const own = options.dispatcher
+    ? 'the dispatcher option'
+    : options.fetch
+      ? 'the fetch option'
+      : wantsFetch
+        ? 'WALLET_TRANSPORT=fetch'
+        : undefined;
+  const proxyGiven = issues.some((i) => i.path === 'proxy') ? undefined : options.proxy;
+  const proxy = settleProxy(proxyGiven, vars, url, own);
+  if (proxy.problem) issues.push(proxy.problem);
+  // A key of the wrong shape is never used, but it is scrubbed all the same; so are proxy credentials.
+  const scrub = createScrubber(typeof apiKey === 'string' ? apiKey : '', proxy.secrets);
+  const levelFromEnv = options.logLevel === undefined;
+  const level = levelFromEnv ? vars.WALLET_LOG : options.logLevel;
+  const logger = createLogger(options.logger, level, issues, scrub, levelFromEnv ? 'WALLET_LOG' : 'logLevel');
+  if (issues.length > 0) throw new ValidationError('Wallet options', scrub.issues(issues));
+  return {
+    apiKey: apiKey ?? '',
+    mode: apiKey?.startsWith('sk_live_') ? 'live' : 'test',
+    origin: url?.origin ?? UNSET_ORIGIN,
+    basePath: url?.pathname.replace(/\/+$/, '') ?? '',
+    timeout: options.timeout ?? 30_000,
+    maxRetries: options.maxRetries ?? 2,
+    totalTimeout: options.totalTimeout ?? 60_000,
+    maxRetryAfter: options.maxRetryAfter ?? MAX_RETRY_AFTER_MS,
+    dispatcher: options.dispatcher,
+    fetch: options.fetch ?? (wantsFetch ? 'global' : undefined),
+    maxConnections: options.maxConnections ?? 64,
+    headers: mergeHeaders({ accept: 'application/json', 'user-agent': userAgent }, options.defaultHeaders, {
+      authorization: `Bearer ${apiKey ?? ''}`,
+    }),
+    logger,
+    scrub,
+    proxy,
+    unset,
+  };
+}
+
+const encoder = new TextEncoder();
+
+// Anything outside visible ASCII goes as UTF-8 percent-encoding: a shop named in Yoruba is still
+// identified, not refused, and no proxy mangles it.
+function headerSafe(text: string): string {
+  let out = '';
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    if (code >= 0x20 && code <= 0x7e && char !== '%') out += char;
+    else
+      for (const byte of encoder.encode(char)) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+// The SDK and its version, the runtime, then the merchant's `appInfo`; line breaks are refused.
+function userAgentOf(version: string, app: unknown, issues: ValidationIssue[]): string {
+  const base = `wallet-node/${version} ${headerSafe(platform.runtime)}`;
+  if (app === undefined) return base;
+  const found = checkOptions(
+    app,
+    { name: ofType('string'), version: ofType('string'), url: ofType('string') },
+    'appInfo',
+    'a field of appInfo',
+  );
+  const { name, version: appVersion, url } = (found.length === 0 ? app : {}) as Partial<AppInfo>;
+  if (found.length === 0 && (typeof name !== 'string' || name.trim() === '')) {
+    found.push({ path: 'appInfo.name', message: 'must be a non-empty string' });
+  }
+  for (const [field, value] of Object.entries({ name, version: appVersion, url })) {
+    if (value !== undefined && /[\r\n\0]/.test(value)) {
+      found.push({ path: `appInfo.${field}`, message: 'must not contain line breaks' });
+    }
+  }
+  issues.push(...found);
+  if (found.length > 0 || name === undefined) return base;
+  return `${base} ${headerSafe(name)}${appVersion ? `/${headerSafe(appVersion)}` : ''}${url ? ` (${headerSafe(url)})` : ''}`;
 }

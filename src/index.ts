@@ -7,7 +7,7 @@ export { Wallet } from './client.js';
 export { APIPromise } from './core/api-promise.js';
 export type { ResponseMeta, WithResponse } from './core/api-promise.js';
 export type { ClientOptions, AppInfo } from './core/config.js';
-export type { FetchFunction } from './core/senders.js';
+export type { FetchFunction } from './core/send.js';
 export type { Dispatcher, DispatchOptions, DispatchHandler, DispatchController } from './platform/types.js';
 export type {
   LogLevel,

@@ -4,7 +4,7 @@
  * merchant's fetch function may throw (a throwing getter, a revoked Proxy, a cycle).
  */
 import { describe, expect, it } from 'vitest';
-import { firstAlongCauses } from '../src/core/attempt.js';
+import { firstAlongCauses } from '../src/core/retry.js';
 import { refusedContinue } from '../src/core/messages.js';
 
 const codeOf = (link: object): string | undefined => {

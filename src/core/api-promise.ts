@@ -21,62 +21,6 @@ export interface WithResponse<T> {
 }
 
 /**
- * A call's data and how it was answered, as the transport ends a call: the {@link ResponseMeta}
- * (with its object of every header) is put together only when someone reads `response`; the SDK's
- * own bookkeeping reads a header by name. `withResponse()` hands merchants plain objects.
- * @internal
- */
-export class Answer<T> implements WithResponse<T> {
-  /** The envelope's `data`, checked. */
-  readonly data: T;
-  readonly #status: number;
-  readonly #head: ResponseHead;
-  readonly #message: string | undefined;
-  readonly #key: string | undefined;
-  readonly #attempts: number;
-  #response: ResponseMeta | undefined;
-
-  /** @param data - checked data; the rest as {@link ResponseMeta} names them. */
-  constructor(
-    data: T,
-    status: number,
-    head: ResponseHead,
-    message: string | undefined,
-    idempotencyKey: string | undefined,
-    attempts: number,
-  ) {
-    this.data = data;
-    this.#status = status;
-    this.#head = head;
-    this.#message = message;
-    this.#key = idempotencyKey;
-    this.#attempts = attempts;
-  }
-
-  /** Status, headers (scrubbed), message, idempotency key and attempts, built once. */
-  get response(): ResponseMeta {
-    this.#response ??= {
-      status: this.#status,
-      headers: this.#head.all(),
-      message: this.#message,
-      idempotencyKey: this.#key,
-      attempts: this.#attempts,
-    };
-    return this.#response;
-  }
-
-  /** One response header by lowercase name (scrubbed), without building them all. */
-  header(name: string): string | undefined {
-    return this.#head.get(name);
-  }
-}
-
-// What withResponse() gives: plain objects, whatever the transport resolved with.
-function plain<T>(answer: WithResponse<T>): WithResponse<T> {
-  return { data: answer.data, response: answer.response };
-}
-
-/**
  * The promise every API method returns: a real `Promise` (`instanceof Promise` is true), so
  * `Promise.all`, `p-retry` and `await` treat it as one. Await it for the data; call
  * `.withResponse()` for the data together with the status, headers, envelope message,
@@ -93,9 +37,8 @@ export class APIPromise<T> extends Promise<T> {
 
   /** @param result - the call under way. */
   constructor(result: Promise<WithResponse<T>>) {
-    // The base promise resolves at once to nothing and is never read: then, catch and finally
-    // go to the data, derived from the result when asked, as openai-node's APIPromise does.
-    super(resolveNothing);
+    // The base promise is never read: then, catch and finally go to the result (as openai-node's).
+    super((resolve) => resolve(undefined as never));
     this.#result = result;
   }
 
@@ -109,7 +52,7 @@ export class APIPromise<T> extends Promise<T> {
 
   /** The data together with the response's status, headers, message, idempotency key and attempts. */
   withResponse(): Promise<WithResponse<T>> {
-    return this.#result.then(plain);
+    return this.#result.then(({ data, response }) => ({ data, response }));
   }
 
   /** See `Promise.prototype.then`. */
@@ -117,8 +60,7 @@ export class APIPromise<T> extends Promise<T> {
     onfulfilled?: ((value: T) => A | PromiseLike<A>) | null,
     onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
-    // Straight from the result, one promise per then: a caller who only uses withResponse() gets
-    // no second, unhandled rejection, since nothing is derived until asked.
+    // Nothing derived until asked: a caller who only uses withResponse() gets no unhandled rejection.
     const fulfilled =
       typeof onfulfilled === 'function'
         ? (r: WithResponse<T>): A | PromiseLike<A> => onfulfilled(r.data)
@@ -140,62 +82,4 @@ export class APIPromise<T> extends Promise<T> {
   override get [Symbol.toStringTag](): string {
     return 'APIPromise';
   }
-}
-
-// The base promise's executor, shared: it captures nothing.
-function resolveNothing(resolve: (value: never) => void): void {
-  resolve(undefined as never);
-}
-
-/**
- * An answer's headers. The SDK judges an answer by a few of them (length and encoding,
- * `Retry-After`, `Location`, `Date`); the object of every header a merchant sees
- * (`response.headers`, an error's `headers`) is built on the first request for it, once, and
- * scrubbed of the key by the client's one scrubber as it is built.
- */
-
-/** A response's headers: one by name, or all as an object. Names are lowercase. */
-export interface ResponseHead {
-  /** One header's value, repeats joined with `, `, scrubbed once the scrubber is set; undefined when absent. */
-  get(name: string): string | undefined;
-  /** Every header (lowercase names, repeats joined with `, `), scrubbed; built once. */
-  all(): Record<string, string>;
-  /** Sets the scrubber every value read afterwards passes through. */
-  scrubWith(text: (value: string) => string): void;
-}
-
-type Clean = ((value: string) => string) | undefined;
-
-/** Headers read into an object (undici's parsed headers, fetch's `Headers`), lowercase names. */
-class ObjectHead implements ResponseHead {
-  readonly #headers: Readonly<Record<string, string>>;
-  #clean: Clean;
-  #all: Record<string, string> | undefined;
-
-  constructor(headers: Readonly<Record<string, string>>) {
-    this.#headers = headers;
-  }
-
-  get(name: string): string | undefined {
-    const value = this.#headers[name];
-    return value === undefined || this.#clean === undefined ? value : this.#clean(value);
-  }
-
-  all(): Record<string, string> {
-    if (this.#all !== undefined) return this.#all;
-    const out = { ...this.#headers };
-    const clean = this.#clean;
-    if (clean === undefined) return out;
-    for (const name of Object.keys(out)) out[name] = clean(out[name]!);
-    return (this.#all = out);
-  }
-
-  scrubWith(text: (value: string) => string): void {
-    this.#clean = text;
-  }
-}
-
-/** The head of headers already in an object. */
-export function objectHead(headers: Readonly<Record<string, string>>): ResponseHead {
-  return new ObjectHead(headers);
 }

@@ -1,11 +1,11 @@
 /**
- * Messages a merchant reads when a call ends without an answer: which host, which system error,
- * what the call was (amounts in Naira with the Kobo in brackets), and what to do next, right for
- * the call (a charge can be confirmed with verify; a refund can only be retried with its key).
+ * The words a merchant reads when a call fails: which host, which system error, what the call was
+ * (amounts in Naira with the Kobo in brackets), and what to do next, right for the call (a charge
+ * can be confirmed with verify; a refund can only be retried with its key).
  */
-import { firstAlongCauses } from './attempt.js';
 import { platform } from '../platform/index.js';
-import type { AttemptResult } from './attempt.js';
+import { firstAlongCauses } from './retry.js';
+import type { AttemptResult } from './send.js';
 
 /** What a message says about the call. */
 export interface CallWords {
@@ -46,18 +46,15 @@ export function advice(words: CallWords, reached: boolean): string {
 }
 
 /**
- * True when `cause` (or one of its first few causes) is how undici's HTTP/1 parser (Node's fetch
- * included) fails a connection on a `100 Continue` it will not read past (RFC 9110 §15.2 lets a
- * client ignore one; undici refuses it, nodejs/undici#197): `UND_ERR_SOCKET`, "bad response".
- * Told by the error's public code and message only.
+ * True when `cause` (or one of its first causes) is how undici fails a connection on a
+ * `100 Continue` it will not read past (nodejs/undici#197): `UND_ERR_SOCKET`, "bad response".
  */
 export function refusedContinue(cause: unknown): boolean {
-  return firstAlongCauses(cause, isContinueRefusal) === true;
-}
-
-function isContinueRefusal(link: object): true | undefined {
-  const { code, message } = link as { code?: unknown; message?: unknown };
-  return code === 'UND_ERR_SOCKET' && message === 'bad response' ? true : undefined;
+  const refusal = (link: object): true | undefined => {
+    const { code, message } = link as { code?: unknown; message?: unknown };
+    return code === 'UND_ERR_SOCKET' && message === 'bad response' ? true : undefined;
+  };
+  return firstAlongCauses(cause, refusal) === true;
 }
 
 // The SDK never sends `Expect: 100-continue`, so a 100 is one it never asked for.
@@ -134,4 +131,96 @@ export function redirectMessage(status: number, location: string | undefined, wo
     `${head} The SDK refused the redirect: it never follows one, so your key and request stay with ` +
     `the base URL you configured (check baseUrl or your proxy).${advice(words, true)}`
   );
+}
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** `HTTP 404 Not Found`: what an error answer says when its body says nothing. */
+export function statusLine(status: number): string {
+  return `HTTP ${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ''}`;
+}
+
+/** A 404 from something other than the service: whatever answered, the path does not exist there. */
+export function endpointNotFoundMessage(endpoint: string, received: string): string {
+  return (
+    `No Wallet endpoint at ${endpoint}: the 404 is not the service's error envelope (${received}), ` +
+    'so something other than the Wallet service answered. Check baseUrl: it is the host plus any ' +
+    'gateway prefix, without /v1 (the SDK adds it); behind a proxy or gateway, check that it forwards ' +
+    'the path unchanged. This is not an unknown reference.'
+  );
+}
+
+/** Why the HTTP layer refused to send a request. */
+export function refusedMessage(code: string | undefined): string {
+  return code === 'NotCapable'
+    ? 'refused by Deno, which was not given network access: run with --allow-env --allow-net'
+    : `refused by the HTTP layer before sending${code ? ` (${code})` : ''}`;
+}
+
+/**
+ * Text of a non-JSON error body for messages, in time linear in a bounded prefix: a hostile
+ * proxy page (megabytes of `<`) costs the same as a short one. A hand-written scan rather than
+ * regular expressions, so no pattern can backtrack.
+ */
+
+/** How much of a body is looked at, in characters. */
+const EXCERPT_SOURCE_CHARS = 8_192;
+/** How long an excerpt may be, in characters. */
+const EXCERPT_LENGTH = 300;
+
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0;
+}
+
+/** The visible text of (the start of) an HTML or plain-text body, whitespace collapsed. */
+export function excerptOf(text: string): string {
+  const source = text.length > EXCERPT_SOURCE_CHARS ? text.slice(0, EXCERPT_SOURCE_CHARS) : text;
+  const lower = source.toLowerCase();
+  let out = '';
+  let pendingSpace = false;
+  let i = 0;
+  while (i < source.length && out.length <= EXCERPT_LENGTH) {
+    const c = source.charCodeAt(i);
+    if (c === 60 /* < */) {
+      const close = source.indexOf('>', i + 1);
+      if (close === -1) break; // an unclosed tag: the rest is markup
+      // Skip script and style elements whole: their text is code, not a message.
+      const skip = lower.startsWith('<script', i)
+        ? '</script'
+        : lower.startsWith('<style', i)
+          ? '</style'
+          : '';
+      let end = close + 1;
+      if (skip) {
+        const at = lower.indexOf(skip, close);
+        end = at === -1 ? source.length : source.indexOf('>', at) + 1 || source.length;
+      }
+      pendingSpace = true;
+      i = end;
+      continue;
+    }
+    if (isSpace(c)) pendingSpace = true;
+    else {
+      if (pendingSpace && out !== '') out += ' ';
+      pendingSpace = false;
+      out += source[i];
+    }
+    i++;
+  }
+  return out.length > EXCERPT_LENGTH ? `${out.slice(0, EXCERPT_LENGTH)}…` : out;
 }

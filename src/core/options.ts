@@ -1,6 +1,11 @@
 import { ValidationError, type ValidationIssue } from '../errors/validation.js';
 import { closest, describe } from '../internal/describe.js';
 
+/**
+ * Checking what a merchant gives: the one option checker and its rules, the secret key's shape,
+ * extra headers, and the per-call options.
+ */
+
 /** Checks one option's value: a problem, a list of problems at sub-paths, or undefined when fine. */
 export type OptionRule = (value: unknown, path: string) => string | ValidationIssue[] | undefined;
 
@@ -10,12 +15,9 @@ export const MAX_INT32 = 2_147_483_647;
 /** The longest delay a timer can hold, in ms (longer ones fire at once). */
 export const MAX_TIMER_MS: number = MAX_INT32;
 
-const join = (where: string, name: string): string => (where ? `${where}.${name}` : name);
-
 /**
- * The one option checker (client options, request options, helper options): the value must be a
- * plain object, every name must be known (a typo gets "did you mean"), and each value present
- * must pass its rule. Getters that throw are reported, not propagated.
+ * The one option checker: the value must be a plain object, every name known (a typo gets "did you
+ * mean"), each value present must pass its rule. Getters that throw are reported, not propagated.
  *
  * @param expected - how a known name is described, for example `an option of Wallet`.
  */
@@ -33,16 +35,14 @@ export function checkOptions(
     }
     given = Object.keys(value);
   } catch {
-    // A revoked Proxy, or one whose ownKeys trap throws: nothing in it can be trusted.
     return [{ path: where, message: 'could not be read (a Proxy that throws?); pass a plain object' }];
   }
   const issues: ValidationIssue[] = [];
-  const names = Object.keys(rules);
   for (const name of given) {
-    const path = join(where, name);
+    const path = where ? `${where}.${name}` : name;
     const rule = Object.hasOwn(rules, name) ? rules[name] : undefined;
     if (!rule) {
-      const guess = closest(name, names);
+      const guess = closest(name, Object.keys(rules));
       issues.push({ path, message: `is not ${expected}${guess ? ` (did you mean '${guess}'?)` : ''}` });
       continue;
     }
@@ -80,31 +80,31 @@ export function throwIssues(context: string, issues: readonly ValidationIssue[])
   if (issues.length > 0) throw new ValidationError(context, issues);
 }
 
-/**
- * What is wrong with a secret key, said precisely, without ever repeating the key or any part of it:
- * not even a fragment ends up in an error, a log or a bug report.
- */
+/** Checks a timeout: a positive number of milliseconds that a timer can hold. */
+export function timeoutProblem(value: unknown): string | undefined {
+  return typeof value !== 'number' || !(value > 0) || value > MAX_TIMER_MS
+    ? `must be a positive number of milliseconds up to ${MAX_TIMER_MS}`
+    : undefined;
+}
 
-const PREFIX = /^sk_(live|test)_/;
-/** The longest key the SDK accepts: the prefix and 500 characters. */
-const MAX_KEY_LENGTH = 508;
+/** Checks a retry count: a whole number from 0 to 10. */
+export const maxRetriesProblem: OptionRule = wholeNumber(0, 10);
+
+const KEY_PREFIX = /^sk_(live|test)_/;
+const MAX_KEY_LENGTH = 508; // the prefix and 500 characters
 // Characters that paste invisibly: zero-width spaces and joiners, the BOM, soft hyphens, bidi marks.
 const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/;
 
-/** The place of the first match, counted from 1, for a message ("at character 17"). */
-function at(key: string, pattern: RegExp): number {
-  return key.search(pattern) + 1;
-}
-
 /**
- * The problem with a key, or undefined when it is well formed. `name` says where it came from, so
- * the fix names the right thing: the `apiKey` option or the `WALLET_SECRET_KEY` variable.
+ * What is wrong with a secret key, or undefined when it is well formed; never repeats the key or
+ * any part of it. `name` says where it came from: the `apiKey` option or `WALLET_SECRET_KEY`.
  */
 export function keyProblem(key: unknown, name: string): string | undefined {
   if (typeof key !== 'string') return `must be a string, got ${key === null ? 'null' : typeof key}`;
+  const at = (pattern: RegExp): number => key.search(pattern) + 1;
   if (INVISIBLE.test(key)) {
     return (
-      `contains an invisible character (a zero-width space or similar) at character ${at(key, INVISIBLE)}: ` +
+      `contains an invisible character (a zero-width space or similar) at character ${at(INVISIBLE)}: ` +
       `copy the key again from the dashboard and set ${name} with it`
     );
   }
@@ -113,7 +113,7 @@ export function keyProblem(key: unknown, name: string): string | undefined {
     return 'has leading or trailing whitespace (check how it is loaded from your env file)';
   }
   if (/\s/.test(key)) {
-    return `contains whitespace at character ${at(key, /\s/)}: a key is one word, with no spaces or line breaks`;
+    return `contains whitespace at character ${at(/\s/)}: a key is one word, with no spaces or line breaks`;
   }
   if (key.length > MAX_KEY_LENGTH) {
     return (
@@ -122,14 +122,139 @@ export function keyProblem(key: unknown, name: string): string | undefined {
     );
   }
   if (/[^\x21-\x7e]/.test(key)) {
-    return `contains a character that is not printable ASCII at character ${at(key, /[^\x21-\x7e]/)}`;
+    return `contains a character that is not printable ASCII at character ${at(/[^\x21-\x7e]/)}`;
   }
   if (/^[pr]k_/.test(key)) {
     return 'looks like a public or restricted key; the SDK needs a secret key starting with sk_live_ or sk_test_';
   }
-  if (!PREFIX.test(key)) {
+  if (!KEY_PREFIX.test(key)) {
     return `must start with sk_live_ or sk_test_ (got ${key.length} characters that do not)`;
   }
-  if (key.replace(PREFIX, '') === '') return 'has nothing after its sk_live_ or sk_test_ prefix';
+  if (key.replace(KEY_PREFIX, '') === '') return 'has nothing after its sk_live_ or sk_test_ prefix';
   return undefined;
 }
+
+// Set by the SDK or managed by the HTTP layer: a caller's value would defeat auth or idempotency,
+// or be refused on the wire.
+const RESERVED: ReadonlyMap<string, string> = new Map([
+  ['authorization', 'set by the SDK from apiKey'],
+  ['x-idempotency-key', 'use the idempotencyKey option'],
+  ['content-type', 'set by the SDK'],
+  ['content-length', 'set by the SDK'],
+  ['host', 'set from baseUrl'],
+  ['expect', 'not supported by the HTTP layer'],
+  ...['transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer'].map(
+    (name) => [name, 'managed by the HTTP layer'] as [string, string],
+  ),
+]);
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// What both undici and fetch send: tab, visible ASCII, space and Latin-1 (obs-text).
+const INVALID_VALUE_CHAR = /[^\t\x20-\x7e\x80-\xff]/;
+
+function headerValueProblem(value: string): string | undefined {
+  if (value.length > 8_192) return 'is longer than 8192 characters';
+  const bad = INVALID_VALUE_CHAR.exec(value);
+  if (!bad) return undefined;
+  const code = bad[0].codePointAt(0) ?? 0;
+  return code > 0xff
+    ? `contains '${bad[0]}' (U+${code.toString(16).toUpperCase().padStart(4, '0')}), which HTTP headers cannot carry; ASCII and Latin-1 only`
+    : 'contains a control character or line break';
+}
+
+/** Lists what is wrong with a caller's extra headers: names, values, and the SDK's own. */
+export function checkHeaders(headers: unknown, where: string): ValidationIssue[] {
+  let entries: [string, unknown][];
+  try {
+    if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
+      const message = `must be an object of header names to string values, not ${describe(headers)}`;
+      return [{ path: where, message }];
+    }
+    entries = Object.entries(headers);
+  } catch {
+    const message = 'could not be read; pass a plain object of header names to string values';
+    return [{ path: where, message }];
+  }
+  const issues: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  for (const [name, value] of entries) {
+    const lower = name.toLowerCase();
+    const reserved = RESERVED.get(lower);
+    const problem = reserved
+      ? `cannot be set: ${reserved}`
+      : !TOKEN.test(name)
+        ? 'is not a valid header name'
+        : seen.has(lower)
+          ? 'is given twice in different cases; header names are case-insensitive'
+          : typeof value !== 'string'
+            ? `must be a string, not ${describe(value)}`
+            : headerValueProblem(value);
+    seen.add(lower);
+    if (problem) issues.push({ path: `${where}.${name}`, message: problem });
+  }
+  return issues;
+}
+
+/** The one header merge: later layers replace earlier ones by name, any case; names go out lowercase. */
+export function mergeHeaders(
+  ...layers: (Readonly<Record<string, string>> | undefined)[]
+): Readonly<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const layer of layers) {
+    if (layer) for (const name of Object.keys(layer)) out[name.toLowerCase()] = layer[name]!;
+  }
+  return out;
+}
+
+/** Per-call options, the last argument of every API method. Each overrides the client's for one call. */
+export interface RequestOptions {
+  /**
+   * The `X-Idempotency-Key` of a POST. Reuse it when you retry a call yourself (after a crash or
+   * an error whose `outcomeUnknown` is true) and the service answers with the original result
+   * instead of acting twice.
+   * @default a new UUID per call, the same across the SDK's own retries
+   */
+  idempotencyKey?: string | undefined;
+  /**
+   * Milliseconds allowed for one attempt, from connecting to the last byte of the body.
+   * @default the client's `timeout` (30000)
+   */
+  timeout?: number | undefined;
+  /**
+   * Milliseconds for all attempts of this call together, waits included; each attempt is cut to
+   * what is left.
+   * @default the client's `totalTimeout` (60000)
+   */
+  totalTimeout?: number | undefined;
+  /**
+   * Retries after a connection failure, a timeout, 408, 429 or 5xx.
+   * @default the client's `maxRetries` (2)
+   */
+  maxRetries?: number | undefined;
+  /**
+   * Cancels the call, including a wait between retries. Never retried.
+   * @default undefined
+   */
+  signal?: AbortSignal | undefined;
+  /**
+   * Extra headers for this call; each replaces the client's default of the same name (any case).
+   * @default {}
+   */
+  headers?: Record<string, string> | undefined;
+}
+
+/** The rules of {@link RequestOptions}. */
+export const REQUEST_OPTION_RULES: Readonly<Record<string, OptionRule>> = {
+  idempotencyKey: (v) =>
+    typeof v === 'string' && /^[\x21-\x7e]{1,255}$/.test(v)
+      ? undefined
+      : 'must be 1 to 255 visible ASCII characters',
+  timeout: timeoutProblem,
+  totalTimeout: timeoutProblem,
+  maxRetries: maxRetriesProblem,
+  signal: (v) =>
+    typeof (v as AbortSignal | null)?.addEventListener === 'function' &&
+    typeof (v as AbortSignal).aborted === 'boolean'
+      ? undefined
+      : 'must be an AbortSignal',
+  headers: checkHeaders,
+};

@@ -1,27 +1,42 @@
-/**
- * From attempts to what the merchant sees: which attempt results may mean the service acted, which are
- * worth another attempt, and the one result or typed error a call ends in.
- */
 import {
+  API_ERROR_BY_STATUS,
+  ApiError,
   ClientClosedError,
   ConnectionError,
   ConnectionTimeoutError,
+  InternalServerError,
+  NotFoundError,
+  RateLimitError,
   RequestAbortedError,
   ResponseTooLargeError,
   ResponseValidationError,
   ValidationError,
+  type ApiErrorInit,
   type CallInfo,
 } from '../errors.js';
-import { Answer } from './api-promise.js';
-import type { AttemptResult } from './attempt.js';
-import type { Logger } from './trace.js';
+import type { WithResponse } from './api-promise.js';
+import type { AttemptResult } from './send.js';
 import type { Scrubber } from './scrub.js';
-import { failureMessage, redirectMessage, tooLargeMessage, type CallWords } from './messages.js';
-import { apiErrorFor, openEnvelope, redirectError } from './response.js';
-import { mismatches, replayMismatch, type Echo } from './idempotency.js';
-import { backoffDelay, isRetryableStatus, parseRetryAfter } from './retry.js';
+import type { ApiCall } from './transport.js';
+import {
+  endpointNotFoundMessage,
+  excerptOf,
+  failureMessage,
+  redirectMessage,
+  refusedMessage,
+  statusLine,
+  tooLargeMessage,
+  type CallWords,
+} from './messages.js';
+import { mismatches, replayMismatch } from './idempotency.js';
+import { parseRetryAfter } from './retry.js';
 import { unchecked, type Schemas } from './check.js';
 import { FAIL, guards } from '../schemas/guards.js';
+
+/**
+ * From the last attempt to what the merchant sees: which results may mean the service acted, and
+ * the one result or typed error a call ends in, by status, envelope and data.
+ */
 
 /**
  * What {@link callResult} answers for a 2xx whose data its guard doubts while zod is not loaded: load
@@ -41,52 +56,6 @@ export function mayHaveActed(result: AttemptResult): boolean {
   return result.kind === 'too_large' && result.status >= 200 && result.status <= 299;
 }
 
-/** What bounds the wait before another attempt. */
-export interface RetryLimits {
-  /** The longest `Retry-After` waited out, in ms. */
-  maxRetryAfter: number;
-  /** Milliseconds left of the call's `totalTimeout`. */
-  left: number;
-}
-
-/**
- * What follows an attempt: a wait (ms) before the next one, or the end of the call, with a note for
- * the message when it ends early (a `Retry-After` too long, no time left). Never a wait past the
- * deadline: a wait that would reach it ends the call now with this result's error.
- */
-export function delayBeforeRetry(
-  result: AttemptResult,
-  n: number,
-  logger: Logger,
-  limits: RetryLimits,
-): { wait: number } | { stop: string | undefined } {
-  const retryable =
-    result.kind === 'failure'
-      ? result.reason === 'timeout' || result.reason === 'network'
-      : result.kind === 'response' && isRetryableStatus(result.status);
-  if (!retryable) return { stop: undefined };
-  const left = Math.max(0, Math.round(limits.left));
-  const asked = result.kind === 'response' ? parseRetryAfter(result.head.get('retry-after')) : undefined;
-  if (asked !== undefined) {
-    const seconds = `${Math.round(asked / 1000)} s`;
-    const why =
-      asked > limits.maxRetryAfter
-        ? `longer than maxRetryAfter (${limits.maxRetryAfter} ms)`
-        : asked >= left
-          ? `past the call's totalTimeout (${left} ms left)`
-          : undefined;
-    if (why === undefined) return { wait: asked };
-    // Retrying sooner than the service asked would only be refused again; let the caller decide.
-    const note = `The service asked to wait ${seconds} (Retry-After), ${why}: not retried.`;
-    logger.log('warn', note);
-    return { stop: note };
-  }
-  const wait = backoffDelay(n);
-  return wait < left
-    ? { wait }
-    : { stop: `No time was left in the call's totalTimeout for another attempt.` };
-}
-
 /** What {@link callResult} needs besides the result. */
 export interface ResultContext {
   /** The call's account so far: attempts and outcomeUnknown are updated as attempts end. */
@@ -95,11 +64,7 @@ export interface ResultContext {
   /** Every message built from the parameters passes through it (a reference may carry anything). */
   scrub: Scrubber;
   /** How the call describes itself in messages; asked only when a message is written. */
-  description: {
-    summary?: ((params: Record<string, unknown>) => string) | undefined;
-    confirm?: ((params: Record<string, unknown>) => string) | undefined;
-    echoes?: readonly Echo[] | undefined;
-  };
+  description: Pick<ApiCall, 'summary' | 'confirm' | 'echoes'>;
   params: Record<string, unknown>;
   timeout: number;
   /** The call's totalTimeout, and whether it ended the last attempt (messages say which deadline). */
@@ -130,14 +95,17 @@ function wordsOf(ctx: ResultContext): CallWords {
  * The call's result from its last attempt's result, or the typed error it ends in; or
  * {@link GUARD_DOUBTS}, only while `ctx.schemas` is not given.
  */
-export function callResult<T>(result: AttemptResult, ctx: ResultContext): Answer<T> | typeof GUARD_DOUBTS {
+export function callResult<T>(
+  result: AttemptResult,
+  ctx: ResultContext,
+): WithResponse<T> | typeof GUARD_DOUBTS {
   const call: CallInfo = { ...ctx.call };
   if (result.kind === 'too_large') {
-    const { status, head, limit } = result;
+    const { status, headers, limit } = result;
     throw new ResponseTooLargeError({
       ...call,
       status,
-      headers: head.all(),
+      headers,
       limit,
       message: tooLargeMessage(status, limit, wordsOf(ctx)),
     });
@@ -161,23 +129,17 @@ export function callResult<T>(result: AttemptResult, ctx: ResultContext): Answer
         if (result.code === 'UND_ERR_CLOSED') throw new ClientClosedError(init);
         throw new ValidationError(
           `request to ${call.endpoint}`,
-          [
-            {
-              path: '',
-              message:
-                result.code === 'NotCapable'
-                  ? 'refused by Deno, which was not given network access: run with --allow-env --allow-net'
-                  : `refused by the HTTP layer before sending${result.code ? ` (${result.code})` : ''}`,
-            },
-          ],
+          [{ path: '', message: refusedMessage(result.code) }],
           'Nothing was sent.',
           { ...call, cause: result.cause },
         );
     }
   }
   if (result.status >= 300 && result.status <= 399) {
-    const message = redirectMessage(result.status, result.head.get('location'), wordsOf(ctx));
-    throw redirectError(result, call, message);
+    // Never followed: `see_other` for a 303 to a POST (the service acted), else `redirect_refused`.
+    const message = redirectMessage(result.status, result.headers.location, wordsOf(ctx));
+    const acted = result.status === 303 && call.idempotencyKey !== undefined;
+    throw new ApiError(errorInit(result, call, message), acted ? 'see_other' : 'redirect_refused');
   }
   if (result.status < 200 || result.status > 299) throw apiErrorFor(result, call, ctx.note);
   if (result.undecoded !== undefined) {
@@ -222,12 +184,108 @@ export function callResult<T>(result: AttemptResult, ctx: ResultContext): Answer
       call.attempts,
     );
   }
-  return new Answer(
-    data as T,
-    result.status,
-    result.head,
-    envelope.message,
-    call.idempotencyKey,
-    call.attempts,
-  );
+  const response = {
+    status: result.status,
+    headers: result.headers,
+    message: envelope.message,
+    idempotencyKey: key,
+    attempts: call.attempts,
+  };
+  return { data: data as T, response };
+}
+
+/** A response read to its last byte (already scrubbed of the key). */
+type RawResponse = { status: number; headers: Record<string, string>; text: string };
+
+type Body = { json: true; value: unknown } | { json: false; excerpt: string };
+
+function parseBody(text: string): Body {
+  try {
+    return { json: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { json: false, excerpt: excerptOf(text) };
+  }
+}
+
+// A server message is for people; a megabyte of it is not.
+function serverMessage(value: unknown): string | undefined {
+  const message = (value as { message?: unknown } | null)?.message;
+  if (typeof message !== 'string' || message === '') return undefined;
+  return message.length > 1_000 ? `${message.slice(0, 1_000)}…` : message;
+}
+
+function errorInit(
+  raw: RawResponse,
+  call: CallInfo,
+  message: string,
+  body = parseBody(raw.text),
+): ApiErrorInit {
+  return {
+    ...call,
+    status: raw.status,
+    message,
+    body: body.json ? body.value : body.excerpt,
+    headers: raw.headers,
+  };
+}
+
+/** The error for a non-2xx answer, its class chosen by status. */
+function apiErrorFor(raw: RawResponse, call: CallInfo, note?: string): ApiError {
+  const body = parseBody(raw.text);
+  const status = raw.status;
+  const fallback = statusLine(status);
+  const said = body.json
+    ? (serverMessage(body.value) ?? fallback)
+    : body.excerpt
+      ? `${fallback}: ${body.excerpt}`
+      : fallback;
+  const init = errorInit(raw, call, note === undefined ? said : `${said} (HTTP ${status}) ${note}`, body);
+  // A 404 that is not the service's envelope came from something else on the way (a gateway, a
+  // web server at the wrong base URL): its own code, never mistaken for an unknown reference.
+  const value = body.json ? (body.value as { status?: unknown } | null) : null;
+  const envelope =
+    typeof value === 'object' && value !== null && !Array.isArray(value) && value.status === 'error';
+  if (status === 404 && !envelope)
+    return new NotFoundError(
+      { ...init, message: endpointNotFoundMessage(init.endpoint, init.message) },
+      'endpoint_not_found',
+    );
+  if (status === 429) {
+    const ms = parseRetryAfter(raw.headers['retry-after']);
+    return new RateLimitError(init, ms === undefined ? undefined : ms / 1000);
+  }
+  const Class = API_ERROR_BY_STATUS.get(status) ?? (status >= 500 ? InternalServerError : ApiError);
+  return new Class(init);
+}
+
+// The envelope of a 2xx answer: the whole parsed body (for errors), its unchecked `data`, `message`.
+type Envelope = { body: unknown; data: unknown; message: string | undefined };
+
+// A 2xx's envelope. `status: "error"` is an ApiError; anything undocumented a ResponseValidationError,
+// whose outcome is unknown on a POST: the service answered, but what it did cannot be read.
+function openEnvelope(raw: RawResponse, call: CallInfo): Envelope {
+  const body = parseBody(raw.text);
+  const invalid = (message: string): ResponseValidationError =>
+    new ResponseValidationError(
+      call.endpoint,
+      raw.status,
+      body.json ? body.value : raw.text.slice(0, 8_192),
+      [{ path: '', message }],
+      { ...call, outcomeUnknown: call.idempotencyKey !== undefined },
+    );
+  if (!body.json) throw invalid('expected a JSON body');
+  const envelope = body.value as { status?: unknown; data?: unknown; message?: unknown } | null;
+  if (typeof envelope !== 'object' || envelope === null || Array.isArray(envelope)) {
+    throw invalid('expected a JSON object');
+  }
+  if (envelope.status === 'error') {
+    const message = serverMessage(envelope) ?? 'The service answered with an error envelope';
+    throw new ApiError(errorInit(raw, call, message, body));
+  }
+  if (envelope.status !== 'success') throw invalid('expected status "success" or "error"');
+  return {
+    body: envelope,
+    data: envelope.data,
+    message: typeof envelope.message === 'string' ? envelope.message : undefined,
+  };
 }

@@ -1,7 +1,10 @@
+import type { AttemptResult } from './send.js';
+import type { Logger } from './trace.js';
+
 /**
- * When to try again, and how long to wait. Retrying is safe because every POST carries one
- * idempotency key across all of its attempts, so the service never acts on a call twice. A wait,
- * like an attempt, ends early when the call's signal fires (`onAbort`, below).
+ * The time of a call: one deadline per attempt (and what a failed attempt proves), when to try
+ * again and how long to wait. Retrying is safe because every POST carries one idempotency key across
+ * all of its attempts. Attempts and waits end early when the call's signal fires (`onAbort`).
  */
 
 const BASE_DELAY_MS = 500;
@@ -110,4 +113,156 @@ export function onAbort(signal: AbortSignal, callback: Callback): () => void {
     signal.removeEventListener('abort', listener);
     if (bySignal.get(signal)?.callbacks === callbacks) bySignal.delete(signal);
   };
+}
+
+/** What bounds the wait before another attempt. */
+export interface RetryLimits {
+  /** The longest `Retry-After` waited out, in ms. */
+  maxRetryAfter: number;
+  /** Milliseconds left of the call's `totalTimeout`. */
+  left: number;
+}
+
+/**
+ * What follows an attempt: a wait (ms) before the next one, or the end of the call, with a note for
+ * the message when it ends early (a `Retry-After` too long, no time left). Never a wait past the
+ * deadline: a wait that would reach it ends the call now with this result's error.
+ */
+export function delayBeforeRetry(
+  result: AttemptResult,
+  n: number,
+  logger: Logger,
+  limits: RetryLimits,
+): { wait: number } | { stop: string | undefined } {
+  const retryable =
+    result.kind === 'failure'
+      ? result.reason === 'timeout' || result.reason === 'network'
+      : result.kind === 'response' && isRetryableStatus(result.status);
+  if (!retryable) return { stop: undefined };
+  const left = Math.max(0, Math.round(limits.left));
+  const asked = result.kind === 'response' ? parseRetryAfter(result.headers['retry-after']) : undefined;
+  if (asked !== undefined) {
+    const seconds = `${Math.round(asked / 1000)} s`;
+    const why =
+      asked > limits.maxRetryAfter
+        ? `longer than maxRetryAfter (${limits.maxRetryAfter} ms)`
+        : asked >= left
+          ? `past the call's totalTimeout (${left} ms left)`
+          : undefined;
+    if (why === undefined) return { wait: asked };
+    // Retrying sooner than the service asked would only be refused again; let the caller decide.
+    const note = `The service asked to wait ${seconds} (Retry-After), ${why}: not retried.`;
+    logger.log('warn', note);
+    return { stop: note };
+  }
+  const wait = backoffDelay(n);
+  return wait < left
+    ? { wait }
+    : { stop: `No time was left in the call's totalTimeout for another attempt.` };
+}
+
+const codes = (list: string): ReadonlySet<string> => new Set(list.split(/\s+/));
+// Codes that prove nothing was written: the name did not resolve, the connection or TLS handshake
+// never completed, a mock had no answer, a proxy refused the tunnel (platform/undici-proxy.ts).
+const NOT_REACHED = codes(`ENOTFOUND EAI_AGAIN EAI_FAIL EAI_NODATA EAI_NONAME ECONNREFUSED EHOSTUNREACH
+  ENETUNREACH EADDRNOTAVAIL UND_ERR_CONNECT_TIMEOUT UND_MOCK_ERR_MOCK_NOT_MATCHED WALLET_PROXY_REFUSED`);
+const TLS_HANDSHAKE = /^(ERR_SSL_|ERR_TLS_)|CERT|SELF_SIGNED/;
+// The HTTP layer refused the request before sending anything.
+const REFUSED_LOCALLY = codes(`UND_ERR_INVALID_ARG UND_ERR_NOT_SUPPORTED UND_ERR_CLOSED NotCapable
+  ERR_INVALID_ARG_TYPE ERR_INVALID_ARG_VALUE ERR_INVALID_CHAR ERR_INVALID_HTTP_TOKEN`);
+const TIMEOUTS = codes('UND_ERR_CONNECT_TIMEOUT UND_ERR_HEADERS_TIMEOUT UND_ERR_BODY_TIMEOUT');
+
+/**
+ * The first value `read` finds along an error's cause chain (fetch wraps undici's error, Node
+ * aggregates the errors of each address): five links at most, and none past a throwing getter or
+ * a revoked Proxy. @internal
+ */
+export function firstAlongCauses<T>(cause: unknown, read: (link: object) => T | undefined): T | undefined {
+  let current = cause;
+  try {
+    for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+      const found = read(current);
+      if (found !== undefined) return found;
+      current = (current as { cause?: unknown }).cause;
+    }
+  } catch {
+    // Nothing more can be read.
+  }
+  return undefined;
+}
+
+/** The first error code along a cause chain. */
+function errorCode(cause: unknown): string | undefined {
+  return firstAlongCauses(cause, (link) => {
+    const { code, errors, name } = link as { code?: unknown; errors?: unknown; name?: unknown };
+    if (typeof code === 'string' && code !== '') return code;
+    // Deno's permission error (no --allow-net) has no code: its class name is the code.
+    if (name === 'NotCapable' || name === 'PermissionDenied') return 'NotCapable';
+    const first = Array.isArray(errors) ? (errors[0] as { code?: unknown } | undefined) : undefined;
+    return typeof first?.code === 'string' ? first.code : undefined;
+  });
+}
+
+/** A request the HTTP layer refused before sending anything. */
+export function refusal(cause: unknown, code: string | undefined = errorCode(cause)): AttemptResult {
+  return { kind: 'failure', reason: 'refused', reached: false, code, cause };
+}
+
+/** What a deadline ends: the attempt under way. */
+export interface Stoppable {
+  stop(reason: unknown): void;
+}
+
+class DeadlineExceeded extends Error {
+  override readonly name = 'TimeoutError';
+}
+
+const NOBODY: Stoppable = { stop: () => undefined };
+
+/**
+ * One attempt's deadline: one timer over connecting, the headers and every byte of the body, and
+ * the caller's signal; either calls `target.stop` with its reason.
+ */
+export class Deadline {
+  readonly #caller: AbortSignal | undefined;
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #stopListening: (() => void) | undefined;
+  #target: Stoppable;
+  #expired = false;
+
+  constructor(timeout: number, caller: AbortSignal | undefined, target: Stoppable) {
+    this.#caller = caller;
+    this.#target = target;
+    this.#timer = setTimeout(() => {
+      this.#expired = true;
+      this.#target.stop(new DeadlineExceeded(`No complete response within ${timeout} ms`));
+    }, timeout);
+    // Through #target, which done() lets go: the signal may outlive the attempt by far.
+    if (caller) this.#stopListening = onAbort(caller, () => this.#target.stop(caller.reason));
+  }
+
+  /** Classifies why the attempt failed. */
+  failure(cause: unknown): AttemptResult {
+    const code = errorCode(cause);
+    if (this.#caller?.aborted)
+      return { kind: 'failure', reason: 'aborted', reached: true, code, cause: this.#caller.reason };
+    if (this.#expired || (code !== undefined && TIMEOUTS.has(code)))
+      return { kind: 'failure', reason: 'timeout', reached: code !== 'UND_ERR_CONNECT_TIMEOUT', code, cause };
+    if (code !== undefined && REFUSED_LOCALLY.has(code)) return refusal(cause, code);
+    // Without a code (a runtime's bare "fetch failed") nothing proves the request stayed here.
+    const reached = code === undefined || !(NOT_REACHED.has(code) || TLS_HANDSHAKE.test(code));
+    return { kind: 'failure', reason: 'network', reached, code, cause };
+  }
+
+  /** Clears the timer and the listener. */
+  done(): void {
+    clearTimeout(this.#timer);
+    this.#target = NOBODY;
+    this.#stopListening?.();
+  }
+}
+
+/** Starts an attempt's deadline (see {@link Deadline}). */
+export function startDeadline(timeout: number, caller: AbortSignal | undefined, target: Stoppable): Deadline {
+  return new Deadline(timeout, caller, target);
 }

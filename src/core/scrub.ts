@@ -1,6 +1,6 @@
 import type { ValidationIssue } from '../errors.js';
 import { safeCopy } from '../internal/safe-copy.js';
-import type { AttemptResult } from './attempt.js';
+import type { AttemptResult } from './send.js';
 
 /**
  * The one scrubber: every response text and header, error message, `cause` chain and log line
@@ -118,12 +118,10 @@ export function createScrubber(key: string, secrets: readonly string[] = []): Sc
     issues: (list) => list.map((i) => ({ path: text(i.path), message: text(i.message) })),
     result(result) {
       if (result.kind === 'failure') return { ...result, cause: copy(result.cause) };
-      // Headers are scrubbed as they are read (by name, or all once when asked for).
-      result.head.scrubWith(text);
-      if (result.kind === 'too_large') return result;
-      // Copied only when something is removed: an answer without the key is passed on as it is.
-      const body = text(result.text);
-      return body === result.text ? result : { ...result, text: body };
+      const headers: Record<string, string> = {};
+      for (const name of Object.keys(result.headers)) headers[name] = text(result.headers[name]!);
+      if (result.kind === 'too_large') return { ...result, headers };
+      return { ...result, headers, text: text(result.text) };
     },
   };
 }

@@ -1,24 +1,15 @@
 import type * as DiagnosticsChannel from 'node:diagnostics_channel';
 import { platform } from '../platform/index.js';
-import type { ResponseMeta, WithResponse } from './api-promise.js';
+import type { WithResponse } from './api-promise.js';
 import type { ValidationIssue } from '../errors.js';
 import type { Scrubber } from './scrub.js';
 
 /**
- * What the client reports about its calls: log lines through the merchant's `logger` (`createLogger`,
- * below; scrubbed, parameters masked), and every API call on Node's `diagnostics_channel`: the tracing channel `wallet:request` (start, end,
- * asyncStart, asyncEnd, error) and `wallet:request:retry` for each retry. Subscribers (an
- * OpenTelemetry bridge, a metrics counter, a log line) see what an operator needs and nothing a
- * merchant must keep private: no key, no parameters, no response data, no error text from the server.
- *
- * The module comes from the platform on the first call, never imported: on runtimes without it
- * tracing is a no-op. With nobody subscribed, a call costs one property read and builds no message.
+ * What the client reports about its calls: log lines through the merchant's `logger` (scrubbed,
+ * parameters masked), and each call on Node's `diagnostics_channel`: the tracing channel
+ * `wallet:request` and `wallet:request:retry` for each retry. Subscribers see what an operator
+ * needs and nothing private: no key, no parameters, no response data, no error text from the server.
  */
-
-/** The name of the tracing channel every API call is published on. */
-const REQUEST_CHANNEL = 'wallet:request';
-/** The name of the channel each automatic retry is published on. */
-const RETRY_CHANNEL = 'wallet:request:retry';
 
 /** An error as the channel shows it: its class name and code, never the server's text. */
 export interface TracedError extends Error {
@@ -61,103 +52,44 @@ export interface RequestRetryMessage {
   readonly status: number | undefined;
 }
 
-/** How an attempt that is retried ended, as the transport knows it. @internal */
-export interface FailedAttempt {
-  readonly kind: string;
-  /** The HTTP status, for an answer. */
-  readonly status?: number;
-  /** Why there was no answer, for a failure: `timeout`, `network`. */
-  readonly reason?: string;
-}
+/** Told before each retry's wait, with the call's account so far. @internal */
+export type RetryTrace = (
+  attempt: number,
+  delay: number,
+  failed: { kind: string; status?: number; reason?: string },
+  call: { idempotencyKey: string | undefined; outcomeUnknown: boolean },
+) => void;
 
-/** The call's account before a retry: its key, and whether an attempt so far may have acted. @internal */
-export interface CallSoFar {
-  readonly idempotencyKey: string | undefined;
-  readonly outcomeUnknown: boolean;
-}
-
-/** What the transport reports while a traced call runs. @internal */
-export interface CallTrace {
-  /** Before waiting out a retry; `attempt` is the one about to be made. */
-  retry(attempt: number, delay: number, failed: FailedAttempt, call: CallSoFar): void;
-}
-
-type TracingChannel = DiagnosticsChannel.TracingChannel<object, RequestTraceMessage>;
-interface Channels {
-  readonly tracing: TracingChannel;
-  readonly retry: DiagnosticsChannel.Channel;
-}
-
+type Channels = {
+  tracing: DiagnosticsChannel.TracingChannel<object, RequestTraceMessage>;
+  retry: DiagnosticsChannel.Channel;
+};
 let channels: Channels | null | undefined;
 
-function loadChannels(): Channels | null {
-  const dc = platform.diagnostics();
-  channels =
-    typeof dc?.tracingChannel === 'function'
-      ? { tracing: dc.tracingChannel(REQUEST_CHANNEL), retry: dc.channel(RETRY_CHANNEL) }
-      : null;
-  return channels;
-}
-
-function tracedError(error: unknown): TracedError {
-  const name = error instanceof Error ? error.name : 'Error';
-  const code =
-    typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : 'unknown';
-  return Object.assign(new Error(`${name} (${code})`), { name, code });
-}
-
-function settle(message: RequestTraceMessage, response: ResponseMeta): void {
-  message.idempotencyKey = response.idempotencyKey;
-  message.attempts = response.attempts;
-  message.status = response.status;
-  message.outcomeUnknown = false;
-}
-
-// The fields every SDK error carries about the call; read defensively, since a bug may throw anything.
-function settleFailure(message: RequestTraceMessage, error: unknown): void {
-  const fields = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
-  if (typeof fields.idempotencyKey === 'string') message.idempotencyKey = fields.idempotencyKey;
-  if (typeof fields.status === 'number') message.status = fields.status;
-  if (typeof fields.attempts === 'number') message.attempts = fields.attempts;
-  message.outcomeUnknown = fields.outcomeUnknown === true;
-}
-
-function callTrace(message: RequestTraceMessage, retries: DiagnosticsChannel.Channel): CallTrace {
-  return {
-    retry(attempt, delay, failed, call) {
-      const status = failed.status;
-      message.attempts = attempt - 1;
-      message.status = status;
-      message.idempotencyKey = call.idempotencyKey;
-      message.outcomeUnknown = call.outcomeUnknown;
-      if (!retries.hasSubscribers) return;
-      const reason =
-        failed.kind !== 'failure' ? 'status' : failed.reason === 'timeout' ? 'timeout' : 'network';
-      const event: RequestRetryMessage = { request: message, attempt, delay, reason, status };
-      retries.publish(event);
-    },
-  };
-}
-
-/** Whether anyone listens on either channel: without a listener a call is not wrapped at all. @internal */
-export function traced(): boolean {
-  const ch = channels === undefined ? loadChannels() : channels;
-  return ch !== null && (ch.tracing.hasSubscribers || ch.retry.hasSubscribers);
+// The call's fields every SDK error carries; read defensively, since a bug may throw anything.
+function fieldsOf(error: unknown): Record<string, unknown> {
+  return (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
 }
 
 /**
- * Runs one API call under the `wallet:request` tracing channel. With no subscriber it only calls
- * `run(undefined)`. The promise the channel sees resolves to nothing and rejects with a
- * {@link TracedError}, so no response data or server text reaches a subscriber; the caller gets
- * the real result or error.
+ * Runs one API call under `wallet:request`, or just runs it when nobody listens (or the runtime
+ * has no `diagnostics_channel`). The channel's promise resolves to nothing and rejects with a
+ * {@link TracedError}; the caller gets the real result or error.
  * @internal
  */
 export function traceCall<T>(
   method: 'GET' | 'POST',
   endpoint: string,
-  run: (trace: CallTrace | undefined) => Promise<WithResponse<T>>,
+  run: (retry: RetryTrace | undefined) => Promise<WithResponse<T>>,
 ): Promise<WithResponse<T>> {
-  const ch = channels === undefined ? loadChannels() : channels;
+  if (channels === undefined) {
+    const dc = platform.diagnostics();
+    channels =
+      typeof dc?.tracingChannel === 'function'
+        ? { tracing: dc.tracingChannel('wallet:request'), retry: dc.channel('wallet:request:retry') }
+        : null;
+  }
+  const ch = channels;
   if (ch === null || (!ch.tracing.hasSubscribers && !ch.retry.hasSubscribers)) return run(undefined);
   const message: RequestTraceMessage = {
     method,
@@ -167,22 +99,38 @@ export function traceCall<T>(
     status: undefined,
     outcomeUnknown: false,
   };
-  const trace = callTrace(message, ch.retry);
+  const retry: RetryTrace = (attempt, delay, failed, call) => {
+    message.attempts = attempt - 1;
+    message.status = failed.status;
+    message.idempotencyKey = call.idempotencyKey;
+    message.outcomeUnknown = call.outcomeUnknown;
+    if (!ch.retry.hasSubscribers) return;
+    const reason = failed.kind !== 'failure' ? 'status' : failed.reason === 'timeout' ? 'timeout' : 'network';
+    const event: RequestRetryMessage = { request: message, attempt, delay, reason, status: failed.status };
+    ch.retry.publish(event);
+  };
   let result: WithResponse<T> | undefined;
   let failure: unknown;
   return ch.tracing
     .tracePromise(async () => {
       try {
-        result = await run(trace);
+        result = await run(retry);
       } catch (error) {
         failure = error;
-        settleFailure(message, error);
-        throw tracedError(error);
+        const fields = fieldsOf(error);
+        if (typeof fields.idempotencyKey === 'string') message.idempotencyKey = fields.idempotencyKey;
+        if (typeof fields.status === 'number') message.status = fields.status;
+        if (typeof fields.attempts === 'number') message.attempts = fields.attempts;
+        message.outcomeUnknown = fields.outcomeUnknown === true;
+        const name = error instanceof Error ? error.name : 'Error';
+        const code = typeof fields.code === 'string' ? fields.code : 'unknown';
+        throw Object.assign(new Error(`${name} (${code})`), { name, code });
       }
-      settle(message, result.response);
+      const { idempotencyKey, attempts, status } = result.response;
+      Object.assign(message, { idempotencyKey, attempts, status, outcomeUnknown: false });
     }, message)
     .then(
-      () => result as WithResponse<T>,
+      () => result!,
       () => Promise.reject(failure as Error),
     );
 }

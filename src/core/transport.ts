@@ -1,22 +1,18 @@
 import { FAIL, guards, runGuard, type SchemaName } from '../schemas/guards.js';
 import type { Route } from '../internal/route.js';
 import { ClientClosedError, ValidationError } from '../errors.js';
-import { APIPromise, type Answer, type WithResponse } from './api-promise.js';
-import type { Sender, AttemptResult, AttemptRequest } from './attempt.js';
+import { APIPromise, type WithResponse } from './api-promise.js';
+import type { Sender, AttemptResult, AttemptRequest } from './send.js';
 import type { Config } from './config.js';
-import { mergeHeaders } from './headers.js';
+import { REQUEST_OPTION_RULES, checkOptions, mergeHeaders, type RequestOptions } from './options.js';
 import { KeyMemory, keyReused, type Echo } from './idempotency.js';
-import { callResult, mayHaveActed, delayBeforeRetry, GUARD_DOUBTS, type ResultContext } from './outcome.js';
-import { checkRequestOptions, type RequestOptions } from './request-options.js';
-import type { Scrubber } from './scrub.js';
-import { sleep } from './retry.js';
-import { maskParams, traceCall, traced, type CallTrace } from './trace.js';
+import { callResult, mayHaveActed, GUARD_DOUBTS, type ResultContext } from './outcome.js';
+import { delayBeforeRetry, sleep } from './retry.js';
+import { maskParams, traceCall, type RetryTrace } from './trace.js';
 import { loadSchemas, snapshot, validate } from './check.js';
 
-export type { RequestOptions } from './request-options.js';
-
-// A schema by name: the resources that describe calls never name zod, which is bundled into the
-// lazily loaded schemas file rather than installed. Each has a guard (`../schemas/guards.ts`).
+export type { RequestOptions } from './options.js';
+// A schema by name: resources never name zod (see `../schemas/guards.ts`).
 export type { SchemaName } from '../schemas/guards.js';
 
 /** One API call as a resource describes it; the transport does the rest. */
@@ -57,26 +53,11 @@ export interface Transport {
   close(): Promise<void>;
 }
 
-// What a call without options reads: nothing to copy or check.
-const NO_OPTIONS: RequestOptions = Object.freeze({});
-
-function readOptions(given: RequestOptions | undefined, scrub: Scrubber): RequestOptions {
-  if (given === undefined) return NO_OPTIONS;
-  const options = snapshot(given, 'options');
-  if (!options.ok)
-    throw new ValidationError('request options', scrub.issues(options.issues), 'Nothing was sent.');
-  const optionIssues = checkRequestOptions(options.value);
-  if (optionIssues.length > 0)
-    throw new ValidationError('request options', scrub.issues(optionIssues), 'Nothing was sent.');
-  return options.value ?? NO_OPTIONS;
-}
-
-/** The call's parameters as read once (a snapshot), ready for their guard or their schema. */
-function readParams(call: ApiCall, scrub: Scrubber): unknown {
-  const params = snapshot(call.params);
-  if (!params.ok)
-    throw new ValidationError(call.paramsName, scrub.issues(params.issues), 'Nothing was sent.');
-  return params.value;
+// A snapshot of the parameters or the options, or the ValidationError that says why not.
+function read(value: unknown, name: string, path = '', scrub: Config['scrub']): unknown {
+  const taken = snapshot(value, path);
+  if (!taken.ok) throw new ValidationError(name, scrub.issues(taken.issues), 'Nothing was sent.');
+  return taken.value;
 }
 
 /**
@@ -86,44 +67,32 @@ function readParams(call: ApiCall, scrub: Scrubber): unknown {
 export function createTransport(config: Config, openSender: () => Promise<Sender>): Transport {
   const { logger, scrub } = config;
   const host = new URL(config.origin).host;
-  // The headers every call sends, merged once per client; a call adds only its own.
-  const fixedHeaders = mergeHeaders(config.baseHeaders, config.defaultHeaders, {
-    authorization: `Bearer ${config.apiKey}`,
-  });
-  let send: Sender | undefined;
-
-  // The client's headers (lowercase, merged once), the call's own, and a POST's body headers.
-  function callHeaders(
-    extra: Readonly<Record<string, string>> | undefined,
-    key: string | undefined,
-  ): Readonly<Record<string, string>> {
-    if (key === undefined) return extra ? mergeHeaders(fixedHeaders, extra) : fixedHeaders;
-    return mergeHeaders(fixedHeaders, extra, {
-      'content-type': 'application/json',
-      'x-idempotency-key': key,
-    });
-  }
   const keys = new KeyMemory();
-  // Counted rather than kept in a set: close() only needs to know when the last call settles.
+  let send: Sender | undefined;
+  // close() only needs to know when the last call settles.
   let inFlight = 0;
-  let drained: Promise<void> | undefined;
   let onDrained: (() => void) | undefined;
+  let drained: Promise<void> | undefined;
   let closed = false;
 
-  // One async function per call: each await, and each async function awaited, is a hop of its own.
-  async function execute<T>(call: ApiCall, trace: CallTrace | undefined): Promise<WithResponse<T>> {
+  async function execute<T>(call: ApiCall, trace: RetryTrace | undefined): Promise<WithResponse<T>> {
     inFlight++;
     // Read now: a call made before close() is under way even while the schemas still load.
     const clientClosed = closed;
     try {
-      // Settings the environment did not give when the client was built (a build step): said now.
       if (config.unset.length > 0)
         throw new ValidationError('Wallet configuration', config.unset, 'Nothing was sent.');
-      // The first call starts loading the way of sending (undici's Agent) now; a call that then
-      // fails validation has only loaded it early.
+      // The first call starts loading the way of sending now; a call that then fails validation
+      // has only loaded it early.
       if (send === undefined && !clientClosed) openSender().catch(() => undefined);
-      const options = readOptions(call.options, scrub);
-      const given = readParams(call, scrub);
+      let options: RequestOptions = {};
+      if (call.options !== undefined) {
+        options = read(call.options, 'request options', 'options', scrub) ?? {};
+        const issues = checkOptions(options, REQUEST_OPTION_RULES, 'options', 'a request option');
+        if (issues.length > 0)
+          throw new ValidationError('request options', scrub.issues(issues), 'Nothing was sent.');
+      }
+      const given = read(call.params, call.paramsName, '', scrub);
       // Checked and sent from one snapshot: the guard's copy, or zod's when the guard doubts.
       const guarded = runGuard(guards[call.paramsSchema], given);
       const params =
@@ -143,7 +112,12 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         origin: config.origin,
         path,
         method: call.method,
-        headers: callHeaders(options.headers, idempotencyKey),
+        headers: post
+          ? mergeHeaders(config.headers, options.headers, {
+              'content-type': 'application/json',
+              'x-idempotency-key': idempotencyKey!,
+            })
+          : mergeHeaders(config.headers, options.headers),
         body: post ? JSON.stringify(params) : undefined,
         timeout: options.timeout ?? config.timeout,
         signal: options.signal,
@@ -173,15 +147,16 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
 
       for (let n = 1; ; n++) {
         if (options.signal?.aborted) {
-          const result: AttemptResult = {
+          const reason: unknown = options.signal.reason;
+          ctx.call.attempts = n - 1;
+          const aborted: AttemptResult = {
             kind: 'failure',
             reason: 'aborted',
             reached: false,
             code: undefined,
-            cause: options.signal.reason,
+            cause: reason,
           };
-          ctx.call.attempts = n - 1;
-          return callResult<T>(scrub.result(result), ctx) as WithResponse<T>;
+          return callResult<T>(scrub.result(aborted), ctx) as WithResponse<T>;
         }
         const started = performance.now();
         const left = deadline - started;
@@ -198,7 +173,6 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
             `${endpoint} → ${describeResult(result)} in ${ms} ms (attempt ${n}/${maxAttempts})`,
           );
         }
-        // A 2xx is final: no retry to weigh.
         const answered = result.kind === 'response' && result.status >= 200 && result.status <= 299;
         const next =
           n < maxAttempts && !answered
@@ -209,7 +183,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
             : undefined;
         if (next !== undefined && 'wait' in next) {
           const { wait } = next;
-          trace?.retry(n + 1, wait, result, ctx.call);
+          trace?.(n + 1, wait, result, ctx.call);
           logger.log(
             'info',
             `${endpoint}: retrying in ${wait} ms (${describeResult(result)}), attempt ${n + 1}/${maxAttempts}`,
@@ -221,13 +195,12 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         ctx.call.attempts = n;
         ctx.note = next?.stop;
         const first = callResult<T>(result, ctx);
-        // An answer its guard doubts: zod, loaded now, judges it and words what is wrong (given
-        // the schemas, finish always decides).
+        // Data its guard doubts: zod, loaded now, judges it and words what is wrong.
         const done =
           first !== GUARD_DOUBTS
             ? first
-            : (callResult<T>(result, { ...ctx, schemas: await loadSchemas() }) as Answer<T>);
-        call.accepted?.(done.data, done);
+            : (callResult<T>(result, { ...ctx, schemas: await loadSchemas() }) as WithResponse<T>);
+        call.accepted?.(done.data, { header: (name) => done.response.headers[name] });
         return done;
       }
     } finally {
@@ -237,11 +210,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
 
   return {
     request: <T>(call: ApiCall): APIPromise<T> =>
-      new APIPromise<T>(
-        traced()
-          ? traceCall(call.method, call.route.template, (trace) => execute<T>(call, trace))
-          : execute<T>(call, undefined),
-      ),
+      new APIPromise<T>(traceCall(call.method, call.route.template, (trace) => execute<T>(call, trace))),
     async close() {
       closed = true;
       if (inFlight === 0) return;
@@ -255,9 +224,5 @@ function describeResult(result: AttemptResult): string {
   if (result.kind === 'response') return `HTTP ${result.status}`;
   if (result.kind === 'too_large') return `HTTP ${result.status}, body over ${result.limit} bytes`;
   if (result.reason === 'network') return `connection failed${result.code ? ` (${result.code})` : ''}`;
-  return result.reason === 'timeout'
-    ? 'timed out'
-    : result.reason === 'refused'
-      ? 'refused locally'
-      : 'aborted';
+  return { timeout: 'timed out', refused: 'refused locally', aborted: 'aborted' }[result.reason];
 }

@@ -35,9 +35,7 @@ export const platform: Platform = {
     const { createAgent } = await import('./undici-agent.js');
     return createAgent(options);
   },
-  realSetImmediate: (run, value) => {
-    nextTurn(run, value);
-  },
+  realSetImmediate: (run) => void nextTurn(run),
   diagnostics: (): Diagnostics => process.getBuiltinModule('node:diagnostics_channel'),
   nodeCrypto: (): NodeCrypto => process.getBuiltinModule('node:crypto'),
   subtle: (): SubtleCrypto => globalThis.crypto.subtle,

@@ -124,7 +124,7 @@ export interface Platform {
    * with the platform's own Agent, which frees a keep-alive socket one turn after an answer
    * ends; `undefined` where there is no such Agent.
    */
-  readonly realSetImmediate: (<T>(run: (value: T) => void, value: T) => void) | undefined;
+  readonly realSetImmediate: ((run: () => void) => void) | undefined;
   /** `node:diagnostics_channel`, or `undefined` where tracing is not offered. */
   diagnostics(): Diagnostics | undefined;
   /** `node:crypto`, or `undefined` where only Web Crypto exists. */

@@ -6,7 +6,7 @@
  */
 import type { APIPromise } from '../core/api-promise.js';
 import { checkOptions, wholeNumber, type OptionRule } from '../core/options.js';
-import { RULES as REQUEST_OPTION_RULES } from '../core/request-options.js';
+import { REQUEST_OPTION_RULES } from '../core/options.js';
 import {
   backoffDelay,
   isRetryableStatus,

@@ -10,7 +10,7 @@
 import { quoted } from '../internal/words.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { MAX_TIMER_MS, checkOptions, type OptionRule } from '../core/options.js';
-import { RULES as REQUEST_OPTION_RULES } from '../core/request-options.js';
+import { REQUEST_OPTION_RULES } from '../core/options.js';
 import { Recent } from '../core/idempotency.js';
 import { isRetryableStatus, onAbort, parseRetryAfter, sleep } from '../core/retry.js';
 import type { RequestOptions } from '../core/transport.js';

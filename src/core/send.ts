@@ -1,0 +1,267 @@
+import type { DispatchController, DispatchHandler, Dispatcher } from '../platform/types.js';
+import { refusal, startDeadline, type Deadline, type Stoppable } from './retry.js';
+import { BodyDecoder, BoundedBody, MAX_BODY_BYTES, encodingPlan, readBounded } from './body.js';
+
+/**
+ * Sending one attempt, the two ways: through undici's public dispatcher interface (the client's own
+ * Agent or a merchant's dispatcher) and through `fetch`. Each runs under one deadline and reports an
+ * answer, an answer too large to read, or a failure that says whether the request may have reached
+ * the service. The retry loop reasons only about these results.
+ */
+
+/** What one attempt sends. Header names are lowercase, one of each. */
+export interface AttemptRequest {
+  /** `origin + path`, for fetch. */
+  url: string;
+  /** For example `https://api.example.ng`. */
+  origin: string;
+  /** For example `/v1/refunds`. */
+  path: string;
+  method: 'GET' | 'POST';
+  headers: Readonly<Record<string, string>>;
+  body: string | undefined;
+  /** Milliseconds from connecting to the last byte of the body. */
+  timeout: number;
+  /** The caller's signal: ends the attempt at once. */
+  signal: AbortSignal | undefined;
+}
+
+/** Why an attempt got no answer. `refused`: the HTTP layer refused to send it (nothing left the process). */
+export type FailureReason = 'timeout' | 'network' | 'refused' | 'aborted';
+
+/** How one attempt ended. Header names are lowercase, repeats joined with `, `. */
+export type AttemptResult =
+  | {
+      kind: 'response';
+      status: number;
+      headers: Record<string, string>;
+      text: string;
+      /** Set when the body could not be decoded (its Content-Encoding): what went wrong. */
+      undecoded?: string | undefined;
+    }
+  | { kind: 'too_large'; status: number; headers: Record<string, string>; limit: number }
+  | {
+      kind: 'failure';
+      reason: FailureReason;
+      /** May the request have reached the service? False only when provably not (DNS, refused, local). */
+      reached: boolean;
+      /** The system or library error code, for messages: `ECONNREFUSED`, `UND_ERR_SOCKET`. */
+      code: string | undefined;
+      cause: unknown;
+    };
+
+/** One way of sending. */
+export type Sender = (request: AttemptRequest) => Promise<AttemptResult>;
+
+type Settle = (result: AttemptResult) => void;
+
+/** Runs a function once the event loop's turn is over, on the runtime's real timer. */
+export type RealSetImmediate = (run: () => void) => void;
+
+/**
+ * One exchange as undici's public dispatch handler (undici 7 and 8): the body goes from undici's
+ * callbacks straight into the bounded body, decoded on the way if compressed. Whatever ends it
+ * first (the answer, a failure, the deadline, the caller's signal, an oversized body) settles it.
+ */
+class UndiciExchange implements DispatchHandler, Stoppable {
+  readonly #settle: Settle;
+  readonly #deadline: Deadline;
+  readonly #turn: RealSetImmediate | undefined;
+  readonly #body = new BoundedBody();
+  #controller: DispatchController | undefined;
+  #reason: unknown; // the attempt ended before undici handed over its controller
+  #settled = false;
+  #complete = false; // undici delivered the whole body; only decoding may be left
+  #status = 0;
+  #headers: Record<string, string> = {};
+  #decoder: BodyDecoder | undefined;
+  #raw = 0;
+  #unsupported: string | undefined;
+
+  constructor(request: AttemptRequest, settle: Settle, turn: RealSetImmediate | undefined) {
+    this.#settle = settle;
+    this.#turn = turn;
+    this.#deadline = startDeadline(request.timeout, request.signal, this);
+  }
+
+  stop(reason: unknown): void {
+    if (this.#complete) {
+      this.#decoder?.destroy();
+      this.#end(this.#deadline.failure(reason));
+    } else if (this.#controller) this.#controller.abort(reason as Error);
+    else {
+      // Still queued for a connection: nothing was written. undici drops it when it reaches a socket.
+      this.#reason = reason;
+      this.#end({ ...this.#deadline.failure(reason), reached: false } as AttemptResult);
+    }
+  }
+
+  // `released`: undici hands the socket back one event-loop turn after the answer ends. Settling
+  // after that turn (a promise job, then the real timer, so a merchant's fake clock cannot hold it)
+  // lets calls awaited in turn reuse one socket (test/pool.test.ts).
+  #end(result: AttemptResult, released = false): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#deadline.done();
+    const turn = this.#turn;
+    if (released && turn) void Promise.resolve().then(() => turn(() => this.#settle(result)));
+    else this.#settle(result);
+  }
+
+  #tooLarge(): void {
+    this.#decoder?.destroy();
+    this.#end({ kind: 'too_large', status: this.#status, headers: this.#headers, limit: this.#body.limit });
+    this.#controller?.abort(new Error('Response body over the limit'));
+  }
+
+  #answer(text: string, undecoded?: string, released = false): void {
+    const [status, headers] = [this.#status, this.#headers];
+    this.#end(
+      undecoded === undefined
+        ? { kind: 'response', status, headers, text }
+        : { kind: 'response', status, headers, text, undecoded },
+      released,
+    );
+  }
+
+  onRequestStart(controller: DispatchController): void {
+    if (this.#reason !== undefined) controller.abort(this.#reason as Error);
+    else this.#controller = controller;
+  }
+
+  onResponseStart(
+    _: DispatchController,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
+    if (status < 200) return; // 1xx (103 Early Hints, 102): the answer is still to come
+    this.#status = status;
+    for (const [name, value] of Object.entries(headers))
+      if (value !== undefined) this.#headers[name] = typeof value === 'string' ? value : value.join(', ');
+    if (!this.#body.fits(this.#headers['content-length'])) return this.#tooLarge();
+    const plan = encodingPlan(this.#headers['content-encoding']);
+    if (plan.kind === 'unsupported') this.#unsupported = plan.name;
+    if (plan.kind !== 'decode') return;
+    this.#decoder = new BodyDecoder(plan.coding, {
+      chunk: (chunk) => {
+        if (this.#body.push(chunk)) return true;
+        this.#tooLarge();
+        return false;
+      },
+      end: () => this.#answer(this.#body.text()),
+      error: (problem) => this.#answer(`(${problem})`, problem),
+    });
+  }
+
+  onResponseData(_: DispatchController, chunk: Buffer): void {
+    if (this.#settled) return;
+    if (this.#decoder === undefined) {
+      if (!this.#body.push(chunk)) this.#tooLarge();
+      // Compressed bytes are held to the cap too: a body over 1 MiB packed is bigger unpacked.
+    } else if ((this.#raw += chunk.byteLength) > this.#body.limit) this.#tooLarge();
+    else this.#decoder.write(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.#complete = true;
+    if (this.#decoder) this.#decoder.end();
+    else if (this.#unsupported === undefined) this.#answer(this.#body.text(), undefined, true);
+    else {
+      const problem = `a body in Content-Encoding "${this.#unsupported}", which the SDK cannot decode`;
+      this.#answer(`(${problem})`, problem);
+    }
+  }
+
+  onResponseError(_: unknown, error: Error): void {
+    this.#end(this.#deadline.failure(error));
+  }
+
+  /** The dispatcher refused the request before sending anything. */
+  refuse(cause: unknown): void {
+    this.#end(refusal(cause));
+  }
+}
+
+/**
+ * Sending through an undici `Dispatcher` (the client's own Agent, or the merchant's proxy, mock or
+ * pool); no import of undici. `turn`: given for the client's own Agent (see `UndiciExchange`).
+ */
+export function undiciSender(dispatcher: Dispatcher, turn?: RealSetImmediate): Sender {
+  const state = dispatcher as { closed?: unknown; destroyed?: unknown };
+  return (request) =>
+    new Promise<AttemptResult>((settle) => {
+      // A dispatcher already closed sends nothing; one destroyed mid-request may have sent it.
+      if (state.closed === true || state.destroyed === true)
+        return settle(refusal(new Error('The dispatcher is closed'), 'UND_ERR_CLOSED'));
+      const exchange = new UndiciExchange(request, settle, turn);
+      const { origin, path, method, headers, body = null, timeout } = request;
+      try {
+        dispatcher.dispatch(
+          { origin, path, method, headers, body, headersTimeout: timeout, bodyTimeout: timeout },
+          exchange,
+        );
+      } catch (error) {
+        // dispatch() throws only before anything is written: refused, final, never retried.
+        exchange.refuse(error);
+      }
+    });
+}
+
+// What fetch decodes by itself (the body it hands over is already decoded).
+const FETCH_DECODES = /^(gzip|x-gzip|deflate|br|zstd|identity)$/i;
+
+/** A Fetch-compatible function: the runtime's `fetch`, or one a merchant wraps. */
+export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
+
+/**
+ * Sending through `fetch`, with every rule of the undici path. `getFetch` is asked on each attempt,
+ * so a `globalThis.fetch` patched later (MSW's `setupServer`) sees the request. Redirects are
+ * never followed: the key must not travel to another host.
+ */
+export function fetchSender(getFetch: () => FetchFunction | undefined): Sender {
+  return async (request): Promise<AttemptResult> => {
+    const fetchFn = getFetch();
+    if (typeof fetchFn !== 'function')
+      return refusal(new TypeError('No fetch function: this runtime has no global fetch'));
+    try {
+      // The Headers constructor applies the rules fetch will: a value it refuses was never sent.
+      new Headers(request.headers);
+    } catch (cause) {
+      return refusal(cause);
+    }
+    const controller = new AbortController();
+    const deadline = startDeadline(request.timeout, request.signal, {
+      stop: (reason) => controller.abort(reason),
+    });
+    try {
+      const response = await fetchFn(request.url, {
+        method: request.method,
+        headers: request.headers,
+        ...(request.body === undefined ? {} : { body: request.body }),
+        signal: controller.signal,
+        redirect: 'manual',
+      });
+      const headers: Record<string, string> = {};
+      response.headers.forEach((value, name) => (headers[name] = value));
+      const { status, body } = response;
+      if (!body) return { kind: 'response', status, headers, text: '' };
+      const reader = body.getReader();
+      const cancel = (): void => void reader.cancel().catch(() => undefined);
+      const coding = headers['content-encoding']?.trim();
+      if (coding && !coding.split(',').every((name) => FETCH_DECODES.test(name.trim()))) {
+        cancel();
+        const undecoded = `a body in Content-Encoding "${coding.slice(0, 64)}", which the SDK cannot decode`;
+        return { kind: 'response', status, headers, text: `(${undecoded})`, undecoded };
+      }
+      // fetch decodes as it streams: the cap counts decoded bytes.
+      const read = await readBounded(() => reader.read(), cancel, headers['content-length']);
+      return read
+        ? { kind: 'response', status, headers, text: read.text() }
+        : { kind: 'too_large', status, headers, limit: MAX_BODY_BYTES };
+    } catch (cause) {
+      return deadline.failure(cause);
+    } finally {
+      deadline.done();
+    }
+  };
+}
