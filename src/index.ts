@@ -4,8 +4,8 @@
  * @module \@wallet/node
  */
 export { Wallet } from './client.js';
-export { APIPromise } from './core/api-promise.js';
-export type { ResponseMeta, WithResponse } from './core/api-promise.js';
+export { APIPromise } from './core/transport.js';
+export type { ResponseMeta, WithResponse } from './core/transport.js';
 export type { ClientOptions, AppInfo } from './core/config.js';
 export type { FetchFunction } from './core/send.js';
 export type { Dispatcher, DispatchOptions, DispatchHandler, DispatchController } from './platform/types.js';

@@ -33,8 +33,6 @@ export function keyReused(endpoint: string, key: string): IdempotencyError {
 }
 
 function at(data: unknown, path: string): unknown {
-  if (!path.includes('.'))
-    return typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[path] : undefined;
   let current = data;
   for (const part of path.split('.')) {
     if (typeof current !== 'object' || current === null) return undefined;
@@ -43,8 +41,6 @@ function at(data: unknown, path: string): unknown {
   return current;
 }
 
-const same = (value: unknown): unknown => value;
-
 /** The fields of `data` that contradict the parameters, as `field: sent X, answered Y`. */
 export function mismatches(
   echoes: readonly Echo[],
@@ -52,13 +48,13 @@ export function mismatches(
   data: unknown,
 ): string[] {
   const out: string[] = [];
-  for (const { field, param, normalize = same } of echoes) {
+  for (const { field, param, normalize = (value: unknown): unknown => value } of echoes) {
     const sent = params[param];
     const received = at(data, field);
     if (sent === undefined || received === undefined || received === null) continue;
     const [s, r] = [normalize(sent), normalize(received)];
-    if (s === undefined || r === undefined) continue;
-    if (s !== r) out.push(`${field}: sent ${JSON.stringify(sent)}, answered ${JSON.stringify(received)}`);
+    if (s !== undefined && r !== undefined && s !== r)
+      out.push(`${field}: sent ${JSON.stringify(sent)}, answered ${JSON.stringify(received)}`);
   }
   return out;
 }
@@ -84,12 +80,8 @@ export function replayMismatch(
   });
 }
 
-/**
- * The keys this client sent lately (the last 4,096: every operation a busy server starts within
- * the service's retry window), each with a hash of what it was sent with.
- */
+/** The keys this client sent lately (the last 4,096), each with a hash of what it was sent with. */
 export class KeyMemory {
-  // Each key with a 53-bit hash of its route and parameters, not their text: bodies can be long.
   readonly #seen: Recent<number>;
 
   constructor(limit = 4096) {
@@ -98,14 +90,12 @@ export class KeyMemory {
 
   /**
    * Records `key` as sent with these parameters; false when this client already sent it with other
-   * ones (the caller refuses the call). The same key with the same parameters is a retry: fine.
-   * `params` are the checked parameters and `body` their JSON: checked top-level parameters come in
-   * the schema's order, so equal bodies mean equal parameters, and the common path hashes the body.
-   * Nested objects (metadata) may hold the same keys in another order, so those calls hash the
-   * canonical form (keys sorted at every level).
+   * ones. `body` is the parameters' JSON, in the schema's order; nested objects (metadata) may list
+   * the same keys in another order, so those are compared in canonical form (keys sorted).
    */
   claim(key: string, route: string, params: Record<string, unknown>, body: string): boolean {
-    const print = printOf(route, hasNested(params) ? canonical(params) : body);
+    const nested = Object.values(params).some((value) => typeof value === 'object' && value !== null);
+    const print = hash(`${route} ${nested ? canonical(params) : body}`);
     const before = this.#seen.get(key);
     if (before !== undefined && before !== print) return false;
     this.#seen.set(key, print);
@@ -113,15 +103,6 @@ export class KeyMemory {
   }
 }
 
-function hasNested(params: Record<string, unknown>): boolean {
-  for (const name in params) {
-    const value = params[name];
-    if (typeof value === 'object' && value !== null) return true;
-  }
-  return false;
-}
-
-// Object keys sorted at every level: the same parameters built in another order are the same request.
 function canonical(value: unknown): string {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'undefined';
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -132,23 +113,11 @@ function canonical(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`).join(',')}}`;
 }
 
-// Two 32-bit hashes of a text (FNV-1a, and the same walk with MurmurHash's multiplier).
-function hashPair(text: string, seed = 0): [number, number] {
-  let a = 0x811c9dc5 ^ seed;
-  let b = 0x01000193 ^ text.length ^ seed;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-  }
-  return [a | 0, b | 0];
-}
-
-// The route and the parameters' text as one 53-bit number (two 32-bit hashes; not a secret).
-function printOf(route: string, text: string): number {
-  const [a1, b1] = hashPair(route);
-  const [a2, b2] = hashPair(text, a1 ^ b1);
-  return ((b2 ^ b1) >>> 11) * 0x100000000 + ((a2 ^ a1) >>> 0);
+// FNV-1a: bodies can be long, a print is a number (not a secret; the echo check backs it up).
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /**

@@ -224,3 +224,11 @@ export function excerptOf(text: string): string {
   }
   return out.length > EXCERPT_LENGTH ? `${out.slice(0, EXCERPT_LENGTH)}…` : out;
 }
+
+/** An attempt's result in a few words, for log lines. */
+export function describeResult(result: AttemptResult): string {
+  if (result.kind === 'response') return `HTTP ${result.status}`;
+  if (result.kind === 'too_large') return `HTTP ${result.status}, body over ${result.limit} bytes`;
+  if (result.reason === 'network') return `connection failed${result.code ? ` (${result.code})` : ''}`;
+  return { timeout: 'timed out', refused: 'refused locally', aborted: 'aborted' }[result.reason];
+}

@@ -14,10 +14,9 @@ import {
   type ApiErrorInit,
   type CallInfo,
 } from '../errors.js';
-import type { WithResponse } from './api-promise.js';
 import type { AttemptResult } from './send.js';
 import type { Scrubber } from './scrub.js';
-import type { ApiCall } from './transport.js';
+import type { ApiCall, WithResponse } from './transport.js';
 import {
   endpointNotFoundMessage,
   excerptOf,

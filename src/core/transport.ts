@@ -1,11 +1,11 @@
 import { FAIL, guards, runGuard, type SchemaName } from '../schemas/guards.js';
 import type { Route } from '../internal/route.js';
 import { ClientClosedError, ValidationError } from '../errors.js';
-import { APIPromise, type WithResponse } from './api-promise.js';
-import type { Sender, AttemptResult, AttemptRequest } from './send.js';
+import type { Sender, AttemptRequest } from './send.js';
 import type { Config } from './config.js';
 import { REQUEST_OPTION_RULES, checkOptions, mergeHeaders, type RequestOptions } from './options.js';
 import { KeyMemory, keyReused, type Echo } from './idempotency.js';
+import { describeResult } from './messages.js';
 import { callResult, mayHaveActed, GUARD_DOUBTS, type ResultContext } from './outcome.js';
 import { delayBeforeRetry, sleep } from './retry.js';
 import { maskParams, traceCall, type RetryTrace } from './trace.js';
@@ -20,20 +20,17 @@ export interface ApiCall {
   method: 'GET' | 'POST';
   /** What the parameters are called in messages, for example `dispatch parameters`. */
   paramsName: string;
-  /** The route, declared once with the `path` tag: its template for tracing, its path from the checked parameters. */
+  /** The route (the `path` tag): its template for tracing, its path from the checked parameters. */
   route: Route;
   params: unknown;
   paramsSchema: SchemaName;
   dataSchema: SchemaName;
   options: RequestOptions | undefined;
-  /** What the call is, in a merchant's words, for messages: `refund of ₦4,500.00 (450000 Kobo) on order_1042`. */
+  /** What the call is, for messages: `refund of ₦4,500.00 (450000 Kobo) on order_1042`. */
   summary?: (params: Record<string, unknown>) => string;
   /** How to confirm an unknown outcome, for example `charges.verify('order_1042')`; none for a refund. */
   confirm?: (params: Record<string, unknown>) => string;
-  /**
-   * Response fields that must echo parameters: an answer that contradicts them is another
-   * request's saved answer to the same idempotency key (`IdempotencyError`, `replay_mismatch`).
-   */
+  /** Response fields that must echo parameters, else the answer is another request's (`replay_mismatch`). */
   echoes?: readonly Echo[];
   /** Told of a successful answer before the call resolves (a dispatch's expiry is remembered). */
   accepted?: (data: unknown, answer: AnswerHeaders) => void;
@@ -53,24 +50,103 @@ export interface Transport {
   close(): Promise<void>;
 }
 
-// A snapshot of the parameters or the options, or the ValidationError that says why not.
+// A snapshot of the parameters or the options (the copy checked is the copy sent), or why not.
 function read(value: unknown, name: string, path = '', scrub: Config['scrub']): unknown {
   const taken = snapshot(value, path);
   if (!taken.ok) throw new ValidationError(name, scrub.issues(taken.issues), 'Nothing was sent.');
   return taken.value;
 }
 
+/** What a successful call reports besides its data. */
+export interface ResponseMeta {
+  /** HTTP status code. */
+  status: number;
+  /** Response headers, lowercase names. */
+  headers: Readonly<Record<string, string>>;
+  /** The envelope's human-readable `message`; the verify endpoint sends none. */
+  message: string | undefined;
+  /** The `X-Idempotency-Key` the call sent (POST only): keep it to prove what was asked. */
+  idempotencyKey: string | undefined;
+  /** How many attempts it took: 1 when no retry was needed. */
+  attempts: number;
+}
+
+/** A call's data together with its {@link ResponseMeta}. */
+export interface WithResponse<T> {
+  /** The envelope's `data`, checked and typed. */
+  data: T;
+  /** Status, headers, message, idempotency key and attempts. */
+  response: ResponseMeta;
+}
+
 /**
- * Creates the request function over a client's configuration. `openSender` is asked on the
- * first call, so the client can create its own Agent (or pick fetch) lazily.
+ * The promise every API method returns: a real `Promise` (`instanceof Promise` is true), so
+ * `Promise.all`, `p-retry` and `await` treat it as one. Await it for the data; call
+ * `.withResponse()` for the data together with the status, headers, envelope message,
+ * idempotency key and attempt count.
+ *
+ * @example
+ * ```ts
+ * const { data, response } = await wallet.refunds.create({ reference: 'order_1042' }).withResponse();
+ * console.log(data.refundReference, response.idempotencyKey, response.attempts);
+ * ```
  */
+export class APIPromise<T> extends Promise<T> {
+  readonly #result: Promise<WithResponse<T>>;
+
+  /** @param result - the call under way. */
+  constructor(result: Promise<WithResponse<T>>) {
+    // The base promise is never read: then, catch and finally go to the result (as openai-node's).
+    super((resolve) => resolve(undefined as never));
+    this.#result = result;
+  }
+
+  /** `Promise`: built-in methods derive plain promises (this constructor takes no executor). */
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
+  }
+
+  /** The data together with the response's status, headers, message, idempotency key and attempts. */
+  withResponse(): Promise<WithResponse<T>> {
+    return this.#result;
+  }
+
+  /** See `Promise.prototype.then`. */
+  override then<A = T, B = never>(
+    onfulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+    onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    // Nothing derived until asked: a caller who only uses withResponse() gets no unhandled rejection.
+    const fulfilled =
+      typeof onfulfilled === 'function'
+        ? (r: WithResponse<T>): A | PromiseLike<A> => onfulfilled(r.data)
+        : (r: WithResponse<T>): A => r.data as unknown as A;
+    return this.#result.then(fulfilled, onrejected);
+  }
+
+  /** See `Promise.prototype.catch`. */
+  override catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<T | B> {
+    return this.then(undefined, onrejected);
+  }
+
+  /** See `Promise.prototype.finally`. */
+  override finally(onfinally?: (() => void) | null): Promise<T> {
+    return this.then().finally(onfinally);
+  }
+
+  /** Tags it for `Object.prototype.toString`. */
+  override get [Symbol.toStringTag](): string {
+    return 'APIPromise';
+  }
+}
+
+/** The request function over a client's configuration; `openSender` is asked on the first call. */
 export function createTransport(config: Config, openSender: () => Promise<Sender>): Transport {
   const { logger, scrub } = config;
   const host = new URL(config.origin).host;
   const keys = new KeyMemory();
   let send: Sender | undefined;
-  // close() only needs to know when the last call settles.
-  let inFlight = 0;
+  let inFlight = 0; // close() waits for the last call under way
   let onDrained: (() => void) | undefined;
   let drained: Promise<void> | undefined;
   let closed = false;
@@ -82,8 +158,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
     try {
       if (config.unset.length > 0)
         throw new ValidationError('Wallet configuration', config.unset, 'Nothing was sent.');
-      // The first call starts loading the way of sending now; a call that then fails validation
-      // has only loaded it early.
+      // The first call starts loading the way of sending (undici's Agent) now.
       if (send === undefined && !clientClosed) openSender().catch(() => undefined);
       let options: RequestOptions = {};
       if (call.options !== undefined) {
@@ -112,12 +187,11 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         origin: config.origin,
         path,
         method: call.method,
-        headers: post
-          ? mergeHeaders(config.headers, options.headers, {
-              'content-type': 'application/json',
-              'x-idempotency-key': idempotencyKey!,
-            })
-          : mergeHeaders(config.headers, options.headers),
+        headers: mergeHeaders(
+          config.headers,
+          options.headers,
+          post ? { 'content-type': 'application/json', 'x-idempotency-key': idempotencyKey! } : undefined,
+        ),
         body: post ? JSON.stringify(params) : undefined,
         timeout: options.timeout ?? config.timeout,
         signal: options.signal,
@@ -147,15 +221,15 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
 
       for (let n = 1; ; n++) {
         if (options.signal?.aborted) {
-          const reason: unknown = options.signal.reason;
           ctx.call.attempts = n - 1;
-          const aborted: AttemptResult = {
+          const cause: unknown = options.signal.reason;
+          const aborted = {
             kind: 'failure',
             reason: 'aborted',
             reached: false,
             code: undefined,
-            cause: reason,
-          };
+            cause,
+          } as const;
           return callResult<T>(scrub.result(aborted), ctx) as WithResponse<T>;
         }
         const started = performance.now();
@@ -218,11 +292,4 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
       await drained;
     },
   };
-}
-
-function describeResult(result: AttemptResult): string {
-  if (result.kind === 'response') return `HTTP ${result.status}`;
-  if (result.kind === 'too_large') return `HTTP ${result.status}, body over ${result.limit} bytes`;
-  if (result.reason === 'network') return `connection failed${result.code ? ` (${result.code})` : ''}`;
-  return { timeout: 'timed out', refused: 'refused locally', aborted: 'aborted' }[result.reason];
 }

@@ -13,51 +13,20 @@ import PoolClass from 'undici/lib/dispatcher/pool.js';
 // @ts-expect-error as above.
 import ProxyAgentClass from 'undici/lib/dispatcher/proxy-agent.js';
 import type { ProxyRoute } from './proxy.js';
-import type { DispatchHandler, OwnDispatcher } from './types.js';
+import type { AgentOptions, DispatchHandler, OwnDispatcher } from './types.js';
 
-const classes: ProxyClasses = {
-  ProxyAgent: ProxyAgentClass as typeof UndiciProxyAgent,
-  Pool: PoolClass as typeof UndiciPool,
-  connect: connect as ProxyClasses['connect'],
-};
-
-/** Builds the dispatcher that sends through `route` (see `proxyAgent`, below). */
-export function createProxyAgent(route: ProxyRoute, options: ProxiedAgentOptions): OwnDispatcher {
-  return proxyAgent(classes, route, options);
-}
-
-/**
- * The client's own dispatcher through a proxy: undici's `ProxyAgent`, a CONNECT tunnel to an
- * `https:` service (TLS 1.3 to the service inside it) or an HTTP proxy (absolute-form requests) for
- * an `http:` one. The classes come from the caller, which loads them only when a proxy is used.
- * A tunnel the proxy refuses (407, 403, 502 to CONNECT) fails with code `WALLET_PROXY_REFUSED`, and
- * a proxy that cannot be reached keeps its system code (`ECONNREFUSED`): both prove the request
- * never reached the service, and their messages name the proxy, never its credentials.
- */
-
+const ProxyAgent = ProxyAgentClass as typeof UndiciProxyAgent;
+const Pool = PoolClass as typeof UndiciPool;
 type ConnectOptions = Parameters<UndiciPool['connect']>[0];
-
-/** The parts of undici a proxy needs. */
-export interface ProxyClasses {
-  ProxyAgent: typeof UndiciProxyAgent;
-  Pool: typeof UndiciPool;
-  /**
-   * undici's `connect` (a CONNECT request over a dispatcher), called with the pool as `this`:
-   * undici's root module adds it to every dispatcher, and only the proxy's parts are loaded here.
-   */
-  connect: (this: UndiciPool, options: ConnectOptions) => Promise<Dispatcher.ConnectData>;
-}
+// undici's `connect` (a CONNECT request over a dispatcher), called with the pool as `this`: undici's
+// root module adds it to every dispatcher, and only the proxy's parts are bundled here.
+const connectThrough = connect as (
+  this: UndiciPool,
+  options: ConnectOptions,
+) => Promise<Dispatcher.ConnectData>;
 
 /** The client Agent's options that apply through a proxy too. */
-export interface ProxiedAgentOptions {
-  keepAliveTimeout: number;
-  headersTimeout: number;
-  bodyTimeout: number;
-  connections: number;
-}
-
-/** Code of the error for a proxy that answered CONNECT with anything but 200. */
-export const PROXY_REFUSED = 'WALLET_PROXY_REFUSED';
+export type ProxiedAgentOptions = Omit<AgentOptions, 'connect' | 'proxy'>;
 
 const REASONS: Readonly<Record<number, string>> = {
   403: 'Forbidden',
@@ -75,7 +44,7 @@ function refused(route: ProxyRoute, status: number, target: string): Error {
     `The proxy ${route.uri} (${route.source}) answered ${status}${REASONS[status] ? ` ${REASONS[status]}` : ''} ` +
       `to ${route.mode === 'tunnel' ? 'CONNECT' : 'the request for'} ${target}; nothing was sent to the service.${hint}`,
   );
-  return Object.assign(error, { code: PROXY_REFUSED, statusCode: status });
+  return Object.assign(error, { code: 'WALLET_PROXY_REFUSED', statusCode: status });
 }
 
 function unreachable(route: ProxyRoute, cause: unknown): Error {
@@ -106,14 +75,16 @@ function forwardRefusals(handler: DispatchHandler, route: ProxyRoute, target: st
   };
 }
 
-/** Builds the dispatcher that sends through `route`. */
-export function proxyAgent(
-  classes: ProxyClasses,
-  route: ProxyRoute,
-  options: ProxiedAgentOptions,
-): OwnDispatcher {
+/**
+ * The client's own dispatcher through a proxy: a CONNECT tunnel to an `https:` service (TLS 1.3 to
+ * the service inside it) or an HTTP proxy (absolute-form requests) for an `http:` one. A tunnel the
+ * proxy refuses (407, 403, 502 to CONNECT) fails with code `WALLET_PROXY_REFUSED`, a proxy that
+ * cannot be reached keeps its system code (`ECONNREFUSED`): both prove the request never reached
+ * the service, and their messages name the proxy, never its credentials.
+ */
+export function createProxyAgent(route: ProxyRoute, options: ProxiedAgentOptions): OwnDispatcher {
   const tls = { minVersion: 'TLSv1.3' as const };
-  const agent = new classes.ProxyAgent({
+  const agent = new ProxyAgent({
     ...options,
     uri: route.uri,
     ...(route.token === undefined ? {} : { token: route.token }),
@@ -121,12 +92,12 @@ export function proxyAgent(
     requestTls: tls,
     // The connection to the proxy itself: the refusals above are told apart here.
     clientFactory: (origin, clientOptions) => {
-      const pool = new classes.Pool(origin, clientOptions);
+      const pool = new Pool(origin, clientOptions);
       return Object.assign(Object.create(pool) as UndiciPool, {
         async connect(params: ConnectOptions) {
           let answer;
           try {
-            answer = await classes.connect.call(pool, params);
+            answer = await connectThrough.call(pool, params);
           } catch (error) {
             throw unreachable(route, error);
           }

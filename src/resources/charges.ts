@@ -1,4 +1,4 @@
-import { APIPromise } from '../core/api-promise.js';
+import { APIPromise } from '../core/transport.js';
 import { path } from '../internal/route.js';
 import { amountOn, confirmWithVerify, quoted } from '../internal/words.js';
 import type { AnswerHeaders, RequestFn, RequestOptions } from '../core/transport.js';
@@ -10,7 +10,7 @@ import type {
   Transaction,
 } from '../types.js';
 import { ResponseValidationError } from '../errors/validation.js';
-import type { WithResponse } from '../core/api-promise.js';
+import type { WithResponse } from '../core/transport.js';
 import type { AnyIterable } from './ordered-pool.js';
 import type { LedgerRow, ReconcileLine, ReconcileOptions } from './reconcile.js';
 import type { VerifyManyOptions, VerifyResult } from './verify-many.js';

@@ -1,4 +1,4 @@
-import type { APIPromise } from '../core/api-promise.js';
+import type { APIPromise } from '../core/transport.js';
 import { path } from '../internal/route.js';
 import { amountOn, quoted } from '../internal/words.js';
 import type { RequestFn, RequestOptions } from '../core/transport.js';

@@ -4,7 +4,7 @@
  * worker at once; it retries what a verify retries (lost connections, timeouts, 408, 429, 5xx)
  * with the same backoff, then puts the error on its row and goes on.
  */
-import type { APIPromise } from '../core/api-promise.js';
+import type { APIPromise } from '../core/transport.js';
 import { checkOptions, wholeNumber, type OptionRule } from '../core/options.js';
 import { REQUEST_OPTION_RULES } from '../core/options.js';
 import {

@@ -8,7 +8,7 @@
  * the one bounded key memory), so a long-running server's memory stays flat.
  */
 import { quoted } from '../internal/words.js';
-import type { APIPromise } from '../core/api-promise.js';
+import type { APIPromise } from '../core/transport.js';
 import { MAX_TIMER_MS, checkOptions, type OptionRule } from '../core/options.js';
 import { REQUEST_OPTION_RULES } from '../core/options.js';
 import { Recent } from '../core/idempotency.js';
