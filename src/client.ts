@@ -1,5 +1,5 @@
 import type { Dispatcher, OwnDispatcher } from './platform/types.js';
-import type { AppInfo, ClientOptions, Config } from './core/config.js';
+import type { ClientOptions, Config } from './core/config.js';
 import {
   MAX_TIMER_MS,
   checkHeaders,
@@ -10,6 +10,7 @@ import {
   ofType,
   timeoutProblem,
   wholeNumber,
+  userAgentOf,
   type OptionRule,
 } from './core/options.js';
 import { snapshot } from './core/check.js';
@@ -286,43 +287,4 @@ export function resolveConfig(given: ClientOptions, version: string): Config {
     proxy,
     unset,
   };
-}
-
-const encoder = new TextEncoder();
-
-// Anything outside visible ASCII goes as UTF-8 percent-encoding: a shop named in Yoruba is still
-// identified, not refused, and no proxy mangles it.
-function headerSafe(text: string): string {
-  let out = '';
-  for (const char of text) {
-    const code = char.codePointAt(0)!;
-    if (code >= 0x20 && code <= 0x7e && char !== '%') out += char;
-    else
-      for (const byte of encoder.encode(char)) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
-}
-
-// The SDK and its version, the runtime, then the merchant's `appInfo`; line breaks are refused.
-function userAgentOf(version: string, app: unknown, issues: ValidationIssue[]): string {
-  const base = `wallet-node/${version} ${headerSafe(platform.runtime)}`;
-  if (app === undefined) return base;
-  const found = checkOptions(
-    app,
-    { name: ofType('string'), version: ofType('string'), url: ofType('string') },
-    'appInfo',
-    'a field of appInfo',
-  );
-  const { name, version: appVersion, url } = (found.length === 0 ? app : {}) as Partial<AppInfo>;
-  if (found.length === 0 && (typeof name !== 'string' || name.trim() === '')) {
-    found.push({ path: 'appInfo.name', message: 'must be a non-empty string' });
-  }
-  for (const [field, value] of Object.entries({ name, version: appVersion, url })) {
-    if (value !== undefined && /[\r\n\0]/.test(value)) {
-      found.push({ path: `appInfo.${field}`, message: 'must not contain line breaks' });
-    }
-  }
-  issues.push(...found);
-  if (found.length > 0 || name === undefined) return base;
-  return `${base} ${headerSafe(name)}${appVersion ? `/${headerSafe(appVersion)}` : ''}${url ? ` (${headerSafe(url)})` : ''}`;
 }

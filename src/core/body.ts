@@ -2,9 +2,8 @@ import type * as Zlib from 'node:zlib';
 import { platform } from '../platform/index.js';
 
 /**
- * Reading a body: the one bounded reader, used by every way of sending and by the webhook handlers,
- * and the decoding of compressed answers (`BodyDecoder`, below). A body over the limit is cut off
- * unread: reading on would only fill memory with something no caller accepts.
+ * The one bounded body reader (every way of sending, the webhook handlers) and the decoding of
+ * compressed answers. A body over the limit is cut off unread.
  */
 
 /** The largest response body read, in bytes (1 MiB). */
@@ -15,11 +14,7 @@ export type ChunkSource = () => Promise<{ done?: boolean; value?: Uint8Array | u
 
 const decoder = new TextDecoder();
 
-/**
- * A body collected chunk by chunk as the transport pushes it, refusing to hold more than `limit`
- * bytes. Push-based, so the undici path reads from its handler's callbacks with no stream and no
- * iterator per chunk; the fetch path pulls into it with {@link readBounded}.
- */
+/** A body collected chunk by chunk, refusing to hold more than `limit` bytes. */
 export class BoundedBody {
   #chunks: Uint8Array[] = [];
   #size = 0;
@@ -62,9 +57,8 @@ export class BoundedBody {
 }
 
 /**
- * Reads a body to its end, or returns undefined as soon as it exceeds `limit` (including when its
- * declared `content-length` already does), after calling `cancel`. A rejection of `next` (a
- * deadline, a broken upload) passes through.
+ * Reads a body to its end, or calls `cancel` and returns undefined as soon as it (or its declared
+ * `content-length`) exceeds `limit`. A rejection of `next` passes through.
  */
 export async function readBounded(
   next: ChunkSource,
@@ -89,17 +83,12 @@ export async function readBounded(
 
 /**
  * Compressed answers on the undici path (fetch decodes by itself): gzip, deflate (zlib-wrapped or
- * raw) and br, streamed through `node:zlib` chunk by chunk, so the body cap counts decoded bytes
- * and a bomb is stopped after about a megabyte of output instead of being inflated whole. zlib comes
- * from the platform seam when the first compressed answer arrives: nothing is imported, so no entry
- * of the package (a Worker's included) carries a `node:` import for it.
+ * raw) and br, streamed chunk by chunk so the cap counts decoded bytes and a bomb stops after about
+ * a megabyte. zlib comes from the platform seam with the first compressed answer.
  */
+type Coding = 'gzip' | 'deflate' | 'br';
 
-/** The codings decoded here. */
-export type Coding = 'gzip' | 'deflate' | 'br';
-
-/** How a `Content-Encoding` reads: nothing to do, one coding to undo, or one that cannot be. */
-export type EncodingPlan =
+type EncodingPlan =
   { kind: 'identity' } | { kind: 'decode'; coding: Coding } | { kind: 'unsupported'; name: string };
 
 const CODINGS: Readonly<Record<string, Coding>> = {
@@ -118,15 +107,6 @@ export function encodingPlan(header: string | undefined): EncodingPlan {
   if (names.length === 0) return { kind: 'identity' };
   const coding = names.length === 1 ? CODINGS[names[0]!] : undefined;
   return coding ? { kind: 'decode', coding } : { kind: 'unsupported', name: names.join(', ').slice(0, 64) };
-}
-
-// Through the platform seam: Node's zlib, or none where the runtime has no such builtin.
-function zlib(): typeof Zlib | undefined {
-  try {
-    return platform.zlib();
-  } catch {
-    return undefined;
-  }
 }
 
 // A zlib stream starts with a header whose first byte says "deflate" and whose two bytes are a
@@ -157,7 +137,12 @@ export class BodyDecoder {
   }
 
   #open(first: Uint8Array): boolean {
-    const z = zlib();
+    let z: typeof Zlib | undefined;
+    try {
+      z = platform.zlib();
+    } catch {
+      // No such builtin here.
+    }
     if (z === undefined) {
       this.#fail(`a ${this.#coding} body, which this runtime has no zlib to decode`);
       return false;
