@@ -72,46 +72,33 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void
   });
 }
 
-/**
- * One `abort` listener per shared `AbortSignal`, however many calls wait on it. A merchant often
- * passes one signal (a request's, a shutdown's) to many calls at once; a listener each would pass
- * Node's limit of 10 and print `MaxListenersExceededWarning`. The calls register here instead, and
- * the signal's one listener is removed when the last of them is done.
- */
-type Callback = () => void;
-
-interface Fanout {
-  callbacks: Set<Callback>;
-  listener: () => void;
-}
-
-const bySignal = new WeakMap<AbortSignal, Fanout>();
+// One `abort` listener per signal however many calls wait on it (a merchant's one signal for many
+// calls would pass Node's limit of 10 listeners and warn), removed when the last of them is done.
+const waiting = new WeakMap<AbortSignal, { callbacks: Set<() => void>; listener: () => void }>();
 
 /**
- * Calls `callback` once when `signal` fires (not if it has already fired: the caller checks
- * `aborted` first). Returns the function that unregisters it; call it when the wait is over.
+ * Calls `callback` once when `signal` fires (the caller checks `aborted` first). Returns the
+ * function that unregisters it; call it when the wait is over.
  */
-export function onAbort(signal: AbortSignal, callback: Callback): () => void {
-  let fanout = bySignal.get(signal);
-  if (fanout === undefined) {
-    const callbacks = new Set<Callback>();
+export function onAbort(signal: AbortSignal, callback: () => void): () => void {
+  let entry = waiting.get(signal);
+  if (entry === undefined) {
+    const callbacks = new Set<() => void>();
     const listener = (): void => {
-      bySignal.delete(signal);
+      waiting.delete(signal);
       for (const each of callbacks) each();
       callbacks.clear();
     };
-    fanout = { callbacks, listener };
-    bySignal.set(signal, fanout);
+    waiting.set(signal, (entry = { callbacks, listener }));
     signal.addEventListener('abort', listener, { once: true });
   }
-  // A wrapper per registration: the same function registered twice must fire twice.
-  const entry: Callback = () => callback();
-  const { callbacks, listener } = fanout;
-  callbacks.add(entry);
+  const { callbacks, listener } = entry;
+  const once = (): void => callback(); // the same function registered twice fires twice
+  callbacks.add(once);
   return () => {
-    if (!callbacks.delete(entry) || callbacks.size > 0) return;
+    if (!callbacks.delete(once) || callbacks.size > 0) return;
     signal.removeEventListener('abort', listener);
-    if (bySignal.get(signal)?.callbacks === callbacks) bySignal.delete(signal);
+    waiting.delete(signal);
   };
 }
 
@@ -213,10 +200,6 @@ export interface Stoppable {
   stop(reason: unknown): void;
 }
 
-class DeadlineExceeded extends Error {
-  override readonly name = 'TimeoutError';
-}
-
 const NOBODY: Stoppable = { stop: () => undefined };
 
 /**
@@ -235,7 +218,8 @@ export class Deadline {
     this.#target = target;
     this.#timer = setTimeout(() => {
       this.#expired = true;
-      this.#target.stop(new DeadlineExceeded(`No complete response within ${timeout} ms`));
+      const error = new Error(`No complete response within ${timeout} ms`);
+      this.#target.stop(Object.assign(error, { name: 'TimeoutError' }));
     }, timeout);
     // Through #target, which done() lets go: the signal may outlive the attempt by far.
     if (caller) this.#stopListening = onAbort(caller, () => this.#target.stop(caller.reason));
