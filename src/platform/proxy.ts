@@ -123,61 +123,41 @@ export function settleProxy(
   own: string | undefined,
 ): ProxySettings {
   const set = PROXY_VARS.filter((name) => variable(vars, name) !== undefined);
-  const envMode = option === 'env' || (option === undefined && vars['NODE_USE_ENV_PROXY'] === '1');
-  const none = (unused: string | undefined): ProxySettings => ({ route: undefined, secrets: [], unused });
-  if (option !== undefined && option !== 'env') {
-    if (urlProblem(option) !== undefined || target === undefined) return none(undefined);
-    const [route, secrets] = routeOf(
-      option,
-      target.protocol === 'https:' ? 'tunnel' : 'forward',
-      'the proxy option',
-    );
-    return {
-      route: own ? undefined : route,
-      secrets,
-      unused: own ? `the proxy option is not used: ${own} sends as it is` : undefined,
-    };
-  }
   const listed = set.join(', ');
-  if (!envMode) {
-    return none(
-      set.length > 0
-        ? `${listed} set but not used: pass proxy: 'env' or set NODE_USE_ENV_PROXY=1 to send through it`
-        : undefined,
-    );
+  const mode = target?.protocol === 'https:' ? 'tunnel' : 'forward';
+  const nothing: ProxySettings = { route: undefined, secrets: [], unused: undefined };
+  if (option !== undefined && option !== 'env') {
+    if (urlProblem(option) !== undefined || target === undefined) return nothing;
+    const [route, secrets] = routeOf(option, mode, 'the proxy option');
+    return own
+      ? { route: undefined, secrets, unused: `the proxy option is not used: ${own} sends as it is` }
+      : { route, secrets, unused: undefined };
   }
-  if (target === undefined) return none(undefined);
+  if (option === undefined && vars['NODE_USE_ENV_PROXY'] !== '1') {
+    if (set.length === 0) return nothing;
+    const unused = `${listed} set but not used: pass proxy: 'env' or set NODE_USE_ENV_PROXY=1 to send through it`;
+    return { ...nothing, unused };
+  }
+  if (target === undefined) return nothing;
   const name = target.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY';
-  const value = variable(vars, name);
+  // Both variables' credentials are secrets, whichever one is used.
   const secrets = [name === 'HTTPS_PROXY' ? 'HTTP_PROXY' : 'HTTPS_PROXY', name].flatMap((n) => {
     const v = variable(vars, n as typeof name);
     return v !== undefined && urlProblem(v) === undefined ? routeOf(v, 'forward', n)[1] : [];
   });
-  if (own) return { route: undefined, secrets, unused: `${listed} set but not used: ${own} sends as it is` };
-  if (value === undefined) {
-    return {
-      route: undefined,
-      secrets,
-      unused:
-        set.length > 0
-          ? `${listed} set but not used: a ${target.protocol} base URL uses ${name}, which is not set`
-          : undefined,
-    };
-  }
+  const unused = (why: string | undefined): ProxySettings => ({ route: undefined, secrets, unused: why });
+  if (own) return unused(`${listed} set but not used: ${own} sends as it is`);
+  const value = variable(vars, name);
+  if (value === undefined)
+    return unused(
+      set.length > 0
+        ? `${listed} set but not used: a ${target.protocol} base URL uses ${name}, which is not set`
+        : undefined,
+    );
   const noProxy = variable(vars, 'NO_PROXY');
-  if (noProxy !== undefined && bypassed(noProxy, target)) {
-    return {
-      route: undefined,
-      secrets,
-      unused: `${name} set but not used for ${target.host}: NO_PROXY matches it`,
-    };
-  }
+  if (noProxy !== undefined && bypassed(noProxy, target))
+    return unused(`${name} set but not used for ${target.host}: NO_PROXY matches it`);
   const problem = urlProblem(value);
-  if (problem !== undefined)
-    return { route: undefined, secrets, unused: undefined, problem: { path: name, message: problem } };
-  return {
-    route: routeOf(value, target.protocol === 'https:' ? 'tunnel' : 'forward', name)[0],
-    secrets,
-    unused: undefined,
-  };
+  if (problem !== undefined) return { ...unused(undefined), problem: { path: name, message: problem } };
+  return { route: routeOf(value, mode, name)[0], secrets, unused: undefined };
 }
