@@ -113,17 +113,9 @@ export interface Platform {
    * Worker has no `process.env`; Deno reads none without `--allow-env`. Undefined elsewhere.
    */
   readonly unsetHint?: (variable: string, option: string) => string | undefined;
-  /**
-   * Builds the client's own undici Agent, loading it on the first call; `undefined` where the
-   * runtime's `fetch` is the way to send.
-   */
+  /** Builds the client's own undici Agent (loaded by the first call); `undefined` where fetch is used. */
   readonly createAgent: ((options: AgentOptions) => Promise<OwnDispatcher>) | undefined;
-  /**
-   * Runs `run(value)` once the event loop's current turn is over, on the runtime's own timer: a
-   * merchant's test that fakes the global `setImmediate` must not hold the SDK's answers. Used
-   * with the platform's own Agent, which frees a keep-alive socket one turn after an answer
-   * ends; `undefined` where there is no such Agent.
-   */
+  /** Runs `run` after the event loop's turn on the runtime's real timer (a faked one must not hold answers). */
   readonly realSetImmediate: ((run: () => void) => void) | undefined;
   /** `node:diagnostics_channel`, or `undefined` where tracing is not offered. */
   diagnostics(): Diagnostics | undefined;
@@ -133,9 +125,6 @@ export interface Platform {
   subtle(): SubtleCrypto | undefined;
   /** `node:zlib`, or `undefined` where the runtime's fetch decodes bodies itself. */
   zlib(): Zlib | undefined;
-  /**
-   * Set where the SDK must not run at all (a browser): why, in a sentence for the merchant. The
-   * client and the webhook functions refuse to be used there.
-   */
+  /** Why the SDK refuses to run here (a browser), in a sentence for the merchant; else undefined. */
   readonly refusal: string | undefined;
 }
