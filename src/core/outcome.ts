@@ -63,7 +63,7 @@ export interface ResultContext {
   /** Every message built from the parameters passes through it (a reference may carry anything). */
   scrub: Scrubber;
   /** How the call describes itself in messages; asked only when a message is written. */
-  description: Pick<ApiCall, 'summary' | 'confirm' | 'echoes'>;
+  description: ApiCall;
   params: Record<string, unknown>;
   timeout: number;
   /** The call's totalTimeout, and whether it ended the last attempt (messages say which deadline). */
@@ -71,8 +71,6 @@ export interface ResultContext {
   expired: boolean;
   /** Why the call ended before its retries ran out, for the message of an answer's error. */
   note: string | undefined;
-  /** The schema the answer's data must meet, by name: its guard runs first. */
-  dataSchema: keyof typeof guards;
   /** zod's schemas, once loaded, or why they did not load (see {@link GUARD_DOUBTS}). */
   schemas?: Schemas | Error;
 }
@@ -150,14 +148,14 @@ export function callResult<T>(
     });
   }
   const envelope = openEnvelope(result, call);
-  let data = guards[ctx.dataSchema](envelope.data);
+  let data = guards[ctx.description.dataSchema](envelope.data);
   if (data === FAIL) {
     const { schemas } = ctx;
     if (schemas === undefined) return GUARD_DOUBTS;
     const checked =
       schemas instanceof Error
         ? { ok: false as const, issues: [unchecked('data', schemas)] }
-        : schemas.check(schemas[ctx.dataSchema], envelope.data, 'data');
+        : schemas.check(schemas[ctx.description.dataSchema], envelope.data, 'data');
     if (!checked.ok) {
       throw new ResponseValidationError(call.endpoint, result.status, envelope.body, checked.issues, {
         ...call,

@@ -18,8 +18,6 @@ export interface Scrubber {
   text(text: string): string;
   /** A plain-data copy with every string scrubbed; objects that are not plain data are summarised. */
   value(value: unknown): unknown;
-  /** A plain `Error` copy of an error and its `cause` chain, every string scrubbed; inspects and serialises safely. */
-  error(error: unknown): unknown;
   result(result: AttemptResult): AttemptResult;
   /** Validation issues with path and message scrubbed: a merchant may pass the key where it does not belong. */
   issues(issues: readonly ValidationIssue[]): ValidationIssue[];
@@ -114,7 +112,6 @@ export function createScrubber(key: string, secrets: readonly string[] = []): Sc
   return {
     text,
     value: copy,
-    error: copy,
     issues: (list) => list.map((i) => ({ path: text(i.path), message: text(i.message) })),
     result(result) {
       if (result.kind === 'failure') return { ...result, cause: copy(result.cause) };
@@ -143,7 +140,7 @@ const BASE64_CHAR = /[A-Za-z0-9+/=_-]/;
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /** A range `[start, end)` of a text. */
-export type Range = [number, number];
+type Range = [number, number];
 
 interface Blocks {
   target: string;
@@ -206,7 +203,7 @@ function stableBase64(bytes: Uint8Array, align: number): string {
 }
 
 /** Finds a key's forms in text. */
-export interface KeyFinder {
+interface KeyFinder {
   /** Quick test: false when the text cannot hold any form of the key. */
   mayHold(text: string): boolean;
   /** Every range of `chars` that is the key, a fragment of it, or a base64 word carrying it. */
@@ -214,7 +211,7 @@ export interface KeyFinder {
 }
 
 /** Builds the finder for one key (`sk_live_` or `sk_test_` and its secret part). */
-export function keyFinder(key: string): KeyFinder {
+function keyFinder(key: string): KeyFinder {
   const prefix = key.slice(0, 8);
   const part = key.slice(8);
   const fragments = part.length >= FRAGMENT;

@@ -216,7 +216,6 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         totalTimeout,
         expired: false,
         note: undefined,
-        dataSchema: call.dataSchema,
       };
 
       for (let n = 1; ; n++) {
