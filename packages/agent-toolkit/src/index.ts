@@ -19,7 +19,7 @@ export type {
   BeginRequest,
   BeginAnswer,
 } from './spending/ledger.js';
-export { memorySpendLedger } from './spending/memory-ledger.js';
+export { memorySpendLedger } from './spending/ledger.js';
 export { sqliteSpendLedger } from './spending/sqlite-ledger.js';
 export type { SqliteSpendLedgerOptions } from './spending/sqlite-ledger.js';
 export { redisSpendLedger } from './spending/redis-ledger.js';

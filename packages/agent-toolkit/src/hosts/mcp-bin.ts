@@ -8,8 +8,7 @@
 import { Console } from 'node:console';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Wallet, isWalletError, type RedisClientLike } from '@wallet/node';
-import type { SpendLedger } from '../spending/ledger.js';
-import { memorySpendLedger } from '../spending/memory-ledger.js';
+import { memorySpendLedger, type SpendLedger } from '../spending/ledger.js';
 import { sqliteSpendLedger } from '../spending/sqlite-ledger.js';
 import { createMcpServer } from './mcp.js';
 import { ENV_HELP, readMcpEnv } from './mcp-env.js';

@@ -1,17 +1,17 @@
 /** The tools that move money: dispatch_charge and refund_charge, each through money-flow.ts. */
 import type { AuthChannel } from '@wallet/node';
 import type { ToolContext } from './context.js';
-import { perCallRefusal, refusalText } from '../spending/limits.js';
+import { limitRefused, perCallRefusal } from '../spending/limits.js';
 import { callOf, inDoubt, runMoneyCall } from './money-flow.js';
 import { dispatchResult, refundResult, refused, type ToolResult } from '../answers/report.js';
 import { amountText, dataLine } from '../answers/words.js';
 
-function withoutToken(args: Record<string, unknown>): {
+function withoutToken(input: Record<string, unknown>): {
   args: Record<string, unknown>;
   token: string | undefined;
 } {
-  const { confirmationToken, ...rest } = args;
-  return { args: rest, token: confirmationToken as string | undefined };
+  const { confirmationToken, ...args } = input;
+  return { args, token: confirmationToken as string | undefined };
 }
 
 /** dispatch_charge: resolve, pick the bank, dispatch; the amount is known before anything is sent. @internal */
@@ -80,7 +80,7 @@ export async function refundCharge(ctx: ToolContext, input: Record<string, unkno
   const reason = args['reason'] as string | undefined;
   // An explicit amount over the limit is refused before even a verify is sent.
   const perCall = requested === undefined ? undefined : perCallRefusal(ctx.limits, 'refunds', requested);
-  if (perCall) return refused(refusalText(perCall, 'refunds'), { refusedBy: perCall.limit });
+  if (perCall) return limitRefused(perCall, 'refunds');
   const tx = await ctx.wallet.charges.verify(reference);
   if (tx.status !== 'SUCCESS') {
     return refused(
