@@ -5,8 +5,8 @@
  * @module \@wallet/agent-toolkit
  */
 export { walletTools } from './tools/wallet-tools.js';
-export type { WalletTool, ToolAnnotations, WalletLike } from './tools/context.js';
-export type { WalletToolsOptions } from './tools/options.js';
+export type { WalletTool, ToolAnnotations } from './tools/shapes.js';
+export type { WalletToolsOptions, WalletLike } from './tools/options.js';
 export type { ToolResult } from './answers/report.js';
 export type { ToolName, MoneyToolName, JsonSchema } from './tools/shapes.js';
 export type { SpendLimits, LimitRefusal } from './spending/limits.js';

@@ -7,7 +7,7 @@
  */
 import { ValidationError } from '@wallet/node';
 import { jsonSchema, tool, type Tool } from 'ai';
-import type { WalletTool } from '../tools/context.js';
+import type { WalletTool } from '../tools/shapes.js';
 import type { WalletToolsOptions } from '../tools/options.js';
 import type { ToolResult } from '../answers/report.js';
 import { walletTools } from '../tools/wallet-tools.js';

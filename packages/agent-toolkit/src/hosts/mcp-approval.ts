@@ -4,7 +4,7 @@
  * preview's token; anything else (no, cancel, a client that fails to ask) sends nothing.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { WalletTool } from '../tools/context.js';
+import type { WalletTool } from '../tools/shapes.js';
 import { refused, type ToolResult } from '../answers/report.js';
 import { dataLine } from '../answers/words.js';
 

@@ -6,7 +6,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import type { WalletTool } from '../tools/context.js';
+import type { WalletTool } from '../tools/shapes.js';
 import type { WalletToolsOptions } from '../tools/options.js';
 import { walletTools } from '../tools/wallet-tools.js';
 import { sqliteSpendLedger } from '../spending/sqlite-ledger.js';

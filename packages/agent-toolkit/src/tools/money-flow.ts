@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { IdempotencyError, ResponseValidationError, isWalletError } from '@wallet/node';
-import type { ToolContext } from './context.js';
+import type { ToolContext } from './options.js';
 import { canonical, tokenProblemText } from '../spending/confirm.js';
 import { repeats, type JournalEntry, type SpendKind } from '../spending/ledger.js';
 import { dailyLimitOf, dailyRefusal, limitRefused, perCallRefusal } from '../spending/limits.js';

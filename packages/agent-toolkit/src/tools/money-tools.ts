@@ -1,6 +1,6 @@
 /** The tools that move money: dispatch_charge and refund_charge, each through money-flow.ts. */
 import type { AuthChannel } from '@wallet/node';
-import type { ToolContext } from './context.js';
+import type { ToolContext } from './options.js';
 import { limitRefused, perCallRefusal } from '../spending/limits.js';
 import { callOf, inDoubt, runMoneyCall } from './money-flow.js';
 import { dispatchResult, refundResult, refused, type ToolResult } from '../answers/report.js';

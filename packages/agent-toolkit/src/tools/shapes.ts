@@ -1,11 +1,12 @@
 /**
- * The tools' inputs, built from the SDK's own request schemas (`@wallet/node/schemas`): one source
- * for shapes and for the messages a wrong input gets. zod 4 turns them into the JSON Schemas that
- * MCP hosts and the AI SDK show the model.
+ * What a tool is, and its input, built from the SDK's own request schemas (`@wallet/node/schemas`):
+ * one source for shapes and for the messages a wrong input gets. zod 4 turns them into the JSON
+ * Schemas that MCP hosts and the AI SDK show the model.
  */
 import { check, dispatchParams, refundParams, resolveHandleParams, verifyParams } from '@wallet/node/schemas';
 import type { ValidationIssue } from '@wallet/node';
 import * as z from 'zod';
+import type { ToolResult } from '../answers/report.js';
 
 /** The names of the five tools. */
 export type ToolName =
@@ -17,8 +18,41 @@ export type MoneyToolName = 'dispatch_charge' | 'refund_charge';
 /** Every {@link MoneyToolName}, for the checks of options and of the bin's variables. @internal */
 export const MONEY_TOOLS: readonly MoneyToolName[] = ['dispatch_charge', 'refund_charge'];
 
+/** Whether `name` moves money. @internal */
+export function isMoneyTool(name: unknown): name is MoneyToolName {
+  return MONEY_TOOLS.includes(name as MoneyToolName);
+}
+
 /** A JSON Schema object, as MCP's `inputSchema` and the AI SDK's `jsonSchema()` take it. */
 export type JsonSchema = Record<string, unknown>;
+
+/** MCP tool annotations: hints a host uses to decide what to ask the user before a call. */
+export interface ToolAnnotations {
+  /** A title for people. */
+  title: string;
+  /** True when the tool changes nothing. */
+  readOnlyHint: boolean;
+  /** True when the tool can move money (hosts ask the user before such calls). */
+  destructiveHint: boolean;
+  /** True when a repeat with the same arguments changes nothing more. */
+  idempotentHint: boolean;
+  /** True: the tool talks to the Wallet service, outside the host. */
+  openWorldHint: boolean;
+}
+
+/** One tool: what a model sees (name, description, input JSON Schema) and how to run it. */
+export interface WalletTool {
+  /** The tool's name, for example `refund_charge`. */
+  name: ToolName;
+  /** For the model: what it does, units, what to do on each error. */
+  description: string;
+  /** JSON Schema of the input, derived from the SDK's own schemas. */
+  inputSchema: JsonSchema;
+  /** MCP annotations. */
+  annotations: ToolAnnotations;
+  /** Runs the tool. Never throws: a refusal or failure is a result with `isError: true`. */
+  execute(input: unknown): Promise<ToolResult>;
+}
 
 type Shape = Record<string, z.ZodType>;
 
