@@ -50,20 +50,11 @@ export interface JournalEntry {
   at: number;
 }
 
-/** What {@link SpendLedger.begin} is asked to journal. */
-export interface BeginRequest {
-  /** The idempotency key it will be sent with, unless it repeats a journaled operation. */
-  key: string;
-  /** The tool sending it. */
-  tool: JournalEntry['tool'];
-  /** The charge's reference. */
-  reference: string;
-  /** Which daily total it counts against. */
-  kind: SpendKind;
-  /** The Kobo it will send. */
-  amount: number;
-  /** The tool and its arguments as canonical JSON (see {@link JournalEntry.call}). */
-  call: string;
+/** What {@link SpendLedger.begin} is asked to journal: a new entry (its key unless it repeats one), its limit and token. */
+export interface BeginRequest extends Pick<
+  JournalEntry,
+  'key' | 'tool' | 'reference' | 'kind' | 'amount' | 'call'
+> {
   /** The daily limit of `kind`; none: no limit. */
   limit: number | undefined;
   /** A confirmation token to spend in the same step (refused when already spent). */

@@ -39,19 +39,9 @@ export function callOf(tool: MoneyToolName, args: Record<string, unknown>): stri
   return canonical({ tool, args });
 }
 
-/** The journaled operation a call repeats, if any (see `repeats`). @internal */
-export function inDoubt(
-  journal: readonly JournalEntry[],
-  call: string,
-  token: string | undefined,
-  now: number,
-): JournalEntry | undefined {
-  return journal.find((entry) => repeats(entry, call, token, now));
-}
-
 async function preview(ctx: ToolContext, call: MoneyCall): Promise<ToolResult> {
   const journal = await ctx.ledger.journal(call.reference);
-  const prior = inDoubt(journal, callOf(call.tool, call.args), undefined, ctx.now());
+  const prior = journal.find((entry) => repeats(entry, callOf(call.tool, call.args), undefined, ctx.now()));
   if (prior === undefined) {
     const { max } = dailyLimitOf(ctx.limits, call.kind);
     const total = max === undefined ? 0 : await ctx.ledger.total(call.kind);
@@ -123,13 +113,7 @@ function inDoubtAfter(error: unknown, repeat: boolean): boolean {
 }
 
 // After the call, a failing ledger must not hide what happened: at worst an amount stays counted.
-async function quietly(work: Promise<void>): Promise<void> {
-  try {
-    await work;
-  } catch {
-    // the amount stays counted
-  }
-}
+const quietly = (work: Promise<void>): Promise<void> => work.catch(() => undefined);
 
 async function send(
   ctx: ToolContext,

@@ -2,7 +2,8 @@
 import type { AuthChannel } from '@wallet/node';
 import type { ToolContext } from './options.js';
 import { limitRefused, perCallRefusal } from '../spending/limits.js';
-import { callOf, inDoubt, runMoneyCall } from './money-flow.js';
+import { callOf, runMoneyCall } from './money-flow.js';
+import { repeats } from '../spending/ledger.js';
 import { dispatchResult, refundResult, refused, type ToolResult } from '../answers/report.js';
 import { amountText, dataLine } from '../answers/words.js';
 
@@ -91,7 +92,7 @@ export async function refundCharge(ctx: ToolContext, input: Record<string, unkno
   const journal = (await ctx.ledger.journal(reference)).filter(
     (entry) => entry.tool === 'refund_charge' && entry.state !== 'failed',
   );
-  const prior = inDoubt(journal, callOf('refund_charge', args), token, ctx.now());
+  const prior = journal.find((entry) => repeats(entry, callOf('refund_charge', args), token, ctx.now()));
   const counted = journal.reduce((sum, entry) => sum + entry.amount, 0);
   const left = tx.amount - counted;
   const amount = prior?.amount ?? requested ?? left;

@@ -68,46 +68,33 @@ const verify = shapeOf(verifyParams);
 // The SDK's Kobo rule is a custom check (so its messages can say what is wrong); JSON Schema gets
 // its meaning here.
 const kobo = resolve['amount'];
-const token = z.optional(z.string());
-const needed = (shape: Shape, key: string): z.ZodType => {
+const field = (shape: Shape, key: string): z.ZodType => {
   const schema = shape[key];
   if (schema === undefined) throw new Error(`@wallet/node/schemas has no '${key}'`);
   return schema;
 };
+const pick = (shape: Shape, ...keys: string[]): Shape =>
+  Object.fromEntries(keys.map((key) => [key, field(shape, key)]));
+const withToken = (confirm: boolean): Shape => (confirm ? { confirmationToken: z.optional(z.string()) } : {});
 
 /** Longest wait_for_charge waits, in seconds: inside an MCP client's default 60 s request timeout. */
 export const MAX_WAIT_SECONDS = 50;
 
-const SCHEMAS: Record<ToolName, (confirm: boolean) => z.ZodType> = {
-  resolve_customer: () =>
-    z.strictObject({
-      handle: needed(resolve, 'handle'),
-      amount: needed(resolve, 'amount'),
-      reference: needed(resolve, 'reference'),
-    }),
-  get_charge: () => z.strictObject({ reference: needed(verify, 'reference') }),
-  wait_for_charge: () =>
-    z.strictObject({
-      reference: needed(verify, 'reference'),
-      timeoutSeconds: z.optional(z.int().min(1).max(MAX_WAIT_SECONDS)),
-    }),
-  dispatch_charge: (confirm) =>
-    z.strictObject({
-      handle: needed(resolve, 'handle'),
-      amount: needed(resolve, 'amount'),
-      reference: needed(resolve, 'reference'),
-      authChannel: needed(dispatch, 'authChannel'),
-      bankId: z.optional(needed(dispatch, 'bankId')),
-      description: needed(dispatch, 'description'),
-      ...(confirm ? { confirmationToken: token } : {}),
-    }),
-  refund_charge: (confirm) =>
-    z.strictObject({
-      reference: needed(refund, 'reference'),
-      amount: needed(refund, 'amount'),
-      reason: needed(refund, 'reason'),
-      ...(confirm ? { confirmationToken: token } : {}),
-    }),
+const SCHEMAS: Record<ToolName, (confirm: boolean) => Shape> = {
+  resolve_customer: () => pick(resolve, 'handle', 'amount', 'reference'),
+  get_charge: () => pick(verify, 'reference'),
+  wait_for_charge: () => ({
+    ...pick(verify, 'reference'),
+    timeoutSeconds: z.optional(z.int().min(1).max(MAX_WAIT_SECONDS)),
+  }),
+  dispatch_charge: (confirm) => ({
+    ...pick(resolve, 'handle', 'amount', 'reference'),
+    ...pick(dispatch, 'authChannel'),
+    bankId: z.optional(field(dispatch, 'bankId')),
+    ...pick(dispatch, 'description'),
+    ...withToken(confirm),
+  }),
+  refund_charge: (confirm) => ({ ...pick(refund, 'reference', 'amount', 'reason'), ...withToken(confirm) }),
 };
 
 const FIELDS: Record<string, string> = {
@@ -162,7 +149,7 @@ export interface ToolInput {
 
 /** The input of tool `name`; money tools take `confirmationToken` only when they confirm. @internal */
 export function toolInput(name: ToolName, confirm: boolean): ToolInput {
-  const schema = SCHEMAS[name](confirm);
+  const schema = z.strictObject(SCHEMAS[name](confirm));
   return { schema, jsonSchema: toJsonSchema(name, schema) };
 }
 
