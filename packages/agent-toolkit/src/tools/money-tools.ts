@@ -7,17 +7,12 @@ import { repeats } from '../spending/ledger.js';
 import { dispatchResult, refundResult, refused, type ToolResult } from '../answers/report.js';
 import { amountText, dataLine } from '../answers/words.js';
 
-function withoutToken(input: Record<string, unknown>): {
-  args: Record<string, unknown>;
-  token: string | undefined;
-} {
-  const { confirmationToken, ...args } = input;
-  return { args, token: confirmationToken as string | undefined };
-}
-
 /** dispatch_charge: resolve, pick the bank, dispatch; the amount is known before anything is sent. @internal */
-export function dispatchCharge(ctx: ToolContext, input: Record<string, unknown>): Promise<ToolResult> {
-  const { args, token } = withoutToken(input);
+export function dispatchCharge(
+  ctx: ToolContext,
+  args: Record<string, unknown>,
+  token: string | undefined,
+): Promise<ToolResult> {
   const handle = args['handle'] as string;
   const amount = args['amount'] as number;
   const reference = args['reference'] as string;
@@ -74,8 +69,11 @@ export function dispatchCharge(ctx: ToolContext, input: Record<string, unknown>)
  * more than the ledger counted. A repeat of a refund in doubt sends the journaled amount and key.
  * @internal
  */
-export async function refundCharge(ctx: ToolContext, input: Record<string, unknown>): Promise<ToolResult> {
-  const { args, token } = withoutToken(input);
+export async function refundCharge(
+  ctx: ToolContext,
+  args: Record<string, unknown>,
+  token: string | undefined,
+): Promise<ToolResult> {
   const reference = args['reference'] as string;
   const requested = args['amount'] as number | undefined;
   const reason = args['reason'] as string | undefined;

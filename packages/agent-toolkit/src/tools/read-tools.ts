@@ -11,21 +11,9 @@ import { amountText, money } from '../answers/words.js';
 
 /** resolve_customer. @internal */
 export async function resolveCustomer(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult> {
-  const params = {
-    handle: args['handle'] as string,
-    amount: args['amount'] as number,
-    reference: args['reference'] as string,
-  };
+  const params = args as { handle: string; amount: number; reference: string };
   const resolved = await ctx.wallet.charges.resolveHandle(params);
-  const result = resolvedResult(resolved, params.amount, params.reference);
-  return {
-    ...result,
-    text: `${result.text}\n${
-      ctx.allow.has('dispatch_charge')
-        ? 'To charge, use dispatch_charge with the same handle, amount and reference.'
-        : 'This agent cannot charge (dispatch_charge is not allowed): a person must send the charge.'
-    }`,
-  };
+  return resolvedResult(resolved, params.amount, params.reference, ctx.allow.has('dispatch_charge'));
 }
 
 // A journal on a shared ledger may hold refunds of another agent: advise only tools this one has.

@@ -7,7 +7,12 @@ import { refused, type ToolResult } from '../answers/report.js';
 import { isMoneyTool, parseInput, toolInput, type ToolName, type WalletTool } from './shapes.js';
 import { errorResult } from '../answers/words.js';
 
-type Run = (ctx: ToolContext, args: Record<string, unknown>) => Promise<ToolResult>;
+// A money tool's arguments come without their confirmationToken, which comes apart.
+type Run = (
+  ctx: ToolContext,
+  args: Record<string, unknown>,
+  token: string | undefined,
+) => Promise<ToolResult>;
 
 // Each tool's run, and what it was doing when an error came before anything was sent.
 const RUNS: Record<ToolName, [Run, string]> = {
@@ -39,7 +44,8 @@ function makeTool(ctx: ToolContext, name: ToolName): WalletTool {
             issues: parsed.issues,
           });
         }
-        return await run(ctx, parsed.value);
+        const { confirmationToken, ...args } = parsed.value;
+        return await run(ctx, args, confirmationToken as string | undefined);
       } catch (error) {
         // A money call answers its own errors once sent: these come before, or from a read.
         const { text, error: data } = errorResult(error, doing);
