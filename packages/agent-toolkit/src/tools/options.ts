@@ -120,6 +120,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
+const isSecret = (value: unknown): boolean =>
+  (typeof value === 'string' || value instanceof Uint8Array) && value.length >= 32;
+const isLedger = (value: unknown): boolean =>
+  isObject(value) && typeof value['begin'] === 'function' && typeof value['journal'] === 'function';
+
 /** Every problem with `options` at once, as one `ValidationError`. */
 function checkOptions(options: WalletToolsOptions): void {
   if (!isObject(options)) {
@@ -134,16 +139,7 @@ function checkOptions(options: WalletToolsOptions): void {
       if (!known.includes(key)) problem(`${path}${key}`, `is not an option (known: ${known.join(', ')})`);
   };
   unknownKeys(options, OPTION_KEYS, '');
-  const {
-    wallet,
-    allow,
-    limits,
-    confirm,
-    allowLive,
-    confirmSecret: secret,
-    confirmTtl: ttl,
-    ledger,
-  } = options;
+  const { wallet, allow, limits, confirm, allowLive, confirmSecret, confirmTtl: ttl, ledger } = options;
   if (!isObject(wallet) || !isObject(wallet.charges) || !isObject(wallet.refunds))
     problem('wallet', 'must be a Wallet client: new Wallet({ apiKey, baseUrl })');
   if (allow !== undefined && !Array.isArray(allow))
@@ -169,24 +165,17 @@ function checkOptions(options: WalletToolsOptions): void {
     problem('confirm', `must be true, false or { dispatch_charge?, refund_charge? }, not ${show(confirm)}`);
   else if (isObject(confirm)) {
     unknownKeys(confirm, MONEY_TOOLS, 'confirm.');
-    for (const [key, value] of Object.entries(confirm)) {
+    for (const [key, value] of Object.entries(confirm))
       if (typeof value !== 'boolean' && value !== undefined)
         problem(`confirm.${key}`, 'must be true or false');
-    }
   }
   if (allowLive !== undefined && typeof allowLive !== 'boolean')
     problem('allowLive', 'must be true or false');
-  if (
-    secret !== undefined &&
-    !((typeof secret === 'string' || secret instanceof Uint8Array) && secret.length >= 32)
-  )
+  if (confirmSecret !== undefined && !isSecret(confirmSecret))
     problem('confirmSecret', 'must be a string or bytes of at least 32 characters');
   if (ttl !== undefined && !(Number.isSafeInteger(ttl) && ttl >= 1000 && ttl <= 86_400_000))
     problem('confirmTtl', `must be ms between 1000 and 86400000, not ${show(ttl)}`);
-  if (
-    ledger !== undefined &&
-    !(isObject(ledger) && typeof ledger.begin === 'function' && typeof ledger.journal === 'function')
-  )
+  if (ledger !== undefined && !isLedger(ledger))
     problem(
       'ledger',
       'must be a spend ledger: sqliteSpendLedger(), redisSpendLedger(client) or memorySpendLedger()',
