@@ -25,7 +25,6 @@ async function connectRedis(url: string): Promise<{ client: RedisClientLike; clo
     createClient(options: { url: string }): {
       connect(): Promise<unknown>;
       on(event: 'error', listener: (error: Error) => void): unknown;
-      close?(): Promise<unknown>;
       quit(): Promise<unknown>;
     };
   };
