@@ -1,7 +1,6 @@
 /**
  * `@wallet/agent-toolkit/ai`: the same tools for the Vercel AI SDK (`ai`, an optional peer
- * dependency: only this entry loads it). Each becomes `tool({ description, inputSchema:
- * jsonSchema(...), execute })`; the model reads the tool's text, the program gets its data.
+ * dependency: only this entry loads it).
  *
  * @module \@wallet/agent-toolkit/ai
  */

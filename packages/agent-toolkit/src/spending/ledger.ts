@@ -28,6 +28,15 @@ export function repeats(entry: JournalEntry, call: string, token: string | undef
   return entry.call === call && (entry.state === 'unknown' || entry.at <= now - CUT_OFF_MS);
 }
 
+/** The refunds a journal counts (all but the failed) and their sum, Kobo. @internal */
+export function countedRefunds(journal: readonly JournalEntry[]): {
+  refunds: JournalEntry[];
+  counted: number;
+} {
+  const refunds = journal.filter((entry) => entry.tool === 'refund_charge' && entry.state !== 'failed');
+  return { refunds, counted: refunds.reduce((sum, entry) => sum + entry.amount, 0) };
+}
+
 /** One money-moving operation in the journal. */
 export interface JournalEntry {
   /** The idempotency key it was sent with: a repeat sends the same one. */

@@ -3,7 +3,7 @@ import type { AuthChannel } from '@wallet/node';
 import type { ToolContext } from './options.js';
 import { limitRefused, perCallRefusal } from '../spending/limits.js';
 import { callOf, runMoneyCall } from './money-flow.js';
-import { repeats } from '../spending/ledger.js';
+import { countedRefunds, repeats } from '../spending/ledger.js';
 import { dispatchResult, refundResult, refused, type ToolResult } from '../answers/report.js';
 import { amountText, dataLine } from '../answers/words.js';
 
@@ -87,11 +87,8 @@ export async function refundCharge(
       { refusedBy: 'status', status: tx.status },
     );
   }
-  const journal = (await ctx.ledger.journal(reference)).filter(
-    (entry) => entry.tool === 'refund_charge' && entry.state !== 'failed',
-  );
-  const prior = journal.find((entry) => repeats(entry, callOf('refund_charge', args), token, ctx.now()));
-  const counted = journal.reduce((sum, entry) => sum + entry.amount, 0);
+  const { refunds, counted } = countedRefunds(await ctx.ledger.journal(reference));
+  const prior = refunds.find((entry) => repeats(entry, callOf('refund_charge', args), token, ctx.now()));
   const left = tx.amount - counted;
   const amount = prior?.amount ?? requested ?? left;
   if (prior === undefined && (left <= 0 || amount > left)) {

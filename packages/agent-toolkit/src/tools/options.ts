@@ -1,7 +1,6 @@
 /**
  * What the tools are given: `walletTools()` options, checked at construction (a wrong option is a
- * `ValidationError` naming it, never a tool that quietly moves more money than meant), and the
- * context the tools run with once they are settled.
+ * `ValidationError` naming it), and the context the tools run with.
  */
 import {
   ValidationError,

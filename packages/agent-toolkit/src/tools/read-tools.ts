@@ -4,7 +4,7 @@
  */
 import { WaitTimeoutError, type Transaction } from '@wallet/node';
 import type { ToolContext } from './options.js';
-import type { JournalEntry } from '../spending/ledger.js';
+import { countedRefunds, type JournalEntry } from '../spending/ledger.js';
 import { ok, resolvedResult, transactionData, transactionText, type ToolResult } from '../answers/report.js';
 import { MAX_WAIT_SECONDS } from './shapes.js';
 import { amountText, money } from '../answers/words.js';
@@ -58,8 +58,7 @@ async function withJournal(
     if (tx.status === 'FAILED') await ctx.ledger.finish(entry.key, 'failed');
     else if (tx.status === 'SUCCESS' && entry.state === 'unknown') await ctx.ledger.finish(entry.key, 'done');
   }
-  const refunds = journal.filter((entry) => entry.tool === 'refund_charge' && entry.state !== 'failed');
-  const counted = refunds.reduce((sum, entry) => sum + entry.amount, 0);
+  const { refunds, counted } = countedRefunds(journal);
   const lines = refunds.map(
     (entry) => `- ${amountText(entry.amount)}, ${stateWords(ctx, entry.state)}, key '${entry.key}'`,
   );
