@@ -5,25 +5,21 @@
  * @module \@wallet/agent-toolkit
  */
 export { walletTools } from './tools/wallet-tools.js';
-export type { WalletTool, ToolAnnotations, WalletLike } from './tools/context.js';
-export type { WalletToolsOptions } from './tools/options.js';
+export type { WalletTool, ToolAnnotations, ToolName, MoneyToolName, JsonSchema } from './tools/shapes.js';
+export type { WalletToolsOptions, WalletLike } from './tools/options.js';
 export type { ToolResult } from './answers/report.js';
-export type { ToolName, MoneyToolName, JsonSchema } from './tools/shapes.js';
-export type { SpendLimits, LimitRefusal } from './spending/limits.js';
-export type {
-  SpendLedger,
-  SpendLedgerOptions,
-  SpendKind,
-  EntryState,
-  JournalEntry,
-  BeginRequest,
-  BeginAnswer,
-} from './spending/ledger.js';
-export { memorySpendLedger } from './spending/memory-ledger.js';
-export { sqliteSpendLedger } from './spending/sqlite-ledger.js';
-export type { SqliteSpendLedgerOptions } from './spending/sqlite-ledger.js';
-export { redisSpendLedger } from './spending/redis-ledger.js';
-export type { RedisSpendLedgerOptions } from './spending/redis-ledger.js';
-export { createMcpServer } from './hosts/mcp.js';
-export type { McpServerOptions } from './hosts/mcp.js';
 export type { Money, ToolErrorData } from './answers/words.js';
+export type { SpendLimits, LimitRefusal } from './spending/limits.js';
+export {
+  memorySpendLedger,
+  type SpendLedger,
+  type SpendLedgerOptions,
+  type SpendKind,
+  type EntryState,
+  type JournalEntry,
+  type BeginRequest,
+  type BeginAnswer,
+} from './spending/ledger.js';
+export { sqliteSpendLedger, type SqliteSpendLedgerOptions } from './spending/sqlite-ledger.js';
+export { redisSpendLedger, type RedisSpendLedgerOptions } from './spending/redis-ledger.js';
+export { createMcpServer, type McpServerOptions } from './hosts/mcp.js';

@@ -1,7 +1,4 @@
-/**
- * The results the tools answer with: text a model reads, and the same facts as data. Amounts come
- * in Kobo and in Naira, statuses with what they mean.
- */
+/** The results the tools answer with: text a model reads, and the same facts as data. */
 import type { ChargeDispatch, Refund, ResolvedCustomer, Transaction } from '@wallet/node';
 import { amountText, chargeStatusMeaning, dataLine, money, refundStatusMeaning } from './words.js';
 
@@ -55,8 +52,13 @@ export function transactionText(tx: Transaction): string {
   return lines.join('\n');
 }
 
-/** A resolved customer as a result. @internal */
-export function resolvedResult(resolved: ResolvedCustomer, amount: number, reference: string): ToolResult {
+/** A resolved customer as a result, with the next step this agent can take. @internal */
+export function resolvedResult(
+  resolved: ResolvedCustomer,
+  amount: number,
+  reference: string,
+  canCharge: boolean,
+): ToolResult {
   const active = resolved.linkedBanks.filter((bank) => bank.mandateStatus === 'ACTIVE').length;
   const text = [
     `Customer found, with ${active} bank(s) with an active mandate${active === 0 ? ': this customer cannot be charged now' : ''}.`,
@@ -67,6 +69,9 @@ export function resolvedResult(resolved: ResolvedCustomer, amount: number, refer
       linkedBanks: resolved.linkedBanks,
       availableAuthChannels: resolved.availableAuthChannels,
     }),
+    canCharge
+      ? 'To charge, use dispatch_charge with the same handle, amount and reference.'
+      : 'This agent cannot charge (dispatch_charge is not allowed): a person must send the charge.',
   ].join('\n');
   return ok(text, {
     customer: resolved.customer,

@@ -1,13 +1,12 @@
 /**
  * `@wallet/agent-toolkit/ai`: the same tools for the Vercel AI SDK (`ai`, an optional peer
- * dependency: only this entry loads it). Each becomes `tool({ description, inputSchema:
- * jsonSchema(...), execute })`; the model reads the tool's text, the program gets its data.
+ * dependency: only this entry loads it).
  *
  * @module \@wallet/agent-toolkit/ai
  */
 import { ValidationError } from '@wallet/node';
 import { jsonSchema, tool, type Tool } from 'ai';
-import type { WalletTool } from '../tools/context.js';
+import type { WalletTool } from '../tools/shapes.js';
 import type { WalletToolsOptions } from '../tools/options.js';
 import type { ToolResult } from '../answers/report.js';
 import { walletTools } from '../tools/wallet-tools.js';

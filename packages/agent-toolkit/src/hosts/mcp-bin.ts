@@ -1,15 +1,12 @@
 #!/usr/bin/env node
 /**
- * `wallet-mcp`: the Wallet tools over MCP on stdio, configured by the environment (see ENV_HELP).
- * It refuses to start on a live key without WALLET_MCP_ALLOW_LIVE=1, and on any wrong variable.
- * stdout carries the protocol, so everything for people goes to stderr, the SDK's log included.
+ * `wallet-mcp`: the Wallet tools over MCP on stdio, configured by the environment (see ENV_HELP),
+ * failing closed. stdout carries the protocol, so everything for people goes to stderr.
  */
-
 import { Console } from 'node:console';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Wallet, isWalletError, type RedisClientLike } from '@wallet/node';
-import type { SpendLedger } from '../spending/ledger.js';
-import { memorySpendLedger } from '../spending/memory-ledger.js';
+import { memorySpendLedger, type SpendLedger } from '../spending/ledger.js';
 import { sqliteSpendLedger } from '../spending/sqlite-ledger.js';
 import { createMcpServer } from './mcp.js';
 import { ENV_HELP, readMcpEnv } from './mcp-env.js';
@@ -28,7 +25,6 @@ async function connectRedis(url: string): Promise<{ client: RedisClientLike; clo
     createClient(options: { url: string }): {
       connect(): Promise<unknown>;
       on(event: 'error', listener: (error: Error) => void): unknown;
-      close?(): Promise<unknown>;
       quit(): Promise<unknown>;
     };
   };
@@ -39,8 +35,8 @@ async function connectRedis(url: string): Promise<{ client: RedisClientLike; clo
     fail("WALLET_MCP_REDIS_URL is set but the 'redis' package is not installed: npm install redis");
   }
   const client = redis.createClient({ url });
-  // Without a listener an 'error' event would end the process; the client reconnects by itself,
-  // and until it does the ledger refuses money calls (nothing is sent).
+  // Unheard, an 'error' event would end the process; the client reconnects, and until then the
+  // ledger refuses money calls.
   let said = '';
   client.on('error', (error) => {
     if (error.message !== said) process.stderr.write(`wallet-mcp: redis: ${error.message}\n`);
@@ -71,23 +67,22 @@ async function main(): Promise<void> {
     const redis = await connectRedis(env.redisUrl);
     closeRedis = redis.close;
     ledger = redisSpendLedger(redis.client, zone);
-  } else if (env.ledger.kind === 'memory') {
-    ledger = memorySpendLedger(zone);
-  } else {
+  } else if (env.ledger.kind === 'memory') ledger = memorySpendLedger(zone);
+  else
     ledger = sqliteSpendLedger({
       ...zone,
       ...(env.ledger.path === undefined ? {} : { path: env.ledger.path }),
     });
-  }
+  const { allow, limits, allowLive, confirm, confirmSecret, confirmTtl } = env;
   const server = createMcpServer({
     wallet,
-    allow: env.allow,
-    limits: env.limits,
+    allow,
+    limits,
     ledger,
-    allowLive: env.allowLive,
-    ...(env.confirm === undefined ? {} : { confirm: env.confirm }),
-    ...(env.confirmSecret === undefined ? {} : { confirmSecret: env.confirmSecret }),
-    ...(env.confirmTtl === undefined ? {} : { confirmTtl: env.confirmTtl }),
+    allowLive,
+    ...(confirm === undefined ? {} : { confirm }),
+    ...(confirmSecret === undefined ? {} : { confirmSecret }),
+    ...(confirmTtl === undefined ? {} : { confirmTtl }),
   });
   const stop = (): void => {
     void Promise.allSettled([server.close(), wallet.close(), closeRedis()]).then(() => process.exit(0));

@@ -1,9 +1,9 @@
 /**
- * The `wallet-mcp` bin's configuration, from the environment an MCP host starts it with. Parsed
- * in one place, every problem said at once, so a host's log shows why the server did not start.
+ * The `wallet-mcp` bin's configuration, from the environment an MCP host starts it with: every
+ * problem said at once, so a host's log shows why the server did not start.
  */
 import type { SpendLimits } from '../spending/limits.js';
-import { MONEY_TOOLS, type MoneyToolName } from '../tools/shapes.js';
+import { isMoneyTool, type MoneyToolName } from '../tools/shapes.js';
 
 /** What the bin runs with, or why it cannot start. @internal */
 export type McpEnv =
@@ -43,6 +43,13 @@ export const ENV_HELP = `wallet-mcp: Wallet's payment tools for AI agents over M
 
 Every WALLET_MCP_ variable must be one of these and not empty.`;
 
+const LIMITS = {
+  WALLET_MCP_LIMIT_PER_CHARGE: 'perCharge',
+  WALLET_MCP_LIMIT_PER_REFUND: 'perRefund',
+  WALLET_MCP_LIMIT_DAILY_CHARGES: 'dailyCharges',
+  WALLET_MCP_LIMIT_DAILY_REFUNDS: 'dailyRefunds',
+} as const;
+
 const KNOWN = [
   'WALLET_MCP_ALLOW',
   'WALLET_MCP_LIMIT_PER_CHARGE',
@@ -70,18 +77,10 @@ function distance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-/** The known variable closest to `name`. @internal */
-export function closest(name: string): string {
+function closest(name: string): string {
   const upper = name.toUpperCase();
   return KNOWN.reduce((best, known) => (distance(upper, known) < distance(upper, best) ? known : best));
 }
-
-const LIMITS: Record<string, keyof SpendLimits> = {
-  WALLET_MCP_LIMIT_PER_CHARGE: 'perCharge',
-  WALLET_MCP_LIMIT_PER_REFUND: 'perRefund',
-  WALLET_MCP_LIMIT_DAILY_CHARGES: 'dailyCharges',
-  WALLET_MCP_LIMIT_DAILY_REFUNDS: 'dailyRefunds',
-};
 
 function list(raw: string | undefined): string[] {
   return (raw ?? '')
@@ -93,73 +92,61 @@ function list(raw: string | undefined): string[] {
 /** Reads the bin's variables from `env`. Never throws. @internal */
 export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
   const problems: string[] = [];
+  const text = (name: string): string | undefined => env[name]?.trim() || undefined;
   for (const [name, value] of Object.entries(env)) {
     // Any letter case: a host's config written in lower case must not drop a limit silently.
     if (!name.toUpperCase().startsWith('WALLET_MCP_')) continue;
     if (!KNOWN.includes(name))
       problems.push(`${name} is not a wallet-mcp variable: did you mean ${closest(name)}?`);
-    else if (value === undefined || value.trim() === '')
-      problems.push(`${name} is set but empty: give it a value, or unset it.`);
+    else if (!value?.trim()) problems.push(`${name} is set but empty: give it a value, or unset it.`);
   }
   const allow = list(env['WALLET_MCP_ALLOW']);
-  for (const name of allow) {
-    if (!MONEY_TOOLS.includes(name as MoneyToolName))
-      problems.push(`WALLET_MCP_ALLOW: '${name}' is not a money tool (dispatch_charge, refund_charge).`);
-  }
+  for (const name of allow.filter((name) => !isMoneyTool(name)))
+    problems.push(`WALLET_MCP_ALLOW: '${name}' is not a money tool (dispatch_charge, refund_charge).`);
   const limits: SpendLimits = {};
   for (const [variable, key] of Object.entries(LIMITS)) {
-    const raw = env[variable]?.trim();
-    if (raw === undefined || raw === '') continue;
+    const raw = text(variable);
+    if (raw === undefined) continue;
     if (/^\d+$/.test(raw) && Number.isSafeInteger(Number(raw))) limits[key] = Number(raw);
     else problems.push(`${variable} must be a whole number of Kobo (got '${raw}'); ₦5,000 is 500000.`);
   }
-  const flag = env['WALLET_MCP_ALLOW_LIVE']?.trim();
-  if (flag !== undefined && flag !== '' && flag !== '1' && flag !== '0') {
+  const flag = text('WALLET_MCP_ALLOW_LIVE');
+  if (flag !== undefined && flag !== '1' && flag !== '0')
     problems.push(`WALLET_MCP_ALLOW_LIVE must be 1 or 0 (got '${flag}').`);
-  }
   let confirm: Partial<Record<MoneyToolName, boolean>> | undefined;
-  const rawConfirm = env['WALLET_MCP_CONFIRM'];
+  const rawConfirm = env['WALLET_MCP_CONFIRM']?.trim();
   if (rawConfirm !== undefined) {
-    const named = rawConfirm.trim() === 'none' ? [] : list(rawConfirm);
+    const named = rawConfirm === 'none' ? [] : list(rawConfirm);
     // Only 'none' turns confirmation off: a value that names nothing (',') is a mistake.
-    if (named.length === 0 && rawConfirm.trim() !== 'none' && rawConfirm.trim() !== '')
+    if (named.length === 0 && rawConfirm !== 'none' && rawConfirm !== '')
       problems.push(
         "WALLET_MCP_CONFIRM names no tool: list dispatch_charge and/or refund_charge, or write 'none'.",
       );
-    for (const name of named) {
-      if (!MONEY_TOOLS.includes(name as MoneyToolName))
-        problems.push(
-          `WALLET_MCP_CONFIRM: '${name}' is not a money tool (dispatch_charge, refund_charge, or 'none').`,
-        );
-    }
+    for (const name of named.filter((name) => !isMoneyTool(name)))
+      problems.push(
+        `WALLET_MCP_CONFIRM: '${name}' is not a money tool (dispatch_charge, refund_charge, or 'none').`,
+      );
     confirm = {
       dispatch_charge: named.includes('dispatch_charge'),
       refund_charge: named.includes('refund_charge'),
     };
   }
-  const ttlRaw = env['WALLET_MCP_CONFIRM_TTL']?.trim();
-  let confirmTtl: number | undefined;
-  if (ttlRaw !== undefined && ttlRaw !== '') {
-    if (/^\d+$/.test(ttlRaw) && Number(ttlRaw) >= 1 && Number(ttlRaw) <= 86_400)
-      confirmTtl = Number(ttlRaw) * 1000;
-    else problems.push(`WALLET_MCP_CONFIRM_TTL must be seconds from 1 to 86400 (got '${ttlRaw}').`);
-  }
-  const ledgerRaw = env['WALLET_MCP_LEDGER']?.trim() || 'sqlite';
+  const ttl = text('WALLET_MCP_CONFIRM_TTL');
+  if (ttl !== undefined && !(/^\d+$/.test(ttl) && Number(ttl) >= 1 && Number(ttl) <= 86_400))
+    problems.push(`WALLET_MCP_CONFIRM_TTL must be seconds from 1 to 86400 (got '${ttl}').`);
+  const ledgerRaw = text('WALLET_MCP_LEDGER') ?? 'sqlite';
   let ledger: { kind: 'sqlite'; path?: string } | { kind: 'memory' } = { kind: 'sqlite' };
   if (ledgerRaw === 'memory') ledger = { kind: 'memory' };
   else if (ledgerRaw.startsWith('sqlite:') && ledgerRaw.length > 7)
     ledger = { kind: 'sqlite', path: ledgerRaw.slice(7) };
   else if (ledgerRaw !== 'sqlite')
     problems.push(`WALLET_MCP_LEDGER must be sqlite, sqlite:PATH or memory (got '${ledgerRaw}').`);
-  if (env['WALLET_MCP_REDIS_URL']?.trim() && env['WALLET_MCP_LEDGER']?.trim())
+  if (text('WALLET_MCP_REDIS_URL') && text('WALLET_MCP_LEDGER'))
     problems.push('WALLET_MCP_LEDGER and WALLET_MCP_REDIS_URL are both set: choose one ledger.');
-  if (flag === '1') {
-    const missing = Object.keys(LIMITS).filter((name) => !env[name]?.trim());
-    if (missing.length > 0)
-      problems.push(`A live key needs all four limits; missing: ${missing.join(', ')}.`);
-  }
+  const missing = Object.keys(LIMITS).filter((name) => !text(name));
+  if (flag === '1' && missing.length > 0)
+    problems.push(`A live key needs all four limits; missing: ${missing.join(', ')}.`);
   if (problems.length > 0) return { ok: false, problems };
-  const text = (name: string): string | undefined => (env[name]?.trim() ? env[name].trim() : undefined);
   return {
     ok: true,
     allow: allow as MoneyToolName[],
@@ -170,6 +157,6 @@ export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
     ledger,
     timeZone: text('WALLET_MCP_TIME_ZONE'),
     confirmSecret: text('WALLET_MCP_CONFIRM_SECRET'),
-    confirmTtl,
+    confirmTtl: ttl === undefined ? undefined : Number(ttl) * 1000,
   };
 }

@@ -1,16 +1,17 @@
 /**
- * `createMcpServer()`: the tools over the Model Context Protocol, on the official SDK. The tools
- * keep their own JSON Schemas and checks (the SDK's messages, "did you mean"); the server only
- * lists them and passes calls through.
+ * `createMcpServer()`: the tools over the Model Context Protocol, on the official SDK. The server
+ * lists the tools and passes calls through; with a client that can ask its user (elicitation), a
+ * money tool's preview is shown to them and the call acts only on their "yes".
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import type { WalletTool } from '../tools/context.js';
+import type { WalletTool } from '../tools/shapes.js';
 import type { WalletToolsOptions } from '../tools/options.js';
 import { walletTools } from '../tools/wallet-tools.js';
 import { sqliteSpendLedger } from '../spending/sqlite-ledger.js';
-import { askPerson } from './mcp-approval.js';
+import { refused, type ToolResult } from '../answers/report.js';
+import { dataLine } from '../answers/words.js';
 
 /** Options of {@link createMcpServer}: those of `walletTools()`, and how the server names itself. */
 export interface McpServerOptions extends WalletToolsOptions {
@@ -33,11 +34,7 @@ const CALL = z.object({
 });
 
 /** A tool result as MCP content: the text for the model, the data as structured content and JSON. */
-function toCallResult(result: {
-  isError: boolean;
-  text: string;
-  data?: Record<string, unknown>;
-}): CallToolResult {
+function toCallResult(result: ToolResult): CallToolResult {
   const content: CallToolResult['content'] = [{ type: 'text', text: result.text }];
   if (result.data !== undefined) content.push({ type: 'text', text: JSON.stringify(result.data) });
   return {
@@ -45,6 +42,51 @@ function toCallResult(result: {
     isError: result.isError,
     ...(result.data === undefined ? {} : { structuredContent: result.data }),
   };
+}
+
+const APPROVE = {
+  type: 'object' as const,
+  properties: {
+    approve: {
+      type: 'boolean' as const,
+      title: 'Approve',
+      description: 'Yes to send exactly what is shown above; no to send nothing.',
+    },
+  },
+  required: ['approve'],
+};
+
+// Previews `args`, asks the client's user, and acts on an approval only: no, cancel, or a client
+// that fails to ask sends nothing.
+async function askPerson(
+  mcp: McpServer,
+  tool: WalletTool,
+  args: Record<string, unknown>,
+): Promise<ToolResult> {
+  const preview = await tool.execute(args);
+  const token = preview.data?.['confirmationToken'];
+  // A refusal (a limit, a bad input) or anything but a preview is the answer itself.
+  if (preview.isError || typeof token !== 'string') return preview;
+  let approved = false;
+  let said = 'no answer';
+  try {
+    const answer = await mcp.server.elicitInput({
+      mode: 'form',
+      message: `Approve this payment action?\n${preview.text.split('\nAsk the user')[0] ?? ''}`,
+      requestedSchema: APPROVE,
+    });
+    approved = answer.action === 'accept' && answer.content?.['approve'] === true;
+    said = answer.action;
+  } catch (error) {
+    said = error instanceof Error ? error.message : String(error);
+  }
+  if (!approved) {
+    return refused(
+      `The user did not approve ${tool.name}, so nothing was sent. Do not retry it unless the user asks again.\n${dataLine('Their answer', said)}`,
+      { refusedBy: 'user', answer: said },
+    );
+  }
+  return tool.execute({ ...args, confirmationToken: token });
 }
 
 /**

@@ -1,12 +1,8 @@
 /**
- * Confirmation tokens: a preview answers one, bound by an HMAC to the tool and its exact
- * arguments, expiring, and good for one call (the ledger remembers it was used). The token is that
- * call's idempotency key, so a model that sends the confirmed call twice moves money once.
+ * Confirmation tokens: bound by an HMAC to the tool and its exact arguments, expiring, good once
+ * (the ledger remembers). The token is its call's idempotency key, so a repeat moves money once.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-
-/** Default life of a confirmation token: 5 minutes. @internal */
-export const DEFAULT_CONFIRM_TTL_MS: number = 5 * 60_000;
 
 /** Sorted keys, no undefined: the same arguments always give the same bytes. @internal */
 export function canonical(value: unknown): string {
@@ -32,18 +28,14 @@ export interface Confirmer {
 
 const TOKEN = /^wct_([0-9a-z]{1,11})_([0-9A-Za-z_-]{16})_([0-9A-Za-z_-]{32})$/;
 
-/**
- * A confirmer with `secret` (a random one per process when none is given: then only this process
- * can confirm its own previews; a fleet behind one ledger shares a configured secret).
- * @internal
- */
+/** A confirmer with `secret` (by default random: only this process confirms its previews). @internal */
 export function createConfirmer(options: {
   secret?: string | Uint8Array;
   ttlMs?: number;
   now: () => number;
 }): Confirmer {
   const secret = options.secret ?? randomBytes(32);
-  const ttlMs = options.ttlMs ?? DEFAULT_CONFIRM_TTL_MS;
+  const ttlMs = options.ttlMs ?? 5 * 60_000;
   const mac = (tool: string, args: Record<string, unknown>, expires: string, nonce: string): string =>
     createHmac('sha256', secret)
       .update(`wallet-agent-toolkit/confirm\n${tool}\n${expires}\n${nonce}\n${canonical(args)}`)

@@ -1,8 +1,7 @@
 /**
- * The spend ledger's contract: each day's totals of charges and refunds and a journal of every
- * money-moving operation, changed only in steps that check and write at once, so that no two calls
- * can both fit under a limit only one of them fits under, and a repeat of an operation whose
- * outcome is unknown finds its idempotency key. Three stores keep it: memory, SQLite, Redis.
+ * The spend ledger: each day's totals and a journal of every money-moving operation, changed only
+ * in steps that check and write at once. Its rules run here once for the stores in this process
+ * (memory, SQLite); Redis says the same in one Lua script per step.
  */
 import { ValidationError, WalletError } from '@wallet/node';
 
@@ -16,22 +15,26 @@ export type SpendKind = 'charges' | 'refunds';
  */
 export type EntryState = 'sent' | 'unknown' | 'done' | 'failed';
 
-/**
- * How long an operation may stay `sent` before it counts as cut off (its process ended before the
- * answer was journaled): longer than any call with its retries takes. @internal
- */
+/** How long an operation may stay `sent` before it counts as cut off: longer than any call with its retries. @internal */
 export const CUT_OFF_MS: number = 5 * 60_000;
 
 /**
- * Whether a new call repeats `entry`, so it must reuse its key: the same call whose outcome is
- * unknown (or that was cut off), or the same confirmation token (the token is the key) while its
- * operation is in doubt. Two calls with the same arguments both in flight are two operations.
- * The SQLite and Redis ledgers say the same in SQL and Lua. @internal
+ * Whether a new call repeats `entry`, so it must reuse its key: the same call in doubt (or cut
+ * off), or the same token (the token is the key). Two calls in flight are two operations. @internal
  */
 export function repeats(entry: JournalEntry, call: string, token: string | undefined, now: number): boolean {
   if (entry.state !== 'sent' && entry.state !== 'unknown') return false;
   if (token !== undefined && entry.key === token) return true;
   return entry.call === call && (entry.state === 'unknown' || entry.at <= now - CUT_OFF_MS);
+}
+
+/** The refunds a journal counts (all but the failed) and their sum, Kobo. @internal */
+export function countedRefunds(journal: readonly JournalEntry[]): {
+  refunds: JournalEntry[];
+  counted: number;
+} {
+  const refunds = journal.filter((entry) => entry.tool === 'refund_charge' && entry.state !== 'failed');
+  return { refunds, counted: refunds.reduce((sum, entry) => sum + entry.amount, 0) };
 }
 
 /** One money-moving operation in the journal. */
@@ -56,20 +59,11 @@ export interface JournalEntry {
   at: number;
 }
 
-/** What {@link SpendLedger.begin} is asked to journal. */
-export interface BeginRequest {
-  /** The idempotency key it will be sent with, unless it repeats a journaled operation. */
-  key: string;
-  /** The tool sending it. */
-  tool: JournalEntry['tool'];
-  /** The charge's reference. */
-  reference: string;
-  /** Which daily total it counts against. */
-  kind: SpendKind;
-  /** The Kobo it will send. */
-  amount: number;
-  /** The tool and its arguments as canonical JSON (see {@link JournalEntry.call}). */
-  call: string;
+/** What {@link SpendLedger.begin} is asked to journal: a new entry (its key unless it repeats one), its limit and token. */
+export interface BeginRequest extends Pick<
+  JournalEntry,
+  'key' | 'tool' | 'reference' | 'kind' | 'amount' | 'call'
+> {
   /** The daily limit of `kind`; none: no limit. */
   limit: number | undefined;
   /** A confirmation token to spend in the same step (refused when already spent). */
@@ -96,9 +90,9 @@ export interface SpendLedger {
   /** The IANA time zone its days are counted in. */
   readonly timeZone: string;
   /**
-   * In one step: finds an operation this call repeats (see {@link repeats}), else refuses a spent
-   * token, else adds `amount` to today's total unless it would pass `limit`, journals the entry
-   * as `sent`; either way (repeat or new) it spends the token.
+   * In one step: finds an operation this call repeats (the token's own first, then the oldest),
+   * else refuses a spent token, else adds `amount` to today's total unless it would pass `limit`,
+   * journals the entry as `sent`; either way (repeat or new) it spends the token.
    */
   begin(request: BeginRequest): Promise<BeginAnswer>;
   /** Records how an operation ended; `failed` gives its amount back, once. */
@@ -121,11 +115,16 @@ export interface SpendLedgerOptions {
   now?: () => number;
 }
 
-/** Today's date in a time zone, `YYYY-MM-DD`. @internal */
-export type DayOf = (ms: number) => string;
+/** A ledger's time zone, clock and date function (`YYYY-MM-DD` in that zone). @internal */
+export interface LedgerDays {
+  timeZone: string;
+  now: () => number;
+  dayOf: (ms: number) => string;
+}
 
-/** The date function for `timeZone`, or a `ValidationError` naming a zone that does not exist. @internal */
-export function dayIn(timeZone: string, what: string): DayOf {
+/** The days of `options`, or a `ValidationError` naming a time zone that does not exist. @internal */
+export function ledgerDays(options: SpendLedgerOptions, what: string): LedgerDays {
+  const timeZone = options.timeZone ?? 'Africa/Lagos';
   let format: Intl.DateTimeFormat;
   try {
     // en-CA writes dates as YYYY-MM-DD.
@@ -143,16 +142,113 @@ export function dayIn(timeZone: string, what: string): DayOf {
       },
     ]);
   }
-  return (ms) => format.format(ms);
+  return { timeZone, now: options.now ?? Date.now, dayOf: (ms) => format.format(ms) };
 }
-
-/** The default day. @internal */
-export const DEFAULT_TIME_ZONE = 'Africa/Lagos';
 
 /** A shared ledger created with another time zone than this process's. @internal */
 export function timeZoneMismatch(stored: string, configured: string, where: string): WalletError {
   return new WalletError(
     `The spend ledger ${where} counts days in ${JSON.stringify(stored)}, but this process is configured with ${JSON.stringify(configured)}: a fleet on one ledger must share one day. Configure ${JSON.stringify(stored)}, or use another ledger.`,
     'time_zone_mismatch',
+  );
+}
+
+/** Storage for a ledger whose rules run in this process; `atomically` makes one step of a change. @internal */
+export interface LedgerStore {
+  atomically<T>(work: () => T): T;
+  /** Entries `call` may repeat: the token's own first, then those of the same call, oldest first. */
+  candidates(call: string, token: string | undefined): JournalEntry[];
+  /** Forgets expired tokens, then says whether `token` was spent. */
+  spent(token: string, now: number): boolean;
+  spend(token: string, expires: number): void;
+  total(kind: SpendKind, day: string): number;
+  /** Adds `amount` (negative: gives back) to a day's total, never below zero. */
+  add(kind: SpendKind, day: string, amount: number): void;
+  insert(entry: JournalEntry): void;
+  entry(key: string): JournalEntry | undefined;
+  setState(key: string, state: EntryState): void;
+  byReference(reference: string): JournalEntry[];
+}
+
+/** The ledger's rules over a store in this process. @internal */
+export function storedLedger(store: LedgerStore, { timeZone, now, dayOf }: LedgerDays): SpendLedger {
+  const step = <T>(work: () => T): Promise<T> => Promise.resolve().then(() => store.atomically(work));
+  return {
+    timeZone,
+    begin: (request) =>
+      step((): BeginAnswer => {
+        const { limit, token, ...asked } = request;
+        const at = now();
+        const spend = (): void => {
+          if (token !== undefined) store.spend(token.id, at + token.ttlMs);
+        };
+        const prior = store
+          .candidates(asked.call, token?.id)
+          .find((entry) => repeats(entry, asked.call, token?.id, at));
+        if (prior !== undefined) {
+          spend(); // used again later, a token that confirmed a repeat moves nothing
+          return { state: 'repeat', entry: { ...prior } };
+        }
+        if (token !== undefined && store.spent(token.id, at)) return { state: 'token_used' };
+        const day = dayOf(at);
+        const before = store.total(asked.kind, day);
+        if (limit !== undefined && before + asked.amount > limit) return { state: 'over', total: before };
+        store.add(asked.kind, day, asked.amount);
+        const entry: JournalEntry = { ...asked, day, state: 'sent', at };
+        store.insert(entry);
+        spend();
+        return { state: 'begun', entry: { ...entry }, total: before + asked.amount };
+      }),
+    finish: (key, state) =>
+      step(() => {
+        const entry = store.entry(key);
+        if (entry === undefined || entry.state === 'failed') return;
+        if (state === 'failed') store.add(entry.kind, entry.day, -entry.amount);
+        store.setState(key, state);
+      }),
+    journal: (reference) => step(() => store.byReference(reference)),
+    total: (kind, day) => step(() => store.total(kind, day ?? dayOf(now()))),
+  };
+}
+
+/**
+ * A ledger in memory. Every restart of the process starts the day at zero: use it in tests, never
+ * for an agent that moves real money ({@link sqliteSpendLedger} is the default).
+ *
+ * @example
+ * ```ts
+ * const tools = walletTools({ wallet, ledger: memorySpendLedger(), allow: ['refund_charge'] });
+ * ```
+ */
+export function memorySpendLedger(options: SpendLedgerOptions = {}): SpendLedger {
+  const totals = new Map<string, number>();
+  const journal = new Map<string, JournalEntry>();
+  const tokens = new Map<string, number>();
+  return storedLedger(
+    {
+      atomically: (work) => work(),
+      candidates: (call, token) =>
+        [token === undefined ? undefined : journal.get(token), ...journal.values()].filter(
+          (entry): entry is JournalEntry =>
+            entry !== undefined && (entry.key === token || entry.call === call),
+        ),
+      spent(token, now) {
+        for (const [id, expires] of tokens) if (expires <= now) tokens.delete(id);
+        return tokens.has(token);
+      },
+      spend: (token, expires) => void tokens.set(token, expires),
+      total: (kind, day) => totals.get(`${kind}:${day}`) ?? 0,
+      add: (kind, day, amount) =>
+        void totals.set(`${kind}:${day}`, Math.max(0, (totals.get(`${kind}:${day}`) ?? 0) + amount)),
+      insert: (entry) => void journal.set(entry.key, { ...entry }),
+      entry: (key) => journal.get(key),
+      setState(key, state) {
+        const entry = journal.get(key);
+        if (entry !== undefined) entry.state = state;
+      },
+      byReference: (reference) =>
+        [...journal.values()].filter((entry) => entry.reference === reference).map((entry) => ({ ...entry })),
+    },
+    ledgerDays(options, 'memorySpendLedger'),
   );
 }

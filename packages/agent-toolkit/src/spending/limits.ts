@@ -1,9 +1,7 @@
-/**
- * Spending limits in Kobo, and the refusals an agent can act on: which limit, how much is left.
- * Every check here runs before anything is sent.
- */
-import type { SpendKind, SpendLedger } from './ledger.js';
-import { amountText } from '../answers/words.js';
+/** Spending limits in Kobo, and the refusals an agent can act on: which limit, how much is left. */
+import type { SpendKind } from './ledger.js';
+import { refused, type ToolResult } from '../answers/report.js';
+import { amountText, money } from '../answers/words.js';
 
 /** Hard limits on the money the tools can move, all in Kobo (100 Kobo = ₦1). None by default. */
 export interface SpendLimits {
@@ -44,7 +42,7 @@ export function perCallRefusal(
   return max !== undefined && amount > max ? { limit, max, requested: amount, left: max } : undefined;
 }
 
-/** The daily limit that applies to `kind`: its name and its value (none: no limit). @internal */
+/** The daily limit of `kind`: its name and its value (none: no limit). @internal */
 export function dailyLimitOf(
   limits: SpendLimits,
   kind: SpendKind,
@@ -53,23 +51,23 @@ export function dailyLimitOf(
   return { limit, max: limits[limit] };
 }
 
-/** A refusal when today's total plus `amount` would pass the daily limit (a look, no reservation). @internal */
-export async function dailyRefusal(
+/** A refusal when today's `total` plus `amount` would pass the daily limit, or undefined. @internal */
+export function dailyRefusal(
   limits: SpendLimits,
-  ledger: SpendLedger,
   kind: SpendKind,
   amount: number,
-): Promise<LimitRefusal | undefined> {
+  total: number,
+): LimitRefusal | undefined {
   const { limit, max } = dailyLimitOf(limits, kind);
-  if (max === undefined) return undefined;
-  const total = await ledger.total(kind);
-  return total + amount > max ? { limit, max, requested: amount, left: Math.max(0, max - total) } : undefined;
+  return max !== undefined && total + amount > max
+    ? { limit, max, requested: amount, left: Math.max(0, max - total) }
+    : undefined;
 }
 
-/** The words of a refusal: which limit, what was asked, what is left, what to do. @internal */
-export function refusalText(refusal: LimitRefusal, kind: SpendKind): string {
+/** A refusal as a tool result: which limit, what was asked, what is left, what to do. @internal */
+export function limitRefused(refusal: LimitRefusal, kind: SpendKind): ToolResult {
   const one = NAMES[kind].one;
-  const daily = refusal.limit === 'dailyCharges' || refusal.limit === 'dailyRefunds';
+  const daily = refusal.limit === NAMES[kind].daily;
   const what = daily
     ? `the daily ${kind} limit of ${amountText(refusal.max)}: ${amountText(refusal.left)} is left today`
     : `the per-${one} limit of ${amountText(refusal.max)}`;
@@ -78,5 +76,13 @@ export function refusalText(refusal: LimitRefusal, kind: SpendKind): string {
       ? `A ${one} of at most ${refusal.left} Kobo could pass today; otherwise tell the user the daily limit is reached and a person must do it.`
       : `Nothing more can pass today: tell the user the daily limit is reached and a person must do it.`
     : `Do not split it into smaller ${kind} to get around the limit: tell the user a person must do this one.`;
-  return `Refused by limit '${refusal.limit}': nothing was sent. ${amountText(refusal.requested)} would pass ${what}. ${advice}`;
+  return refused(
+    `Refused by limit '${refusal.limit}': nothing was sent. ${amountText(refusal.requested)} would pass ${what}. ${advice}`,
+    {
+      refusedBy: refusal.limit,
+      limit: money(refusal.max),
+      requested: money(refusal.requested),
+      left: money(refusal.left),
+    },
+  );
 }

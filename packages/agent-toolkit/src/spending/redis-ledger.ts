@@ -1,17 +1,14 @@
 /**
- * The spend ledger in Redis, so that a fleet of agent processes shares one set of daily limits,
- * one journal and one set of spent tokens. Each step is one Lua script: two processes can never
- * both fit under a limit only one of them fits under. Takes the same clients as the SDK's
- * `redisDedupeStore`, found by shape; a command that does not answer in time is refused (nothing is
- * sent then), and the client's own reconnect resumes.
+ * The spend ledger in Redis, shared by a fleet: each step is one Lua script (ledger.ts's rules, in
+ * Lua), on the same clients as the SDK's `redisDedupeStore`. A command that does not answer in
+ * time refuses the call (nothing is sent), and the client's own reconnect resumes.
  */
 import { createHash } from 'node:crypto';
 import type { RedisClientLike } from '@wallet/node';
 import { redisCommand, withTimeout } from '@wallet/node/workspace';
 import {
   CUT_OFF_MS,
-  DEFAULT_TIME_ZONE,
-  dayIn,
+  ledgerDays,
   timeZoneMismatch,
   type BeginAnswer,
   type JournalEntry,
@@ -29,7 +26,7 @@ export interface RedisSpendLedgerOptions extends SpendLedgerOptions {
 
 // KEYS: zone, call index, token, total. ARGV: zone, key, amount, limit ('' none), token ttl ms
 // ('' none), prefix, reference, day ttl s, journal ttl s, cut-off time ms, then the entry's fields
-// as name, value. The repeat rule is ledger.ts's repeats(), in Lua; a repeat spends its token too.
+// as name, value.
 const BEGIN = `
 local function spent() if ARGV[5] ~= '' then redis.call('SET', KEYS[3], '1', 'PX', ARGV[5]) end end
 local zone = redis.call('GET', KEYS[1])
@@ -109,15 +106,12 @@ export function redisSpendLedger(
   client: RedisClientLike,
   options: RedisSpendLedgerOptions = {},
 ): SpendLedger {
-  // The SDK's adapter (the clients its redisDedupeStore takes) and its command deadline.
   const run = withTimeout(
     redisCommand(client, 'redisSpendLedger client'),
     options.commandTimeout ?? 2000,
     "The spend ledger's Redis",
   );
-  const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
-  const today = dayIn(timeZone, 'redisSpendLedger');
-  const now = options.now ?? Date.now;
+  const { timeZone, now, dayOf } = ledgerDays(options, 'redisSpendLedger');
   const prefix = options.prefix ?? 'wallet:agent:';
   const totalKey = (kind: string, day: string): string => `${prefix}${kind}:${day}`;
   const callKey = (call: string): string =>
@@ -126,7 +120,7 @@ export function redisSpendLedger(
     timeZone,
     async begin(request): Promise<BeginAnswer> {
       const at = now();
-      const day = today(at);
+      const day = dayOf(at);
       const { key, tool, reference, kind, amount, call, token } = request;
       const fields = { key, tool, reference, kind, amount, day, state: 'sent', call, at };
       const reply = (await run([
@@ -173,7 +167,7 @@ export function redisSpendLedger(
       return entries.filter((entry) => entry.key !== undefined);
     },
     async total(kind, day) {
-      return Number((await run(['GET', totalKey(kind, day ?? today(now()))])) ?? 0);
+      return Number((await run(['GET', totalKey(kind, day ?? dayOf(now()))])) ?? 0);
     },
   };
 }

@@ -1,19 +1,16 @@
 /**
- * The spend ledger in a SQLite file through `node:sqlite` (no dependency): every process on the
- * machine that opens the same file shares the day's totals, the journal and the spent tokens.
- * Each change is one `BEGIN IMMEDIATE` transaction (the write lock is taken before the read), WAL
- * lets readers run beside a writer, and a busy timeout makes a second process wait its turn.
+ * The spend ledger in a SQLite file through `node:sqlite`: every process that opens the file shares
+ * it. Each step is one `BEGIN IMMEDIATE` transaction; WAL lets readers run beside a writer, and a
+ * busy timeout makes a second process wait its turn.
  */
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { WalletError } from '@wallet/node';
 import {
-  CUT_OFF_MS,
-  DEFAULT_TIME_ZONE,
-  dayIn,
+  ledgerDays,
+  storedLedger,
   timeZoneMismatch,
-  type BeginAnswer,
   type JournalEntry,
   type SpendLedger,
   type SpendLedgerOptions,
@@ -45,17 +42,6 @@ interface SqliteModule {
   DatabaseSync: new (path: string) => Database;
 }
 
-/** `node:sqlite` when this Node has it (22.13+, 23.4+; 22.5+ with --experimental-sqlite). @internal */
-export function loadSqlite(): SqliteModule | undefined {
-  return process.getBuiltinModule('node:sqlite') as SqliteModule | undefined;
-}
-
-/** The default ledger file. @internal */
-export function defaultLedgerPath(env: NodeJS.ProcessEnv = process.env): string {
-  const state = env['XDG_STATE_HOME']?.trim() || join(homedir(), '.local', 'state');
-  return join(state, 'wallet', 'spend-ledger.sqlite');
-}
-
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS totals (kind TEXT NOT NULL, day TEXT NOT NULL, total INTEGER NOT NULL,
@@ -80,17 +66,16 @@ CREATE TABLE IF NOT EXISTS tokens (token TEXT PRIMARY KEY, expires INTEGER NOT N
  * ```
  */
 export function sqliteSpendLedger(options: SqliteSpendLedgerOptions = {}): SpendLedger {
-  const sqlite = loadSqlite();
+  const sqlite = process.getBuiltinModule('node:sqlite') as SqliteModule | undefined;
   if (sqlite === undefined) {
     throw new WalletError(
       `This Node (${process.version}) has no node:sqlite for the default spend ledger: use Node 22.13 or later, or pass a ledger (redisSpendLedger(client) for a fleet; memorySpendLedger() only for tests, it forgets the day on restart).`,
       'ledger_required',
     );
   }
-  const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
-  const today = dayIn(timeZone, 'sqliteSpendLedger');
-  const now = options.now ?? Date.now;
-  const path = options.path ?? defaultLedgerPath();
+  const days = ledgerDays(options, 'sqliteSpendLedger');
+  const state = process.env['XDG_STATE_HOME']?.trim() || join(homedir(), '.local', 'state');
+  const path = options.path ?? join(state, 'wallet', 'spend-ledger.sqlite');
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const db = new sqlite.DatabaseSync(path);
   db.exec(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeout ?? 5000)}`);
@@ -99,28 +84,25 @@ export function sqliteSpendLedger(options: SqliteSpendLedgerOptions = {}): Spend
   const q = {
     zoneAdd: db.prepare(`INSERT OR IGNORE INTO meta (name, value) VALUES ('time_zone', ?)`),
     zone: db.prepare(`SELECT value FROM meta WHERE name = 'time_zone'`),
-    // ledger.ts's repeats(), in SQL; the token's own entry first, then the oldest, as in Redis.
-    doubt: db.prepare(
-      `SELECT * FROM journal WHERE (key = ?1 AND state IN ('sent', 'unknown'))
-        OR (call = ?2 AND (state = 'unknown' OR (state = 'sent' AND at <= ?3)))
-        ORDER BY key IS ?1 DESC, rowid LIMIT 1`,
+    candidates: db.prepare(
+      `SELECT * FROM journal WHERE state IN ('sent', 'unknown') AND (key = ?1 OR call = ?2)
+        ORDER BY key IS ?1 DESC, rowid`,
     ),
     prune: db.prepare('DELETE FROM tokens WHERE expires <= ?'),
     token: db.prepare('SELECT 1 AS used FROM tokens WHERE token = ?'),
     spend: db.prepare('INSERT OR IGNORE INTO tokens (token, expires) VALUES (?, ?)'),
     total: db.prepare('SELECT total FROM totals WHERE kind = ? AND day = ?'),
     add: db.prepare(
-      'INSERT INTO totals (kind, day, total) VALUES (?, ?, ?) ON CONFLICT (kind, day) DO UPDATE SET total = total + excluded.total',
+      'INSERT INTO totals (kind, day, total) VALUES (?1, ?2, MAX(0, ?3)) ON CONFLICT (kind, day) DO UPDATE SET total = MAX(0, total + ?3)',
     ),
     insert: db.prepare(
-      `INSERT INTO journal (key, tool, reference, kind, amount, day, state, call, at) VALUES (?, ?, ?, ?, ?, ?, 'sent', ?, ?)`,
+      `INSERT INTO journal (key, tool, reference, kind, amount, day, state, call, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     entry: db.prepare('SELECT * FROM journal WHERE key = ?'),
     state: db.prepare('UPDATE journal SET state = ? WHERE key = ?'),
-    give: db.prepare('UPDATE totals SET total = MAX(0, total - ?) WHERE kind = ? AND day = ?'),
     byReference: db.prepare('SELECT * FROM journal WHERE reference = ? ORDER BY at, rowid'),
   };
-  // Takes the write lock first, so the read that decides and the write that follows are one step.
+  // BEGIN IMMEDIATE takes the write lock first, so the read that decides and the write are one step.
   const atomically = <T>(work: () => T): T => {
     db.exec('BEGIN IMMEDIATE');
     try {
@@ -133,57 +115,31 @@ export function sqliteSpendLedger(options: SqliteSpendLedgerOptions = {}): Spend
     }
   };
   const stored = atomically(() => {
-    q.zoneAdd.run(timeZone);
+    q.zoneAdd.run(days.timeZone);
     return String(q.zone.get()?.['value']);
   });
-  if (stored !== timeZone) {
+  if (stored !== days.timeZone) {
     db.close();
-    throw timeZoneMismatch(stored, timeZone, `in ${path}`);
+    throw timeZoneMismatch(stored, days.timeZone, `in ${path}`);
   }
-  const totalOf = (kind: string, day: string): number => Number(q.total.get(kind, day)?.['total'] ?? 0);
-  return {
-    timeZone,
-    begin(request) {
-      return Promise.resolve().then(() =>
-        atomically((): BeginAnswer => {
-          const at = now();
-          const prior = q.doubt.get(request.token?.id ?? null, request.call, at - CUT_OFF_MS);
-          if (prior !== undefined) {
-            // A token that confirmed the repeat is spent too: used again later, it moves nothing.
-            if (request.token !== undefined) q.spend.run(request.token.id, at + request.token.ttlMs);
-            return { state: 'repeat', entry: prior as unknown as JournalEntry };
-          }
-          q.prune.run(at);
-          if (request.token !== undefined && q.token.get(request.token.id) !== undefined)
-            return { state: 'token_used' };
-          const day = today(at);
-          const before = totalOf(request.kind, day);
-          if (request.limit !== undefined && before + request.amount > request.limit)
-            return { state: 'over', total: before };
-          q.add.run(request.kind, day, request.amount);
-          const { key, tool, reference, kind, amount, call } = request;
-          q.insert.run(key, tool, reference, kind, amount, day, call, at);
-          if (request.token !== undefined) q.spend.run(request.token.id, at + request.token.ttlMs);
-          const entry: JournalEntry = { key, tool, reference, kind, amount, day, state: 'sent', call, at };
-          return { state: 'begun', entry, total: before + amount };
-        }),
-      );
+  const entries = (rows: Record<string, unknown>[]): JournalEntry[] => rows as unknown as JournalEntry[];
+  return storedLedger(
+    {
+      atomically,
+      candidates: (call, token) => entries(q.candidates.all(token ?? null, call)),
+      spent(token, now) {
+        q.prune.run(now);
+        return q.token.get(token) !== undefined;
+      },
+      spend: (token, expires) => void q.spend.run(token, expires),
+      total: (kind, day) => Number(q.total.get(kind, day)?.['total'] ?? 0),
+      add: (kind, day, amount) => void q.add.run(kind, day, amount),
+      insert: ({ key, tool, reference, kind, amount, day, state, call, at }) =>
+        void q.insert.run(key, tool, reference, kind, amount, day, state, call, at),
+      entry: (key) => q.entry.get(key) as unknown as JournalEntry | undefined,
+      setState: (key, state) => void q.state.run(state, key),
+      byReference: (reference) => entries(q.byReference.all(reference)),
     },
-    finish(key, state) {
-      return Promise.resolve().then(() =>
-        atomically(() => {
-          const entry = q.entry.get(key) as unknown as JournalEntry | undefined;
-          if (entry === undefined || entry.state === 'failed') return;
-          if (state === 'failed') q.give.run(entry.amount, entry.kind, entry.day);
-          q.state.run(state, key);
-        }),
-      );
-    },
-    journal(reference) {
-      return Promise.resolve().then(() => q.byReference.all(reference) as unknown as JournalEntry[]);
-    },
-    total(kind, day) {
-      return Promise.resolve().then(() => totalOf(kind, day ?? today(now())));
-    },
-  };
+    days,
+  );
 }

@@ -1,9 +1,5 @@
-/**
- * The tools' descriptions, written for a model: what each does, that amounts are Kobo, and what to
- * do when it refuses or fails.
- */
-import type { ToolAnnotations } from './context.js';
-import type { ToolName } from './shapes.js';
+/** What a model is told about each tool: what it does, that amounts are Kobo, what to do when it refuses. */
+import { isMoneyTool, type ToolAnnotations, type ToolName } from './shapes.js';
 
 const KOBO = 'All amounts are whole Kobo: 100 Kobo = ₦1, so ₦5,000 is 500000. Results show Naira and Kobo.';
 const UNKNOWN =
@@ -54,42 +50,25 @@ export const DESCRIPTIONS: Record<ToolName, string> = {
   ].join('\n'),
 };
 
-/** Each tool's MCP annotations. @internal */
-export const ANNOTATIONS: Record<ToolName, ToolAnnotations> = {
-  // Resolving registers a reference and amount but moves nothing: read-only for a host's purposes.
-  resolve_customer: {
-    title: 'Look up a customer',
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true,
-  },
-  dispatch_charge: {
-    title: 'Charge a customer',
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: true,
-  },
-  get_charge: {
-    title: 'Get a charge',
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true,
-  },
-  wait_for_charge: {
-    title: 'Wait for a charge',
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true,
-  },
-  refund_charge: {
-    title: 'Refund a charge',
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: true,
-  },
+const TITLES: Record<ToolName, string> = {
+  resolve_customer: 'Look up a customer',
+  dispatch_charge: 'Charge a customer',
+  get_charge: 'Get a charge',
+  wait_for_charge: 'Wait for a charge',
+  refund_charge: 'Refund a charge',
 };
+
+/**
+ * A tool's MCP annotations: money tools are destructive and not idempotent, the others read only
+ * (resolving registers a reference and amount but moves nothing). @internal
+ */
+export function annotationsOf(name: ToolName): ToolAnnotations {
+  const money = isMoneyTool(name);
+  return {
+    title: TITLES[name],
+    readOnlyHint: !money,
+    destructiveHint: money,
+    idempotentHint: !money,
+    openWorldHint: true,
+  };
+}

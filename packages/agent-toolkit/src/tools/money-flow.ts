@@ -1,17 +1,15 @@
 /**
- * The one path every money-moving call takes, in this order, all before anything is sent: the
- * per-call limit; without a token (when confirming), a preview with a token bound to every argument
- * that will be sent; with one, the token's checks; then one ledger step that finds a repeat of a
- * call in doubt (its journaled key is sent again), or counts the amount against the daily limit,
- * journals the operation and spends the token. The amount is given back only when the service is
+ * The one path every money-moving call takes, all before anything is sent: the per-call limit; a
+ * preview with a token bound to every argument that will be sent (when confirming), or that token's
+ * checks; then one ledger step (see ledger.ts). The amount is given back only when the service is
  * known not to have acted.
  */
 import { randomUUID } from 'node:crypto';
 import { IdempotencyError, ResponseValidationError, isWalletError } from '@wallet/node';
-import type { ToolContext } from './context.js';
+import type { ToolContext } from './options.js';
 import { canonical, tokenProblemText } from '../spending/confirm.js';
 import { repeats, type JournalEntry, type SpendKind } from '../spending/ledger.js';
-import { dailyLimitOf, dailyRefusal, perCallRefusal, refusalText } from '../spending/limits.js';
+import { dailyLimitOf, dailyRefusal, limitRefused, perCallRefusal } from '../spending/limits.js';
 import { ok, refused, type ToolResult } from '../answers/report.js';
 import type { MoneyToolName } from './shapes.js';
 import { amountText, dataLine, errorResult, money } from '../answers/words.js';
@@ -41,22 +39,14 @@ export function callOf(tool: MoneyToolName, args: Record<string, unknown>): stri
   return canonical({ tool, args });
 }
 
-/** The journaled operation a call repeats, if any (see `repeats`). @internal */
-export function inDoubt(
-  journal: readonly JournalEntry[],
-  call: string,
-  token: string | undefined,
-  now: number,
-): JournalEntry | undefined {
-  return journal.find((entry) => repeats(entry, call, token, now));
-}
-
 async function preview(ctx: ToolContext, call: MoneyCall): Promise<ToolResult> {
   const journal = await ctx.ledger.journal(call.reference);
-  const prior = inDoubt(journal, callOf(call.tool, call.args), undefined, ctx.now());
+  const prior = journal.find((entry) => repeats(entry, callOf(call.tool, call.args), undefined, ctx.now()));
   if (prior === undefined) {
-    const daily = await dailyRefusal(ctx.limits, ctx.ledger, call.kind, call.amount);
-    if (daily) return refused(refusalText(daily, call.kind), { refusedBy: daily.limit, ...limitData(daily) });
+    const { max } = dailyLimitOf(ctx.limits, call.kind);
+    const total = max === undefined ? 0 : await ctx.ledger.total(call.kind);
+    const daily = dailyRefusal(ctx.limits, call.kind, call.amount, total);
+    if (daily) return limitRefused(daily, call.kind);
   }
   const { token, expiresAt } = ctx.confirmer.issue(call.tool, call.sent);
   const until = new Date(expiresAt).toISOString();
@@ -80,15 +70,10 @@ async function preview(ctx: ToolContext, call: MoneyCall): Promise<ToolResult> {
   });
 }
 
-function limitData(refusal: { max: number; requested: number; left: number }): Record<string, unknown> {
-  return { limit: money(refusal.max), requested: money(refusal.requested), left: money(refusal.left) };
-}
-
 /** Runs a money call through every check, then sends it. Never throws. @internal */
 export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<ToolResult> {
   const perCall = perCallRefusal(ctx.limits, call.kind, call.amount);
-  if (perCall)
-    return refused(refusalText(perCall, call.kind), { refusedBy: perCall.limit, ...limitData(perCall) });
+  if (perCall) return limitRefused(perCall, call.kind);
   const token = call.token;
   if (ctx.confirm[call.tool] && token === undefined) return preview(ctx, call);
   if (token !== undefined) {
@@ -110,9 +95,11 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
   if (begun.state === 'token_used')
     return refused(tokenProblemText('used', call.tool), { refusedBy: 'token_used' });
   if (begun.state === 'over') {
-    const max = daily.max ?? 0;
-    const refusal = { limit: daily.limit, max, requested: call.amount, left: Math.max(0, max - begun.total) };
-    return refused(refusalText(refusal, call.kind), { refusedBy: refusal.limit, ...limitData(refusal) });
+    const { limit, max = 0 } = daily;
+    return limitRefused(
+      { limit, max, requested: call.amount, left: Math.max(0, max - begun.total) },
+      call.kind,
+    );
   }
   return send(ctx, call, begun.entry, begun.state === 'repeat');
 }
@@ -125,15 +112,8 @@ function inDoubtAfter(error: unknown, repeat: boolean): boolean {
   return repeat;
 }
 
-// After the call, a ledger that fails must not hide what happened to the money: the worst it can do
-// is leave an amount counted that did not move, which errs on the safe side.
-async function quietly(work: Promise<void>): Promise<void> {
-  try {
-    await work;
-  } catch {
-    // the amount stays counted
-  }
-}
+// After the call, a failing ledger must not hide what happened: at worst an amount stays counted.
+const quietly = (work: Promise<void>): Promise<void> => work.catch(() => undefined);
 
 async function send(
   ctx: ToolContext,

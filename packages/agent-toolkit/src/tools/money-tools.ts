@@ -1,22 +1,18 @@
 /** The tools that move money: dispatch_charge and refund_charge, each through money-flow.ts. */
 import type { AuthChannel } from '@wallet/node';
-import type { ToolContext } from './context.js';
-import { perCallRefusal, refusalText } from '../spending/limits.js';
-import { callOf, inDoubt, runMoneyCall } from './money-flow.js';
+import type { ToolContext } from './options.js';
+import { limitRefused, perCallRefusal } from '../spending/limits.js';
+import { callOf, runMoneyCall } from './money-flow.js';
+import { countedRefunds, repeats } from '../spending/ledger.js';
 import { dispatchResult, refundResult, refused, type ToolResult } from '../answers/report.js';
 import { amountText, dataLine } from '../answers/words.js';
 
-function withoutToken(args: Record<string, unknown>): {
-  args: Record<string, unknown>;
-  token: string | undefined;
-} {
-  const { confirmationToken, ...rest } = args;
-  return { args: rest, token: confirmationToken as string | undefined };
-}
-
 /** dispatch_charge: resolve, pick the bank, dispatch; the amount is known before anything is sent. @internal */
-export function dispatchCharge(ctx: ToolContext, input: Record<string, unknown>): Promise<ToolResult> {
-  const { args, token } = withoutToken(input);
+export function dispatchCharge(
+  ctx: ToolContext,
+  args: Record<string, unknown>,
+  token: string | undefined,
+): Promise<ToolResult> {
   const handle = args['handle'] as string;
   const amount = args['amount'] as number;
   const reference = args['reference'] as string;
@@ -73,14 +69,17 @@ export function dispatchCharge(ctx: ToolContext, input: Record<string, unknown>)
  * more than the ledger counted. A repeat of a refund in doubt sends the journaled amount and key.
  * @internal
  */
-export async function refundCharge(ctx: ToolContext, input: Record<string, unknown>): Promise<ToolResult> {
-  const { args, token } = withoutToken(input);
+export async function refundCharge(
+  ctx: ToolContext,
+  args: Record<string, unknown>,
+  token: string | undefined,
+): Promise<ToolResult> {
   const reference = args['reference'] as string;
   const requested = args['amount'] as number | undefined;
   const reason = args['reason'] as string | undefined;
   // An explicit amount over the limit is refused before even a verify is sent.
   const perCall = requested === undefined ? undefined : perCallRefusal(ctx.limits, 'refunds', requested);
-  if (perCall) return refused(refusalText(perCall, 'refunds'), { refusedBy: perCall.limit });
+  if (perCall) return limitRefused(perCall, 'refunds');
   const tx = await ctx.wallet.charges.verify(reference);
   if (tx.status !== 'SUCCESS') {
     return refused(
@@ -88,11 +87,8 @@ export async function refundCharge(ctx: ToolContext, input: Record<string, unkno
       { refusedBy: 'status', status: tx.status },
     );
   }
-  const journal = (await ctx.ledger.journal(reference)).filter(
-    (entry) => entry.tool === 'refund_charge' && entry.state !== 'failed',
-  );
-  const prior = inDoubt(journal, callOf('refund_charge', args), token, ctx.now());
-  const counted = journal.reduce((sum, entry) => sum + entry.amount, 0);
+  const { refunds, counted } = countedRefunds(await ctx.ledger.journal(reference));
+  const prior = refunds.find((entry) => repeats(entry, callOf('refund_charge', args), token, ctx.now()));
   const left = tx.amount - counted;
   const amount = prior?.amount ?? requested ?? left;
   if (prior === undefined && (left <= 0 || amount > left)) {

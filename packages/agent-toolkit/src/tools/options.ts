@@ -1,12 +1,44 @@
 /**
- * `walletTools()` options and their checks: a wrong option is a `ValidationError` naming it, at
- * construction, never a tool that quietly moves more money than meant.
+ * What the tools are given: `walletTools()` options, checked at construction (a wrong option is a
+ * `ValidationError` naming it), and the context the tools run with.
  */
-import { ValidationError, type ValidationIssue } from '@wallet/node';
-import type { WalletLike } from './context.js';
+import {
+  ValidationError,
+  type ChargeDispatch,
+  type DispatchParams,
+  type Refund,
+  type RefundParams,
+  type RequestOptions,
+  type ResolvedCustomer,
+  type ResolveHandleParams,
+  type Transaction,
+  type ValidationIssue,
+  type WaitForOutcomeOptions,
+} from '@wallet/node';
+import { createConfirmer, type Confirmer } from '../spending/confirm.js';
 import type { SpendLedger } from '../spending/ledger.js';
 import type { SpendLimits } from '../spending/limits.js';
-import { MONEY_TOOLS, type MoneyToolName } from './shapes.js';
+import { sqliteSpendLedger } from '../spending/sqlite-ledger.js';
+import { isMoneyTool, MONEY_TOOLS, type MoneyToolName } from './shapes.js';
+
+/**
+ * The part of a `Wallet` the tools use, by its shape rather than `Pick<Wallet, ...>`: a CommonJS
+ * file's `Wallet` comes from the SDK's .d.cts, a second copy of its classes, and a class with
+ * private fields (`Charges`, `APIPromise`) only matches its own copy.
+ */
+export interface WalletLike {
+  /** `wallet.charges`. */
+  readonly charges: {
+    resolveHandle(params: ResolveHandleParams, options?: RequestOptions): PromiseLike<ResolvedCustomer>;
+    dispatch(params: DispatchParams, options?: RequestOptions): PromiseLike<ChargeDispatch>;
+    verify(reference: string, options?: RequestOptions): PromiseLike<Transaction>;
+    waitForOutcome(reference: string, options?: WaitForOutcomeOptions): PromiseLike<Transaction>;
+  };
+  /** `wallet.refunds`. */
+  readonly refunds: { create(params: RefundParams, options?: RequestOptions): PromiseLike<Refund> };
+  /** `wallet.mode`: the toolkit refuses a live key without `allowLive: true`. */
+  readonly mode: 'live' | 'test';
+}
 
 /** Options of `walletTools()` (and of `createMcpServer()`). */
 export interface WalletToolsOptions {
@@ -44,7 +76,26 @@ export interface WalletToolsOptions {
   now?: () => number;
 }
 
-const LIMIT_KEYS = ['perCharge', 'perRefund', 'dailyCharges', 'dailyRefunds'] as const;
+/** What the tools run with, settled by {@link toolContext}. @internal */
+export interface ToolContext {
+  wallet: WalletLike;
+  limits: SpendLimits;
+  ledger: SpendLedger;
+  confirmer: Confirmer;
+  /** Anything but a test key counts as live: a mode that cannot be read is not assumed harmless. */
+  live: boolean;
+  allowLive: boolean;
+  confirm: Record<MoneyToolName, boolean>;
+  /** The money tools this agent was given: advice names only those. */
+  allow: ReadonlySet<MoneyToolName>;
+  now: () => number;
+}
+
+/** Why a live key is refused, at construction and on every call. @internal */
+export const LIVE_REFUSED =
+  'This agent toolkit was given a live key (sk_live_: real money) without allowLive: true. Use an sk_test_ key, or pass allowLive: true once limits and confirmation are set.';
+
+const LIMIT_KEYS = ['perCharge', 'perRefund', 'dailyCharges', 'dailyRefunds'];
 const OPTION_KEYS = [
   'wallet',
   'allow',
@@ -64,110 +115,103 @@ function show(value: unknown): string {
   return value === null ? 'null' : typeof value;
 }
 
-function unknownKeys(value: object, known: readonly string[], path: string, issues: ValidationIssue[]): void {
-  for (const key of Object.keys(value)) {
-    if (!known.includes(key))
-      issues.push({ path: `${path}${key}`, message: `is not an option (known: ${known.join(', ')})` });
-  }
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }
 
-function checkLimits(limits: unknown, issues: ValidationIssue[]): void {
-  if (typeof limits !== 'object' || limits === null) {
-    issues.push({ path: 'limits', message: `must be an object of Kobo amounts, not ${show(limits)}` });
-    return;
-  }
-  unknownKeys(limits, LIMIT_KEYS, 'limits.', issues);
-  for (const key of LIMIT_KEYS) {
-    const value = (limits as Record<string, unknown>)[key];
-    if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 0)) {
-      issues.push({
-        path: `limits.${key}`,
-        message: `must be a whole number of Kobo, 0 or more, not ${show(value)}`,
-      });
-    }
-  }
-}
+const isSecret = (value: unknown): boolean =>
+  (typeof value === 'string' || value instanceof Uint8Array) && value.length >= 32;
+const isLedger = (value: unknown): boolean =>
+  isObject(value) && typeof value['begin'] === 'function' && typeof value['journal'] === 'function';
 
-function checkConfirm(confirm: unknown, issues: ValidationIssue[]): void {
-  if (confirm === undefined || typeof confirm === 'boolean') return;
-  if (typeof confirm !== 'object' || confirm === null) {
-    issues.push({
-      path: 'confirm',
-      message: `must be true, false or { dispatch_charge?, refund_charge? }, not ${show(confirm)}`,
-    });
-    return;
-  }
-  unknownKeys(confirm, MONEY_TOOLS, 'confirm.', issues);
-  for (const [key, value] of Object.entries(confirm)) {
-    if (typeof value !== 'boolean' && value !== undefined)
-      issues.push({ path: `confirm.${key}`, message: 'must be true or false' });
-  }
-}
-
-/** Every problem with `options` at once, as one `ValidationError`. @internal */
-export function checkToolsOptions(options: WalletToolsOptions): void {
-  const issues: ValidationIssue[] = [];
-  if (typeof options !== 'object' || options === null) {
+/** Every problem with `options` at once, as one `ValidationError`. */
+function checkOptions(options: WalletToolsOptions): void {
+  if (!isObject(options)) {
     throw new ValidationError('walletTools options', [
       { path: 'options', message: `must be an object, not ${show(options)}` },
     ]);
   }
-  unknownKeys(options, OPTION_KEYS, '', issues);
-  const wallet = options.wallet as Partial<WalletLike> | undefined;
-  if (
-    typeof wallet !== 'object' ||
-    wallet === null ||
-    typeof wallet.charges !== 'object' ||
-    typeof wallet.refunds !== 'object'
-  ) {
-    issues.push({ path: 'wallet', message: 'must be a Wallet client: new Wallet({ apiKey, baseUrl })' });
+  const issues: ValidationIssue[] = [];
+  const problem = (path: string, message: string): void => void issues.push({ path, message });
+  const unknownKeys = (value: object, known: readonly string[], path: string): void => {
+    for (const key of Object.keys(value))
+      if (!known.includes(key)) problem(`${path}${key}`, `is not an option (known: ${known.join(', ')})`);
+  };
+  unknownKeys(options, OPTION_KEYS, '');
+  const { wallet, allow, limits, confirm, allowLive, confirmSecret, confirmTtl: ttl, ledger } = options;
+  if (!isObject(wallet) || !isObject(wallet.charges) || !isObject(wallet.refunds))
+    problem('wallet', 'must be a Wallet client: new Wallet({ apiKey, baseUrl })');
+  if (allow !== undefined && !Array.isArray(allow))
+    problem('allow', `must be an array of tool names, not ${show(allow)}`);
+  for (const name of Array.isArray(allow) ? (allow as unknown[]) : []) {
+    if (!isMoneyTool(name))
+      problem(
+        'allow',
+        `${show(name)} is not a money tool: allow takes 'dispatch_charge' and 'refund_charge' (the others are always there)`,
+      );
   }
-  const allow: unknown = options.allow;
-  if (allow !== undefined) {
-    if (!Array.isArray(allow))
-      issues.push({ path: 'allow', message: `must be an array of tool names, not ${show(allow)}` });
-    else {
-      for (const name of allow as unknown[]) {
-        if (!MONEY_TOOLS.includes(name as MoneyToolName)) {
-          issues.push({
-            path: 'allow',
-            message: `${show(name)} is not a money tool: allow takes 'dispatch_charge' and 'refund_charge' (the others are always there)`,
-          });
-        }
-      }
+  if (limits !== undefined && !isObject(limits))
+    problem('limits', `must be an object of Kobo amounts, not ${show(limits)}`);
+  else if (limits !== undefined) {
+    unknownKeys(limits, LIMIT_KEYS, 'limits.');
+    for (const key of LIMIT_KEYS) {
+      const value = limits[key];
+      if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 0))
+        problem(`limits.${key}`, `must be a whole number of Kobo, 0 or more, not ${show(value)}`);
     }
   }
-  if (options.limits !== undefined) checkLimits(options.limits, issues);
-  checkConfirm(options.confirm, issues);
-  if (options.allowLive !== undefined && typeof options.allowLive !== 'boolean') {
-    issues.push({ path: 'allowLive', message: 'must be true or false' });
+  if (confirm !== undefined && typeof confirm !== 'boolean' && !isObject(confirm))
+    problem('confirm', `must be true, false or { dispatch_charge?, refund_charge? }, not ${show(confirm)}`);
+  else if (isObject(confirm)) {
+    unknownKeys(confirm, MONEY_TOOLS, 'confirm.');
+    for (const [key, value] of Object.entries(confirm))
+      if (typeof value !== 'boolean' && value !== undefined)
+        problem(`confirm.${key}`, 'must be true or false');
   }
-  const secret: unknown = options.confirmSecret;
-  if (
-    secret !== undefined &&
-    !((typeof secret === 'string' || secret instanceof Uint8Array) && secret.length >= 32)
-  ) {
-    issues.push({ path: 'confirmSecret', message: 'must be a string or bytes of at least 32 characters' });
-  }
-  const ttl: unknown = options.confirmTtl;
-  if (
-    ttl !== undefined &&
-    !(Number.isSafeInteger(ttl) && (ttl as number) >= 1000 && (ttl as number) <= 86_400_000)
-  ) {
-    issues.push({ path: 'confirmTtl', message: `must be ms between 1000 and 86400000, not ${show(ttl)}` });
-  }
-  const ledger = options.ledger as Partial<SpendLedger> | undefined;
-  if (
-    ledger !== undefined &&
-    (typeof ledger !== 'object' ||
-      ledger === null ||
-      typeof ledger.begin !== 'function' ||
-      typeof ledger.journal !== 'function')
-  ) {
-    issues.push({
-      path: 'ledger',
-      message: 'must be a spend ledger: sqliteSpendLedger(), redisSpendLedger(client) or memorySpendLedger()',
-    });
-  }
+  if (allowLive !== undefined && typeof allowLive !== 'boolean')
+    problem('allowLive', 'must be true or false');
+  if (confirmSecret !== undefined && !isSecret(confirmSecret))
+    problem('confirmSecret', 'must be a string or bytes of at least 32 characters');
+  if (ttl !== undefined && !(Number.isSafeInteger(ttl) && ttl >= 1000 && ttl <= 86_400_000))
+    problem('confirmTtl', `must be ms between 1000 and 86400000, not ${show(ttl)}`);
+  if (ledger !== undefined && !isLedger(ledger))
+    problem(
+      'ledger',
+      'must be a spend ledger: sqliteSpendLedger(), redisSpendLedger(client) or memorySpendLedger()',
+    );
   if (issues.length > 0) throw new ValidationError('walletTools options', issues);
+}
+
+/** Checks `options` and settles what the tools run with. @internal */
+export function toolContext(options: WalletToolsOptions): ToolContext {
+  checkOptions(options);
+  const { wallet, confirm: given, confirmSecret: secret, confirmTtl: ttlMs } = options;
+  const now = options.now ?? Date.now;
+  const live = wallet.mode !== 'test';
+  const allowLive = options.allowLive ?? false;
+  if (live && !allowLive) {
+    throw new ValidationError('walletTools options', [
+      { path: 'allowLive', message: `is not set. ${LIVE_REFUSED}` },
+    ]);
+  }
+  const confirmFor = (tool: MoneyToolName, byDefault: boolean): boolean =>
+    typeof given === 'boolean' ? given : (given?.[tool] ?? byDefault);
+  return {
+    wallet,
+    limits: { ...options.limits },
+    ledger: options.ledger ?? sqliteSpendLedger({ now }),
+    confirmer: createConfirmer({
+      now,
+      ...(secret === undefined ? {} : { secret }),
+      ...(ttlMs === undefined ? {} : { ttlMs }),
+    }),
+    live,
+    allowLive,
+    confirm: {
+      dispatch_charge: confirmFor('dispatch_charge', live),
+      refund_charge: confirmFor('refund_charge', true),
+    },
+    allow: new Set(options.allow ?? []),
+    now,
+  };
 }

@@ -1,32 +1,19 @@
 /**
  * The tools that move no money: resolve_customer, get_charge, wait_for_charge. The last two also
- * show the refunds the journal knows for the charge, and settle its dispatches the service proves:
- * a FAILED charge gives its counted amount back.
+ * show the charge's journaled refunds and settle its dispatches: a FAILED charge gives its amount back.
  */
 import { WaitTimeoutError, type Transaction } from '@wallet/node';
-import type { ToolContext } from './context.js';
-import type { JournalEntry } from '../spending/ledger.js';
+import type { ToolContext } from './options.js';
+import { countedRefunds, type JournalEntry } from '../spending/ledger.js';
 import { ok, resolvedResult, transactionData, transactionText, type ToolResult } from '../answers/report.js';
 import { MAX_WAIT_SECONDS } from './shapes.js';
 import { amountText, money } from '../answers/words.js';
 
 /** resolve_customer. @internal */
 export async function resolveCustomer(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult> {
-  const params = {
-    handle: args['handle'] as string,
-    amount: args['amount'] as number,
-    reference: args['reference'] as string,
-  };
+  const params = args as { handle: string; amount: number; reference: string };
   const resolved = await ctx.wallet.charges.resolveHandle(params);
-  const result = resolvedResult(resolved, params.amount, params.reference);
-  return {
-    ...result,
-    text: `${result.text}\n${
-      ctx.allow.has('dispatch_charge')
-        ? 'To charge, use dispatch_charge with the same handle, amount and reference.'
-        : 'This agent cannot charge (dispatch_charge is not allowed): a person must send the charge.'
-    }`,
-  };
+  return resolvedResult(resolved, params.amount, params.reference, ctx.allow.has('dispatch_charge'));
 }
 
 // A journal on a shared ledger may hold refunds of another agent: advise only tools this one has.
@@ -39,11 +26,8 @@ function stateWords(ctx: ToolContext, state: string): string {
     : 'OUTCOME UNKNOWN: this agent cannot refund; the agent or person who sent it must repeat it to learn it';
 }
 
-/**
- * The dispatches of `reference` already answered (or given up on), read before the service is
- * asked: only these can its answer settle. A prompt sent after the question, or still on its way,
- * may re-prompt a FAILED charge, so an answer about the charge proves nothing about it.
- */
+// The dispatches already answered, read before the service is asked: only these can its answer
+// settle (a prompt still on its way may re-prompt a FAILED charge).
 async function answeredDispatches(ctx: ToolContext, reference: string): Promise<JournalEntry[]> {
   try {
     const journal = await ctx.ledger.journal(reference);
@@ -55,11 +39,7 @@ async function answeredDispatches(ctx: ToolContext, reference: string): Promise<
   }
 }
 
-/**
- * The charge asked for with what the journal knows: its refunds, and the dispatches `answered`
- * before it was asked settled by the status. (The SDK's verify refuses an answer about another
- * charge, `reference_mismatch`, so it never reaches here and settles nothing.)
- */
+// The charge with its journaled refunds; a final status settles the dispatches `answered` before.
 async function withJournal(
   ctx: ToolContext,
   reference: string,
@@ -71,17 +51,14 @@ async function withJournal(
   try {
     journal = await ctx.ledger.journal(reference);
   } catch {
-    // The charge is still worth reading when the ledger cannot answer; say what is missing.
     const text = `${lead ? `${lead}\n` : ''}${transactionText(tx)}\nThe spend ledger did not answer: the refunds this toolkit journaled for it are unknown right now.`;
     return ok(text, transactionData(tx));
   }
-  // Only a final status proves anything.
   for (const entry of answered) {
     if (tx.status === 'FAILED') await ctx.ledger.finish(entry.key, 'failed');
     else if (tx.status === 'SUCCESS' && entry.state === 'unknown') await ctx.ledger.finish(entry.key, 'done');
   }
-  const refunds = journal.filter((entry) => entry.tool === 'refund_charge' && entry.state !== 'failed');
-  const counted = refunds.reduce((sum, entry) => sum + entry.amount, 0);
+  const { refunds, counted } = countedRefunds(journal);
   const lines = refunds.map(
     (entry) => `- ${amountText(entry.amount)}, ${stateWords(ctx, entry.state)}, key '${entry.key}'`,
   );
@@ -115,10 +92,7 @@ export async function getCharge(ctx: ToolContext, args: Record<string, unknown>)
 
 /** wait_for_charge: answers within {@link MAX_WAIT_SECONDS}, inside an MCP client's request timeout. @internal */
 export async function waitForCharge(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult> {
-  const seconds = Math.min(
-    (args['timeoutSeconds'] as number | undefined) ?? MAX_WAIT_SECONDS,
-    MAX_WAIT_SECONDS,
-  );
+  const seconds = Math.min(Number(args['timeoutSeconds'] ?? MAX_WAIT_SECONDS), MAX_WAIT_SECONDS);
   const reference = args['reference'] as string;
   const answered = await answeredDispatches(ctx, reference);
   try {

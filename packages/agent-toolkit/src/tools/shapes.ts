@@ -1,11 +1,12 @@
 /**
- * The tools' inputs, built from the SDK's own request schemas (`@wallet/node/schemas`): one source
- * for shapes and for the messages a wrong input gets. zod 4 turns them into the JSON Schemas that
- * MCP hosts and the AI SDK show the model.
+ * What a tool is, and its input, built from the SDK's own request schemas (`@wallet/node/schemas`):
+ * one source for shapes and for the messages a wrong input gets. zod 4 turns them into the JSON
+ * Schemas that MCP hosts and the AI SDK show the model.
  */
 import { check, dispatchParams, refundParams, resolveHandleParams, verifyParams } from '@wallet/node/schemas';
 import type { ValidationIssue } from '@wallet/node';
 import * as z from 'zod';
+import type { ToolResult } from '../answers/report.js';
 
 /** The names of the five tools. */
 export type ToolName =
@@ -17,8 +18,41 @@ export type MoneyToolName = 'dispatch_charge' | 'refund_charge';
 /** Every {@link MoneyToolName}, for the checks of options and of the bin's variables. @internal */
 export const MONEY_TOOLS: readonly MoneyToolName[] = ['dispatch_charge', 'refund_charge'];
 
+/** Whether `name` moves money. @internal */
+export function isMoneyTool(name: unknown): name is MoneyToolName {
+  return MONEY_TOOLS.includes(name as MoneyToolName);
+}
+
 /** A JSON Schema object, as MCP's `inputSchema` and the AI SDK's `jsonSchema()` take it. */
 export type JsonSchema = Record<string, unknown>;
+
+/** MCP tool annotations: hints a host uses to decide what to ask the user before a call. */
+export interface ToolAnnotations {
+  /** A title for people. */
+  title: string;
+  /** True when the tool changes nothing. */
+  readOnlyHint: boolean;
+  /** True when the tool can move money (hosts ask the user before such calls). */
+  destructiveHint: boolean;
+  /** True when a repeat with the same arguments changes nothing more. */
+  idempotentHint: boolean;
+  /** True: the tool talks to the Wallet service, outside the host. */
+  openWorldHint: boolean;
+}
+
+/** One tool: what a model sees (name, description, input JSON Schema) and how to run it. */
+export interface WalletTool {
+  /** The tool's name, for example `refund_charge`. */
+  name: ToolName;
+  /** For the model: what it does, units, what to do on each error. */
+  description: string;
+  /** JSON Schema of the input, derived from the SDK's own schemas. */
+  inputSchema: JsonSchema;
+  /** MCP annotations. */
+  annotations: ToolAnnotations;
+  /** Runs the tool. Never throws: a refusal or failure is a result with `isError: true`. */
+  execute(input: unknown): Promise<ToolResult>;
+}
 
 type Shape = Record<string, z.ZodType>;
 
@@ -34,46 +68,33 @@ const verify = shapeOf(verifyParams);
 // The SDK's Kobo rule is a custom check (so its messages can say what is wrong); JSON Schema gets
 // its meaning here.
 const kobo = resolve['amount'];
-const token = z.optional(z.string());
-const needed = (shape: Shape, key: string): z.ZodType => {
+const field = (shape: Shape, key: string): z.ZodType => {
   const schema = shape[key];
   if (schema === undefined) throw new Error(`@wallet/node/schemas has no '${key}'`);
   return schema;
 };
+const pick = (shape: Shape, ...keys: string[]): Shape =>
+  Object.fromEntries(keys.map((key) => [key, field(shape, key)]));
+const withToken = (confirm: boolean): Shape => (confirm ? { confirmationToken: z.optional(z.string()) } : {});
 
 /** Longest wait_for_charge waits, in seconds: inside an MCP client's default 60 s request timeout. */
 export const MAX_WAIT_SECONDS = 50;
 
-const SCHEMAS: Record<ToolName, (confirm: boolean) => z.ZodType> = {
-  resolve_customer: () =>
-    z.strictObject({
-      handle: needed(resolve, 'handle'),
-      amount: needed(resolve, 'amount'),
-      reference: needed(resolve, 'reference'),
-    }),
-  get_charge: () => z.strictObject({ reference: needed(verify, 'reference') }),
-  wait_for_charge: () =>
-    z.strictObject({
-      reference: needed(verify, 'reference'),
-      timeoutSeconds: z.optional(z.int().min(1).max(MAX_WAIT_SECONDS)),
-    }),
-  dispatch_charge: (confirm) =>
-    z.strictObject({
-      handle: needed(resolve, 'handle'),
-      amount: needed(resolve, 'amount'),
-      reference: needed(resolve, 'reference'),
-      authChannel: needed(dispatch, 'authChannel'),
-      bankId: z.optional(needed(dispatch, 'bankId')),
-      description: needed(dispatch, 'description'),
-      ...(confirm ? { confirmationToken: token } : {}),
-    }),
-  refund_charge: (confirm) =>
-    z.strictObject({
-      reference: needed(refund, 'reference'),
-      amount: needed(refund, 'amount'),
-      reason: needed(refund, 'reason'),
-      ...(confirm ? { confirmationToken: token } : {}),
-    }),
+const SCHEMAS: Record<ToolName, (confirm: boolean) => Shape> = {
+  resolve_customer: () => pick(resolve, 'handle', 'amount', 'reference'),
+  get_charge: () => pick(verify, 'reference'),
+  wait_for_charge: () => ({
+    ...pick(verify, 'reference'),
+    timeoutSeconds: z.optional(z.int().min(1).max(MAX_WAIT_SECONDS)),
+  }),
+  dispatch_charge: (confirm) => ({
+    ...pick(resolve, 'handle', 'amount', 'reference'),
+    ...pick(dispatch, 'authChannel'),
+    bankId: z.optional(field(dispatch, 'bankId')),
+    ...pick(dispatch, 'description'),
+    ...withToken(confirm),
+  }),
+  refund_charge: (confirm) => ({ ...pick(refund, 'reference', 'amount', 'reason'), ...withToken(confirm) }),
 };
 
 const FIELDS: Record<string, string> = {
@@ -128,7 +149,7 @@ export interface ToolInput {
 
 /** The input of tool `name`; money tools take `confirmationToken` only when they confirm. @internal */
 export function toolInput(name: ToolName, confirm: boolean): ToolInput {
-  const schema = SCHEMAS[name](confirm);
+  const schema = z.strictObject(SCHEMAS[name](confirm));
   return { schema, jsonSchema: toJsonSchema(name, schema) };
 }
 
