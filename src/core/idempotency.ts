@@ -82,7 +82,7 @@ export function replayMismatch(
 
 /** The keys this client sent lately (the last 4,096), each with a hash of what it was sent with. */
 export class KeyMemory {
-  readonly #seen: Recent<number>;
+  readonly #seen: Recent<string>;
 
   constructor(limit = 4096) {
     this.#seen = new Recent(limit);
@@ -113,11 +113,17 @@ function canonical(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`).join(',')}}`;
 }
 
-// FNV-1a: bodies can be long, a print is a number (not a secret; the echo check backs it up).
-function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+// Two FNV-1a passes with different seeds, 64 bits in all: a print stays small however long the
+// body, and two parameter sets under one key would need to collide in both (not a secret).
+function hash(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
+  }
+  return `${a >>> 0}:${b >>> 0}`;
 }
 
 /**
