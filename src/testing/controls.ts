@@ -3,30 +3,21 @@
  * customer page of a QR charge. They play the customer and the clock, not the merchant: no key, no
  * allow list, no faults, and they are not in the request log.
  */
-import { isValidationError } from '../../errors/validation.js';
-import { QR_PAGE_PREFIX, pageResponse, svgResponse, wantsImage } from '../page/qr-page.js';
-import { SandboxError } from '../state/errors.js';
-import type {
-  SandboxCharge,
-  SandboxDebit,
-  SandboxDeliveryAttempt,
-  SandboxRefund,
-  SandboxRequestRecord,
-} from '../state/records.js';
-import type { SandboxSeedResult } from '../state/seed.js';
-import type { SandboxClock } from '../state/clock.js';
-import type { SandboxSeedCharge } from '../state/seed.js';
-import type { SandboxState } from '../state/store.js';
-import type { WebhookDelivery } from '../webhooks/delivery.js';
-import type { WebhookTarget } from '../webhooks/sender.js';
-import { readBody, readSeed } from './body.js';
-import { failure, success, toResponse } from './envelope.js';
-import { decodeSegment } from './service.js';
-import { parseJsonObject } from './validate.js';
-import type { JsonObject } from './validate.js';
+import { isValidationError } from '../errors/validation.js';
+import type { Sandbox } from './api.js';
+import { decodeSegment } from './endpoints/service.js';
+import { failure, parseJsonObject, readBody, readSeed, success, toResponse } from './endpoints/wire.js';
+import type { JsonObject } from './endpoints/wire.js';
+import { QR_PAGE_PREFIX, pageResponse, svgResponse, wantsImage } from './page/qr-page.js';
+import { SandboxError } from './state/errors.js';
+import type { SandboxClock } from './state/clock.js';
+import type { SandboxSeedCharge } from './state/seed.js';
+import type { SandboxState } from './state/store.js';
+import type { WebhookDelivery } from './webhooks/sender.js';
+import type { WebhookTarget } from './webhooks/sender.js';
 
-/** Answers a route under the QR page prefix; `rest` is the path after it. @internal */
-export async function qrRoute(
+/** Answers a route under the QR page prefix; `rest` is the path after it. */
+async function qrRoute(
   controls: Sandbox,
   state: SandboxState,
   request: Request,
@@ -64,36 +55,15 @@ export async function qrRoute(
   return new Response(null, { status: 303, headers: { location: new URL(pageUrl).pathname } });
 }
 
-/** The sandbox's public methods the controls call (the `Sandbox` type lives a room above). @internal */
-export interface Sandbox {
-  authorize(reference: string): Promise<{ charge: SandboxCharge; webhook: WebhookDelivery | null }>;
-  decline(reference: string): Promise<SandboxCharge>;
-  expire(reference: string): Promise<SandboxCharge>;
-  redeliver(reference: string): Promise<WebhookDelivery>;
-  replay(id: string): Promise<WebhookDelivery>;
-  charge(reference: string): SandboxCharge | undefined;
-  seed(charges: readonly SandboxSeedCharge[]): SandboxSeedResult;
-  setWebhook(target: WebhookTarget | undefined): void;
-  advance(ms: number): Date;
-  now(): Date;
-  reset(): void;
-  readonly charges: readonly SandboxCharge[];
-  readonly refunds: readonly SandboxRefund[];
-  readonly debits: readonly SandboxDebit[];
-  readonly deliveries: readonly SandboxDeliveryAttempt[];
-  readonly requests: readonly SandboxRequestRecord[];
-}
-
-/** What the controls need beyond the sandbox's public methods. @internal */
+/** What the controls need beyond the sandbox's public methods; `webhookUrl` is where webhooks go now. @internal */
 export interface ControlContext {
   sandbox: Sandbox;
   state: SandboxState;
-  /** Where webhooks go now, or `null`. */
   webhookUrl: () => string | null;
   clock: SandboxClock;
 }
 
-/** The JSON of a delivery as a control route answers it (the `settled` promise cannot travel). */
+/** A delivery as JSON (its `settled` promise cannot travel). */
 function deliveryJson(webhook: WebhookDelivery | null): unknown {
   if (webhook === null) return null;
   return { delivered: webhook.delivered, retrying: webhook.retrying, attempts: webhook.attempts };
@@ -124,10 +94,8 @@ function setWebhook(ctx: ControlContext, target: JsonObject): { url: string } | 
 }
 
 /**
- * Answers a `/_sandbox/` route by calling the public method a test would call, so driving the
- * sandbox over HTTP and from code cannot drift apart. `path` is relative to the base path;
- * `pageBase` is the absolute URL QR pages live under.
- * @internal
+ * Answers a `/_sandbox/` route (relative to the base path) with the public method a test would
+ * call, so driving the sandbox over HTTP and from code cannot drift apart. @internal
  */
 export async function control(
   ctx: ControlContext,
