@@ -99,7 +99,6 @@ class SandboxImpl implements Sandbox {
     this.#handle = createRouter({
       state: this.#state,
       idempotency: this.#idempotency,
-      now: this.#now,
       clock: this.#clock,
       promptTtlMs: this.#promptTtlMs,
       defaultClientIp: options.clientIp ?? '127.0.0.1',
@@ -136,11 +135,7 @@ class SandboxImpl implements Sandbox {
   }
 
   async authorize(reference: string): Promise<AuthorizeResult> {
-    checkArgument('authorize() argument', 'reference', reference);
-    const paid = authorizeCharge(this.#state, reference, this.#now());
-    const charge = snapshot(paid);
-    this.#clock.changed();
-    this.#logger.note(this.#now(), `customer authorize ${reference}: ${charge.status}`);
+    const charge = this.#act('authorize', reference, authorizeCharge);
     return { charge, webhook: await this.#webhooks.sendPaid(this.#state, charge) };
   }
 
@@ -154,25 +149,22 @@ class SandboxImpl implements Sandbox {
     return await this.#webhooks.replay(this.#state, id);
   }
 
+  // Asynchronous like authorize(), so a refusal is always a rejection, never a synchronous throw.
   decline(reference: string): Promise<SandboxCharge> {
-    return this.#control('decline', reference, () => declineCharge(this.#state, reference, this.#now()));
+    return new Promise((resolve) => resolve(this.#act('decline', reference, declineCharge)));
   }
 
   expire(reference: string): Promise<SandboxCharge> {
-    return this.#control('expire', reference, () => expireCharge(this.#state, reference, this.#now()));
+    return new Promise((resolve) => resolve(this.#act('expire', reference, expireCharge)));
   }
 
-  // Asynchronous like authorize(), so a refusal is always a rejection and never a synchronous throw.
-  #control(name: string, reference: unknown, change: () => SandboxCharge): Promise<SandboxCharge> {
-    try {
-      checkArgument(`${name}() argument`, 'reference', reference);
-      const charge = snapshot(change());
-      this.#clock.changed();
-      this.#logger.note(this.#now(), `customer ${name} ${charge.reference}: ${charge.status}`);
-      return Promise.resolve(charge);
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
+  // The customer (or the prompt's end) acts on a charge: held polls look again, and the log says so.
+  #act(name: string, reference: string, change: typeof authorizeCharge): SandboxCharge {
+    checkArgument(`${name}() argument`, 'reference', reference);
+    const charge = snapshot(change(this.#state, reference, this.#now()));
+    this.#clock.changed();
+    this.#logger.note(this.#now(), `customer ${name} ${reference}: ${charge.status}`);
+    return charge;
   }
 
   advance(ms: number): Date {

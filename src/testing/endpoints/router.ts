@@ -160,7 +160,7 @@ function served(ctx: RouterContext, path: string | undefined, pageBase: string):
 export function createRouter(ctx: RouterContext): Handle {
   return async (request, context = {}) => {
     const started = performance.now();
-    const at = ctx.now().toISOString();
+    const at = ctx.clock.now().toISOString();
     const url = new URL(request.url);
     const { basePath } = ctx;
     const path =

@@ -21,7 +21,6 @@ const VERIFY = /^\/v1\/charges\/verify\/([^/]+)$/;
 /** What the endpoints need besides the request; `promptTtlMs` is how long a prompt lives. @internal */
 export interface ServiceContext {
   state: SandboxState;
-  now: () => Date;
   clock: Clock;
   promptTtlMs: number;
 }
@@ -38,7 +37,7 @@ function resolveHandle(ctx: ServiceContext, body: JsonObject): SavedResponse {
   const reference = requireString(body, 'reference');
   const customer = findCustomer(ctx.state.customers, handle);
   if (!customer) throw new SandboxError(404, `No customer with handle or phone '${handle}'.`);
-  registerCharge(ctx.state, reference, amountKobo, customer, ctx.now());
+  registerCharge(ctx.state, reference, amountKobo, customer, ctx.clock.now());
   const data: ResolvedCustomer = {
     customer: { handle: customer.handle, name: customer.name, avatarUrl: customer.avatarUrl },
     availableAuthChannels: [
@@ -57,7 +56,7 @@ function dispatch(ctx: ServiceContext, body: JsonObject, pageBase: string): Save
     channel: requireOneOf(body, 'authChannel', AUTH_CHANNELS),
     description: optionalString(body, 'description'),
     metadata: optionalObject(body, 'metadata'),
-    now: ctx.now(),
+    now: ctx.clock.now(),
     ttlMs: ctx.promptTtlMs,
     pageBase,
   });
@@ -103,7 +102,7 @@ export function toTransaction(charge: SandboxCharge, clock: Clock): Transaction 
 }
 
 function verify(ctx: ServiceContext, reference: string): SavedResponse {
-  const charge = findCharge(ctx.state, reference, ctx.now());
+  const charge = findCharge(ctx.state, reference, ctx.clock.now());
   if (charge.status === 'RESOLVED') {
     throw new SandboxError(
       404,
@@ -125,7 +124,7 @@ function refund(ctx: ServiceContext, body: JsonObject): SavedResponse {
     currency,
     status,
     refundedAt,
-  } = refundCharge(ctx.state, request, ctx.now());
+  } = refundCharge(ctx.state, request, ctx.clock.now());
   return success({ refundReference, amount: refunded, currency, status, refundedAt }, 'Refund processed');
 }
 

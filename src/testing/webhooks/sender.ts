@@ -65,7 +65,7 @@ export interface WebhookDelivery {
   readonly settled: Promise<WebhookOutcome>;
 }
 
-type Retry = Required<WebhookRetryOptions>;
+type Signed = { body: string; signature: string };
 
 /** What went wrong with an attempt, in a few words. */
 function why(error: unknown, timeoutMs: number): string {
@@ -104,10 +104,14 @@ async function post(
   }
 }
 
+function noTarget(so: string): never {
+  throw new SandboxError(409, `This sandbox has no webhookUrl, so ${so}.`);
+}
+
 /** Sends events to the current target, records every attempt, and stops retries on `close()`. @internal */
 export class WebhookSender {
   target: WebhookTarget | undefined;
-  readonly #retry: Retry;
+  readonly #retry: Required<WebhookRetryOptions>;
   readonly #now: () => Date;
   readonly #record: (attempt: SandboxDeliveryAttempt) => void;
   #stop = new AbortController();
@@ -149,11 +153,7 @@ export class WebhookSender {
         `No webhook was sent for '${reference}': only an authorized charge has one.`,
       );
     }
-    const delivery = await this.#send(reference, sent);
-    if (delivery === null) {
-      throw new SandboxError(409, 'This sandbox has no webhookUrl, so there is nothing to redeliver.');
-    }
-    return delivery;
+    return (await this.#send(reference, sent)) ?? noTarget('there is nothing to redeliver');
   }
 
   /** Sends a past delivery again, byte for byte, to the current target, as a new delivery. */
@@ -167,10 +167,7 @@ export class WebhookSender {
     }
     const { event, reference, body, signature } = past;
     const delivery = await this.#send(reference, { event, data: null }, { body, signature });
-    if (delivery === null) {
-      throw new SandboxError(409, 'This sandbox has no webhookUrl, so there is nowhere to replay to.');
-    }
-    return delivery;
+    return delivery ?? noTarget('there is nowhere to replay to');
   }
 
   /** Stops the retries under way and waits for them; ready to send again afterwards. */
@@ -181,26 +178,16 @@ export class WebhookSender {
   }
 
   // Resolves once the first attempt is answered (never rejects); `null` without a target.
-  #send(
-    reference: string,
-    sent: SentEvent,
-    signed?: { body: string; signature: string },
-  ): Promise<WebhookDelivery | null> {
+  #send(reference: string, sent: SentEvent, signed?: Signed): Promise<WebhookDelivery | null> {
     const target = this.target;
     if (target === undefined) return Promise.resolve(null);
     this.#deliveries += 1;
-    const id = `dlv_${this.#deliveries}`;
     const { body, signature } = signed ?? signWebhook(webhookBody(sent.event, sent.data), target.secret);
+    const id = `dlv_${this.#deliveries}`;
+    const delivery = { id, event: sent.event, reference, url: target.url, body, signature };
     return new Promise((resolve) => {
-      const settled: Promise<WebhookOutcome> = this.#run(
-        id,
-        sent.event,
-        reference,
-        target.url,
-        body,
-        signature,
-        (first) =>
-          resolve({ delivered: first.ok, attempts: [first], retrying: first.nextRetryAt !== null, settled }),
+      const settled: Promise<WebhookOutcome> = this.#run(delivery, (first) =>
+        resolve({ delivered: first.ok, attempts: [first], retrying: first.nextRetryAt !== null, settled }),
       );
       this.#pending.add(settled);
       void settled.then(() => this.#pending.delete(settled));
@@ -208,14 +195,10 @@ export class WebhookSender {
   }
 
   async #run(
-    id: string,
-    event: string,
-    reference: string,
-    url: string,
-    body: string,
-    signature: string,
+    delivery: Pick<SandboxDeliveryAttempt, 'id' | 'event' | 'reference' | 'url' | 'body' | 'signature'>,
     onFirst: (attempt: SandboxDeliveryAttempt) => void,
   ): Promise<WebhookOutcome> {
+    const { id, event, reference, url, body, signature } = delivery;
     const retry = this.#retry;
     const stop = this.#stop.signal;
     const attempts: SandboxDeliveryAttempt[] = [];
