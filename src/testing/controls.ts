@@ -7,14 +7,13 @@ import { isValidationError } from '../errors/validation.js';
 import type { Sandbox } from './api.js';
 import { decodeSegment } from './endpoints/service.js';
 import { failure, parseJsonObject, readBody, readSeed, success, toResponse } from './endpoints/wire.js';
-import type { JsonObject } from './endpoints/wire.js';
+import type { JsonObject, SavedResponse } from './endpoints/wire.js';
 import { QR_PAGE_PREFIX, pageResponse, svgResponse, wantsImage } from './page/qr-page.js';
 import { SandboxError } from './state/errors.js';
 import type { SandboxClock } from './state/clock.js';
 import type { SandboxSeedCharge } from './state/seed.js';
 import type { SandboxState } from './state/store.js';
-import type { WebhookDelivery } from './webhooks/sender.js';
-import type { WebhookTarget } from './webhooks/sender.js';
+import type { WebhookDelivery, WebhookTarget } from './webhooks/sender.js';
 
 /** Answers a route under the QR page prefix; `rest` is the path after it. */
 async function qrRoute(
@@ -69,28 +68,59 @@ function deliveryJson(webhook: WebhookDelivery | null): unknown {
   return { delivered: webhook.delivered, retrying: webhook.retrying, attempts: webhook.attempts };
 }
 
-async function chargeAction(controls: Sandbox, reference: string, action: string): Promise<Response> {
+async function route(ctx: ControlContext, request: Request, path: string): Promise<SavedResponse> {
+  const { sandbox } = ctx;
+  const json = async (): Promise<JsonObject> =>
+    parseJsonObject(await readBody(request), request.headers.get('content-type'));
+  const clock = (): unknown => ({ clock: ctx.clock, now: sandbox.now().toISOString() });
+  const post = request.method === 'POST';
+  switch (`${post ? 'POST' : 'GET'} ${path}`) {
+    case 'GET /_sandbox/state': {
+      const { charges, refunds, debits, deliveries, requests } = sandbox;
+      return success({ webhookUrl: ctx.webhookUrl(), charges, refunds, debits, deliveries, requests });
+    }
+    case 'POST /_sandbox/reset':
+      sandbox.reset();
+      return success(null, 'Sandbox reset');
+    case 'POST /_sandbox/seed': {
+      const result = sandbox.seed((await readSeed(request)) as SandboxSeedCharge[]);
+      return success(result, `Seeded ${result.seeded} charges`);
+    }
+    case 'POST /_sandbox/webhook': {
+      const target = await json();
+      sandbox.setWebhook(target.url == null ? undefined : (target as unknown as WebhookTarget));
+      const url = ctx.webhookUrl();
+      return success(url === null ? null : { url }, url === null ? 'Webhooks off' : `Webhooks go to ${url}`);
+    }
+    case 'GET /_sandbox/deliveries':
+      return success(sandbox.deliveries);
+    case 'GET /_sandbox/clock':
+      return success(clock());
+    case 'POST /_sandbox/clock':
+      sandbox.advance((await json()).advance as number);
+      return success(clock(), `Clock advanced to ${sandbox.now().toISOString()}`);
+  }
+  const replay = /^\/_sandbox\/deliveries\/([^/]+)\/replay$/.exec(path)?.[1];
+  if (replay !== undefined && post) {
+    return success(deliveryJson(await sandbox.replay(decodeSegment(replay))), 'Delivery replayed');
+  }
+  const [, raw, action] =
+    /^\/_sandbox\/charges\/([^/]+)\/(authorize|decline|expire|redeliver)$/.exec(path) ?? [];
+  if (raw === undefined || !post)
+    throw new SandboxError(404, `No sandbox control at ${request.method} ${path}.`);
+  const reference = decodeSegment(raw);
   switch (action) {
     case 'authorize': {
-      const { charge, webhook } = await controls.authorize(reference);
-      return toResponse(success({ charge, webhook: deliveryJson(webhook) }, 'Charge authorized'));
+      const { charge, webhook } = await sandbox.authorize(reference);
+      return success({ charge, webhook: deliveryJson(webhook) }, 'Charge authorized');
     }
     case 'redeliver':
-      return toResponse(success(deliveryJson(await controls.redeliver(reference)), 'Webhook redelivered'));
+      return success(deliveryJson(await sandbox.redeliver(reference)), 'Webhook redelivered');
     case 'decline':
-      return toResponse(success(await controls.decline(reference), 'Charge declined'));
+      return success(await sandbox.decline(reference), 'Charge declined');
     default:
-      return toResponse(success(await controls.expire(reference), 'Charge expired'));
+      return success(await sandbox.expire(reference), 'Charge expired');
   }
-}
-
-function setWebhook(ctx: ControlContext, target: JsonObject): { url: string } | null {
-  const { url } = target;
-  ctx.sandbox.setWebhook(
-    url === null || url === undefined ? undefined : (target as unknown as WebhookTarget),
-  );
-  const now = ctx.webhookUrl();
-  return now === null ? null : { url: now };
 }
 
 /**
@@ -103,50 +133,9 @@ export async function control(
   path: string,
   pageBase: string,
 ): Promise<Response> {
-  const { sandbox } = ctx;
-  const post = request.method === 'POST';
-  const json = async (): Promise<JsonObject> =>
-    parseJsonObject(await readBody(request), request.headers.get('content-type'));
-  const clock = (): unknown => ({ clock: ctx.clock, now: sandbox.now().toISOString() });
   try {
-    if (path.startsWith(QR_PAGE_PREFIX)) {
-      return await qrRoute(sandbox, ctx.state, request, path.slice(QR_PAGE_PREFIX.length), pageBase);
-    }
-    if (path === '/_sandbox/state' && !post) {
-      const { charges, refunds, debits, deliveries, requests } = sandbox;
-      return toResponse(
-        success({ webhookUrl: ctx.webhookUrl(), charges, refunds, debits, deliveries, requests }),
-      );
-    }
-    if (path === '/_sandbox/reset' && post) {
-      sandbox.reset();
-      return toResponse(success(null, 'Sandbox reset'));
-    }
-    if (path === '/_sandbox/seed' && post) {
-      const result = sandbox.seed((await readSeed(request)) as SandboxSeedCharge[]);
-      return toResponse(success(result, `Seeded ${result.seeded} charges`));
-    }
-    if (path === '/_sandbox/webhook' && post) {
-      const target = setWebhook(ctx, await json());
-      return toResponse(success(target, target === null ? 'Webhooks off' : `Webhooks go to ${target.url}`));
-    }
-    if (path === '/_sandbox/deliveries' && !post) return toResponse(success(sandbox.deliveries));
-    const replay = /^\/_sandbox\/deliveries\/([^/]+)\/replay$/.exec(path)?.[1];
-    if (replay !== undefined && post) {
-      const webhook = await sandbox.replay(decodeSegment(replay));
-      return toResponse(success(deliveryJson(webhook), 'Delivery replayed'));
-    }
-    if (path === '/_sandbox/clock' && !post) return toResponse(success(clock()));
-    if (path === '/_sandbox/clock' && post) {
-      const { advance } = await json();
-      sandbox.advance(advance as number);
-      return toResponse(success(clock(), `Clock advanced to ${sandbox.now().toISOString()}`));
-    }
-    const match = /^\/_sandbox\/charges\/([^/]+)\/(authorize|decline|expire|redeliver)$/.exec(path);
-    if (match?.[1] !== undefined && match[2] !== undefined && post) {
-      return await chargeAction(sandbox, decodeSegment(match[1]), match[2]);
-    }
-    throw new SandboxError(404, `No sandbox control at ${request.method} ${path}.`);
+    if (!path.startsWith(QR_PAGE_PREFIX)) return toResponse(await route(ctx, request, path));
+    return await qrRoute(ctx.sandbox, ctx.state, request, path.slice(QR_PAGE_PREFIX.length), pageBase);
   } catch (error) {
     if (error instanceof SandboxError) return toResponse(failure(error.status, error.message));
     if (isValidationError(error)) return toResponse(failure(400, error.message));

@@ -73,21 +73,14 @@ export async function readSeed(request: Request): Promise<unknown[]> {
       throw new SandboxError(400, 'The seed must be a JSON array of charges, or JSON lines.');
     return rows as unknown[];
   }
-  // One parse of the lines joined is several times faster; only a failing seed is parsed line by line.
-  const lines = text.split('\n');
-  try {
-    return JSON.parse(`[${lines.filter((line) => line.trim() !== '').join(',')}]`) as unknown[];
-  } catch {
-    lines.forEach((line, index) => {
-      if (line.trim() === '') return;
-      try {
-        JSON.parse(line);
-      } catch {
-        throw new SandboxError(400, `Line ${index + 1} of the seed is not valid JSON.`);
-      }
-    });
-    throw new SandboxError(400, 'The seed is not valid JSON lines: one JSON object per line.');
-  }
+  return text.split('\n').flatMap((line, index) => {
+    if (line.trim() === '') return [];
+    try {
+      return [JSON.parse(line) as unknown];
+    } catch {
+      throw new SandboxError(400, `Line ${index + 1} of the seed is not valid JSON.`);
+    }
+  });
 }
 
 /** A parsed JSON request body that is an object. @internal */

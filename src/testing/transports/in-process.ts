@@ -32,9 +32,8 @@ function toHeaders(raw: DispatchOptions['headers'] | unknown[] | null | undefine
   return headers;
 }
 
-async function toBody(body: unknown): Promise<Buffer | undefined> {
-  if (body == null) return undefined;
-  if (typeof body === 'string' || body instanceof Uint8Array) return Buffer.from(body);
+async function toBody(body: unknown): Promise<string | Uint8Array | undefined> {
+  if (body == null || typeof body === 'string' || body instanceof Uint8Array) return body ?? undefined;
   const chunks: Buffer[] = [];
   for await (const chunk of body as AsyncIterable<Uint8Array | string>) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks);
@@ -161,14 +160,12 @@ export class FetchDispatcher implements Dispatcher {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: no other type is both msw-free and accepted by msw.
 export type SandboxMswHandler = any;
 
-let loaded: typeof MswModule | undefined;
-
-function loadMsw(): typeof MswModule {
-  if (loaded) return loaded;
+/** One catch-all handler for every method under `baseUrl`, typed without msw. @internal */
+export function mswHandlers(baseUrl: string, handle: FetchHandler): readonly unknown[] {
+  let msw: typeof MswModule;
   try {
     // require, not import(): `sandbox.handlers` is a plain property (tsup shims import.meta.url in CJS).
-    loaded = createRequire(import.meta.url)('msw') as typeof MswModule;
-    return loaded;
+    msw = createRequire(import.meta.url)('msw') as typeof MswModule;
   } catch (cause) {
     if ((cause as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw cause;
     throw new Error(
@@ -177,13 +174,5 @@ function loadMsw(): typeof MswModule {
       { cause },
     );
   }
-}
-
-/** One catch-all handler for every method under `baseUrl`, typed without msw. @internal */
-export function mswHandlers(
-  baseUrl: string,
-  handle: (request: Request) => Promise<Response>,
-): readonly unknown[] {
-  const { http } = loadMsw();
-  return [http.all(`${baseUrl}/*`, ({ request }) => handle(request))];
+  return [msw.http.all(`${baseUrl}/*`, ({ request }) => handle(request))];
 }
