@@ -1,7 +1,4 @@
-/**
- * The sandbox's public shape: its options, and what `createSandbox()` returns. Kept apart from the
- * implementation so the contract a merchant codes against reads on its own.
- */
+/** The sandbox's public shape, apart from its implementation: its options, and what `createSandbox()` returns. */
 import type { SandboxCustomer, SandboxCustomerInit } from './state/customers.js';
 import type { FetchDispatcher, SandboxMswHandler } from './transports/in-process.js';
 import type { SandboxRequestContext } from './endpoints/router.js';
@@ -44,7 +41,6 @@ export interface SandboxOptions {
   webhookRetry?: WebhookRetryOptions;
   /**
    * More customers, added to `defaultSandboxCustomers`; one with the same handle replaces the default.
-   * Checked like every option: a missing phone or a repeated bankId is a `ValidationError`.
    * @default []
    *
    * @example

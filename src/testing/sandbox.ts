@@ -3,7 +3,6 @@
  * machine answers everything; MSW, the in-process dispatcher and the loopback server only carry
  * requests to it.
  */
-import { throwIssues } from '../core/options.js';
 import type { AuthorizeResult, Sandbox, SandboxOptions } from './api.js';
 import { control } from './controls.js';
 import { faultSource } from './endpoints/faults.js';
@@ -34,7 +33,7 @@ import type {
   SandboxRefund,
   SandboxRequestRecord,
 } from './state/records.js';
-import { seedCharges, seedIssues } from './state/seed.js';
+import { seedCharges } from './state/seed.js';
 import type { SandboxSeedCharge, SandboxSeedResult } from './state/seed.js';
 import { SandboxState, snapshot } from './state/store.js';
 import { FetchDispatcher, mswHandlers } from './transports/in-process.js';
@@ -186,7 +185,6 @@ class SandboxImpl implements Sandbox {
   }
 
   seed(charges: readonly SandboxSeedCharge[]): SandboxSeedResult {
-    throwIssues('seed() charges', seedIssues(this.#state, charges));
     const now = this.#now();
     const result = seedCharges(this.#state, charges, now, this.#promptTtlMs);
     this.#logger.note(now, `sandbox seeded ${result.seeded} charges (${result.charges} held)`);

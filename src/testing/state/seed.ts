@@ -3,6 +3,7 @@
  * pending, failed, expired, refunded, with a fee that disagrees with the fee rule), without a
  * request per charge. Every row is checked first, then all are kept together or none.
  */
+import { throwIssues } from '../../core/options.js';
 import type { ValidationIssue } from '../../errors/validation.js';
 import type { AuthChannel } from '../../types.js';
 import { newCharge, recordDebit, recordRefund, sandboxFee } from './charges.js';
@@ -70,18 +71,15 @@ export interface SandboxSeedResult {
 }
 
 const STATUSES: ReadonlySet<string> = new Set(['SUCCESS', 'FAILED', 'PENDING_AUTHORIZATION', 'EXPIRED']);
+const PAID_ONLY = ['fee', 'netAmount', 'refunded', 'paidAt'] as const;
 const FIELDS: ReadonlySet<string> = new Set([
   'reference',
   'amount',
   'status',
   'handle',
-  'fee',
-  'netAmount',
-  'refunded',
-  'paidAt',
   'channel',
+  ...PAID_ONLY,
 ]);
-const PAID_ONLY = ['fee', 'netAmount', 'refunded', 'paidAt'] as const;
 const MAX_ISSUES = 20;
 
 const kobo = (value: unknown, zero: boolean): boolean =>
@@ -133,11 +131,8 @@ function rowIssues(state: SandboxState, row: unknown, at: string, seen: Set<stri
   return issues;
 }
 
-/**
- * The problems of a seed, at most twenty, by path (`3.amount`); empty when every row is fine.
- * @internal
- */
-export function seedIssues(state: SandboxState, rows: unknown): ValidationIssue[] {
+/** The problems of a seed, at most twenty, by path (`3.amount`). */
+function seedIssues(state: SandboxState, rows: unknown): ValidationIssue[] {
   if (!Array.isArray(rows)) return [{ path: '', message: 'must be an array of charges' }];
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
@@ -171,9 +166,9 @@ function seededCharge(state: SandboxState, row: SandboxSeedCharge, now: Date, tt
 }
 
 /**
- * Keeps checked rows (see {@link seedIssues}) as charges, with a debit for each paid one and a
- * refund record for each refunded one; a pending one waits `ttlMs`.
- * @internal
+ * Checks every row (a `ValidationError` naming each problem, and nothing kept), then keeps them as
+ * charges, with a debit for each paid one and a refund record for each refunded one; a pending
+ * one waits `ttlMs`. @internal
  */
 export function seedCharges(
   state: SandboxState,
@@ -181,6 +176,7 @@ export function seedCharges(
   now: Date,
   ttlMs: number,
 ): SandboxSeedResult {
+  throwIssues('seed() charges', seedIssues(state, rows));
   state.makeRoomFor(rows.length, now);
   for (const row of rows) {
     const charge = seededCharge(state, row, now, ttlMs);
