@@ -127,21 +127,18 @@ async function serve(
   pageBase: string,
 ): Promise<Outcome> {
   if (fault !== undefined && fault.delayMs > 0) await sleep(fault.delayMs);
-  const injected =
-    fault?.kind === 'error'
-      ? failure(fault.status, 'Injected fault: the sandbox did not act.')
-      : fault?.kind === 'reset'
-        ? failure(502, 'Injected reset.')
-        : fault?.kind === 'rate-limit'
-          ? failure(429, 'Injected rate limit: the sandbox did not act.')
-          : undefined;
-  if (injected !== undefined) return { response: injected, replayed: false };
+  const refused = (response: SavedResponse): Outcome => ({ response, replayed: false });
+  if (fault?.kind === 'error')
+    return refused(failure(fault.status, 'Injected fault: the sandbox did not act.'));
+  if (fault?.kind === 'reset') return refused(failure(502, 'Injected reset.'));
+  if (fault?.kind === 'rate-limit')
+    return refused(failure(429, 'Injected rate limit: the sandbox did not act.'));
   try {
     const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await readBody(request);
     await holdPoll(ctx, request, path);
     return answer(ctx, request, path, body, clientIp, pageBase);
   } catch (error) {
-    return { response: refusal(error), replayed: false };
+    return refused(refusal(error));
   }
 }
 
@@ -156,22 +153,20 @@ function served(ctx: RouterContext, path: string | undefined, pageBase: string):
   }
 }
 
+/** The path under `basePath`, or `undefined` for a path outside it. */
+function under(path: string, basePath: string): string | undefined {
+  if (basePath === '' || path === basePath) return path.slice(basePath.length) || '/';
+  return path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined;
+}
+
 /** Builds the sandbox's Fetch handler; an injected reset is answered `Response.error()`. @internal */
 export function createRouter(ctx: RouterContext): Handle {
   return async (request, context = {}) => {
     const started = performance.now();
     const at = ctx.clock.now().toISOString();
     const url = new URL(request.url);
-    const { basePath } = ctx;
-    const path =
-      basePath === ''
-        ? url.pathname
-        : url.pathname === basePath
-          ? '/'
-          : url.pathname.startsWith(`${basePath}/`)
-            ? url.pathname.slice(basePath.length)
-            : undefined;
-    const pageBase = `${url.origin}${basePath}${QR_PAGE_PREFIX}`;
+    const path = under(url.pathname, ctx.basePath);
+    const pageBase = `${url.origin}${ctx.basePath}${QR_PAGE_PREFIX}`;
     if (path?.startsWith('/_sandbox/')) return ctx.control(request, path, pageBase);
     const clientIp = normalizeIp(context.clientIp ?? ctx.defaultClientIp);
     const fault = ctx.faults?.();
