@@ -3,8 +3,8 @@
  *
  * @module \@wallet/node/testing
  */
-export { FetchDispatcher } from './testing/transports/fetch-dispatcher.js';
-export type { FetchHandler } from './testing/transports/fetch-dispatcher.js';
+export { FetchDispatcher } from './testing/transports/in-process.js';
+export type { FetchHandler } from './testing/transports/in-process.js';
 export { createSandbox } from './testing/sandbox.js';
 export type { Sandbox, SandboxOptions, AuthorizeResult } from './testing/api.js';
 export { SandboxError } from './testing/state/errors.js';
@@ -19,9 +19,9 @@ export type {
   SandboxRequestRecord,
 } from './testing/state/records.js';
 export type { SandboxRequestContext } from './testing/endpoints/router.js';
-export type { SandboxMswHandler } from './testing/transports/msw.js';
+export type { SandboxMswHandler } from './testing/transports/in-process.js';
 export type { SandboxListenOptions, SandboxServer } from './testing/transports/server.js';
-export type { WebhookRetryOptions, WebhookOutcome, WebhookDelivery } from './testing/webhooks/delivery.js';
+export type { WebhookRetryOptions, WebhookOutcome, WebhookDelivery } from './testing/webhooks/sender.js';
 export type { SandboxLogger } from './testing/endpoints/log.js';
 export type { SandboxFaults, SandboxFaultKind } from './testing/endpoints/faults.js';
 export type { WebhookTarget } from './testing/webhooks/sender.js';

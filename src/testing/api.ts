@@ -1,10 +1,6 @@
-/**
- * The sandbox's public shape: its options, and what `createSandbox()` returns. Kept apart from the
- * implementation so the contract a merchant codes against reads on its own.
- */
+/** The sandbox's public shape, apart from its implementation: its options, and what `createSandbox()` returns. */
 import type { SandboxCustomer, SandboxCustomerInit } from './state/customers.js';
-import type { FetchDispatcher } from './transports/fetch-dispatcher.js';
-import type { SandboxMswHandler } from './transports/msw.js';
+import type { FetchDispatcher, SandboxMswHandler } from './transports/in-process.js';
 import type { SandboxRequestContext } from './endpoints/router.js';
 import type { SandboxListenOptions, SandboxServer } from './transports/server.js';
 import type {
@@ -18,8 +14,7 @@ import type { SandboxFaults } from './endpoints/faults.js';
 import type { SandboxClock } from './state/clock.js';
 import type { SandboxLogger } from './endpoints/log.js';
 import type { SandboxSeedCharge, SandboxSeedResult } from './state/seed.js';
-import type { WebhookDelivery, WebhookRetryOptions } from './webhooks/delivery.js';
-import type { WebhookTarget } from './webhooks/sender.js';
+import type { WebhookDelivery, WebhookRetryOptions, WebhookTarget } from './webhooks/sender.js';
 
 /** Options of `createSandbox()`. @expand */
 export interface SandboxOptions {
@@ -46,7 +41,6 @@ export interface SandboxOptions {
   webhookRetry?: WebhookRetryOptions;
   /**
    * More customers, added to `defaultSandboxCustomers`; one with the same handle replaces the default.
-   * Checked like every option: a missing phone or a repeated bankId is a `ValidationError`.
    * @default []
    *
    * @example

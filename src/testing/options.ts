@@ -1,11 +1,11 @@
 /**
- * The sandbox's one option checker, on the SDK's (`core/options.ts`): the options of
- * `createSandbox()` and `listen()`, the arguments of `sandbox.fetch()`, `addCustomer()` and the
- * controls, and the bin's flags once turned into options. A mistake (a wrong type, a negative
- * delay, a misspelled name) is one `ValidationError` naming every bad field at once, with "did you
- * mean" for a misspelled option, never a `TypeError` from deep inside or an option silently ignored.
+ * The sandbox's checks, written on the SDK's one option checker (`core/options.ts`): the options of
+ * `createSandbox()` and `listen()`, the arguments of the sandbox's methods, and the bin's flags once
+ * turned into options. A mistake is one `ValidationError` naming every bad field at once, with "did
+ * you mean" for a misspelled option, never a `TypeError` from deep inside or an option ignored.
  */
 import { checkOptions, ofType, throwIssues, wholeNumber } from '../core/options.js';
+import type { OptionRule } from '../core/options.js';
 import type { ValidationIssue } from '../errors/validation.js';
 import { describe } from '../internal/describe.js';
 import { isPlainObject } from '../internal/safe-copy.js';
@@ -16,13 +16,86 @@ import { HANDLE, phoneKey, withAt } from './state/customers.js';
 import type { SandboxCustomerInit } from './state/customers.js';
 import type { SandboxListenOptions } from './transports/server.js';
 import type { WebhookTarget } from './webhooks/sender.js';
-import { checkValue, httpUrl, issuesOf, list, object, oneOrRange, range, text } from './rules.js';
-import type { Rule } from './rules.js';
+
+/** A rule's answer as a list of issues at `path`. */
+function issuesOf(problem: ReturnType<OptionRule>, path: string): ValidationIssue[] {
+  if (problem === undefined) return [];
+  return typeof problem === 'string' ? [{ path, message: problem }] : problem;
+}
+
+/** A rule for a nested plain object whose fields have their own rules. */
+const object =
+  (shape: Readonly<Record<string, OptionRule>>): OptionRule =>
+  (value, path) =>
+    isPlainObject(value)
+      ? checkOptions(value, shape, path, 'a known option')
+      : `must be an object (got ${describe(value)})`;
+
+/** A non-empty string without lone surrogates (they cannot be encoded on the wire). */
+export const text: OptionRule = (value) => {
+  if (typeof value !== 'string') return `must be a string (got ${describe(value)})`;
+  if (value.trim() === '') return 'must not be empty';
+  if (/\p{Cs}/u.test(value)) return 'must not contain lone surrogates';
+  return undefined;
+};
+
+/** A number from `min` to `max`, inclusive (for a whole one, core's `wholeNumber`). */
+export const range =
+  (min: number, max: number): OptionRule =>
+  (value) => {
+    if (typeof value !== 'number' || Number.isNaN(value)) return `must be a number (got ${describe(value)})`;
+    if (value < min || value > max) return `must be from ${min} to ${max} (got ${value})`;
+    return undefined;
+  };
+
+/** An `http:` or `https:` URL without query or fragment. */
+const httpUrl: OptionRule = (value, path) => {
+  const problem = text(value, path);
+  if (problem !== undefined) return problem;
+  const parsed = URL.canParse(value as string) ? new URL(value as string) : undefined;
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    return `must be an http: or https: URL (got ${describe(value)})`;
+  }
+  if (parsed.search !== '' || parsed.hash !== '') return 'must not have a query or fragment';
+  return undefined;
+};
+
+/** An array of at most `max` items, each passing `item`. */
+export const list =
+  (item: OptionRule, max: number): OptionRule =>
+  (value, path) => {
+    if (!Array.isArray(value)) return `must be an array (got ${describe(value)})`;
+    if (value.length > max) return `must have at most ${max} items (got ${value.length})`;
+    return value.flatMap((inner: unknown, index) =>
+      issuesOf(item(inner, `${path}.${index}`), `${path}.${index}`),
+    );
+  };
+
+/** Checks one value against a rule, throwing a `ValidationError` for `context`. @internal */
+export function checkValue(context: string, name: string, value: unknown, rule: OptionRule): void {
+  throwIssues(context, issuesOf(rule(value, name), name));
+}
+
+/** A string argument of a sandbox function, such as the reference `authorize()` takes. @internal */
+export function checkArgument(context: string, name: string, value: unknown): string {
+  checkValue(context, name, value, text);
+  return value as string;
+}
+
+/** `one`, or `[min, max]` of it with min <= max; `what` words one value in the message. */
+const oneOrRange =
+  (one: OptionRule, what: string): OptionRule =>
+  (value, path) => {
+    if (!Array.isArray(value)) return one(value, path);
+    const [min, max] = value as unknown[];
+    const bad = (bound: unknown): boolean => one(bound, path) !== undefined;
+    if (value.length !== 2 || bad(min) || bad(max)) return `must be ${what}, or [min, max] of them`;
+    return (min as number) <= (max as number) ? undefined : 'must be [min, max] with min <= max';
+  };
 
 const WEEK_MS = 7 * 24 * 3_600_000;
-const fn: Rule = ofType('function');
 
-const bankRule: Rule = object({
+const bankRule: OptionRule = object({
   bankId: text,
   bankName: text,
   bankCode: text,
@@ -47,7 +120,7 @@ const customerShape = object({
   banks: list(bankRule, 100),
 });
 
-const customerRule: Rule = (value, path) => {
+const customerRule: OptionRule = (value, path) => {
   const issues = issuesOf(customerShape(value, path), path);
   if (!isPlainObject(value)) return issues;
   for (const field of ['handle', 'phone', 'name'] as const) {
@@ -61,17 +134,17 @@ const customerRule: Rule = (value, path) => {
   return issues;
 };
 
-/** The rule for a list of customers (the `customers` option and `--customers FILE`). @internal */
-const customersRule: Rule = (value, path) => {
+/** A list of customers (the `customers` option and `--customers FILE`), handles distinct. */
+const customersRule: OptionRule = (value, path) => {
   const issues = issuesOf(list(customerRule, 10_000)(value, path), path);
   if (!Array.isArray(value)) return issues;
   const seen = new Set<string>();
   value.forEach((customer: unknown, index) => {
     const handle = (customer as { handle?: unknown } | null)?.handle;
     if (typeof handle !== 'string') return;
-    if (seen.has(withAt(handle)))
-      issues.push({ path: `${path}.${index}.handle`, message: `repeats ${withAt(handle)}` });
-    seen.add(withAt(handle));
+    const key = withAt(handle);
+    if (seen.has(key)) issues.push({ path: `${path}.${index}.handle`, message: `repeats ${key}` });
+    seen.add(key);
   });
   return issues;
 };
@@ -87,7 +160,7 @@ const retryAfter = oneOrRange(
   `whole seconds from 0 to ${MAX_RETRY_AFTER_S}`,
 );
 
-const faultsRule: Rule = object({
+const faultsRule: OptionRule = object({
   failRate: range(0, 1),
   kinds: list(
     (value) => (KINDS.includes(value as SandboxFaultKind) ? undefined : `must be one of ${KINDS.join(', ')}`),
@@ -99,27 +172,21 @@ const faultsRule: Rule = object({
 });
 
 /** Any object with `info` and `warn` (console, pino, winston). */
-const loggerRule: Rule = (value) => {
-  const sink = value as Partial<Record<'info' | 'warn', unknown>> | null;
-  if (
-    typeof sink !== 'object' ||
-    sink === null ||
-    fn(sink.info, '') !== undefined ||
-    fn(sink.warn, '') !== undefined
-  ) {
-    return `must be an object with info() and warn() methods, such as console (got ${describe(value)})`;
-  }
-  return undefined;
+const loggerRule: OptionRule = (value) => {
+  const sink = typeof value === 'object' ? (value as { info?: unknown; warn?: unknown } | null) : null;
+  return typeof sink?.info === 'function' && typeof sink.warn === 'function'
+    ? undefined
+    : `must be an object with info() and warn() methods, such as console (got ${describe(value)})`;
 };
 
-const retryRule: Rule = object({
+const retryRule: OptionRule = object({
   attempts: wholeNumber(1, 20),
   delayMs: range(0, 600_000),
   maxDelayMs: range(0, 600_000),
   timeoutMs: range(1, 600_000),
 });
 
-const SANDBOX_RULES: Readonly<Record<string, Rule>> = {
+const SANDBOX_RULES: Readonly<Record<string, OptionRule>> = {
   baseUrl: httpUrl,
   webhookUrl: httpUrl,
   webhookSecret: text,
@@ -128,7 +195,7 @@ const SANDBOX_RULES: Readonly<Record<string, Rule>> = {
   allowedIps: list(text, 10_000),
   clientIp: text,
   promptTtlMs: range(1, WEEK_MS),
-  now: fn,
+  now: ofType('function'),
   clock: (value) => (value === 'real' || value === 'manual' ? undefined : "must be 'real' or 'manual'"),
   logger: loggerRule,
   faults: faultsRule,
@@ -137,23 +204,20 @@ const SANDBOX_RULES: Readonly<Record<string, Rule>> = {
   maxCharges: wholeNumber(1, 10_000_000),
 };
 
-/** The issues of a webhook URL and secret given one without the other. @internal */
-export function webhookPairIssues(url: unknown, secret: unknown): ValidationIssue[] {
-  if (url !== undefined && secret === undefined) {
-    return [{ path: 'webhookSecret', message: 'is required with webhookUrl: your handler verifies with it' }];
-  }
-  if (secret !== undefined && url === undefined) {
-    return [{ path: 'webhookUrl', message: 'is required with webhookSecret: where should events go?' }];
-  }
-  return [];
-}
-
-/** Checks `createSandbox()` options. @internal */
+/** Checks `createSandbox()` options; a webhook URL and secret go together. @internal */
 export function checkSandboxOptions(options: unknown): asserts options is SandboxOptions {
   const issues = checkOptions(options, SANDBOX_RULES, '', 'a known option');
   if (issues.length === 0 && options !== undefined) {
     const { webhookUrl, webhookSecret } = options as SandboxOptions;
-    issues.push(...webhookPairIssues(webhookUrl, webhookSecret));
+    if (webhookUrl !== undefined && webhookSecret === undefined) {
+      issues.push({
+        path: 'webhookSecret',
+        message: 'is required with webhookUrl: your handler verifies with it',
+      });
+    }
+    if (webhookSecret !== undefined && webhookUrl === undefined) {
+      issues.push({ path: 'webhookUrl', message: 'is required with webhookSecret: where should events go?' });
+    }
   }
   throwIssues('createSandbox() options', issues);
 }

@@ -3,25 +3,28 @@
  * machine answers everything; MSW, the in-process dispatcher and the loopback server only carry
  * requests to it.
  */
-import { throwIssues } from '../core/options.js';
-import { normalizeIp } from './endpoints/access.js';
+import type { AuthorizeResult, Sandbox, SandboxOptions } from './api.js';
+import { control } from './controls.js';
 import { faultSource } from './endpoints/faults.js';
 import { IdempotencyStore } from './endpoints/idempotency.js';
 import { LogLines, deliveryLine } from './endpoints/log.js';
-import { createRouter } from './endpoints/router.js';
-import type { SandboxRequestContext } from './endpoints/router.js';
-import type { AuthorizeResult, Sandbox, SandboxOptions } from './api.js';
+import { createRouter, normalizeIp } from './endpoints/router.js';
+import type { Handle } from './endpoints/router.js';
 import {
+  checkArgument,
   checkCustomer,
   checkFetchArguments,
   checkListenOptions,
   checkSandboxOptions,
+  checkValue,
   checkWebhookTarget,
+  list,
+  range,
+  text,
 } from './options.js';
-import { checkArgument, checkValue, list, range, text } from './rules.js';
 import { authorizeCharge, declineCharge, expireCharge } from './state/charges.js';
 import { Clock } from './state/clock.js';
-import { customerKey, defaultSandboxCustomers, toSandboxCustomer } from './state/customers.js';
+import { defaultSandboxCustomers, toSandboxCustomer, withAt } from './state/customers.js';
 import type { SandboxCustomer, SandboxCustomerInit } from './state/customers.js';
 import type {
   SandboxCharge,
@@ -31,26 +34,17 @@ import type {
   SandboxRequestRecord,
 } from './state/records.js';
 import { seedCharges } from './state/seed.js';
-import { seedIssues } from './state/seed-check.js';
 import type { SandboxSeedCharge, SandboxSeedResult } from './state/seed.js';
 import { SandboxState, snapshot } from './state/store.js';
-import { FetchDispatcher } from './transports/fetch-dispatcher.js';
-import { mswHandlers } from './transports/msw.js';
-import type { SandboxMswHandler } from './transports/msw.js';
+import { FetchDispatcher, mswHandlers } from './transports/in-process.js';
+import type { SandboxMswHandler } from './transports/in-process.js';
 import { startServer } from './transports/server.js';
 import type { SandboxListenOptions, SandboxServer } from './transports/server.js';
-import { retryOptions } from './webhooks/delivery.js';
-import type { WebhookDelivery } from './webhooks/delivery.js';
-import { replay, resend, sendPaid } from './webhooks/events.js';
 import { WebhookSender } from './webhooks/sender.js';
-import type { WebhookTarget } from './webhooks/sender.js';
+import type { WebhookDelivery, WebhookTarget } from './webhooks/sender.js';
 
-/** Charges kept unless `maxCharges` says otherwise: a reconciliation's worth. */
-const DEFAULT_MAX_CHARGES = 100_000;
 /** The longest single move of the manual clock: a year. */
 const MAX_ADVANCE_MS = 366 * 24 * 3_600_000;
-
-type Handle = (request: Request, context?: SandboxRequestContext) => Promise<Response>;
 
 class SandboxImpl implements Sandbox {
   readonly baseUrl: string;
@@ -66,6 +60,7 @@ class SandboxImpl implements Sandbox {
   readonly #logger = new LogLines();
   readonly #servers = new Set<() => Promise<void>>();
   readonly #handle: Handle;
+  readonly #basePath: string;
   #handlers: readonly unknown[] | undefined;
 
   constructor(options: SandboxOptions) {
@@ -76,7 +71,7 @@ class SandboxImpl implements Sandbox {
     this.#logger.attach(options.logger);
     this.#state = new SandboxState({
       history: options.historyLimit ?? 1000,
-      maxCharges: options.maxCharges ?? DEFAULT_MAX_CHARGES,
+      maxCharges: options.maxCharges ?? 100_000,
     });
     this.#state.onForget = (references) =>
       this.#logger.note(
@@ -86,30 +81,30 @@ class SandboxImpl implements Sandbox {
     this.#idempotency = new IdempotencyStore(options.idempotencyKeyLimit ?? 10_000);
     const { webhookUrl: url, webhookSecret: secret } = options;
     const target = url === undefined || secret === undefined ? undefined : { url, secret };
-    this.#webhooks = new WebhookSender(target, retryOptions(options.webhookRetry), this.#now, (attempt) => {
+    this.#webhooks = new WebhookSender(target, options.webhookRetry, this.#now, (attempt) => {
       this.#state.deliveries.push(attempt);
       if (attempt.ok) this.#logger.info(deliveryLine(attempt));
       else this.#logger.warn(deliveryLine(attempt));
     });
     const base = new URL(options.baseUrl ?? 'https://sandbox.wallet.test');
-    const basePath = base.pathname.replace(/\/+$/, '');
-    this.baseUrl = `${base.origin}${basePath}`;
+    this.#basePath = base.pathname.replace(/\/+$/, '');
+    this.baseUrl = `${base.origin}${this.#basePath}`;
+    const controls = {
+      sandbox: this,
+      state: this.#state,
+      webhookUrl: () => this.#webhooks.target?.url ?? null,
+      clock: options.clock ?? 'real',
+    };
     this.#handle = createRouter({
       state: this.#state,
       idempotency: this.#idempotency,
-      now: this.#now,
       clock: this.#clock,
       promptTtlMs: this.#promptTtlMs,
       defaultClientIp: options.clientIp ?? '127.0.0.1',
-      basePath,
+      basePath: this.#basePath,
       faults: faultSource(options.faults),
       logger: this.#logger,
-      controls: {
-        sandbox: this,
-        state: this.#state,
-        webhookUrl: () => this.#webhooks.target?.url ?? null,
-        clock: options.clock ?? 'real',
-      },
+      control: (request, path, pageBase) => control(controls, request, path, pageBase),
     });
     this.fetch = async (request, context) => {
       checkFetchArguments(request, context);
@@ -127,8 +122,7 @@ class SandboxImpl implements Sandbox {
 
   async listen(options?: SandboxListenOptions): Promise<SandboxServer> {
     checkListenOptions(options);
-    const basePath = new URL(this.baseUrl).pathname.replace(/\/$/, '');
-    const server = await startServer(this.#handle, options, basePath);
+    const server = await startServer(this.#handle, options, this.#basePath);
     const detach = this.#logger.attach(options?.logger);
     const stop = async (): Promise<void> => {
       this.#servers.delete(stop);
@@ -140,43 +134,36 @@ class SandboxImpl implements Sandbox {
   }
 
   async authorize(reference: string): Promise<AuthorizeResult> {
-    checkArgument('authorize() argument', 'reference', reference);
-    const paid = authorizeCharge(this.#state, reference, this.#now());
-    const charge = snapshot(paid);
-    this.#clock.changed();
-    this.#logger.note(this.#now(), `customer authorize ${reference}: ${charge.status}`);
-    return { charge, webhook: await sendPaid(this.#state, this.#webhooks, charge) };
+    const charge = this.#act('authorize', reference, authorizeCharge);
+    return { charge, webhook: await this.#webhooks.sendPaid(this.#state, charge) };
   }
 
   async redeliver(reference: string): Promise<WebhookDelivery> {
     checkArgument('redeliver() argument', 'reference', reference);
-    return await resend(this.#state, this.#webhooks, reference);
+    return await this.#webhooks.resend(this.#state, reference);
   }
 
   async replay(id: string): Promise<WebhookDelivery> {
     checkArgument('replay() argument', 'id', id);
-    return await replay(this.#state, this.#webhooks, id);
+    return await this.#webhooks.replay(this.#state, id);
   }
 
+  // Asynchronous like authorize(), so a refusal is always a rejection, never a synchronous throw.
   decline(reference: string): Promise<SandboxCharge> {
-    return this.#control('decline', reference, () => declineCharge(this.#state, reference, this.#now()));
+    return new Promise((resolve) => resolve(this.#act('decline', reference, declineCharge)));
   }
 
   expire(reference: string): Promise<SandboxCharge> {
-    return this.#control('expire', reference, () => expireCharge(this.#state, reference, this.#now()));
+    return new Promise((resolve) => resolve(this.#act('expire', reference, expireCharge)));
   }
 
-  // Asynchronous like authorize(), so a refusal is always a rejection and never a synchronous throw.
-  #control(name: string, reference: unknown, change: () => SandboxCharge): Promise<SandboxCharge> {
-    try {
-      checkArgument(`${name}() argument`, 'reference', reference);
-      const charge = snapshot(change());
-      this.#clock.changed();
-      this.#logger.note(this.#now(), `customer ${name} ${charge.reference}: ${charge.status}`);
-      return Promise.resolve(charge);
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
+  // The customer (or the prompt's end) acts on a charge: held polls look again, and the log says so.
+  #act(name: string, reference: string, change: typeof authorizeCharge): SandboxCharge {
+    checkArgument(`${name}() argument`, 'reference', reference);
+    const charge = snapshot(change(this.#state, reference, this.#now()));
+    this.#clock.changed();
+    this.#logger.note(this.#now(), `customer ${name} ${reference}: ${charge.status}`);
+    return charge;
   }
 
   advance(ms: number): Date {
@@ -193,14 +180,13 @@ class SandboxImpl implements Sandbox {
   addCustomer(init: SandboxCustomerInit): SandboxCustomer {
     checkCustomer(init);
     const customer = toSandboxCustomer(init);
-    this.#state.customers.set(customerKey(customer.handle), customer);
+    this.#state.customers.set(customer.handle, customer);
     return customer;
   }
 
   seed(charges: readonly SandboxSeedCharge[]): SandboxSeedResult {
-    throwIssues('seed() charges', seedIssues(this.#state, charges));
     const now = this.#now();
-    const result = seedCharges(this.#state, charges, { now, ttlMs: this.#promptTtlMs });
+    const result = seedCharges(this.#state, charges, now, this.#promptTtlMs);
     this.#logger.note(now, `sandbox seeded ${result.seeded} charges (${result.charges} held)`);
     return result;
   }
@@ -246,7 +232,7 @@ class SandboxImpl implements Sandbox {
     this.#clock.rewind();
     this.#idempotency.clear();
     for (const customer of [...defaultSandboxCustomers, ...(this.#options.customers ?? [])]) {
-      this.#state.customers.set(customerKey(customer.handle), toSandboxCustomer(customer));
+      this.#state.customers.set(withAt(customer.handle), toSandboxCustomer(customer));
     }
     this.setAllowedIps(this.#options.allowedIps);
   }
@@ -256,8 +242,7 @@ class SandboxImpl implements Sandbox {
     const webhooks = this.#webhooks.close();
     await Promise.all([...this.#servers].map((stop) => stop()));
     this.#servers.clear();
-    // Ready for deliveries again, as listen() is: close() ends what runs now, not the sandbox. The
-    // in-process dispatcher holds no socket, so it stays open too.
+    // close() ends what runs now, not the sandbox: deliveries, listen() and the dispatcher work again.
     await webhooks;
   }
 }

@@ -1,8 +1,4 @@
-/**
- * Fault injection, so merchants can prove their own retry paths: a seeded share of API requests is
- * answered with a 5xx (or, when asked for, a 429 with `Retry-After`), or the connection is reset
- * before or after the sandbox acted, and every request can be delayed. The same seed gives the same faults in the same order of requests.
- */
+/** Fault injection, so merchants can prove their retry paths: the same seed, the same faults. */
 import type { SandboxFaultKind } from '../state/records.js';
 
 export type { SandboxFaultKind };
@@ -38,19 +34,16 @@ export interface SandboxFaults {
   seed?: number;
 }
 
-/** What happens to one request. @internal */
+/** What happens to one request: its delay, and the 5xx of an `error`, the seconds of a `rate-limit`. @internal */
 export interface Fault {
   delayMs: number;
   kind: SandboxFaultKind | null;
-  /** The 5xx status of an `error` fault. */
   status: number;
-  /** The `Retry-After` of a `rate-limit` fault, seconds. */
   retryAfter: number;
 }
 
 /** Every kind of fault. @internal */
 export const KINDS: readonly SandboxFaultKind[] = ['error', 'reset', 'reset-after', 'rate-limit'];
-/** The kinds drawn when `kinds` is not given. */
 const DEFAULT_KINDS: readonly SandboxFaultKind[] = ['error', 'reset', 'reset-after'];
 const STATUSES = [500, 502, 503] as const;
 /** The longest injected delay, ms. @internal */
@@ -58,10 +51,7 @@ export const MAX_LATENCY_MS = 120_000;
 /** The longest injected `Retry-After`, seconds. @internal */
 export const MAX_RETRY_AFTER_S = 3600;
 
-/**
- * mulberry32: small, fast, and the same sequence from the same seed on every runtime. Exported for
- * the tests' seeded forgeries and fault campaigns. @internal
- */
+/** mulberry32: the same sequence from the same seed on every runtime (the tests use it too). @internal */
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -79,12 +69,8 @@ export function faultSource(options: SandboxFaults | undefined): (() => Fault) |
   const next = mulberry32(options.seed ?? 1);
   const rate = options.failRate ?? 0;
   const kinds = options.kinds !== undefined && options.kinds.length > 0 ? options.kinds : DEFAULT_KINDS;
-  const [min, max] =
-    typeof options.latency === 'number' ? [options.latency, options.latency] : (options.latency ?? [0, 0]);
-  const [waitMin, waitMax] =
-    typeof options.retryAfter === 'number'
-      ? [options.retryAfter, options.retryAfter]
-      : (options.retryAfter ?? [1, 1]);
+  const [min = 0, max = min] = [options.latency ?? 0].flat();
+  const [waitMin = 1, waitMax = waitMin] = [options.retryAfter ?? 1].flat();
   return () => {
     // Always three draws, so a request's fault does not depend on what earlier requests drew.
     const [failDraw, kindDraw, delayDraw] = [next(), next(), next()];

@@ -1,14 +1,12 @@
 /**
- * Idempotent replay of POSTs, as the service's specification says: the first answer to a key is
- * saved, and every later request with that key gets it again, byte for byte, and changes nothing,
- * whatever its parameters. A key reused for a different request (another amount, another channel)
- * therefore gets the first request's answer, as it would in production; the SDK checks answers
- * against requests, and the development log flags such a replay, so the merchant's tests show
- * the mistake instead of a 422 production never sends.
+ * Idempotent replay of POSTs, as the spec says: the first answer to a key is saved, and every later
+ * request with that key gets it again, byte for byte, and changes nothing, whatever its parameters
+ * (as in production). The SDK checks answers against requests, and the log flags a key reused for
+ * a different request, so a merchant's tests show the mistake.
  */
 import { createHash } from 'node:crypto';
 
-import type { SavedResponse } from './envelope.js';
+import type { SavedResponse } from './wire.js';
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
@@ -22,12 +20,7 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-/**
- * What makes two requests "the same": method, path and body, with the body's keys in any order,
- * since two JSON encoders of one object may order them differently. A body that is not JSON
- * compares as text. Kept as a hash, so a saved key costs the same for a 1 MiB body as for 100 bytes.
- * @internal
- */
+/** Method, path and body, the body's keys in any order (non-JSON as text), hashed to stay small. @internal */
 export function fingerprint(method: string, path: string, body: string): string {
   let normalized = body;
   try {
@@ -38,18 +31,13 @@ export function fingerprint(method: string, path: string, body: string): string 
   return createHash('sha256').update(`${method} ${path}\n${normalized}`).digest('base64');
 }
 
-/**
- * The store's key: the API key and the idempotency key together, so two merchants (or a test and
- * a live-like key) that pick the same idempotency key never get each other's answers.
- * @internal
- */
+/** The API key and the idempotency key: two merchants' equal keys never share answers. @internal */
 export function storeKey(apiKey: string, idempotencyKey: string): string {
   return `${createHash('sha256').update(apiKey).digest('base64')} ${idempotencyKey}`;
 }
 
 /** The saved answers, by API key and idempotency key, the newest `limit` of them. @internal */
 export class IdempotencyStore {
-  /** The answer saved for a key, and the fingerprint of the request it answered. */
   readonly #entries = new Map<string, { fingerprint: string; response: SavedResponse }>();
 
   /** @param limit - keys kept; past it the oldest is forgotten, as keys expire on the service. */
@@ -61,11 +49,7 @@ export class IdempotencyStore {
     return entry && { response: entry.response, sameRequest: entry.fingerprint === print };
   }
 
-  /**
-   * Saves an answer for replay. Answers that refused the request before acting on it (400 for a
-   * malformed body, 401, 403) are not saved, so a merchant can fix the request and send it again
-   * with the same key; answers of the endpoint itself, errors included (404, 409, 422), are.
-   */
+  /** Saves an answer, unless it refused the request before acting (400, 401, 403): fix and resend. */
   remember(key: string, print: string, response: SavedResponse): void {
     if (response.status === 400 || response.status === 401 || response.status === 403) return;
     this.#entries.set(key, { fingerprint: print, response });
@@ -75,7 +59,6 @@ export class IdempotencyStore {
     }
   }
 
-  /** Forgets every key. */
   clear(): void {
     this.#entries.clear();
   }

@@ -1,8 +1,4 @@
-/**
- * The development server's log: one line per request answered and one per webhook delivery
- * attempt, in the shape a merchant scans in a terminal, like the Stripe CLI's `listen`. Off unless
- * the sandbox gets a `logger`; the bin always gives one.
- */
+/** The development server's log: a line per request and per delivery attempt, as the Stripe CLI's `listen`. */
 import type { SandboxDeliveryAttempt, SandboxRequestRecord } from '../state/records.js';
 
 /**
@@ -16,20 +12,11 @@ export interface SandboxLogger {
   warn(line: string): void;
 }
 
-// Only the wall-clock time: a developer reads the log live, the date adds nothing.
-function clock(iso: string): string {
-  return iso.slice(11, 23);
-}
+// Only the wall-clock time: a developer reads the log live.
+const clock = (iso: string): string => iso.slice(11, 23);
+const ms = (value: number): string => `${Math.round(value)}ms`;
 
-function ms(value: number): string {
-  return `${Math.round(value)}ms`;
-}
-
-/**
- * `12:00:01.123 POST /v1/charges/dispatch 200 key=k1 replayed 3ms`; `otherRequest` says the key was
- * first used for a different request, whose answer this one got.
- * @internal
- */
+/** `12:00:01.123 POST /v1/charges/dispatch 200 key=k1 replayed 3ms`. @internal */
 export function requestLine(record: SandboxRequestRecord, otherRequest = false): string {
   const parts = [clock(record.at), record.method, record.path, String(record.status)];
   if (record.fault === 'reset' || record.fault === 'reset-after') parts[3] = 'reset';
@@ -41,10 +28,7 @@ export function requestLine(record: SandboxRequestRecord, otherRequest = false):
   return parts.join(' ');
 }
 
-/**
- * `12:00:01.200 webhook charge.success order_1 -> http://... 500 attempt 1/5 12ms, next retry in 50ms`.
- * @internal
- */
+/** `12:00:01.200 webhook charge.success order_1 -> http://... 500 attempt 1/5 12ms, next retry in 50ms`. @internal */
 export function deliveryLine(attempt: SandboxDeliveryAttempt): string {
   const outcome = attempt.status === null ? (attempt.error ?? 'failed') : String(attempt.status);
   const head = `${clock(attempt.at)} webhook ${attempt.event} ${attempt.reference} -> ${attempt.url} ${outcome} attempt ${attempt.attempt}/${attempt.of} ${ms(attempt.durationMs)}`;
@@ -70,48 +54,42 @@ export function escapeControls(line: string): string {
 }
 
 /**
- * Where every log line goes: to each logger attached (the `logger` option's, and each
- * `listen({ logger })`'s while its server runs), with control characters escaped, so no line can
- * carry what a request put in it raw; and never throwing into the sandbox: a broken sink loses a
- * line, not a request.
+ * Every log line goes to each logger attached (the `logger` option's, each `listen({ logger })`'s
+ * while its server runs), escaped, and never throws into the sandbox: a broken sink loses a line.
  * @internal
  */
 export class LogLines implements SandboxLogger {
-  readonly #sinks = new Set<SandboxLogger>();
+  readonly #sinks = new Set<{ logger: SandboxLogger }>();
 
   /** Attaches a logger; returns what detaches it. */
   attach(logger: SandboxLogger | undefined): () => void {
     if (logger === undefined) return () => undefined;
-    const sink: SandboxLogger = {
-      info: guard((line) => logger.info(line)),
-      warn: guard((line) => logger.warn(line)),
-    };
+    const sink = { logger }; // one entry per attach, even of the same logger
     this.#sinks.add(sink);
     return () => void this.#sinks.delete(sink);
   }
 
   info(line: string): void {
-    const safe = escapeControls(line);
-    for (const sink of this.#sinks) sink.info(safe);
+    this.#write('info', line);
   }
 
   warn(line: string): void {
+    this.#write('warn', line);
+  }
+
+  #write(level: 'info' | 'warn', line: string): void {
     const safe = escapeControls(line);
-    for (const sink of this.#sinks) sink.warn(safe);
+    for (const sink of this.#sinks) {
+      try {
+        sink.logger[level](safe);
+      } catch {
+        // A log sink that throws must not turn an answered request into a failed one.
+      }
+    }
   }
 
   /** `12:00:01.100 customer authorize order_1: SUCCESS`: something the sandbox did, at its time `at`. */
   note(at: Date, text: string): void {
     this.info(`${clock(at.toISOString())} ${text}`);
   }
-}
-
-function guard(write: (line: string) => void): (line: string) => void {
-  return (line) => {
-    try {
-      write(line);
-    } catch {
-      // A log sink that throws must not turn an answered request into a failed one.
-    }
-  };
 }

@@ -1,29 +1,23 @@
 /**
- * The sandbox as one Fetch-style handler: routes relative to the base path, injected faults,
- * authentication, the IP allow list, idempotent replay and the request log, in front of the
- * endpoints in `service.ts` and the controls in `controls.ts`. MSW, the in-process dispatcher and
- * the loopback server all call this, so they cannot drift apart.
+ * The sandbox as one Fetch-style handler: routes under the base path, injected faults, who may
+ * call (any `sk_test_` key; a live key is refused, the sandbox moves no money; from the allow
+ * list when one is set), idempotent replay and the request log, in front of the endpoints. MSW,
+ * the in-process dispatcher and the loopback server all call it, so they cannot drift apart.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { QR_PAGE_PREFIX } from '../page/qr-page.js';
 import { SandboxError } from '../state/errors.js';
 import type { SandboxRequestRecord } from '../state/records.js';
-import { authenticate, checkAllowed, normalizeIp } from './access.js';
-import { readBody } from './body.js';
-import { control } from './controls.js';
-import type { ControlContext } from './controls.js';
-import { failure, refusal, toResponse } from './envelope.js';
-import type { SavedResponse } from './envelope.js';
 import type { Fault } from './faults.js';
-import { holdPoll } from './hold.js';
 import { fingerprint, storeKey } from './idempotency.js';
 import type { IdempotencyStore } from './idempotency.js';
 import { requestLine } from './log.js';
 import type { SandboxLogger } from './log.js';
-import { QR_PAGE_PREFIX } from '../page/qr-page.js';
-import { endpointAt } from './service.js';
+import { endpointAt, holdPoll } from './service.js';
 import type { ServiceContext } from './service.js';
-import { parseJsonObject } from './validate.js';
+import { failure, parseJsonObject, readBody, refusal, toResponse } from './wire.js';
+import type { SavedResponse } from './wire.js';
 
 /** Who is calling, as the way of serving knows it. */
 export interface SandboxRequestContext {
@@ -35,40 +29,50 @@ export interface SandboxRequestContext {
   clientIp?: string;
 }
 
-/** What the handler needs from the sandbox. @internal */
+/** A Fetch-style handler of the whole sandbox. @internal */
+export type Handle = (request: Request, context?: SandboxRequestContext) => Promise<Response>;
+
+/** What the handler needs; `basePath` (`''` or for example `/api`) prefixes every route. @internal */
 export interface RouterContext extends ServiceContext {
   idempotency: IdempotencyStore;
   defaultClientIp: string;
-  controls: ControlContext;
-  /** The path of `baseUrl` (`''` or for example `/api`): every route is under it. */
   basePath: string;
   faults: (() => Fault) | undefined;
   logger: SandboxLogger | undefined;
+  /** Answers the `/_sandbox/` routes (the controls and the QR pages): no key, no faults, no log. */
+  control: (request: Request, path: string, pageBase: string) => Promise<Response>;
 }
 
-/**
- * An answer; `otherRequest` when it was replayed for a key first used with a different request;
- * `front` when no endpoint serves the path (answered as a front server would).
- */
-type Outcome = { response: SavedResponse; replayed: boolean; otherRequest?: boolean; front?: boolean };
+/** `::ffff:10.0.0.1` (IPv4 seen by an IPv6 socket) is the same caller as `10.0.0.1`. @internal */
+export function normalizeIp(ip: string): string {
+  const trimmed = ip.trim().toLowerCase();
+  return trimmed.startsWith('::ffff:') && trimmed.includes('.') ? trimmed.slice(7) : trimmed;
+}
 
-// A path the service does not serve never reaches it: the web server in front answers, in plain
-// text, not the service's envelope. So a wrong base URL shows as `endpoint_not_found`.
-const NOT_SERVED: Outcome = { response: { status: 404, body: 'Not Found\n' }, replayed: false, front: true };
-
-function served(ctx: RouterContext, path: string | undefined, pageBase: string): path is string {
-  if (path === undefined) return false;
-  try {
-    endpointAt(ctx, path, pageBase);
-    return true;
-  } catch (error) {
-    // Only "no such endpoint": a served path with a bad segment is the service's own 400.
-    return !(error instanceof SandboxError && error.status === 404);
+function authenticate(header: string | null): string {
+  const key = header === null ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+  if (key === undefined) {
+    throw new SandboxError(
+      401,
+      "Missing or malformed Authorization header; send 'Authorization: Bearer sk_test_...'.",
+    );
   }
+  if (key.startsWith('sk_live_')) {
+    throw new SandboxError(
+      401,
+      'Live keys (sk_live_...) are refused: the sandbox moves no money. Use an sk_test_ key.',
+    );
+  }
+  if (!key.startsWith('sk_test_') || key.length === 'sk_test_'.length) {
+    throw new SandboxError(401, 'Invalid secret key: the sandbox accepts any key that starts with sk_test_.');
+  }
+  return key;
 }
+
+/** An answer; `otherRequest` when it replays a key first used for a different request. */
+type Outcome = { response: SavedResponse; replayed: boolean; otherRequest?: boolean };
 
 const MAX_KEY_LENGTH = 255;
-const TEXT = { 'content-type': 'text/plain; charset=utf-8' } as const;
 
 // Synchronous from the idempotency lookup to saving the answer: no other request can run in between,
 // so two concurrent requests with one key act once and the second replays the first.
@@ -81,16 +85,20 @@ function answer(
   pageBase: string,
 ): Outcome {
   const apiKey = authenticate(request.headers.get('authorization'));
-  checkAllowed(ctx.state.allowedIps, clientIp);
-  const endpoint = endpointAt(ctx, path, pageBase);
-  if (endpoint.method !== request.method) {
-    throw new SandboxError(405, `${path} accepts ${endpoint.method} only.`);
+  if (ctx.state.allowedIps !== undefined && !ctx.state.allowedIps.has(clientIp)) {
+    throw new SandboxError(
+      403,
+      `Requests from ${clientIp} are not allowed: the IP is not on this key's allow list.`,
+    );
   }
+  const endpoint = endpointAt(ctx, path, pageBase);
+  if (endpoint.method !== request.method)
+    throw new SandboxError(405, `${path} accepts ${endpoint.method} only.`);
   const run = (): SavedResponse => {
     try {
       return endpoint.run(() => parseJsonObject(body, request.headers.get('content-type')));
     } catch (error) {
-      if (error instanceof SandboxError) return failure(error.status, error.message);
+      if (error instanceof SandboxError) return refusal(error);
       throw error;
     }
   };
@@ -102,67 +110,72 @@ function answer(
   const print = fingerprint(request.method, path, body);
   const stored = storeKey(apiKey, key);
   const found = ctx.idempotency.lookup(stored, print);
-  if (found !== undefined) {
+  if (found !== undefined)
     return { response: found.response, replayed: true, otherRequest: !found.sameRequest };
-  }
   const response = run();
   ctx.idempotency.remember(stored, print, response);
   return { response, replayed: false };
 }
 
-/** The path under `basePath`, or `undefined` for a path outside it. */
-function relativePath(path: string, basePath: string): string | undefined {
-  if (basePath === '') return path;
-  if (path === basePath) return '/';
-  return path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined;
-}
-
-// Everything but the injected delay and the body read is synchronous, from the idempotency lookup
-// to saving the answer: see answer().
+// Everything but the injected delay, the body read and a held poll is synchronous: see answer().
 async function serve(
   ctx: RouterContext,
   request: Request,
-  path: string | undefined,
+  path: string,
   clientIp: string,
   fault: Fault | undefined,
   pageBase: string,
 ): Promise<Outcome> {
-  if (!served(ctx, path, pageBase)) return NOT_SERVED;
   if (fault !== undefined && fault.delayMs > 0) await sleep(fault.delayMs);
-  if (fault?.kind === 'error') {
-    return { response: failure(fault.status, 'Injected fault: the sandbox did not act.'), replayed: false };
-  }
-  if (fault?.kind === 'reset') return { response: failure(502, 'Injected reset.'), replayed: false };
-  if (fault?.kind === 'rate-limit') {
-    return { response: failure(429, 'Injected rate limit: the sandbox did not act.'), replayed: false };
-  }
+  const refused = (response: SavedResponse): Outcome => ({ response, replayed: false });
+  if (fault?.kind === 'error')
+    return refused(failure(fault.status, 'Injected fault: the sandbox did not act.'));
+  if (fault?.kind === 'reset') return refused(failure(502, 'Injected reset.'));
+  if (fault?.kind === 'rate-limit')
+    return refused(failure(429, 'Injected rate limit: the sandbox did not act.'));
   try {
     const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await readBody(request);
-    await holdPoll(ctx.state, ctx.clock, request, path);
+    await holdPoll(ctx, request, path);
     return answer(ctx, request, path, body, clientIp, pageBase);
   } catch (error) {
-    return { response: refusal(error), replayed: false };
+    return refused(refusal(error));
   }
 }
 
-/**
- * Builds the sandbox's Fetch handler. A reset (an injected fault) is answered `Response.error()`,
- * which each way of serving turns into a dropped connection.
- * @internal
- */
-export function createRouter(
-  ctx: RouterContext,
-): (request: Request, context?: SandboxRequestContext) => Promise<Response> {
+/** True when an endpoint serves the path; a served path with a bad segment is the service's own 400. */
+function served(ctx: RouterContext, path: string | undefined, pageBase: string): path is string {
+  if (path === undefined) return false;
+  try {
+    endpointAt(ctx, path, pageBase);
+    return true;
+  } catch (error) {
+    return !(error instanceof SandboxError && error.status === 404);
+  }
+}
+
+/** The path under `basePath`, or `undefined` for a path outside it. */
+function under(path: string, basePath: string): string | undefined {
+  if (basePath === '' || path === basePath) return path.slice(basePath.length) || '/';
+  return path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : undefined;
+}
+
+/** Builds the sandbox's Fetch handler; an injected reset is answered `Response.error()`. @internal */
+export function createRouter(ctx: RouterContext): Handle {
   return async (request, context = {}) => {
     const started = performance.now();
-    const at = ctx.now().toISOString();
+    const at = ctx.clock.now().toISOString();
     const url = new URL(request.url);
-    const path = relativePath(url.pathname, ctx.basePath);
+    const path = under(url.pathname, ctx.basePath);
     const pageBase = `${url.origin}${ctx.basePath}${QR_PAGE_PREFIX}`;
-    if (path?.startsWith('/_sandbox/')) return control(ctx.controls, request, path, pageBase);
+    if (path?.startsWith('/_sandbox/')) return ctx.control(request, path, pageBase);
     const clientIp = normalizeIp(context.clientIp ?? ctx.defaultClientIp);
     const fault = ctx.faults?.();
-    const outcome = await serve(ctx, request, path, clientIp, fault, pageBase);
+    // A path the service does not serve never reaches it: the web server in front answers, in
+    // plain text, not the service's envelope. So a wrong base URL shows as `endpoint_not_found`.
+    const front = !served(ctx, path, pageBase);
+    const outcome: Outcome = front
+      ? { response: { status: 404, body: 'Not Found\n' }, replayed: false }
+      : await serve(ctx, request, path, clientIp, fault, pageBase);
     const record: SandboxRequestRecord = Object.freeze({
       method: request.method,
       path: url.pathname,
@@ -175,11 +188,16 @@ export function createRouter(
       durationMs: performance.now() - started,
     });
     ctx.state.requests.push(record);
-    const line = requestLine(record, outcome.otherRequest === true);
-    if (record.status >= 500 || record.fault !== null || outcome.otherRequest === true)
-      ctx.logger?.warn(line);
+    const otherRequest = outcome.otherRequest === true;
+    const line = requestLine(record, otherRequest);
+    if (record.status >= 500 || record.fault !== null || otherRequest) ctx.logger?.warn(line);
     else ctx.logger?.info(line);
-    if (outcome.front === true) return new Response(outcome.response.body, { status: 404, headers: TEXT });
+    if (front) {
+      return new Response(outcome.response.body, {
+        status: 404,
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+      });
+    }
     if (fault?.kind === 'reset' || fault?.kind === 'reset-after') return Response.error();
     if (fault?.kind === 'rate-limit')
       return toResponse(outcome.response, { 'retry-after': String(fault.retryAfter) });

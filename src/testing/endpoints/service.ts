@@ -1,37 +1,27 @@
 /**
- * The service's four endpoints: each reads its request (hand-written checks, 400 on a bad body),
- * changes the state through `state/`, and answers with the service's envelope. Synchronous, so an
- * idempotent replay around them is exact.
+ * The service's four endpoints: each reads its request (400 on a bad body), changes the state
+ * through `state/`, and answers with the service's envelope. Synchronous, so an idempotent replay
+ * around them is exact. A verify may first be held on the manual clock (`holdPoll`).
  */
 import type { AuthChannel, ChargeDispatch, ResolvedCustomer, Settlement, Transaction } from '../../types.js';
-import { findCharge, promptCharge, registerCharge } from '../state/charges.js';
-import { findCustomer, linkedBanks, publicProfile } from '../state/customers.js';
-import { SandboxError } from '../state/errors.js';
-import type { SandboxCharge } from '../state/records.js';
-import { refundCharge } from '../state/refunds.js';
-import type { SandboxState } from '../state/store.js';
+import { findCharge, promptCharge, refundCharge, registerCharge } from '../state/charges.js';
 import { settlementTime } from '../state/clock.js';
 import type { Clock } from '../state/clock.js';
-import { success } from './envelope.js';
-import type { SavedResponse } from './envelope.js';
-import type { JsonObject } from './validate.js';
-import {
-  optionalAmount,
-  optionalObject,
-  optionalString,
-  requireAmount,
-  requireOneOf,
-  requireString,
-} from './validate.js';
+import { findCustomer, linkedBanks } from '../state/customers.js';
+import { SandboxError } from '../state/errors.js';
+import type { SandboxCharge } from '../state/records.js';
+import { isWaiting } from '../state/store.js';
+import type { SandboxState } from '../state/store.js';
+import { amount, optionalObject, optionalString, requireOneOf, requireString, success } from './wire.js';
+import type { JsonObject, SavedResponse } from './wire.js';
 
 const AUTH_CHANNELS: readonly AuthChannel[] = ['wallet_push', 'wallet_qr'];
+const VERIFY = /^\/v1\/charges\/verify\/([^/]+)$/;
 
-/** What the endpoints need besides the request. @internal */
+/** What the endpoints need besides the request; `promptTtlMs` is how long a prompt lives. @internal */
 export interface ServiceContext {
   state: SandboxState;
-  now: () => Date;
   clock: Clock;
-  /** How long a dispatched prompt lives, ms. */
   promptTtlMs: number;
 }
 
@@ -41,16 +31,15 @@ export interface Endpoint {
   run: (body: () => JsonObject) => SavedResponse;
 }
 
-/** POST /v1/charges/resolve-handle. */
 function resolveHandle(ctx: ServiceContext, body: JsonObject): SavedResponse {
   const handle = requireString(body, 'handle');
-  const amount = requireAmount(body, 'amount');
+  const amountKobo = amount(body, 'amount', true)!;
   const reference = requireString(body, 'reference');
   const customer = findCustomer(ctx.state.customers, handle);
   if (!customer) throw new SandboxError(404, `No customer with handle or phone '${handle}'.`);
-  registerCharge(ctx.state, reference, amount, customer, ctx.now());
+  registerCharge(ctx.state, reference, amountKobo, customer, ctx.clock.now());
   const data: ResolvedCustomer = {
-    customer: publicProfile(customer),
+    customer: { handle: customer.handle, name: customer.name, avatarUrl: customer.avatarUrl },
     availableAuthChannels: [
       { id: 'wallet_push', name: 'Wallet push notification', isRecommended: true },
       { id: 'wallet_qr', name: 'Wallet QR code' },
@@ -60,7 +49,6 @@ function resolveHandle(ctx: ServiceContext, body: JsonObject): SavedResponse {
   return success(data, 'Customer resolved');
 }
 
-/** POST /v1/charges/dispatch. */
 function dispatch(ctx: ServiceContext, body: JsonObject, pageBase: string): SavedResponse {
   const charge = promptCharge(ctx.state, {
     reference: requireString(body, 'reference'),
@@ -68,7 +56,7 @@ function dispatch(ctx: ServiceContext, body: JsonObject, pageBase: string): Save
     channel: requireOneOf(body, 'authChannel', AUTH_CHANNELS),
     description: optionalString(body, 'description'),
     metadata: optionalObject(body, 'metadata'),
-    now: ctx.now(),
+    now: ctx.clock.now(),
     ttlMs: ctx.promptTtlMs,
     pageBase,
   });
@@ -79,14 +67,10 @@ function dispatch(ctx: ServiceContext, body: JsonObject, pageBase: string): Save
     ...(charge.qrCodeUrl === null ? {} : { qrCodeUrl: charge.qrCodeUrl }),
     expiresAt: charge.expiresAt ?? '',
   };
-  const message = charge.channel === 'wallet_qr' ? 'QR code generated' : 'Authorization prompt sent';
-  return success(data, message);
+  return success(data, charge.channel === 'wallet_qr' ? 'QR code generated' : 'Authorization prompt sent');
 }
 
-/**
- * The settlement of a paid charge: at once on the real clock; on the manual clock at
- * {@link settlementTime}, and `null` until the clock reaches it.
- */
+/** A paid charge settles at once on the real clock; on the manual one at {@link settlementTime}. */
 function settlement(charge: SandboxCharge, clock: Clock): Settlement | null {
   if (charge.status !== 'SUCCESS' || charge.paidAt === null) return null;
   if (!clock.manual) return { status: 'SETTLED', settledAt: charge.paidAt };
@@ -97,7 +81,6 @@ function settlement(charge: SandboxCharge, clock: Clock): Settlement | null {
 /** The verify response's data for a charge. @internal */
 export function toTransaction(charge: SandboxCharge, clock: Clock): Transaction {
   const { fee, netAmount, paidAt } = charge;
-  const paid = charge.status === 'SUCCESS' && fee !== null && netAmount !== null && paidAt !== null;
   const status =
     charge.status === 'PENDING_SCAN' || charge.status === 'RESOLVED'
       ? 'PENDING_AUTHORIZATION'
@@ -108,17 +91,18 @@ export function toTransaction(charge: SandboxCharge, clock: Clock): Transaction 
   const channel = charge.channel ?? 'wallet_push';
   const customer = { ...charge.customer };
   // A paid charge has its fee, net amount and time of payment: the SDK's types promise them.
-  if (paid) {
+  if (status === 'SUCCESS') {
+    if (fee === null || netAmount === null || paidAt === null) {
+      throw new Error(`sandbox charge ${charge.reference} is SUCCESS without its fee`);
+    }
     const settled = settlement(charge, clock);
-    return { ...common, fee, netAmount, status: 'SUCCESS', channel, customer, settlement: settled, paidAt };
+    return { ...common, fee, netAmount, status, channel, customer, settlement: settled, paidAt };
   }
-  if (status === 'SUCCESS') throw new Error(`sandbox charge ${charge.reference} is SUCCESS without its fee`);
   return { ...common, fee, netAmount, status, channel, customer, settlement: null, paidAt };
 }
 
-/** GET /v1/charges/verify/{reference}. The verify shape has no `message`. */
 function verify(ctx: ServiceContext, reference: string): SavedResponse {
-  const charge = findCharge(ctx.state, reference, ctx.now());
+  const charge = findCharge(ctx.state, reference, ctx.clock.now());
   if (charge.status === 'RESOLVED') {
     throw new SandboxError(
       404,
@@ -128,19 +112,20 @@ function verify(ctx: ServiceContext, reference: string): SavedResponse {
   return success(toTransaction(charge, ctx.clock));
 }
 
-/** POST /v1/refunds. */
 function refund(ctx: ServiceContext, body: JsonObject): SavedResponse {
-  const made = refundCharge(
-    ctx.state,
-    {
-      reference: requireString(body, 'reference'),
-      amount: optionalAmount(body, 'amount'),
-      reason: optionalString(body, 'reason'),
-    },
-    ctx.now(),
-  );
-  const { refundReference, amount, currency, status, refundedAt } = made;
-  return success({ refundReference, amount, currency, status, refundedAt }, 'Refund processed');
+  const request = {
+    reference: requireString(body, 'reference'),
+    amount: amount(body, 'amount', false),
+    reason: optionalString(body, 'reason'),
+  };
+  const {
+    refundReference,
+    amount: refunded,
+    currency,
+    status,
+    refundedAt,
+  } = refundCharge(ctx.state, request, ctx.clock.now());
+  return success({ refundReference, amount: refunded, currency, status, refundedAt }, 'Refund processed');
 }
 
 /** Percent-decodes one path segment, refusing malformed encoding with a 400. @internal */
@@ -162,10 +147,40 @@ export function endpointAt(ctx: ServiceContext, path: string, pageBase: string):
     case '/v1/refunds':
       return { method: 'POST', run: (body) => refund(ctx, body()) };
   }
-  const match = /^\/v1\/charges\/verify\/([^/]+)$/.exec(path);
-  if (match?.[1] !== undefined) {
-    const reference = decodeSegment(match[1]);
-    return { method: 'GET', run: () => verify(ctx, reference) };
+  const raw = VERIFY.exec(path)?.[1];
+  if (raw === undefined) throw new SandboxError(404, `No endpoint at ${path}.`);
+  const reference = decodeSegment(raw);
+  return { method: 'GET', run: () => verify(ctx, reference) };
+}
+
+/** The longest hold, whatever the preference asks: below the SDK's default attempt timeout. */
+const MAX_HOLD_S = 25;
+
+/**
+ * On the manual clock, a verify sent with `Prefer: wait=N` (RFC 7240, as `waitForOutcome` polls) of
+ * a waiting charge is held until the charge stops waiting (the clock passes `expiresAt`, or a
+ * control acts), N seconds pass, or the caller gives up: nothing else can change it, so the
+ * answer comes the moment the test acts, with no real waiting. @internal
+ */
+export async function holdPoll(ctx: ServiceContext, request: Request, path: string): Promise<void> {
+  const { clock } = ctx;
+  if (!clock.manual || request.method !== 'GET') return;
+  const wait = /(?:^|[,;\s])wait=(\d{1,6})(?:$|[,;\s])/i.exec(request.headers.get('prefer') ?? '')?.[1];
+  const raw = VERIFY.exec(path)?.[1];
+  if (wait === undefined || raw === undefined) return;
+  let reference: string;
+  try {
+    reference = decodeURIComponent(raw);
+  } catch {
+    return; // verify answers the 400
   }
-  throw new SandboxError(404, `No endpoint at ${path}.`);
+  const until = performance.now() + Math.min(Number(wait), MAX_HOLD_S) * 1000;
+  const closing = clock.closing;
+  for (;;) {
+    const charge = ctx.state.charges.get(reference);
+    const left = until - performance.now();
+    if (charge === undefined || !isWaiting(charge, clock.now())) return;
+    if (left <= 0 || request.signal.aborted || closing.aborted) return;
+    await clock.nextChange(request.signal, left);
+  }
 }

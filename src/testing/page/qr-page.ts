@@ -1,9 +1,7 @@
 /**
- * The customer's side of a QR charge: the page a `qrCodeUrl` opens when the sandbox is served over
- * HTTP. It shows a real, scannable QR code of its own address (made by `uqr`, bundled into the
- * testing chunk and loaded only when a page is drawn) and Authorize / Decline buttons that act as
- * the customer would, so a developer can pay from a browser, or from a phone on the same network.
- * Plain HTML forms, no script: it works in any browser and under a strict Content-Security-Policy.
+ * The customer's side of a QR charge, the page a `qrCodeUrl` opens: a scannable QR code of its own
+ * address (`uqr`, loaded only when a page is drawn) and Authorize / Decline buttons, so a developer
+ * pays from a browser or a phone. Plain HTML forms, no script: it works under a strict CSP.
  */
 import { formatNaira } from '../../money.js';
 import type { SandboxCharge } from '../state/records.js';
@@ -20,11 +18,7 @@ const PAGE_HEADERS = {
   'x-content-type-options': 'nosniff',
 } as const;
 
-/**
- * The QR code of `text` as an SVG document. Error correction M and the standard 4-module quiet
- * zone, so a phone camera reads it from a screen.
- * @internal
- */
+/** The QR code of `text` as SVG: error correction M and a 4-module quiet zone, readable from a screen. */
 async function qrSvg(text: string): Promise<string> {
   const { renderSVG } = await import('uqr');
   const svg = renderSVG(text, { ecc: 'M', border: 4, pixelSize: 8 });
@@ -44,11 +38,7 @@ export async function svgResponse(pageUrl: string): Promise<Response> {
   });
 }
 
-/**
- * True when the client asked for an image (an `<img>` tag), not a page (a browser tab, curl). A
- * `qrCodeUrl` then works both ways: shown as the merchant's QR image, or opened as the page.
- * @internal
- */
+/** True when the client asked for an image (an `<img>`), not a page: a `qrCodeUrl` works both ways. @internal */
 export function wantsImage(accept: string | null): boolean {
   if (accept === null) return false;
   return !/text\/html/i.test(accept) && /image\/(svg\+xml|\*)/i.test(accept);
@@ -58,12 +48,10 @@ function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** What the page shows for one charge. @internal */
+/** What the page shows: the charge, its own URL (what the QR code holds), and a refusal, if any. @internal */
 export interface PageView {
   charge: SandboxCharge;
-  /** The page's own absolute URL (what the QR code holds). */
   pageUrl: string;
-  /** A line about the last action, such as a refusal. */
   notice?: string;
 }
 

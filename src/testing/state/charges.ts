@@ -1,27 +1,23 @@
 /**
- * The charge's life in the sandbox: resolve registers it, dispatch sends a prompt, and the test
- * controls play the customer (authorize, decline) or the clock (expire). Each function changes the
- * state synchronously and returns the charge, or throws a {@link SandboxError}; the endpoints turn
- * either into the service's answer.
+ * The charge's life: resolve registers it, dispatch sends a prompt, the customer authorizes or
+ * declines (or the prompt expires), and a paid charge may be refunded. Each function changes the
+ * state synchronously and returns what it made, or throws a {@link SandboxError}.
  */
 import { randomUUID } from 'node:crypto';
 
 import type { AuthChannel } from '../../types.js';
 import type { SandboxCustomer } from './customers.js';
 import { SandboxError } from './errors.js';
-import type { SandboxCharge } from './records.js';
+import type { SandboxCharge, SandboxRefund } from './records.js';
 import { isWaiting } from './store.js';
 import type { Charge, SandboxState } from './store.js';
 
-const FEE_CAP = 200_000;
-
 /**
- * The service's fee: 2% of the amount, rounded half up to a whole Kobo, capped at 200 000 Kobo.
- * Computed here on its own, not with the SDK's `estimateFee`, so a test comparing the two proves something.
- * @internal
+ * The service's fee: 2%, rounded half up to a whole Kobo, capped at 200 000 Kobo. Not the SDK's
+ * `estimateFee`, so a test comparing the two proves something. @internal
  */
 export function sandboxFee(amount: number): number {
-  return Math.min(Math.floor((amount * 2 + 50) / 100), FEE_CAP);
+  return Math.min(Math.floor((amount * 2 + 50) / 100), 200_000);
 }
 
 /** The charge for a reference, with a prompt that ran out moved to EXPIRED first. @internal */
@@ -34,18 +30,13 @@ export function findCharge(state: SandboxState, reference: string, now: Date): C
 }
 
 /** A charge as resolve registers it: nothing dispatched, nothing paid. @internal */
-export function newCharge(
-  reference: string,
-  amount: number,
-  customer: SandboxCustomer,
-  now: Date,
-  nowIso: string = now.toISOString(),
-): Charge {
+export function newCharge(reference: string, amount: number, customer: SandboxCustomer, now: Date): Charge {
+  const { handle, phone, name } = customer;
   return {
     reference,
     amount,
     currency: 'NGN',
-    customer: { handle: customer.handle, phone: customer.phone, name: customer.name },
+    customer: { handle, phone, name },
     status: 'RESOLVED',
     bankId: null,
     channel: null,
@@ -58,14 +49,13 @@ export function newCharge(
     netAmount: null,
     paidAt: null,
     refundedAmount: 0,
-    createdAt: nowIso,
+    createdAt: now.toISOString(),
   };
 }
 
 /**
- * Registers a reference for an amount and a customer. Resolving the same order again (a page
- * reload) is harmless; reusing its reference for another amount or customer is the duplicate
- * billing the reference exists to prevent, and answers 409.
+ * Registers a reference. Resolving the same order again (a page reload) is harmless; reusing the
+ * reference for another amount or customer is the duplicate billing it exists to prevent: 409.
  * @internal
  */
 export function registerCharge(
@@ -85,7 +75,7 @@ export function registerCharge(
   }
 }
 
-/** What a dispatch asks for. @internal */
+/** What a dispatch asks for; `pageBase` is the absolute URL QR pages live under. @internal */
 export interface Prompt {
   reference: string;
   bankId: string;
@@ -93,9 +83,7 @@ export interface Prompt {
   description: string | undefined;
   metadata: Record<string, unknown> | undefined;
   now: Date;
-  /** How long the prompt lives, ms. */
   ttlMs: number;
-  /** The absolute URL QR pages live under, ending in `/`: the sandbox's own, as the caller reached it. */
   pageBase: string;
 }
 
@@ -106,16 +94,14 @@ export function promptCharge(state: SandboxState, prompt: Prompt): SandboxCharge
   if (charge.status === 'SUCCESS') {
     throw new SandboxError(409, `Charge '${reference}' is already paid; it cannot be dispatched again.`);
   }
-  const customer = state.customers.get(charge.customer.handle);
-  const bank = customer?.banks.find((b) => b.bankId === bankId);
+  const bank = state.customers.get(charge.customer.handle)?.banks.find((b) => b.bankId === bankId);
   if (!bank || bank.mandateStatus !== 'ACTIVE') {
     throw new SandboxError(
       422,
       `bankId '${bankId}' is not a bank with an ACTIVE mandate of ${charge.customer.handle}; use one from linkedBanks.`,
     );
   }
-  // A new prompt replaces the previous one (the customer missed it, or the merchant switched to QR);
-  // there is still one charge per reference, so authorizing can debit only once.
+  // A new prompt replaces the last one, on the one charge per reference: authorizing debits once.
   charge.status = prompt.channel === 'wallet_push' ? 'PENDING_AUTHORIZATION' : 'PENDING_SCAN';
   charge.bankId = bankId;
   charge.channel = prompt.channel;
@@ -134,47 +120,99 @@ export function promptCharge(state: SandboxState, prompt: Prompt): SandboxCharge
   return charge;
 }
 
-function requirePending(charge: Charge, action: string): void {
+/** A charge still waiting for its customer, or a 409 saying why `action` cannot be done. */
+function pending(state: SandboxState, reference: string, now: Date, action: string): Charge {
+  const charge = findCharge(state, reference, now);
   if (charge.status !== 'PENDING_AUTHORIZATION' && charge.status !== 'PENDING_SCAN') {
     throw new SandboxError(
       409,
-      `Cannot ${action} '${charge.reference}': it is ${charge.status}, not waiting for the customer.`,
+      `Cannot ${action} '${reference}': it is ${charge.status}, not waiting for the customer.`,
     );
   }
+  return charge;
 }
 
-/** The customer authorizes: SUCCESS with fee, settlement and one debit. @internal */
+/** The debit of a paid charge, kept as the customer's record. @internal */
+export function recordDebit(state: SandboxState, charge: Charge): void {
+  const { reference, amount, customer, bankId, paidAt } = charge;
+  state.debits.push({ reference, amount, handle: customer.handle, bankId: bankId ?? '', at: paidAt ?? '' });
+}
+
+/** The customer authorizes: SUCCESS with fee and one debit. @internal */
 export function authorizeCharge(state: SandboxState, reference: string, now: Date): SandboxCharge {
-  const charge = findCharge(state, reference, now);
-  requirePending(charge, 'authorize');
-  const paidAt = now.toISOString();
+  const charge = pending(state, reference, now, 'authorize');
   charge.status = 'SUCCESS';
   charge.fee = sandboxFee(charge.amount);
   charge.netAmount = charge.amount - charge.fee;
-  charge.paidAt = paidAt;
-  state.debits.push({
-    reference,
-    amount: charge.amount,
-    handle: charge.customer.handle,
-    bankId: charge.bankId ?? '',
-    at: paidAt,
-  });
+  charge.paidAt = now.toISOString();
+  recordDebit(state, charge);
   return charge;
 }
 
 /** The customer declines: FAILED. @internal */
 export function declineCharge(state: SandboxState, reference: string, now: Date): SandboxCharge {
-  const charge = findCharge(state, reference, now);
-  requirePending(charge, 'decline');
+  const charge = pending(state, reference, now, 'decline');
   charge.status = 'FAILED';
   return charge;
 }
 
 /** The prompt runs out now instead of at `expiresAt`. @internal */
 export function expireCharge(state: SandboxState, reference: string, now: Date): SandboxCharge {
-  const charge = findCharge(state, reference, now);
-  requirePending(charge, 'expire');
+  const charge = pending(state, reference, now, 'expire');
   charge.status = 'EXPIRED';
   charge.expiresAt = now.toISOString();
   return charge;
+}
+
+/** Keeps a refund record, PROCESSED at once: the sandbox has no slow bank. @internal */
+export function recordRefund(
+  state: SandboxState,
+  reference: string,
+  amount: number,
+  reason: string | null,
+  at: string,
+): SandboxRefund {
+  const refundReference = `rfd_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+  const refund: SandboxRefund = {
+    refundReference,
+    reference,
+    amount,
+    currency: 'NGN',
+    status: 'PROCESSED',
+    reason,
+    refundedAt: at,
+  };
+  state.refunds.push(refund);
+  return refund;
+}
+
+/**
+ * Refunds a SUCCESS charge, in part or in full (all that is left when `amount` is undefined). Not
+ * SUCCESS answers 409 (it may yet be paid); more than is left answers 422 (it never can).
+ * @internal
+ */
+export function refundCharge(
+  state: SandboxState,
+  request: { reference: string; amount: number | undefined; reason: string | undefined },
+  now: Date,
+): SandboxRefund {
+  const { reference } = request;
+  const charge = findCharge(state, reference, now);
+  if (charge.status !== 'SUCCESS') {
+    throw new SandboxError(
+      409,
+      `Charge '${reference}' is ${charge.status}; only a SUCCESS charge can be refunded.`,
+    );
+  }
+  const left = charge.amount - charge.refundedAmount;
+  if (left === 0) throw new SandboxError(422, `Charge '${reference}' is already fully refunded.`);
+  const amount = request.amount ?? left;
+  if (amount > left) {
+    throw new SandboxError(
+      422,
+      `Refund amount ${amount} exceeds what is left to refund on '${reference}' (${left} Kobo).`,
+    );
+  }
+  charge.refundedAmount += amount;
+  return recordRefund(state, reference, amount, request.reason ?? null, now.toISOString());
 }

@@ -12,12 +12,10 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
 /**
- * When the sandbox settles a charge paid at `paidAt` on the manual clock: 10:00 Lagos time (09:00
- * UTC) on the calendar day after the Lagos day of payment, so a day's charges settle together.
- * @internal
+ * When a charge paid at `paidAt` settles on the manual clock: 10:00 Lagos time (UTC+1 all year) on
+ * the day after the Lagos day of payment, so a day's charges settle together. @internal
  */
 export function settlementTime(paidAt: string): string {
-  // Lagos is UTC+1 all year (no daylight saving time).
   const lagosDay = Math.floor((Date.parse(paidAt) + HOUR_MS) / DAY_MS);
   return new Date((lagosDay + 1) * DAY_MS + 9 * HOUR_MS).toISOString();
 }
@@ -73,7 +71,7 @@ export class Clock {
     this.#stop = new AbortController();
   }
 
-  /** Aborted when the sandbox closes: a hold that began before then ends. */
+  /** Aborted when the sandbox closes. */
   get closing(): AbortSignal {
     return this.#stop.signal;
   }

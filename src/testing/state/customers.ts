@@ -2,7 +2,7 @@
  * The sandbox's customers and their mandate banks, and how a resolve request finds one: by handle
  * with or without `@`, case-insensitive, or by registered phone number in the usual Nigerian forms.
  */
-import type { Customer, LinkedBank } from '../../types.js';
+import type { LinkedBank } from '../../types.js';
 
 /** What a handle may be made of. @internal */
 export const HANDLE: RegExp = /^@?[A-Za-z0-9_.-]{1,64}$/;
@@ -93,28 +93,21 @@ export const defaultSandboxCustomers: readonly SandboxCustomerInit[] = [
   },
 ];
 
-/** A handle as stored: with one `@`, lower case. @internal */
+/** A handle as stored, and the key a customer is kept under: with one `@`, lower case. @internal */
 export function withAt(handle: string): string {
-  const bare = handle.trim().replace(/^@/, '');
-  return `@${bare.toLowerCase()}`;
+  return `@${handle.trim().replace(/^@/, '').toLowerCase()}`;
 }
 
-// Phones match on their national digits, so `+234 800 000 0001`, `2348000000001` and `08000000001`
-// all find the customer registered as `+2348000000001`.
-/** A phone's national digits, or `undefined` for text that is not a phone number. @internal */
+/**
+ * A phone's national digits, or `undefined` for text that is not a phone number: `+234 800 000
+ * 0001`, `2348000000001` and `08000000001` all find the customer of `+2348000000001`. @internal
+ */
 export function phoneKey(phone: string): string | undefined {
   const trimmed = phone.trim();
   if (!/^\+?[\d\s()-]+$/.test(trimmed)) return undefined;
   const digits = trimmed.replace(/\D/g, '');
   if (digits.startsWith('234')) return digits.slice(3);
-  if (digits.startsWith('0')) return digits.slice(1);
-  return digits;
-}
-
-/** Replaces all but the last four digits with `*`, as the spec's `accountNumberMasked`. @internal */
-function maskAccountNumber(accountNumber: string): string {
-  const keep = accountNumber.slice(-4);
-  return '*'.repeat(Math.max(accountNumber.length - 4, 0)) + keep;
+  return digits.startsWith('0') ? digits.slice(1) : digits;
 }
 
 /** Fills in a customer's defaults. @internal */
@@ -144,25 +137,15 @@ export function findCustomer(
   return undefined;
 }
 
-/** The key a customer is stored under. @internal */
-export function customerKey(handle: string): string {
-  return withAt(handle);
-}
-
-/** The customer's public profile, as resolve returns it. @internal */
-export function publicProfile(customer: SandboxCustomer): Customer {
-  return { handle: customer.handle, name: customer.name, avatarUrl: customer.avatarUrl };
-}
-
-/** The banks resolve lists: only ACTIVE mandates, account numbers masked. @internal */
+/** The banks resolve lists: only ACTIVE mandates, all but the last four digits masked. @internal */
 export function linkedBanks(customer: SandboxCustomer): LinkedBank[] {
   return customer.banks
     .filter((bank) => bank.mandateStatus === 'ACTIVE')
-    .map((bank) => ({
-      bankId: bank.bankId,
-      bankName: bank.bankName,
-      bankCode: bank.bankCode,
-      accountNumberMasked: maskAccountNumber(bank.accountNumber),
-      mandateStatus: bank.mandateStatus,
+    .map(({ bankId, bankName, bankCode, accountNumber, mandateStatus }) => ({
+      bankId,
+      bankName,
+      bankCode,
+      accountNumberMasked: '*'.repeat(Math.max(accountNumber.length - 4, 0)) + accountNumber.slice(-4),
+      mandateStatus,
     }));
 }

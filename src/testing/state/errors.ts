@@ -1,8 +1,4 @@
-/**
- * The sandbox's one error: a request it refused, or a test control called on a charge in the wrong
- * state. It carries the HTTP status it is answered with, so the same refusal reads the same over
- * HTTP and in process; the state throws it and the endpoints turn it into the error envelope.
- */
+/** The sandbox's one error, carrying the HTTP status it is answered with. */
 import { WalletError, named } from '../../errors/base.js';
 
 /**

@@ -1,14 +1,13 @@
 /**
  * Seeding: many charges put straight into the state, in any state a reconciliation meets (paid,
  * pending, failed, expired, refunded, with a fee that disagrees with the fee rule), without a
- * request per charge. Checked row by row first (seed-check.ts), then kept all together or not at
- * all.
+ * request per charge. Every row is checked first, then all are kept together or none.
  */
+import { throwIssues } from '../../core/options.js';
+import type { ValidationIssue } from '../../errors/validation.js';
 import type { AuthChannel } from '../../types.js';
-import { newCharge, sandboxFee } from './charges.js';
+import { newCharge, recordDebit, recordRefund, sandboxFee } from './charges.js';
 import { findCustomer } from './customers.js';
-import type { SandboxCustomer } from './customers.js';
-import { newRefundReference } from './refunds.js';
 import type { SandboxChargeStatus } from './records.js';
 import type { Charge, SandboxState } from './store.js';
 
@@ -71,98 +70,121 @@ export interface SandboxSeedResult {
   readonly charges: number;
 }
 
-/** What seeding needs besides the rows. @internal */
-export interface SeedContext {
-  now: Date;
-  /** How long a seeded pending charge waits for its customer, ms. */
-  ttlMs: number;
-}
+const STATUSES: ReadonlySet<string> = new Set(['SUCCESS', 'FAILED', 'PENDING_AUTHORIZATION', 'EXPIRED']);
+const PAID_ONLY = ['fee', 'netAmount', 'refunded', 'paidAt'] as const;
+const FIELDS: ReadonlySet<string> = new Set([
+  'reference',
+  'amount',
+  'status',
+  'handle',
+  'channel',
+  ...PAID_ONLY,
+]);
+const MAX_ISSUES = 20;
 
-/** What every row of one seed shares: computed once, so 100,000 rows cost one pass. */
-interface Shared {
-  now: Date;
-  nowIso: string;
-  pendingUntil: string;
-  customers: Map<string, { customer: SandboxCustomer; who: Charge['customer']; bankId: string | null }>;
-}
+const kobo = (value: unknown, zero: boolean): boolean =>
+  typeof value === 'number' && Number.isSafeInteger(value) && (zero ? value >= 0 : value > 0);
 
-function who(
-  state: SandboxState,
-  shared: Shared,
-  handle: string,
-): NonNullable<ReturnType<Shared['customers']['get']>> {
-  let found = shared.customers.get(handle);
-  if (found === undefined) {
-    const customer = findCustomer(state.customers, handle)!;
-    const bank = customer.banks.find((b) => b.mandateStatus === 'ACTIVE') ?? customer.banks[0];
-    const { phone, name } = customer;
-    found = {
-      customer,
-      who: Object.freeze({ handle: customer.handle, phone, name }),
-      bankId: bank?.bankId ?? null,
-    };
-    shared.customers.set(handle, found);
+function rowIssues(state: SandboxState, row: unknown, at: string, seen: Set<string>): ValidationIssue[] {
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) {
+    return [{ path: at, message: 'must be an object { reference, amount, status }' }];
   }
-  return found;
+  const r = row as Record<string, unknown>;
+  const issues: ValidationIssue[] = [];
+  const bad = (field: string, message: string): void => void issues.push({ path: `${at}.${field}`, message });
+  for (const field in r) if (!FIELDS.has(field)) bad(field, 'is not a field of a seeded charge');
+  const { reference, amount, status } = r;
+  if (typeof reference !== 'string' || reference.trim() === '' || reference.length > 255) {
+    bad('reference', 'must be a non-empty string of at most 255 characters');
+  } else if (seen.has(reference)) bad('reference', `repeats '${reference}'`);
+  else if (state.charges.has(reference))
+    bad('reference', `'${reference}' is already a charge of the sandbox`);
+  else seen.add(reference);
+  if (!kobo(amount, false)) bad('amount', 'must be a positive whole number of Kobo');
+  if (typeof status !== 'string' || !STATUSES.has(status))
+    bad('status', `must be one of ${[...STATUSES].join(', ')}`);
+  if (r.handle !== undefined && (typeof r.handle !== 'string' || !findCustomer(state.customers, r.handle))) {
+    bad('handle', 'must be the handle or phone of a customer of the sandbox');
+  }
+  if (r.channel !== undefined && r.channel !== 'wallet_push' && r.channel !== 'wallet_qr') {
+    bad('channel', 'must be wallet_push or wallet_qr');
+  }
+  if (status !== 'SUCCESS') {
+    for (const field of PAID_ONLY) if (r[field] !== undefined) bad(field, 'is only for a SUCCESS charge');
+    return issues;
+  }
+  if (r.fee !== undefined && !kobo(r.fee, true)) bad('fee', 'must be a whole number of Kobo, 0 or more');
+  if (r.netAmount !== undefined && !(typeof r.netAmount === 'number' && Number.isSafeInteger(r.netAmount))) {
+    bad('netAmount', 'must be a whole number of Kobo');
+  }
+  const refunded = r.refunded;
+  if (
+    refunded !== undefined &&
+    typeof refunded !== 'boolean' &&
+    !(kobo(refunded, true) && (refunded as number) <= (amount as number))
+  ) {
+    bad('refunded', 'must be true, false or a whole number of Kobo up to the amount');
+  }
+  if (r.paidAt !== undefined && (typeof r.paidAt !== 'string' || Number.isNaN(Date.parse(r.paidAt)))) {
+    bad('paidAt', 'must be an ISO-8601 date');
+  }
+  return issues;
 }
 
-function seededCharge(state: SandboxState, row: SandboxSeedCharge, shared: Shared): Charge {
-  const payer = who(state, shared, row.handle ?? '@ada');
-  const charge = newCharge(row.reference, row.amount, payer.customer, shared.now, shared.nowIso);
-  charge.customer = payer.who;
+/** The problems of a seed, at most twenty, by path (`3.amount`). */
+function seedIssues(state: SandboxState, rows: unknown): ValidationIssue[] {
+  if (!Array.isArray(rows)) return [{ path: '', message: 'must be an array of charges' }];
+  const issues: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  const { maxCharges } = state.limits;
+  if (rows.length > maxCharges) {
+    return [{ path: '', message: `has ${rows.length} charges, more than maxCharges (${maxCharges}) keeps` }];
+  }
+  for (let i = 0; i < rows.length && issues.length < MAX_ISSUES; i += 1) {
+    issues.push(...rowIssues(state, rows[i], String(i), seen));
+  }
+  return issues.slice(0, MAX_ISSUES);
+}
+
+function seededCharge(state: SandboxState, row: SandboxSeedCharge, now: Date, ttlMs: number): Charge {
+  const customer = findCustomer(state.customers, row.handle ?? '@ada')!;
+  const charge = newCharge(row.reference, row.amount, customer, now);
   charge.status = row.status;
-  charge.bankId = payer.bankId;
+  charge.bankId =
+    (customer.banks.find((b) => b.mandateStatus === 'ACTIVE') ?? customer.banks[0])?.bankId ?? null;
   charge.channel = row.channel ?? 'wallet_push';
   charge.prompts = 1;
-  charge.expiresAt = row.status === 'EXPIRED' ? shared.nowIso : shared.pendingUntil;
+  charge.expiresAt =
+    row.status === 'EXPIRED' ? charge.createdAt : new Date(now.getTime() + ttlMs).toISOString();
   if (row.status !== 'SUCCESS') return charge;
   charge.fee = row.fee ?? sandboxFee(row.amount);
   charge.netAmount = row.netAmount ?? row.amount - charge.fee;
-  charge.paidAt = row.paidAt === undefined ? shared.nowIso : new Date(row.paidAt).toISOString();
+  charge.paidAt = row.paidAt === undefined ? charge.createdAt : new Date(row.paidAt).toISOString();
   charge.refundedAmount =
     row.refunded === true ? row.amount : row.refunded === false ? 0 : (row.refunded ?? 0);
   return charge;
 }
 
 /**
- * Keeps checked rows (see {@link seedIssues}) as charges, with a debit for each paid one and a
- * refund record for each refunded one.
- * @internal
+ * Checks every row (a `ValidationError` naming each problem, and nothing kept), then keeps them as
+ * charges, with a debit for each paid one and a refund record for each refunded one; a pending
+ * one waits `ttlMs`. @internal
  */
 export function seedCharges(
   state: SandboxState,
   rows: readonly SandboxSeedCharge[],
-  at: SeedContext,
+  now: Date,
+  ttlMs: number,
 ): SandboxSeedResult {
-  state.makeRoomFor(rows.length, at.now);
-  const shared: Shared = {
-    now: at.now,
-    nowIso: at.now.toISOString(),
-    pendingUntil: new Date(at.now.getTime() + at.ttlMs).toISOString(),
-    customers: new Map(),
-  };
+  throwIssues('seed() charges', seedIssues(state, rows));
+  state.makeRoomFor(rows.length, now);
   for (const row of rows) {
-    const charge = seededCharge(state, row, shared);
+    const charge = seededCharge(state, row, now, ttlMs);
     state.charges.set(charge.reference, charge);
-    if (charge.status !== 'SUCCESS' || charge.paidAt === null) continue;
-    const { reference, amount } = charge;
-    state.debits.push({
-      reference,
-      amount,
-      handle: charge.customer.handle,
-      bankId: charge.bankId ?? '',
-      at: charge.paidAt,
-    });
+    if (charge.paidAt === null) continue;
+    recordDebit(state, charge);
     if (charge.refundedAmount > 0) {
-      state.refunds.push({
-        refundReference: newRefundReference(),
-        reference,
-        amount: charge.refundedAmount,
-        currency: 'NGN',
-        status: 'PROCESSED',
-        reason: 'seeded',
-        refundedAt: charge.paidAt,
-      });
+      recordRefund(state, charge.reference, charge.refundedAmount, 'seeded', charge.paidAt);
     }
   }
   return { seeded: rows.length, charges: state.charges.size };

@@ -1,12 +1,11 @@
 /**
- * What the sandbox remembers. The state is plain data changed only by synchronous functions, so no
- * two requests ever interleave inside one state change: that is what makes idempotent replay exact
- * without locks. Everything it keeps is bounded: charges by `maxCharges` (the oldest finished ones
- * are forgotten first, never one still waiting for the customer), the logs by `historyLimit`.
+ * What the sandbox remembers: plain data changed only by synchronous functions, so no two requests
+ * interleave inside one change (what makes idempotent replay exact without locks). Everything is
+ * bounded: charges by `maxCharges` (the oldest finished go first, never one still waiting for its
+ * customer), the records by `maxCharges` and `historyLimit`.
  */
 import type { SandboxCustomer } from './customers.js';
 import { SandboxError } from './errors.js';
-import { History } from './history.js';
 import type {
   SandboxCharge,
   SandboxDebit,
@@ -18,24 +17,46 @@ import type {
 /** A charge as the state changes it. @internal */
 export type Charge = { -readonly [K in keyof SandboxCharge]: SandboxCharge[K] };
 
-/** The last event sent for a charge, which the redeliver control sends again. @internal */
+/** The last event sent for a charge, which redeliver sends again. @internal */
 export interface SentEvent {
   event: string;
   data: unknown;
-}
-
-/** How much the sandbox keeps. @internal */
-export interface StateLimits {
-  /** Requests and delivery attempts kept, each. */
-  history: number;
-  /** Charges kept (and refunds and debits, each); past it the oldest finished charges go. */
-  maxCharges: number;
 }
 
 /** True while a charge waits for the customer: its prompt is out and has not run out. @internal */
 export function isWaiting(charge: SandboxCharge, now: Date): boolean {
   const pending = charge.status === 'PENDING_AUTHORIZATION' || charge.status === 'PENDING_SCAN';
   return pending && (charge.expiresAt === null || Date.parse(charge.expiresAt) > now.getTime());
+}
+
+/**
+ * The newest `limit` items pushed, oldest first: a ring buffer, so a server left running for days
+ * never copies a full history to make room (`test/sandbox/bounds.stress.ts`). @internal
+ */
+export class History<T> {
+  #items: T[] = [];
+  #start = 0;
+
+  constructor(readonly limit: number) {}
+
+  push(item: T): void {
+    if (this.limit === 0) return;
+    if (this.#items.length < this.limit) {
+      this.#items.push(item);
+      return;
+    }
+    this.#items[this.#start] = item;
+    this.#start = (this.#start + 1) % this.limit;
+  }
+
+  toArray(): T[] {
+    return [...this.#items.slice(this.#start), ...this.#items.slice(0, this.#start)];
+  }
+
+  clear(): void {
+    this.#items = [];
+    this.#start = 0;
+  }
 }
 
 /** The sandbox's memory. Everything a request can change lives here. @internal */
@@ -50,13 +71,11 @@ export class SandboxState {
   /** The id in a QR page's URL → the reference of the charge it pays. */
   readonly qrCodes: Map<string, string> = new Map();
   readonly sentEvents: Map<string, SentEvent> = new Map();
-  readonly limits: StateLimits;
   allowedIps: ReadonlySet<string> | undefined;
   /** Told the references of charges forgotten to stay within `maxCharges`, oldest first. */
   onForget: ((references: readonly string[]) => void) | undefined;
 
-  constructor(limits: StateLimits) {
-    this.limits = limits;
+  constructor(readonly limits: { history: number; maxCharges: number }) {
     this.refunds = new History(limits.maxCharges);
     this.debits = new History(limits.maxCharges);
     this.deliveries = new History(limits.history);
@@ -64,16 +83,13 @@ export class SandboxState {
   }
 
   /**
-   * Keeps a new charge, first making room if the sandbox is full. Room is made a hundredth of
-   * `maxCharges` at a time, so a full sandbox does not scan its oldest charges on every resolve.
-   * Throws a 503 {@link SandboxError} (and keeps nothing) when every charge kept is still waiting
-   * for its customer.
+   * Keeps a new charge. A full sandbox first forgets a hundredth of `maxCharges` (so it does not
+   * scan on every resolve), or answers 503 when every charge kept is waiting for its customer.
    */
   admit(charge: Charge, now: Date): void {
     const { maxCharges } = this.limits;
     if (this.charges.size >= maxCharges) {
-      const forgotten = this.#makeRoom(maxCharges - Math.max(1, Math.floor(maxCharges / 100)), now);
-      if (forgotten.length > 0) this.onForget?.(forgotten);
+      this.#forget(maxCharges - Math.max(1, Math.floor(maxCharges / 100)), now);
       if (this.charges.size >= maxCharges) {
         throw new SandboxError(
           503,
@@ -84,11 +100,7 @@ export class SandboxState {
     this.charges.set(charge.reference, charge);
   }
 
-  /**
-   * Makes room for `count` new charges at once, forgetting exactly as many of the oldest finished
-   * ones as needed; throws a 503 {@link SandboxError}, forgetting nothing, when the charges still
-   * waiting for their customer leave too little room.
-   */
+  /** Makes room for `count` new charges at once, or answers 503 forgetting nothing. */
   makeRoomFor(count: number, now: Date): void {
     const { maxCharges } = this.limits;
     const excess = this.charges.size + count - maxCharges;
@@ -101,11 +113,11 @@ export class SandboxState {
         `No room for ${count} charges: the sandbox keeps ${maxCharges} (maxCharges) and ${waiting} are waiting for their customer.`,
       );
     }
-    const forgotten = this.#makeRoom(this.charges.size - excess, now);
-    if (forgotten.length > 0) this.onForget?.(forgotten);
+    this.#forget(this.charges.size - excess, now);
   }
 
-  #makeRoom(target: number, now: Date): string[] {
+  // Forgets the oldest finished charges until `target` are left.
+  #forget(target: number, now: Date): void {
     const forgotten: string[] = [];
     for (const [reference, charge] of this.charges) {
       if (this.charges.size <= target) break;
@@ -115,31 +127,24 @@ export class SandboxState {
       if (charge.qrCodeUrl !== null) this.qrCodes.delete(charge.qrCodeUrl.slice(-32));
       forgotten.push(reference);
     }
-    return forgotten;
+    if (forgotten.length > 0) this.onForget?.(forgotten);
   }
 
-  /** Forgets everything that happened; customers and the allow list are set again by the caller. */
+  /** Forgets everything that happened; the caller sets customers and the allow list again. */
   clear(): void {
-    this.customers.clear();
-    this.charges.clear();
-    this.refunds.clear();
-    this.debits.clear();
-    this.deliveries.clear();
-    this.requests.clear();
-    this.qrCodes.clear();
-    this.sentEvents.clear();
+    for (const kept of [this.customers, this.charges, this.qrCodes, this.sentEvents]) kept.clear();
+    for (const kept of [this.refunds, this.debits, this.deliveries, this.requests]) kept.clear();
   }
 }
 
-/** A deep, frozen copy: a test can keep it and the sandbox can go on changing. @internal */
+/** A deep, frozen copy: a test can keep it while the sandbox goes on changing. @internal */
 export function snapshot<T>(value: T): T {
-  return deepFreeze(structuredClone(value));
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
+  const freeze = (inner: unknown): void => {
+    if (typeof inner !== 'object' || inner === null) return;
+    for (const item of Object.values(inner)) freeze(item);
+    Object.freeze(inner);
+  };
+  const copy = structuredClone(value);
+  freeze(copy);
+  return copy;
 }

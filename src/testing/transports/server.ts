@@ -1,15 +1,15 @@
 /**
- * Serving the sandbox over HTTP on loopback, for merchants' apps in other processes and other
- * languages. Each request becomes a Fetch `Request` whose body streams from the socket (so the one
- * bounded reader can refuse a huge body without it ever being held), is answered by the one state
- * machine, and the `Response` is written back. The socket's address is the caller's IP.
+ * The sandbox over HTTP on loopback, for apps in other processes and languages. A request's body
+ * streams from the socket, so the one bounded reader refuses a huge body without holding it; the
+ * socket's address is the caller's IP.
  */
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import type { SandboxLogger } from '../endpoints/log.js';
-import type { SandboxRequestContext } from '../endpoints/router.js';
+import type { Handle } from '../endpoints/router.js';
 
 /** Where and how `sandbox.listen()` serves. */
 export interface SandboxListenOptions {
@@ -51,19 +51,12 @@ export interface SandboxServer {
   readonly close: () => Promise<void>;
 }
 
-type Handler = (request: Request, context?: SandboxRequestContext) => Promise<Response>;
-
-// How long the rest of a refused body is read and dropped before the connection is cut: closing at
-// once, with bytes unread, makes the kernel send a reset that can destroy the 413 on its way.
+// How long the rest of a refused body is read and dropped before the connection is cut: closing with
+// bytes unread makes the kernel send a reset that can destroy the 413 on its way.
 const LINGER_MS = 2000;
 
 /** A request body streamed from the socket, and a way to drop whatever of it is not read yet. */
-interface SocketBody {
-  stream: ReadableStream<Uint8Array>;
-  drop(): void;
-}
-
-function bodyStream(req: IncomingMessage): SocketBody {
+function bodyStream(req: IncomingMessage): { stream: ReadableStream<Uint8Array>; drop(): void } {
   let open = true;
   const drop = (): void => {
     open = false;
@@ -91,7 +84,13 @@ function bodyStream(req: IncomingMessage): SocketBody {
   return { stream, drop };
 }
 
-function toRequest(req: IncomingMessage, origin: string): { request: Request; body: SocketBody | undefined } {
+// One request: carried to the handler as a Fetch `Request`, its `Response` written back.
+async function serve(
+  handle: Handle,
+  req: IncomingMessage,
+  res: ServerResponse,
+  origin: string,
+): Promise<void> {
   const headers = new Headers();
   for (const [name, values] of Object.entries(req.headersDistinct)) {
     for (const value of values ?? []) headers.append(name, value);
@@ -100,37 +99,29 @@ function toRequest(req: IncomingMessage, origin: string): { request: Request; bo
   const body = method === 'GET' || method === 'HEAD' ? undefined : bodyStream(req);
   // `duplex` is required by undici's Request for a streamed body; Node's RequestInit type lacks it.
   const init = { method, headers, ...(body === undefined ? {} : { body: body.stream, duplex: 'half' }) };
-  return { request: new Request(new URL(req.url ?? '/', origin), init as RequestInit), body };
-}
-
-async function writeResponse(
-  req: IncomingMessage,
-  res: ServerResponse,
-  response: Response,
-  socketBody: SocketBody | undefined,
-): Promise<void> {
-  if (response.type === 'error') {
-    // An injected reset: the connection drops with no answer at all.
-    req.socket.destroy();
-    return;
-  }
-  const body = Buffer.from(await response.arrayBuffer());
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => (headers[name] = value));
+  const clientIp = req.socket.remoteAddress;
+  const request = new Request(new URL(req.url ?? '/', origin), init as RequestInit);
+  const response = await handle(request, clientIp === undefined ? {} : { clientIp });
+  // An injected reset: the connection drops with no answer at all.
+  if (response.type === 'error') return void req.socket.destroy();
+  const bytes = Buffer.from(await response.arrayBuffer());
   const unread = !req.complete;
-  if (unread) headers.connection = 'close';
-  res.writeHead(response.status, { ...headers, 'content-length': String(body.length) });
-  res.end(body);
+  res.writeHead(response.status, {
+    ...Object.fromEntries(response.headers),
+    ...(unread ? { connection: 'close' } : {}),
+    'content-length': String(bytes.length),
+  });
+  res.end(bytes);
   if (unread) {
     // Answered before the body was read (a 413, a 401): the rest is read and dropped, never kept.
-    socketBody?.drop();
+    body?.drop();
     setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
   }
 }
 
 /** Starts a loopback server over a Fetch handler; `basePath` is added to its URL. @internal */
 export async function startServer(
-  handle: Handler,
+  handle: Handle,
   options: SandboxListenOptions = {},
   basePath = '',
 ): Promise<SandboxServer> {
@@ -145,26 +136,15 @@ export async function startServer(
       connectionsCheckingInterval: Math.max(50, Math.min(1000, requestTimeout / 4)),
     },
     (req, res) => {
-      const serve = async (): Promise<void> => {
-        const clientIp = req.socket.remoteAddress;
-        const { request, body } = toRequest(req, origin);
-        const response = await handle(request, clientIp === undefined ? {} : { clientIp });
-        await writeResponse(req, res, response, body);
-      };
-      serve().catch((error: unknown) => {
+      serve(handle, req, res, origin).catch((error: unknown) => {
         if (res.headersSent) return res.destroy();
         res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
         res.end(JSON.stringify({ status: 'error', message: `The sandbox failed: ${String(error)}` }));
       });
     },
   );
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  server.listen(options.port ?? 0, host);
+  await once(server, 'listening'); // rejects on 'error' (a port in use)
   const { port } = server.address() as AddressInfo;
   origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let closing: Promise<void> | undefined;

@@ -1,11 +1,17 @@
 /**
- * The sandbox's webhook sender: where events go (set at creation, or changed while the sandbox
- * runs without losing its state), the deliveries under way, and stopping them on `close()`.
+ * Webhooks as the service sends them: signed exactly as the SDK verifies, POSTed with global
+ * `fetch`, retried with doubling delays (capped) while the merchant's endpoint fails or is too
+ * slow, every attempt recorded. The caller learns how the first attempt went; retries go on in the
+ * background, so a failing endpoint never holds `authorize()` for the whole schedule. The spec
+ * shows no retry schedule; the defaults are short so a test suite never waits long.
  */
-import type { SandboxDeliveryAttempt } from '../state/records.js';
-import type { SentEvent } from '../state/store.js';
-import { startDelivery } from './delivery.js';
-import type { WebhookDelivery, WebhookOutcome, WebhookRetryOptions } from './delivery.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { signWebhook } from '../../webhooks/sign.js';
+import { SandboxError } from '../state/errors.js';
+import type { SandboxCharge, SandboxDeliveryAttempt } from '../state/records.js';
+import type { SandboxState, SentEvent } from '../state/store.js';
+import { webhookBody } from './body.js';
 
 /** Where webhooks go: an endpoint and the secret it verifies with. */
 export interface WebhookTarget {
@@ -15,13 +21,99 @@ export interface WebhookTarget {
   readonly secret: string;
 }
 
-/** Sends each event to the current target and keeps track of the retries under way. @internal */
+/** How the sandbox retries a webhook delivery. */
+export interface WebhookRetryOptions {
+  /**
+   * Attempts in all, the first included; from 1 to 20.
+   * @default 5
+   */
+  attempts?: number;
+  /**
+   * Delay before the second attempt, ms; it doubles before each later one, up to `maxDelayMs`.
+   * @default 50
+   */
+  delayMs?: number;
+  /**
+   * The longest delay between two attempts, ms.
+   * @default 10000
+   */
+  maxDelayMs?: number;
+  /**
+   * How long one attempt may take, from sending to the end of the endpoint's answer, ms.
+   * @default 2000
+   */
+  timeoutMs?: number;
+}
+
+/** How a delivery went, once its last attempt is over. */
+export interface WebhookOutcome {
+  /** True when an attempt got a 2xx answer. */
+  readonly delivered: boolean;
+  /** Every attempt, in order. */
+  readonly attempts: readonly SandboxDeliveryAttempt[];
+}
+
+/** A delivery as its first attempt left it; retries may go on in the background. */
+export interface WebhookDelivery {
+  /** True when the first attempt got a 2xx answer. */
+  readonly delivered: boolean;
+  /** The first attempt. */
+  readonly attempts: readonly SandboxDeliveryAttempt[];
+  /** True when the first attempt failed and more are scheduled. */
+  readonly retrying: boolean;
+  /** Resolves when the last attempt is over (never rejects); `sandbox.close()` ends it early. */
+  readonly settled: Promise<WebhookOutcome>;
+}
+
+type Signed = { body: string; signature: string };
+
+/** What went wrong with an attempt, in a few words. */
+function why(error: unknown, timeoutMs: number): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.name === 'TimeoutError') return `timed out after ${timeoutMs} ms`;
+  if (error.name === 'AbortError') return 'stopped: the sandbox closed';
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  if (typeof cause?.code === 'string') return cause.code;
+  return typeof cause?.message === 'string' ? cause.message : error.message;
+}
+
+async function post(
+  url: string,
+  body: string,
+  signature: string,
+  timeoutMs: number,
+  stop: AbortSignal,
+): Promise<{ status: number | null; error: string | null }> {
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-wallet-signature': signature,
+        'user-agent': 'wallet-sandbox',
+      },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), stop]),
+    });
+    // Only a complete answer counts: an endpoint that sends headers and then hangs acknowledged nothing.
+    await response.arrayBuffer();
+    return { status: response.status, error: null };
+  } catch (error) {
+    return { status: null, error: why(error, timeoutMs) };
+  }
+}
+
+function noTarget(so: string): never {
+  throw new SandboxError(409, `This sandbox has no webhookUrl, so ${so}.`);
+}
+
+/** Sends events to the current target, records every attempt, and stops retries on `close()`. @internal */
 export class WebhookSender {
   target: WebhookTarget | undefined;
   readonly #retry: Required<WebhookRetryOptions>;
   readonly #now: () => Date;
   readonly #record: (attempt: SandboxDeliveryAttempt) => void;
-  // Background retries: close() stops them and waits for them to end.
   #stop = new AbortController();
   readonly #pending = new Set<Promise<WebhookOutcome>>();
   // Never reset, so an id names one delivery for the sandbox's whole life.
@@ -29,45 +121,53 @@ export class WebhookSender {
 
   constructor(
     target: WebhookTarget | undefined,
-    retry: Required<WebhookRetryOptions>,
+    retry: WebhookRetryOptions | undefined,
     now: () => Date,
     record: (attempt: SandboxDeliveryAttempt) => void,
   ) {
     this.target = target;
-    this.#retry = retry;
+    this.#retry = { attempts: 5, delayMs: 50, maxDelayMs: 10_000, timeoutMs: 2000, ...retry };
     this.#now = now;
     this.#record = record;
   }
 
-  /**
-   * Delivers one event of a charge, or the very bytes of a past delivery (`signed`); `null` when
-   * there is no target.
-   */
-  async send(
-    reference: string,
-    sent: SentEvent,
-    signed?: { body: string; signature: string },
-  ): Promise<WebhookDelivery | null> {
-    const target = this.target;
-    if (target === undefined) return null;
-    this.#deliveries += 1;
-    const delivery = await startDelivery({
-      id: `dlv_${this.#deliveries}`,
-      signed,
-      url: target.url,
-      secret: target.secret,
-      event: sent.event,
-      reference,
-      data: sent.data,
-      retry: this.#retry,
-      now: this.#now,
-      signal: this.#stop.signal,
-      record: this.#record,
-    });
-    const settled = delivery.settled;
-    this.#pending.add(settled);
-    void settled.then(() => this.#pending.delete(settled));
-    return delivery;
+  /** Remembers the `charge.success` of a charge just paid (for redelivery), and sends it. */
+  sendPaid(state: SandboxState, charge: SandboxCharge): Promise<WebhookDelivery | null> {
+    const { reference, amount, customer } = charge;
+    const sent = {
+      event: 'charge.success',
+      data: { reference, amount, customer: { handle: customer.handle } },
+    };
+    state.sentEvents.set(reference, sent);
+    return this.#send(reference, sent);
+  }
+
+  /** Sends a charge's remembered event again; a `SandboxError` says why there is nothing to send. */
+  async resend(state: SandboxState, reference: string): Promise<WebhookDelivery> {
+    if (!state.charges.has(reference))
+      throw new SandboxError(404, `No charge with reference '${reference}'.`);
+    const sent = state.sentEvents.get(reference);
+    if (sent === undefined) {
+      throw new SandboxError(
+        409,
+        `No webhook was sent for '${reference}': only an authorized charge has one.`,
+      );
+    }
+    return (await this.#send(reference, sent)) ?? noTarget('there is nothing to redeliver');
+  }
+
+  /** Sends a past delivery again, byte for byte, to the current target, as a new delivery. */
+  async replay(state: SandboxState, id: string): Promise<WebhookDelivery> {
+    const past = state.deliveries.toArray().find((attempt) => attempt.id === id);
+    if (past === undefined) {
+      throw new SandboxError(
+        404,
+        `No delivery '${id}' (the sandbox keeps the newest historyLimit attempts).`,
+      );
+    }
+    const { event, reference, body, signature } = past;
+    const delivery = await this.#send(reference, { event, data: null }, { body, signature });
+    return delivery ?? noTarget('there is nowhere to replay to');
   }
 
   /** Stops the retries under way and waits for them; ready to send again afterwards. */
@@ -75,5 +175,68 @@ export class WebhookSender {
     this.#stop.abort();
     await Promise.all(this.#pending);
     this.#stop = new AbortController();
+  }
+
+  // Resolves once the first attempt is answered (never rejects); `null` without a target.
+  #send(reference: string, sent: SentEvent, signed?: Signed): Promise<WebhookDelivery | null> {
+    const target = this.target;
+    if (target === undefined) return Promise.resolve(null);
+    this.#deliveries += 1;
+    const { body, signature } = signed ?? signWebhook(webhookBody(sent.event, sent.data), target.secret);
+    const id = `dlv_${this.#deliveries}`;
+    const delivery = { id, event: sent.event, reference, url: target.url, body, signature };
+    return new Promise((resolve) => {
+      const settled: Promise<WebhookOutcome> = this.#run(delivery, (first) =>
+        resolve({ delivered: first.ok, attempts: [first], retrying: first.nextRetryAt !== null, settled }),
+      );
+      this.#pending.add(settled);
+      void settled.then(() => this.#pending.delete(settled));
+    });
+  }
+
+  async #run(
+    delivery: Pick<SandboxDeliveryAttempt, 'id' | 'event' | 'reference' | 'url' | 'body' | 'signature'>,
+    onFirst: (attempt: SandboxDeliveryAttempt) => void,
+  ): Promise<WebhookOutcome> {
+    const { id, event, reference, url, body, signature } = delivery;
+    const retry = this.#retry;
+    const stop = this.#stop.signal;
+    const attempts: SandboxDeliveryAttempt[] = [];
+    for (let attempt = 1; attempt <= retry.attempts; attempt += 1) {
+      const started = this.#now();
+      const clock = performance.now();
+      const { status, error } = await post(url, body, signature, retry.timeoutMs, stop);
+      const ok = status !== null && status >= 200 && status < 300;
+      const more = !ok && attempt < retry.attempts && !stop.aborted;
+      // Doubling from delayMs before each later attempt, capped.
+      const wait = more ? Math.min(retry.delayMs * 2 ** Math.min(attempt - 1, 30), retry.maxDelayMs) : 0;
+      const record: SandboxDeliveryAttempt = Object.freeze({
+        id,
+        event,
+        reference,
+        url,
+        attempt,
+        of: retry.attempts,
+        ok,
+        status,
+        error: error ?? (ok ? null : `HTTP ${status}`),
+        body,
+        signature,
+        at: started.toISOString(),
+        durationMs: Math.round(performance.now() - clock),
+        nextRetryAt: more ? new Date(this.#now().getTime() + wait).toISOString() : null,
+      });
+      attempts.push(record);
+      this.#record(record);
+      if (attempt === 1) onFirst(record);
+      if (!more) return { delivered: ok, attempts };
+      try {
+        // Holds the process open (a script awaiting `settled` must not exit first); close() ends it.
+        await sleep(wait, undefined, { signal: stop });
+      } catch {
+        break;
+      }
+    }
+    return { delivered: false, attempts };
   }
 }

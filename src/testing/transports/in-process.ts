@@ -1,3 +1,11 @@
+/**
+ * The two in-process ways of serving the sandbox, with no sockets: an undici-style dispatcher for
+ * the SDK, and MSW handlers. Both only carry requests to the one Fetch handler.
+ */
+import { createRequire } from 'node:module';
+
+import type * as MswModule from 'msw';
+
 import { ofType, throwIssues } from '../../core/options.js';
 import type { DispatchHandler, DispatchOptions, Dispatcher } from '../../platform/types.js';
 
@@ -24,9 +32,8 @@ function toHeaders(raw: DispatchOptions['headers'] | unknown[] | null | undefine
   return headers;
 }
 
-async function toBody(body: unknown): Promise<Buffer | undefined> {
-  if (body == null) return undefined;
-  if (typeof body === 'string' || body instanceof Uint8Array) return Buffer.from(body);
+async function toBody(body: unknown): Promise<string | Uint8Array | undefined> {
+  if (body == null || typeof body === 'string' || body instanceof Uint8Array) return body ?? undefined;
   const chunks: Buffer[] = [];
   for await (const chunk of body as AsyncIterable<Uint8Array | string>) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks);
@@ -34,9 +41,8 @@ async function toBody(body: unknown): Promise<Buffer | undefined> {
 
 /**
  * An undici-style `Dispatcher` that answers every request from a Fetch-style handler, in process,
- * with no sockets. It drives undici's public handler callbacks (`onRequestStart` …
- * `onResponseError`) as a connection would, so the SDK's transport (timeouts, aborts, body
- * reading) runs unchanged against it.
+ * with no sockets. It drives undici's handler callbacks as a connection would, so the SDK's
+ * transport (timeouts, aborts, body reading) runs unchanged against it.
  *
  * @example
  * ```ts
@@ -61,7 +67,7 @@ export class FetchDispatcher implements Dispatcher {
     return this.#closed;
   }
 
-  /** Same as {@link FetchDispatcher.closed}: this dispatcher has nothing to tear down. */
+  /** Same as {@link FetchDispatcher.closed}. */
   get destroyed(): boolean {
     return this.#closed;
   }
@@ -144,4 +150,29 @@ export class FetchDispatcher implements Dispatcher {
     if (callback) return callback();
     return Promise.resolve();
   }
+}
+
+/**
+ * One MSW request handler, as `setupServer()` and `worker.use()` take it (msw's `HttpHandler`).
+ * `any`, because msw's handler classes have private members (no structural type is accepted) and
+ * naming msw's class would break the declarations where msw, an optional peer, is not installed.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: no other type is both msw-free and accepted by msw.
+export type SandboxMswHandler = any;
+
+/** One catch-all handler for every method under `baseUrl`, typed without msw. @internal */
+export function mswHandlers(baseUrl: string, handle: FetchHandler): readonly unknown[] {
+  let msw: typeof MswModule;
+  try {
+    // require, not import(): `sandbox.handlers` is a plain property (tsup shims import.meta.url in CJS).
+    msw = createRequire(import.meta.url)('msw') as typeof MswModule;
+  } catch (cause) {
+    if ((cause as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw cause;
+    throw new Error(
+      'sandbox.handlers needs msw (2 or 3), an optional peer dependency of @wallet/node: npm install --save-dev msw. ' +
+        'Without msw, use sandbox.dispatcher or sandbox.listen().',
+      { cause },
+    );
+  }
+  return [msw.http.all(`${baseUrl}/*`, ({ request }) => handle(request))];
 }

@@ -1,0 +1,173 @@
+/**
+ * The service's wire: request bodies read with the SDK's one bounded reader and checked by hand
+ * (400 as a strict service answers; no zod, so `@wallet/node/testing` stays cheap to load), and the
+ * response envelopes every way of serving answers with, byte for byte the same.
+ */
+import { MAX_BODY_BYTES, readBounded } from '../../core/body.js';
+import { SandboxError } from '../state/errors.js';
+
+/** A saved answer: what the idempotency store keeps and replays. @internal */
+export interface SavedResponse {
+  status: number;
+  /** The exact JSON text of the body. */
+  body: string;
+}
+
+/** `{ status: 'success', message?, data }` with HTTP 200. The verify response has no `message`. @internal */
+export function success(data: unknown, message?: string): SavedResponse {
+  const envelope = message === undefined ? { status: 'success', data } : { status: 'success', message, data };
+  return { status: 200, body: JSON.stringify(envelope) };
+}
+
+/** `{ status: 'error', message }` with the given HTTP status. @internal */
+export function failure(status: number, message: string): SavedResponse {
+  return { status, body: JSON.stringify({ status: 'error', message }) };
+}
+
+/** The error envelope of a refusal; anything but a {@link SandboxError} is the sandbox's own 500. @internal */
+export function refusal(error: unknown): SavedResponse {
+  if (error instanceof SandboxError) return failure(error.status, error.message);
+  return failure(500, `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** The Fetch `Response` of a saved answer; `extra` adds headers such as `Idempotent-Replayed`. @internal */
+export function toResponse(saved: SavedResponse, extra: Record<string, string> = {}): Response {
+  const headers = { 'content-type': 'application/json; charset=utf-8', ...extra };
+  return new Response(saved.body, { status: saved.status, headers });
+}
+
+/**
+ * A request's body as text, 413 past `limit` (at once from `Content-Length`, or at the first chunk
+ * past it): the bytes beyond are never kept. @internal
+ */
+export async function readBody(request: Request, limit: number = MAX_BODY_BYTES): Promise<string> {
+  if (request.body === null) return '';
+  const reader = request.body.getReader();
+  const declared = request.headers.get('content-length') ?? undefined;
+  const cancel = (): void => void reader.cancel().catch(() => {});
+  const body = await readBounded(() => reader.read(), cancel, declared, limit);
+  if (body === undefined) {
+    const size = limit === MAX_BODY_BYTES ? `${limit} bytes (1 MiB)` : `${limit} bytes`;
+    throw new SandboxError(413, `The request body is larger than ${size}.`);
+  }
+  return body.text();
+}
+
+/** The largest seed body, bytes (64 MiB: about 400,000 charges as JSON lines). */
+const MAX_SEED_BYTES = 64 * 1024 * 1024;
+
+/** The rows of a seed body: a JSON array, or JSON lines; a bad line is a 400 naming it. @internal */
+export async function readSeed(request: Request): Promise<unknown[]> {
+  const text = await readBody(request, MAX_SEED_BYTES);
+  const start = /\S/.exec(text)?.index;
+  if (start === undefined)
+    throw new SandboxError(400, 'The seed is empty: send a JSON array of charges, or JSON lines.');
+  if (text[start] === '[') {
+    let rows: unknown;
+    try {
+      rows = JSON.parse(text);
+    } catch {
+      throw new SandboxError(400, 'The seed is not valid JSON.');
+    }
+    if (!Array.isArray(rows))
+      throw new SandboxError(400, 'The seed must be a JSON array of charges, or JSON lines.');
+    return rows as unknown[];
+  }
+  return text.split('\n').flatMap((line, index) => {
+    if (line.trim() === '') return [];
+    try {
+      return [JSON.parse(line) as unknown];
+    } catch {
+      throw new SandboxError(400, `Line ${index + 1} of the seed is not valid JSON.`);
+    }
+  });
+}
+
+/** A parsed JSON request body that is an object. @internal */
+export type JsonObject = Record<string, unknown>;
+
+const bad = (message: string): SandboxError => new SandboxError(400, message);
+
+/** A POST body: JSON with an object at the top, sent as JSON (the spec requires the header). @internal */
+export function parseJsonObject(text: string, contentType: string | null): JsonObject {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json') {
+    throw bad(`Content-Type must be application/json (got ${contentType === null ? 'none' : `'${type}'`}).`);
+  }
+  if (text.trim() === '') throw bad('The request body is empty; send a JSON object.');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw bad('The request body is not valid JSON.');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw bad('The request body must be a JSON object.');
+  }
+  return value as JsonObject;
+}
+
+/** A required, non-empty string field. @internal */
+export function requireString(body: JsonObject, field: string): string {
+  const value = body[field];
+  if (value === undefined || value === null) throw bad(`${field} is required.`);
+  if (typeof value !== 'string') throw bad(`${field} must be a string.`);
+  if (value.trim() === '') throw bad(`${field} must not be empty.`);
+  return value;
+}
+
+/** An optional string field. @internal */
+export function optionalString(body: JsonObject, field: string): string | undefined {
+  const value = body[field];
+  if (value !== undefined && typeof value !== 'string') throw bad(`${field} must be a string when given.`);
+  return value;
+}
+
+/**
+ * An amount: a positive safe integer of Kobo. An optional one refuses `null`, because a refund's
+ * missing amount means "refund everything" and that must never be an accident. @internal
+ */
+export function amount(body: JsonObject, field: string, required: boolean): number | undefined {
+  const value = body[field];
+  if (value === undefined && !required) return undefined;
+  if (required && (value === undefined || value === null)) throw bad(`${field} is required.`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+    throw bad(`${field} must be a positive whole number of Kobo.`);
+  }
+  return value;
+}
+
+/** How deep stored metadata may nest: the sandbox copies and freezes what it keeps, recursively. */
+const MAX_DEPTH = 32;
+
+function depth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, level] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    deepest = Math.max(deepest, level);
+    if (deepest > MAX_DEPTH) return deepest;
+    for (const inner of Object.values(item)) stack.push([inner, level + 1]);
+  }
+  return deepest;
+}
+
+/** An optional plain object of custom pairs, nested at most 32 deep. @internal */
+export function optionalObject(body: JsonObject, field: string): JsonObject | undefined {
+  const value = body[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw bad(`${field} must be an object of key-value pairs when given.`);
+  }
+  if (depth(value) > MAX_DEPTH) throw bad(`${field} nests more than ${MAX_DEPTH} levels deep.`);
+  return value as JsonObject;
+}
+
+/** A required field limited to a list of values. @internal */
+export function requireOneOf<T extends string>(body: JsonObject, field: string, allowed: readonly T[]): T {
+  const value = requireString(body, field);
+  if (!(allowed as readonly string[]).includes(value))
+    throw bad(`${field} must be one of ${allowed.join(', ')}.`);
+  return value as T;
+}
