@@ -1,23 +1,22 @@
-import { FAIL, guards, runGuard, type SchemaName } from '../schemas/guards.js';
 import type { Route } from '../internal/route.js';
 import { ClientClosedError, ValidationError } from '../errors.js';
-import { APIPromise, type Answer, type WithResponse } from './api-promise.js';
+import { APIPromise, type WithResponse } from './api-promise.js';
 import type { Sender, AttemptResult, AttemptRequest } from './attempt.js';
 import type { Config } from './config.js';
 import { mergeHeaders } from './headers.js';
 import { KeyMemory, keyReused, type Echo } from './idempotency.js';
-import { callResult, mayHaveActed, delayBeforeRetry, GUARD_DOUBTS, type ResultContext } from './outcome.js';
+import { callResult, mayHaveActed, delayBeforeRetry, type ResultContext } from './outcome.js';
 import { checkRequestOptions, type RequestOptions } from './request-options.js';
 import type { Scrubber } from './scrub.js';
 import { sleep } from './retry.js';
 import { maskParams, traceCall, traced, type CallTrace } from './trace.js';
-import { loadSchemas, snapshot, validate } from './check.js';
+import { loadSchemas, snapshot, validate, type SchemaName } from './check.js';
 
 export type { RequestOptions } from './request-options.js';
 
 // A schema by name: the resources that describe calls never name zod, which is bundled into the
-// lazily loaded schemas file rather than installed. Each has a guard (`../schemas/guards.ts`).
-export type { SchemaName } from '../schemas/guards.js';
+// lazily loaded schemas file rather than installed.
+export type { SchemaName } from './check.js';
 
 /** One API call as a resource describes it; the transport does the rest. */
 export interface ApiCall {
@@ -71,7 +70,7 @@ function readOptions(given: RequestOptions | undefined, scrub: Scrubber): Reques
   return options.value ?? NO_OPTIONS;
 }
 
-/** The call's parameters as read once (a snapshot), ready for their guard or their schema. */
+/** The call's parameters as read once (a snapshot), ready for their schema. */
 function readParams(call: ApiCall, scrub: Scrubber): unknown {
   const params = snapshot(call.params);
   if (!params.ok)
@@ -124,12 +123,10 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
       if (send === undefined && !clientClosed) openSender().catch(() => undefined);
       const options = readOptions(call.options, scrub);
       const given = readParams(call, scrub);
-      // Checked and sent from one snapshot: the guard's copy, or zod's when the guard doubts.
-      const guarded = runGuard(guards[call.paramsSchema], given);
-      const params =
-        guarded === FAIL
-          ? validate(call.paramsName, call.paramsSchema, given, await loadSchemas(), scrub)
-          : (guarded as Record<string, unknown>);
+      // Checked and sent from one snapshot: zod's copy. The first call waits for zod to load.
+      const loaded = loadSchemas(call.paramsName);
+      const schemas = loaded instanceof Promise ? await loaded : loaded;
+      const params = validate(call.paramsName, call.paramsSchema, given, schemas, scrub);
       const route = call.route.build(params);
       // What errors, logs and traces show: scrubbed, since a reference may carry anything.
       const endpoint = scrub.text(`${call.method} ${route}`);
@@ -169,6 +166,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         expired: false,
         note: undefined,
         dataSchema: call.dataSchema,
+        schemas,
       };
 
       for (let n = 1; ; n++) {
@@ -181,7 +179,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
             cause: options.signal.reason,
           };
           ctx.call.attempts = n - 1;
-          return callResult<T>(scrub.result(result), ctx) as WithResponse<T>;
+          return callResult<T>(scrub.result(result), ctx);
         }
         const started = performance.now();
         const left = deadline - started;
@@ -220,13 +218,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         }
         ctx.call.attempts = n;
         ctx.note = next?.stop;
-        const first = callResult<T>(result, ctx);
-        // An answer its guard doubts: zod, loaded now, judges it and words what is wrong (given
-        // the schemas, finish always decides).
-        const done =
-          first !== GUARD_DOUBTS
-            ? first
-            : (callResult<T>(result, { ...ctx, schemas: await loadSchemas() }) as Answer<T>);
+        const done = callResult<T>(result, ctx);
         call.accepted?.(done.data, done);
         return done;
       }

@@ -1,10 +1,11 @@
 import * as z from 'zod/mini';
-import { refine } from './refine.js';
+import { refine } from './requests.js';
 
 // Loose objects keep fields the service adds later; enumerations are plain strings so a new
 // status passes through. Only documented fields with the wrong type or missing are refused, and
 // amounts below zero: money never comes back negative, and a negative one is a broken response.
 const str = z.string();
+const PAID_FIELDS = ['fee', 'netAmount', 'paidAt'] as const;
 const kobo = z.int().check(z.nonnegative({ error: 'must not be negative (an amount in Kobo)' }));
 
 /** `data` of the resolve response. */
@@ -27,7 +28,14 @@ export const resolvedCustomer: z.ZodMiniType = z.looseObject({
 /** `data` of the dispatch response. */
 export const chargeDispatch: z.ZodMiniType = z
   .looseObject({ reference: str, status: str, authChannel: str, qrCodeUrl: z.optional(str), expiresAt: str })
-  .check(refine('qrCodeForQr'));
+  // A wallet_qr dispatch carries the QR code's URL.
+  .check(
+    refine((value: Record<string, unknown>) =>
+      value.authChannel === 'wallet_qr' && value.qrCodeUrl === undefined
+        ? [{ path: ['qrCodeUrl'], message: 'is required for a wallet_qr dispatch' }]
+        : undefined,
+    ),
+  );
 
 /** `data` of the verify response. */
 export const transaction: z.ZodMiniType = z
@@ -45,7 +53,15 @@ export const transaction: z.ZodMiniType = z
     paidAt: z.nullish(str),
   })
   // A SUCCESS charge carries its fee, net amount and time of payment.
-  .check(refine('paidFields'));
+  .check(
+    refine((value: Record<string, unknown>) => {
+      if (value.status !== 'SUCCESS') return undefined;
+      const missing = PAID_FIELDS.filter((field) => value[field] == null);
+      return missing.length > 0
+        ? missing.map((field) => ({ path: [field], message: 'is required on a SUCCESS transaction' }))
+        : undefined;
+    }),
+  );
 
 /** `data` of the refund response. */
 export const refund: z.ZodMiniType = z.looseObject({
