@@ -61,10 +61,6 @@ export function validate(
   return checked.value as Record<string, unknown>;
 }
 
-// One read of a call's parameters and options: a getter that answers differently on a second
-// read, or a Proxy whose traps throw, cannot slip a value past the checks or surface as a raw
-// `TypeError`: what cannot be read becomes a validation issue.
-
 // Deeper than the schemas allow (metadata: 32 levels), so their message is the one a merchant sees.
 const MAX_DEPTH = 64;
 
@@ -84,9 +80,10 @@ function unreadable(path: string, error: unknown): ValidationIssue {
 }
 
 /**
- * A plain-data copy of `value`: plain objects and arrays copied, each property read once;
- * anything else (strings, numbers, class instances, functions) kept as it is for the schemas to
- * judge. Cycles keep their shape in the copy, for the schemas to refuse.
+ * A plain-data copy of `value`: plain objects and arrays copied, each property read once (a getter
+ * that answers differently on a second read cannot slip a value past the checks; what cannot be
+ * read is an issue, never a raw `TypeError`); anything else (strings, numbers, class instances,
+ * functions) kept as it is for the schemas to judge. Cycles keep their shape, for them to refuse.
  */
 export function snapshot(value: unknown, path = ''): Snapshot {
   const issues: ValidationIssue[] = [];

@@ -5,7 +5,6 @@ import { refine } from './requests.js';
 // status passes through. Only documented fields with the wrong type or missing are refused, and
 // amounts below zero: money never comes back negative, and a negative one is a broken response.
 const str = z.string();
-const PAID_FIELDS = ['fee', 'netAmount', 'paidAt'] as const;
 const kobo = z.int().check(z.nonnegative({ error: 'must not be negative (an amount in Kobo)' }));
 
 /** `data` of the resolve response. */
@@ -37,6 +36,8 @@ export const chargeDispatch: z.ZodMiniType = z
     ),
   );
 
+const PAID_FIELDS = ['fee', 'netAmount', 'paidAt'] as const;
+
 /** `data` of the verify response. */
 export const transaction: z.ZodMiniType = z
   .looseObject({
@@ -54,13 +55,14 @@ export const transaction: z.ZodMiniType = z
   })
   // A SUCCESS charge carries its fee, net amount and time of payment.
   .check(
-    refine((value: Record<string, unknown>) => {
-      if (value.status !== 'SUCCESS') return undefined;
-      const missing = PAID_FIELDS.filter((field) => value[field] == null);
-      return missing.length > 0
-        ? missing.map((field) => ({ path: [field], message: 'is required on a SUCCESS transaction' }))
-        : undefined;
-    }),
+    refine((value: Record<string, unknown>) =>
+      value.status !== 'SUCCESS'
+        ? undefined
+        : PAID_FIELDS.filter((field) => value[field] == null).map((field) => ({
+            path: [field],
+            message: 'is required on a SUCCESS transaction',
+          })),
+    ),
   );
 
 /** `data` of the refund response. */
