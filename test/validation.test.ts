@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError, type ValidationIssue } from '@wallet/node';
-import { mockService } from './helpers/mock-service.js';
+import { ResponseValidationError, ValidationError, type ValidationIssue } from '@wallet/node';
+import { BASE_URL, dispatched, http, mockService, ok, paid, refunded } from './helpers/mock-service.js';
 
 const cyclic: Record<string, unknown> = { a: 1 };
 cyclic.self = cyclic;
@@ -110,6 +110,12 @@ const cases: [string, Call, string, RegExp][] = [
     /plain object/,
   ],
   [
+    'metadata that is a Date',
+    (w) => w.charges.dispatch({ ...dispatch, metadata: new Date(0) } as never),
+    'metadata',
+    /plain object of JSON values, not an instance of Date/,
+  ],
+  [
     'metadata with NaN deep inside',
     (w) => w.charges.dispatch({ ...dispatch, metadata: { a: [{ b: NaN }] } } as never),
     'metadata.a.0.b',
@@ -197,5 +203,53 @@ describe('request validation', () => {
     const metadata = { order: { id: 1042, lines: [{ sku: 'A', qty: 2 }] }, coupon: null, vip: true };
     await mock.wallet().charges.dispatch({ ...dispatch, authChannel: 'wallet_push', metadata });
     expect(JSON.parse(mock.seen[0]!.body).metadata).toEqual(metadata);
+  });
+
+  it('sends the parameters in the order of their schema, whatever order they were given in', async () => {
+    const mock = mockService(http.post(`${BASE_URL}/v1/charges/dispatch`, () => ok(dispatched)));
+    const params = {
+      metadata: { a: 1 },
+      description: 'd',
+      authChannel: 'wallet_push',
+      bankId: 'b',
+      reference: dispatched.reference,
+    };
+    await mock.wallet().charges.dispatch(params as never);
+    expect(Object.keys(JSON.parse(mock.seen[0]!.body) as object)).toEqual([
+      'reference',
+      'bankId',
+      'authChannel',
+      'description',
+      'metadata',
+    ]);
+  });
+});
+
+describe('response validation', () => {
+  it('ends a refund whose answer fails its schema with its outcome unknown and its key', async () => {
+    const mock = mockService(
+      http.post(`${BASE_URL}/v1/refunds`, () => ok({ ...refunded, amount: -100_000 })),
+    );
+    const error = await mock
+      .wallet({ maxRetries: 0 })
+      .refunds.create({ reference: 'order_1042' }, { idempotencyKey: 'refund-attempt-7' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error).toMatchObject({ outcomeUnknown: true, idempotencyKey: 'refund-attempt-7', status: 200 });
+    expect(mock.seen).toHaveLength(1);
+  });
+
+  it("never takes an answer's own __proto__ key (JSON.parse makes one) for the data's prototype", async () => {
+    const body = `{"status":"success","data":${JSON.stringify(paid).slice(0, -1)},"__proto__":{"polluted":1}}}`;
+    const mock = mockService(
+      http.get(
+        `${BASE_URL}/v1/charges/verify/${paid.reference}`,
+        () => new Response(body, { headers: { 'content-type': 'application/json' } }),
+      ),
+    );
+    const tx = await mock.wallet().charges.verify(paid.reference);
+    expect(tx).toMatchObject({ reference: paid.reference, amount: paid.amount });
+    expect(Object.getPrototypeOf(tx)).toBe(Object.prototype);
+    expect((tx as unknown as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

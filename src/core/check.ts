@@ -1,41 +1,44 @@
 import type * as SchemaModule from '../schemas/index.js';
-import type { SchemaName } from '../schemas/guards.js';
+import type { SchemaName } from '../schemas/index.js';
 import { ValidationError, type ValidationIssue } from '../errors.js';
 import type { Scrubber } from './scrub.js';
 import { isPlainObject } from '../internal/safe-copy.js';
 
 /**
- * Checking the values a call carries. Its parameters are read once into a plain copy
- * (`snapshot`, below), so the copy that is checked is the copy that is sent. Then zod, on demand: every call's parameters and every answer meet their generated guard first
- * (`../schemas/guards.ts`), and zod's schemas load once, by the first value a guard does not
- * accept, to judge it and word every issue. A client whose calls and answers all pass never loads
- * them.
- *
- * Loading can fail (a bundle that left the schemas file out, a process out of file handles). That
- * never escapes as a bare `Error`: before sending, the call ends in a `ValidationError` (nothing
- * sent); after an answer, in a `ResponseValidationError` that keeps the call's account, so a POST
- * whose answer could not be checked still says its outcome is unknown and names its key.
+ * Checking the values a call carries. Its parameters are read once into a plain copy (`snapshot`,
+ * below), so the copy that is checked is the copy that is sent; zod's schemas, loaded by a client's
+ * first call beside its transport, then judge them and the answer. Loading can fail (a bundle that
+ * left the schemas file out, a process out of file handles): the call then ends in a
+ * `ValidationError` with nothing sent, never in a bare `Error`.
  */
+
+export type { SchemaName } from '../schemas/index.js';
 
 /** The zod schemas module, once loaded. */
 export type Schemas = typeof SchemaModule;
 
+let loaded: Schemas | undefined;
 let loading: Promise<Schemas> | undefined;
 
-/** zod's schemas, or the error that kept them from loading (asked again by the next doubt). */
-export function loadSchemas(): Promise<Schemas | Error> {
-  loading ??= import('../schemas/index.js');
+/**
+ * zod's schemas, once loaded; before (a first call), a promise of them that rejects with the
+ * ValidationError of `name` when they cannot load (the next call asks again).
+ */
+export function loadSchemas(name: string): Schemas | Promise<Schemas> {
+  if (loaded !== undefined) return loaded;
+  loading ??= import('../schemas/index.js').then(
+    (schemas) => (loaded = schemas),
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
   return loading.catch((error: unknown) => {
-    loading = undefined;
-    return error instanceof Error ? error : new Error(String(error));
+    const { name: kind = 'Error', code } = (error ?? {}) as { name?: string; code?: unknown };
+    const why = typeof code === 'string' ? `${kind} ${code}` : kind;
+    const issue = { path: '', message: `could not be checked: the SDK's schemas file did not load (${why})` };
+    throw new ValidationError(name, [issue], 'Nothing was sent.');
   });
-}
-
-/** The issue that says a value could not be checked because zod did not load. */
-export function unchecked(path: string, error: Error): ValidationIssue {
-  const code = (error as { code?: unknown }).code;
-  const why = typeof code === 'string' ? `${error.name} ${code}` : error.name;
-  return { path, message: `could not be checked: the SDK's schemas file did not load (${why})` };
 }
 
 /** The parameters as zod parses them, or the ValidationError that words what is wrong. */
@@ -43,10 +46,9 @@ export function validate(
   name: string,
   schema: SchemaName,
   params: unknown,
-  s: Schemas | Error,
+  s: Schemas,
   scrub: Scrubber,
 ): Record<string, unknown> {
-  if (s instanceof Error) throw new ValidationError(name, [unchecked('', s)], 'Nothing was sent.');
   let checked: ReturnType<Schemas['check']>;
   try {
     checked = s.check(s[schema], params);
@@ -58,13 +60,6 @@ export function validate(
   if (!checked.ok) throw new ValidationError(name, scrub.issues(checked.issues), 'Nothing was sent.');
   return checked.value as Record<string, unknown>;
 }
-
-/**
- * One read of a call's parameters and options: a plain-data copy taken before anything is checked,
- * so the copy that is validated is the copy that is sent. A getter that answers differently on a
- * second read, a Proxy whose traps throw, or a revoked Proxy cannot slip a value past the checks or
- * surface as a raw `TypeError`: what cannot be read becomes a validation issue.
- */
 
 // Deeper than the schemas allow (metadata: 32 levels), so their message is the one a merchant sees.
 const MAX_DEPTH = 64;
@@ -85,9 +80,10 @@ function unreadable(path: string, error: unknown): ValidationIssue {
 }
 
 /**
- * A plain-data copy of `value`: plain objects and arrays copied, each property read once;
- * anything else (strings, numbers, class instances, functions) kept as it is for the schemas to
- * judge. Cycles keep their shape in the copy, for the schemas to refuse.
+ * A plain-data copy of `value`: plain objects and arrays copied, each property read once (a getter
+ * that answers differently on a second read cannot slip a value past the checks; what cannot be
+ * read is an issue, never a raw `TypeError`); anything else (strings, numbers, class instances,
+ * functions) kept as it is for the schemas to judge. Cycles keep their shape, for them to refuse.
  */
 export function snapshot(value: unknown, path = ''): Snapshot {
   const issues: ValidationIssue[] = [];

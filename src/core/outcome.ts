@@ -29,19 +29,12 @@ import {
 } from './messages.js';
 import { mismatches, replayMismatch } from './idempotency.js';
 import { parseRetryAfter } from './retry.js';
-import { unchecked, type Schemas } from './check.js';
-import { FAIL, guards } from '../schemas/guards.js';
+import type { Schemas } from './check.js';
 
 /**
  * From the last attempt to what the merchant sees: which results may mean the service acted, and
  * the one result or typed error a call ends in, by status, envelope and data.
  */
-
-/**
- * What {@link callResult} answers for a 2xx whose data its guard doubts while zod is not loaded: load
- * the schemas and ask again with them, for zod to judge the data and word what is wrong.
- */
-export const GUARD_DOUBTS: unique symbol = Symbol('guard doubts');
 
 /**
  * May the service have acted on this attempt without saying so definitively? A request that may
@@ -71,8 +64,8 @@ export interface ResultContext {
   expired: boolean;
   /** Why the call ended before its retries ran out, for the message of an answer's error. */
   note: string | undefined;
-  /** zod's schemas, once loaded, or why they did not load (see {@link GUARD_DOUBTS}). */
-  schemas?: Schemas | Error;
+  /** zod's schemas, which judge the answer's data. */
+  schemas: Schemas;
 }
 
 // The words of a message, put together only when a call ends in one (the success path needs none).
@@ -88,14 +81,8 @@ function wordsOf(ctx: ResultContext): CallWords {
   };
 }
 
-/**
- * The call's result from its last attempt's result, or the typed error it ends in; or
- * {@link GUARD_DOUBTS}, only while `ctx.schemas` is not given.
- */
-export function callResult<T>(
-  result: AttemptResult,
-  ctx: ResultContext,
-): WithResponse<T> | typeof GUARD_DOUBTS {
+/** The call's result from its last attempt's result, or the typed error it ends in. */
+export function callResult<T>(result: AttemptResult, ctx: ResultContext): WithResponse<T> {
   const call: CallInfo = { ...ctx.call };
   if (result.kind === 'too_large') {
     const { status, headers, limit } = result;
@@ -148,22 +135,15 @@ export function callResult<T>(
     });
   }
   const envelope = openEnvelope(result, call);
-  let data = guards[ctx.description.dataSchema](envelope.data);
-  if (data === FAIL) {
-    const { schemas } = ctx;
-    if (schemas === undefined) return GUARD_DOUBTS;
-    const checked =
-      schemas instanceof Error
-        ? { ok: false as const, issues: [unchecked('data', schemas)] }
-        : schemas.check(schemas[ctx.description.dataSchema], envelope.data, 'data');
-    if (!checked.ok) {
-      throw new ResponseValidationError(call.endpoint, result.status, envelope.body, checked.issues, {
-        ...call,
-        outcomeUnknown: call.idempotencyKey !== undefined,
-      });
-    }
-    data = checked.value;
+  const { schemas } = ctx;
+  const checked = schemas.check(schemas[ctx.description.dataSchema], envelope.data, 'data');
+  if (!checked.ok) {
+    throw new ResponseValidationError(call.endpoint, result.status, envelope.body, checked.issues, {
+      ...call,
+      outcomeUnknown: call.idempotencyKey !== undefined,
+    });
   }
+  const data = checked.value;
   const key = call.idempotencyKey;
   const { echoes } = ctx.description;
   let differences = key !== undefined && echoes ? mismatches(echoes, ctx.params, data) : [];

@@ -1,4 +1,3 @@
-import { FAIL, guards, runGuard, type SchemaName } from '../schemas/guards.js';
 import type { Route } from '../internal/route.js';
 import { ClientClosedError, ValidationError } from '../errors.js';
 import type { Sender, AttemptRequest } from './send.js';
@@ -6,14 +5,14 @@ import type { Config } from './config.js';
 import { REQUEST_OPTION_RULES, checkOptions, mergeHeaders, type RequestOptions } from './options.js';
 import { KeyMemory, keyReused, type Echo } from './idempotency.js';
 import { describeResult } from './messages.js';
-import { callResult, mayHaveActed, GUARD_DOUBTS, type ResultContext } from './outcome.js';
+import { callResult, mayHaveActed, type ResultContext } from './outcome.js';
 import { delayBeforeRetry, sleep } from './retry.js';
 import { maskParams, traceCall, type RetryTrace } from './trace.js';
-import { loadSchemas, snapshot, validate } from './check.js';
+import { loadSchemas, snapshot, validate, type SchemaName } from './check.js';
 
 export type { RequestOptions } from './options.js';
-// A schema by name: resources never name zod (see `../schemas/guards.ts`).
-export type { SchemaName } from '../schemas/guards.js';
+// A schema by name: resources never name zod, which is bundled into the lazily loaded schemas file.
+export type { SchemaName } from './check.js';
 
 /** One API call as a resource describes it; the transport does the rest. */
 export interface ApiCall {
@@ -168,12 +167,10 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
           throw new ValidationError('request options', scrub.issues(issues), 'Nothing was sent.');
       }
       const given = read(call.params, call.paramsName, '', scrub);
-      // Checked and sent from one snapshot: the guard's copy, or zod's when the guard doubts.
-      const guarded = runGuard(guards[call.paramsSchema], given);
-      const params =
-        guarded === FAIL
-          ? validate(call.paramsName, call.paramsSchema, given, await loadSchemas(), scrub)
-          : (guarded as Record<string, unknown>);
+      // Checked and sent from one snapshot: zod's copy. The first call waits for zod to load.
+      const loaded = loadSchemas(call.paramsName);
+      const schemas = loaded instanceof Promise ? await loaded : loaded;
+      const params = validate(call.paramsName, call.paramsSchema, given, schemas, scrub);
       const route = call.route.build(params);
       // What errors, logs and traces show: scrubbed, since a reference may carry anything.
       const endpoint = scrub.text(`${call.method} ${route}`);
@@ -216,6 +213,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         totalTimeout,
         expired: false,
         note: undefined,
+        schemas,
       };
 
       for (let n = 1; ; n++) {
@@ -267,12 +265,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         }
         ctx.call.attempts = n;
         ctx.note = next?.stop;
-        const first = callResult<T>(result, ctx);
-        // Data its guard doubts: zod, loaded now, judges it and words what is wrong.
-        const done =
-          first !== GUARD_DOUBTS
-            ? first
-            : (callResult<T>(result, { ...ctx, schemas: await loadSchemas() }) as WithResponse<T>);
+        const done = callResult<T>(result, ctx);
         call.accepted?.(done.data, { header: (name) => done.response.headers[name] });
         return done;
       }

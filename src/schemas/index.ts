@@ -1,15 +1,13 @@
 /**
- * The zod schemas (zod 4's `zod/mini` form: the same shapes at a third of the load time), loaded
- * only when a value must be refused and worded: every value that passes goes through the guards
- * generated from these schemas (`./guards.ts`), which need no zod. Also the shapes
- * `@wallet/agent-toolkit` derives its tools' JSON Schemas from (`z.toJSONSchema`), so zod stays
- * the one place they are written.
+ * The zod schemas (zod 4's `zod/mini` form: the same shapes at a third of the load time) that judge
+ * every call's parameters and answer, loaded with the transport on a client's first call. Also the
+ * shapes `@wallet/agent-toolkit` derives its tools' JSON Schemas from (`z.toJSONSchema`), so zod
+ * stays the one place they are written.
  */
 import { config, type ZodMiniType } from 'zod/mini';
 import { en } from 'zod/locales';
 import type { ValidationIssue } from '../errors.js';
 import { closest } from '../internal/describe.js';
-import { FAIL, guards, runGuard, type Guard } from './guards.js';
 import { resolveHandleParams, dispatchParams, verifyParams, refundParams } from './requests.js';
 import { resolvedCustomer, chargeDispatch, transaction, refund } from './responses.js';
 
@@ -19,28 +17,25 @@ config(en());
 export { resolveHandleParams, dispatchParams, verifyParams, refundParams };
 export { resolvedCustomer, chargeDispatch, transaction, refund };
 
+/** A schema of this module by name: calls name theirs, so only this module imports zod. */
+export type SchemaName =
+  | 'resolveHandleParams'
+  | 'dispatchParams'
+  | 'verifyParams'
+  | 'refundParams'
+  | 'resolvedCustomer'
+  | 'chargeDispatch'
+  | 'transaction'
+  | 'refund';
+
 /** The outcome of {@link check}. */
 export type Checked = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
 
-// Each schema's generated guard: what it accepts needs no parse by zod.
-const guardOf = new Map<ZodMiniType, Guard>([
-  [resolveHandleParams, guards.resolveHandleParams],
-  [dispatchParams, guards.dispatchParams],
-  [verifyParams, guards.verifyParams],
-  [refundParams, guards.refundParams],
-  [resolvedCustomer, guards.resolvedCustomer],
-  [chargeDispatch, guards.chargeDispatch],
-  [transaction, guards.transaction],
-  [refund, guards.refund],
-]);
-
 /**
- * Runs a schema (its guard first, when it has one) and turns zod's issues into the SDK's, one per
- * field, naming the likely intended key when a parameter is misspelled.
+ * Runs a schema and turns zod's issues into the SDK's, one per field, naming the likely intended
+ * key when a parameter is misspelled.
  */
 export function check(schema: ZodMiniType, value: unknown, prefix = ''): Checked {
-  const fast = runGuard(guardOf.get(schema), value);
-  if (fast !== FAIL) return { ok: true, value: fast };
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, value: result.data };
   const known = Object.keys((schema as { shape?: object }).shape ?? {});

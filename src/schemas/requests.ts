@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { describe } from '../internal/describe.js';
-import { refine } from './refine.js';
-import { anything } from './rules.js';
+import { isPlainObject } from '../internal/safe-copy.js';
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -32,19 +31,96 @@ const string = z.string({
     issue.input === undefined ? 'is required' : `must be a string, not ${describe(issue.input)}`,
 });
 
+// A lone surrogate is no character: it cannot be percent-encoded into a path or mean anything.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const BROKEN_TEXT = 'contains an unpaired surrogate (broken UTF-16), which is not text';
+
+/** One thing a rule found wrong: where, within the value it was given, and what. */
+interface Issue {
+  path: string[];
+  message: string;
+}
+
+/** A zod refinement that reports each issue `rule` finds in a value (none: the value keeps it). */
+export function refine<T>(rule: (value: T) => Issue[] | undefined): z.core.$ZodCheck<T> {
+  return z.superRefine<T>((value, ctx) => {
+    for (const { path, message } of rule(value) ?? []) ctx.addIssue({ code: 'custom', path, message });
+  });
+}
+
+const one = (message: string): Issue[] => [{ path: [], message }];
+const wellFormed = (value: string): Issue[] | undefined =>
+  LONE_SURROGATE.test(value) ? one(BROKEN_TEXT) : undefined;
+const filledText = (value: string): Issue[] | undefined =>
+  value.trim() === '' ? one('must not be empty') : wellFormed(value);
+
 /** A name or an id: text, not blank, well-formed UTF-16. */
-const filled: z.ZodMiniType<string> = string.check(refine('filledText'));
+const filled: z.ZodMiniType<string> = string.check(refine(filledText));
 
 /** Free text (a description, a reason): any string that is well-formed UTF-16. */
-const freeText: z.ZodMiniType<string> = string.check(refine('wellFormedText'));
+const freeText: z.ZodMiniType<string> = string.check(refine(wellFormed));
 
-/** A reference: filled text, and no dot segment (it becomes a segment of the verify URL). */
-const reference: z.ZodMiniType<string> = string.check(refine('referenceText'));
+/**
+ * A reference: filled text, and not `.` or `..`, dot segments that as a segment of the verify URL
+ * would move it to another endpoint.
+ */
+const reference: z.ZodMiniType<string> = string.check(
+  refine(
+    (value: string) =>
+      filledText(value) ?? (value === '.' || value === '..' ? one(`must not be "${value}"`) : undefined),
+  ),
+);
 
-/** Any plain object of JSON values (the rule says what is not). */
+// Far deeper than any real metadata, and shallow enough that walking it cannot exhaust the stack.
+const MAX_METADATA_DEPTH = 32;
+
+/** Walks a value as JSON would, reporting what JSON cannot hold faithfully (20 at most). */
+function jsonProblems(value: unknown, path: string[], seen: Set<object>, out: Issue[]): void {
+  if (out.length >= 20) return;
+  if (typeof value === 'string') {
+    if (LONE_SURROGATE.test(value)) out.push({ path, message: BROKEN_TEXT });
+    return;
+  }
+  if (value === null || typeof value === 'boolean') return;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) out.push({ path, message: `must be JSON; ${value} is not` });
+    return;
+  }
+  if (typeof value !== 'object') {
+    out.push({ path, message: `must be a JSON value, not ${describe(value)}` });
+    return;
+  }
+  if (seen.has(value)) {
+    out.push({ path, message: 'refers back to itself (a cycle cannot be sent as JSON)' });
+    return;
+  }
+  if (!Array.isArray(value) && !isPlainObject(value)) {
+    out.push({ path, message: `must be a plain JSON value, not ${describe(value)}` });
+    return;
+  }
+  if (path.length >= MAX_METADATA_DEPTH) {
+    out.push({ path, message: `is nested deeper than ${MAX_METADATA_DEPTH} levels` });
+    return;
+  }
+  seen.add(value);
+  for (const [key, item] of Object.entries(value)) {
+    if (LONE_SURROGATE.test(key)) out.push({ path: [...path, key], message: `its key ${BROKEN_TEXT}` });
+    else jsonProblems(item, [...path, key], seen, out);
+  }
+  seen.delete(value);
+}
+
+/** A charge's metadata: a plain object of JSON values that JSON holds faithfully. */
 const metadata: z.ZodMiniType<Record<string, unknown>> = z
-  .custom<Record<string, unknown>>(anything)
-  .check(refine('jsonMetadata'));
+  .custom<Record<string, unknown>>(() => true)
+  .check(
+    refine((value: unknown) => {
+      if (!isPlainObject(value)) return one(`must be a plain object of JSON values, not ${describe(value)}`);
+      const problems: Issue[] = [];
+      jsonProblems(value, [], new Set(), problems);
+      return problems.length > 0 ? problems : undefined;
+    }),
+  );
 
 const authChannel = z.enum(['wallet_push', 'wallet_qr'], {
   error: (issue) => `must be 'wallet_push' or 'wallet_qr', not ${describe(issue.input)}`,
@@ -73,7 +149,16 @@ export const dispatchParams: z.ZodMiniType = z.strictObject(
 /** The reference of `charges.verify`. */
 export const verifyParams: z.ZodMiniType = z.strictObject({ reference }, params);
 
-/** Parameters of `refunds.create`. */
+/**
+ * Parameters of `refunds.create`. An amount that is present but undefined is most likely a bug
+ * upstream; read as "refund everything" it would send money back that was never meant to go.
+ */
 export const refundParams: z.ZodMiniType = z
   .strictObject({ reference, amount: z.optional(kobo), reason: z.optional(freeText) }, params)
-  .check(refine('amountGivenOrOmitted'));
+  .check(
+    refine((value: Record<string, unknown>) =>
+      'amount' in value && value.amount === undefined
+        ? [{ path: ['amount'], message: 'is undefined; omit the key entirely for a full refund' }]
+        : undefined,
+    ),
+  );

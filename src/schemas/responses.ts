@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { refine } from './refine.js';
+import { refine } from './requests.js';
 
 // Loose objects keep fields the service adds later; enumerations are plain strings so a new
 // status passes through. Only documented fields with the wrong type or missing are refused, and
@@ -27,7 +27,16 @@ export const resolvedCustomer: z.ZodMiniType = z.looseObject({
 /** `data` of the dispatch response. */
 export const chargeDispatch: z.ZodMiniType = z
   .looseObject({ reference: str, status: str, authChannel: str, qrCodeUrl: z.optional(str), expiresAt: str })
-  .check(refine('qrCodeForQr'));
+  // A wallet_qr dispatch carries the QR code's URL.
+  .check(
+    refine((value: Record<string, unknown>) =>
+      value.authChannel === 'wallet_qr' && value.qrCodeUrl === undefined
+        ? [{ path: ['qrCodeUrl'], message: 'is required for a wallet_qr dispatch' }]
+        : undefined,
+    ),
+  );
+
+const PAID_FIELDS = ['fee', 'netAmount', 'paidAt'] as const;
 
 /** `data` of the verify response. */
 export const transaction: z.ZodMiniType = z
@@ -45,7 +54,16 @@ export const transaction: z.ZodMiniType = z
     paidAt: z.nullish(str),
   })
   // A SUCCESS charge carries its fee, net amount and time of payment.
-  .check(refine('paidFields'));
+  .check(
+    refine((value: Record<string, unknown>) =>
+      value.status !== 'SUCCESS'
+        ? undefined
+        : PAID_FIELDS.filter((field) => value[field] == null).map((field) => ({
+            path: [field],
+            message: 'is required on a SUCCESS transaction',
+          })),
+    ),
+  );
 
 /** `data` of the refund response. */
 export const refund: z.ZodMiniType = z.looseObject({
