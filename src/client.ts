@@ -4,10 +4,9 @@ import { resolveConfig, type ClientOptions, type Config } from './core/config.js
 import { fetchSender, undiciSender, type FetchFunction } from './core/senders.js';
 import { createTransport, type Transport } from './core/transport.js';
 import { WalletError } from './errors/base.js';
-import { ValidationError } from './errors/validation.js';
+import { ValidationError } from './errors/base.js';
 import { platform } from './platform/index.js';
-import { Charges } from './resources/charges.js';
-import { Refunds } from './resources/refunds.js';
+import { Charges, Refunds } from './resources/charges.js';
 import { VERSION } from './version.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');

@@ -9,9 +9,9 @@ const FEE_CAP_KOBO = 200_000;
 const NAIRA_PATTERN = /^(-?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
 
 import { checkOptions, type OptionRule } from './core/options.js';
-import { describe } from './internal/describe.js';
-import { nairaText } from './internal/words.js';
-import { ValidationError } from './errors.js';
+import { describe } from './internal/values.js';
+import { nairaText } from './internal/values.js';
+import { ValidationError } from './errors/base.js';
 
 function fail(value: unknown, why: string): never {
   throw new ValidationError(`toKobo(${describe(value)})`, [{ path: '', message: why }]);

@@ -1,5 +1,5 @@
 import type { Dispatcher } from '../platform/types.js';
-import { ValidationError, type ValidationIssue } from '../errors.js';
+import { ValidationError, type ValidationIssue } from '../errors/base.js';
 import type { FetchFunction } from './senders.js';
 import { checkHeaders, userAgentOf, type AppInfo } from './headers.js';
 import { platform } from '../platform/index.js';

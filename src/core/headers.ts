@@ -1,5 +1,5 @@
-import type { ValidationIssue } from '../errors.js';
-import { describe } from '../internal/describe.js';
+import type { ValidationIssue } from '../errors/base.js';
+import { describe } from '../internal/values.js';
 import { platform } from '../platform/index.js';
 import { checkOptions, ofType } from './options.js';
 

@@ -1,5 +1,5 @@
-import { ValidationError, type ValidationIssue } from '../errors/validation.js';
-import { closest, describe } from '../internal/describe.js';
+import { ValidationError, type ValidationIssue } from '../errors/base.js';
+import { closest, describe } from '../internal/values.js';
 
 /** Checks one option's value: a problem, a list of problems at sub-paths, or undefined when fine. */
 export type OptionRule = (value: unknown, path: string) => string | ValidationIssue[] | undefined;

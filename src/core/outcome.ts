@@ -2,6 +2,7 @@
  * From attempts to what the merchant sees: which attempt results may mean the service acted, which are
  * worth another attempt, and the one result or typed error a call ends in.
  */
+import { ValidationError, type CallInfo } from '../errors/base.js';
 import {
   ClientClosedError,
   ConnectionError,
@@ -9,9 +10,7 @@ import {
   RequestAbortedError,
   ResponseTooLargeError,
   ResponseValidationError,
-  ValidationError,
-  type CallInfo,
-} from '../errors.js';
+} from '../errors/call.js';
 import { Answer } from './api-promise.js';
 import type { AttemptResult } from './attempt.js';
 import type { Logger } from './trace.js';

@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '../errors.js';
+import type { ValidationIssue } from '../errors/base.js';
 import { maxRetriesProblem, timeoutProblem } from './config.js';
 import { checkHeaders } from './headers.js';
 import { checkOptions, type OptionRule } from './options.js';

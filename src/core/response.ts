@@ -1,3 +1,4 @@
+import type { CallInfo } from '../errors/base.js';
 import {
   API_ERROR_BY_STATUS,
   ApiError,
@@ -6,8 +7,7 @@ import {
   RateLimitError,
   ResponseValidationError,
   type ApiErrorInit,
-  type CallInfo,
-} from '../errors.js';
+} from '../errors/call.js';
 import type { ResponseHead } from './api-promise.js';
 import { parseRetryAfter } from './retry.js';
 

@@ -1,6 +1,7 @@
 import { FAIL, guards, runGuard, type SchemaName } from '../schemas/guards.js';
-import type { Route } from '../internal/route.js';
-import { ClientClosedError, ValidationError } from '../errors.js';
+import type { Route } from '../internal/values.js';
+import { ValidationError } from '../errors/base.js';
+import { ClientClosedError } from '../errors/call.js';
 import { APIPromise, type Answer, type WithResponse } from './api-promise.js';
 import type { Sender, AttemptResult, AttemptRequest } from './attempt.js';
 import type { Config } from './config.js';

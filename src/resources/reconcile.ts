@@ -3,19 +3,19 @@
  * It is `verifyMany` over the ledger's references plus the verdict rules below; a malformed row is
  * refused on its own row (nothing sent for it), so one bad line never ends a nightly run.
  */
-import { quoted } from '../internal/words.js';
-import { ValidationError, type ValidationIssue, type WalletError } from '../errors.js';
+import { quoted } from '../internal/values.js';
+import { ValidationError, type ValidationIssue, type WalletError } from '../errors/base.js';
 import { isApiError } from '../errors/call.js';
 import { estimateFee } from '../money.js';
 import type { Transaction } from '../types.js';
-import { orderedPool, type AnyIterable } from './ordered-pool.js';
 import {
+  orderedPool,
   runAborted,
   settleRun,
   stopped,
   VERIFY_MANY_RULES,
   verifyWithRetries,
-  windowFor,
+  type AnyIterable,
   type VerifyFn,
   type VerifyManyOptions,
   type VerifyResult,
@@ -227,11 +227,7 @@ export async function* reconcile<Row extends LedgerRow>(
     return { reference, verdict, expected: row, actual: result.transaction, error: result.error, detail };
   };
 
-  const pool = orderedPool(ledger, task, {
-    concurrency: run.concurrency,
-    window: windowFor(run.concurrency),
-    signal: run.signal,
-  });
+  const pool = orderedPool(ledger, task, run);
   for await (const line of pool) {
     if (stopped(run)) throw runAborted(run.signal);
     counts[line.verdict]++;

@@ -5,8 +5,8 @@
  * time zone (a charge settled at 23:30 UTC is the next day in Lagos). Pure: no request is sent.
  */
 import { checkOptions } from '../core/options.js';
-import { ValidationError } from '../errors.js';
-import type { ValidationIssue } from '../errors.js';
+import { ValidationError } from '../errors/base.js';
+import type { ValidationIssue } from '../errors/base.js';
 import type { Transaction } from '../types.js';
 
 /** Options of {@link summarizeSettlements}. */

@@ -1,8 +1,8 @@
 /**
- * `charges.verifyMany`: verify a long list of references, politely. Each verify is sent with the
- * transport's own retries off, so this loop sees every 429 and `Retry-After` and can pause every
- * worker at once; it retries what a verify retries (lost connections, timeouts, 408, 429, 5xx)
- * with the same backoff, then puts the error on its row and goes on.
+ * `charges.verifyMany`, loaded on its first run: verifies a long list of references, politely. Each
+ * verify is sent with the transport's retries off, so this loop sees every 429 and `Retry-After`
+ * and pauses every worker at once; it retries what a verify retries with the same backoff, then
+ * puts the error on its row and goes on. Results come in input order from a bounded pool.
  */
 import type { APIPromise } from '../core/api-promise.js';
 import { checkOptions, wholeNumber, type OptionRule } from '../core/options.js';
@@ -15,10 +15,10 @@ import {
   sleep,
 } from '../core/retry.js';
 import type { RequestOptions } from '../core/transport.js';
-import { isApiError, isConnectionError, RequestAbortedError, ValidationError } from '../errors.js';
-import type { WalletError } from '../errors.js';
+import { ValidationError } from '../errors/base.js';
+import { isApiError, isConnectionError, RequestAbortedError } from '../errors/call.js';
+import type { WalletError } from '../errors/base.js';
 import type { Transaction } from '../types.js';
-import { orderedPool, SharedPause, type AnyIterable } from './ordered-pool.js';
 
 /** Options of {@link Charges.verifyMany}. */
 export interface VerifyManyOptions {
@@ -72,7 +72,7 @@ export interface FailedResult {
   readonly error: WalletError;
 }
 
-/** Verify as the loop calls it. @internal */
+/** Verify as the loops call it: the resource's own method. @internal */
 export type VerifyFn = (reference: string, options: RequestOptions) => APIPromise<Transaction>;
 
 const DEFAULT_CONCURRENCY = 8;
@@ -111,11 +111,6 @@ export function settleRun(
     signal: options?.signal,
     pause: new SharedPause(),
   };
-}
-
-/** How far input is read ahead of the oldest unfinished row: bounded, so memory is too. */
-export function windowFor(concurrency: number): number {
-  return Math.max(256, concurrency * 64);
 }
 
 function retryAfterOf(error: unknown): number | undefined {
@@ -202,15 +197,98 @@ export async function* verifyMany(
 ): AsyncGenerator<VerifyResult, void, undefined> {
   const run = settleRun(options, VERIFY_MANY_RULES, 'verifyMany');
   if (stopped(run)) throw runAborted(run.signal);
-  const pool = orderedPool(references, (reference) => verifyWithRetries(verify, reference, run), {
-    concurrency: run.concurrency,
-    window: windowFor(run.concurrency),
-    signal: run.signal,
-  });
+  const pool = orderedPool(references, (reference) => verifyWithRetries(verify, reference, run), run);
   for await (const result of pool) {
     // A row that failed because the run was stopped is not its row's truth: never yield it.
     if (stopped(run)) throw runAborted(run.signal);
     yield result;
   }
   if (stopped(run)) throw runAborted(run.signal);
+}
+
+/** Any iterable or async iterable, as `verifyMany` and `reconcile` take. */
+export type AnyIterable<T> = Iterable<T> | AsyncIterable<T>;
+
+/** One pause shared by every task of a run: a 429 seen by one task holds them all. */
+class SharedPause {
+  #until = 0;
+  /** Holds every task for `ms` from now (a longer pause under way is kept). */
+  pause(ms: number): void {
+    this.#until = Math.max(this.#until, performance.now() + ms);
+  }
+  /** True while a pause is under way (so the common case costs no promise). */
+  get active(): boolean {
+    return this.#until > performance.now();
+  }
+  /** Resolves once no pause is under way; rejects when the signal fires. */
+  async wait(signal: AbortSignal | undefined): Promise<void> {
+    for (let left = this.#until - performance.now(); left > 0; left = this.#until - performance.now()) {
+      await sleep(left, signal);
+    }
+  }
+}
+
+function iteratorOf<T>(input: AnyIterable<T>): AsyncIterator<T> | Iterator<T> {
+  const asyncIterator = (input as AsyncIterable<T>)[Symbol.asyncIterator];
+  if (typeof asyncIterator === 'function') return asyncIterator.call(input);
+  return (input as Iterable<T>)[Symbol.iterator]();
+}
+
+/**
+ * Yields `task(item)` for each input item, in input order, at most `run.concurrency` at a time.
+ * An item is read only when a slot is free, and never more than a window ahead of the oldest
+ * unfinished one, so memory stays flat. `task` should not throw: a failure belongs on its result.
+ * Breaking out of the loop closes the input. @internal
+ */
+export async function* orderedPool<T, R>(
+  input: AnyIterable<T>,
+  task: (item: T) => Promise<R>,
+  run: ManyRun,
+): AsyncGenerator<R, void, undefined> {
+  const iterator = iteratorOf(input);
+  const window = Math.max(256, run.concurrency * 64);
+  const finished = new Map<number, { ok: true; value: R } | { ok: false; error: unknown }>();
+  let pulled = 0;
+  let emitted = 0;
+  let running = 0;
+  let ended = false;
+  let wake: (() => void) | undefined;
+  const start = (item: T, index: number): void => {
+    running++;
+    task(item)
+      .then(
+        (value) => finished.set(index, { ok: true, value }),
+        (error: unknown) => finished.set(index, { ok: false, error }),
+      )
+      .finally(() => {
+        running--;
+        wake?.();
+      });
+  };
+  const fill = async (): Promise<void> => {
+    while (!ended && running < run.concurrency && pulled - emitted < window) {
+      if (stopped(run)) return;
+      const next = await iterator.next();
+      if (next.done === true) ended = true;
+      else start(next.value, pulled++);
+    }
+  };
+  try {
+    for (;;) {
+      await fill();
+      const head = finished.get(emitted);
+      if (head !== undefined) {
+        finished.delete(emitted);
+        emitted++;
+        if (!head.ok) throw head.error;
+        yield head.value;
+        continue;
+      }
+      if (running === 0 && (ended || stopped(run))) return;
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
+  } finally {
+    if (!ended) await iterator.return?.();
+  }
 }

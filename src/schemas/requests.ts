@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { describe } from '../internal/describe.js';
+import { describe } from '../internal/values.js';
 import { refine } from './refine.js';
 import { anything } from './rules.js';
 

@@ -8,8 +8,7 @@
  * Each rule answers `undefined` when the value keeps it (what every good call meets, allocating
  * nothing), else the issues, with their path within the value and their message.
  */
-import { describe } from '../internal/describe.js';
-import { isPlainObject } from '../internal/safe-copy.js';
+import { describe, isPlainObject } from '../internal/values.js';
 
 /**
  * What a generated guard answers (`./guards-params.generated.ts`, `./guards-answers.generated.ts`):

@@ -6,9 +6,8 @@
  */
 import { checkOptions, throwIssues } from '../core/options.js';
 import type { OptionRule } from '../core/options.js';
-import type { ValidationIssue } from '../errors/validation.js';
-import { describe } from '../internal/describe.js';
-import { isPlainObject } from '../internal/safe-copy.js';
+import type { ValidationIssue } from '../errors/base.js';
+import { describe, isPlainObject } from '../internal/values.js';
 
 /** Checks one value: a problem, problems at sub-paths, or `undefined`. @internal */
 export type Rule = OptionRule;

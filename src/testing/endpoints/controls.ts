@@ -3,7 +3,7 @@
  * customer page of a QR charge. They play the customer and the clock, not the merchant: no key, no
  * allow list, no faults, and they are not in the request log.
  */
-import { isValidationError } from '../../errors/validation.js';
+import { isValidationError } from '../../errors/base.js';
 import { QR_PAGE_PREFIX, pageResponse, svgResponse, wantsImage } from '../page/qr-page.js';
 import { SandboxError } from '../state/errors.js';
 import type {

@@ -2,7 +2,7 @@
  * What a seed row may say, checked before anything is kept: every problem of every row by path
  * (`3.amount`), at most twenty, so a seed is kept whole or not at all.
  */
-import type { ValidationIssue } from '../../errors/validation.js';
+import type { ValidationIssue } from '../../errors/base.js';
 import { findCustomer } from './customers.js';
 import type { SandboxState } from './store.js';
 
