@@ -93,7 +93,8 @@ export interface ManyRun {
   readonly maxRetries: number;
   readonly maxWait: number;
   readonly signal: AbortSignal | undefined;
-  readonly pause: SharedPause;
+  /** Until when (`performance.now()`) every task waits: a 429 seen by one holds them all. */
+  pausedUntil: number;
 }
 
 /** Checks the options (throwing every problem at once) and settles the defaults. @internal */
@@ -109,18 +110,11 @@ export function settleRun(
     maxRetries: options?.maxRetries ?? DEFAULT_MAX_RETRIES,
     maxWait: options?.maxWait ?? MAX_RETRY_AFTER_MS,
     signal: options?.signal,
-    pause: new SharedPause(),
+    pausedUntil: 0,
   };
 }
 
-function retryAfterOf(error: unknown): number | undefined {
-  return isApiError(error) ? parseRetryAfter(error.headers['retry-after']) : undefined;
-}
-
-/**
- * Each attempt is a call of its own (so this loop sees every 429 and shares its pause): the error
- * that ends the row names every attempt the run made, not only its last call's one.
- */
+// Each attempt is a call of its own: the error that ends the row names every attempt the run made.
 function allAttempts(error: WalletError, attempts: number): WalletError {
   if (attempts <= 1 || typeof error.attempts !== 'number' || error.attempts >= attempts) return error;
   const message = error.message.replace(/\bafter \d+ attempts?\b/, `after ${attempts} attempts`);
@@ -143,7 +137,13 @@ export async function verifyWithRetries(
   let attempts = 0;
   for (let retry = 0; ; retry++) {
     try {
-      if (run.pause.active) await run.pause.wait(run.signal);
+      for (
+        let left = run.pausedUntil - performance.now();
+        left > 0;
+        left = run.pausedUntil - performance.now()
+      ) {
+        await sleep(left, run.signal);
+      }
       const options: RequestOptions = { maxRetries: 0 };
       if (run.signal) options.signal = run.signal;
       attempts++;
@@ -151,7 +151,7 @@ export async function verifyWithRetries(
     } catch (error) {
       const walletError = allAttempts(error as WalletError, attempts);
       const retryable = isConnectionError(error) || (isApiError(error) && isRetryableStatus(error.status));
-      const retryAfter = retryAfterOf(error);
+      const retryAfter = isApiError(error) ? parseRetryAfter(error.headers['retry-after']) : undefined;
       const rateLimited = isApiError(error) && error.status === 429;
       // The service said when to come back: that wait is its pace, not a failed attempt of the row.
       const told = retryAfter !== undefined && retryAfter > 0;
@@ -165,8 +165,9 @@ export async function verifyWithRetries(
         retry--;
       }
       // The service asked the client to slow down, not this one request: every worker waits.
-      if (rateLimited || retryAfter !== undefined) run.pause.pause(delay);
-      else await sleep(delay, run.signal).catch(() => undefined);
+      if (rateLimited || retryAfter !== undefined) {
+        run.pausedUntil = Math.max(run.pausedUntil, performance.now() + delay);
+      } else await sleep(delay, run.signal).catch(() => undefined);
     }
   }
 }
@@ -208,25 +209,6 @@ export async function* verifyMany(
 
 /** Any iterable or async iterable, as `verifyMany` and `reconcile` take. */
 export type AnyIterable<T> = Iterable<T> | AsyncIterable<T>;
-
-/** One pause shared by every task of a run: a 429 seen by one task holds them all. */
-class SharedPause {
-  #until = 0;
-  /** Holds every task for `ms` from now (a longer pause under way is kept). */
-  pause(ms: number): void {
-    this.#until = Math.max(this.#until, performance.now() + ms);
-  }
-  /** True while a pause is under way (so the common case costs no promise). */
-  get active(): boolean {
-    return this.#until > performance.now();
-  }
-  /** Resolves once no pause is under way; rejects when the signal fires. */
-  async wait(signal: AbortSignal | undefined): Promise<void> {
-    for (let left = this.#until - performance.now(); left > 0; left = this.#until - performance.now()) {
-      await sleep(left, signal);
-    }
-  }
-}
 
 function iteratorOf<T>(input: AnyIterable<T>): AsyncIterator<T> | Iterator<T> {
   const asyncIterator = (input as AsyncIterable<T>)[Symbol.asyncIterator];
