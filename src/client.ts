@@ -20,11 +20,11 @@ import { MAX_RETRY_AFTER_MS } from './core/retry.js';
 import { fetchSender, undiciSender, type FetchFunction, type Sender } from './core/send.js';
 import { createTransport, type Transport } from './core/transport.js';
 import { WalletError } from './errors/base.js';
-import { ValidationError, type ValidationIssue } from './errors/validation.js';
+import { ValidationError, type ValidationIssue } from './errors/base.js';
 import { platform } from './platform/index.js';
 import { proxyProblem, settleProxy } from './platform/proxy.js';
 import { Charges } from './resources/charges.js';
-import { Refunds } from './resources/refunds.js';
+import { Refunds } from './resources/charges.js';
 import { VERSION } from './version.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');

@@ -17,10 +17,11 @@ export type {
   TracedError,
 } from './core/trace.js';
 export type { RequestOptions } from './core/transport.js';
-export { Charges } from './resources/charges.js';
+export { Charges, Refunds } from './resources/charges.js';
+export { WaitTimeoutError } from './resources/wait-for-outcome.js';
 export type { WaitForOutcomeOptions } from './resources/wait-for-outcome.js';
-export type { AnyIterable } from './resources/ordered-pool.js';
 export type {
+  AnyIterable,
   VerifyManyOptions,
   VerifyResult,
   VerifiedResult,
@@ -37,7 +38,6 @@ export type {
 } from './resources/reconcile.js';
 export { summarizeSettlements } from './resources/settlements.js';
 export type { SettlementDay, SettlementOptions } from './resources/settlements.js';
-export { Refunds } from './resources/refunds.js';
 export { toKobo, toNaira, formatNaira, estimateFee } from './money.js';
 export type { FormatNairaOptions } from './money.js';
 export { VERSION } from './version.js';
@@ -76,6 +76,21 @@ export type {
 } from './webhooks.js';
 export {
   WalletError,
+  ValidationError,
+  WebhookVerificationError,
+  isWalletError,
+  isValidationError,
+  isWebhookVerificationError,
+} from './errors/base.js';
+export type {
+  WalletErrorName,
+  WalletErrorCode,
+  WalletErrorOptions,
+  CallInfo,
+  ValidationIssue,
+  WebhookVerificationReason,
+} from './errors/base.js';
+export {
   ApiError,
   BadRequestError,
   AuthenticationError,
@@ -90,31 +105,19 @@ export {
   RequestAbortedError,
   ClientClosedError,
   ResponseTooLargeError,
-  WaitTimeoutError,
-  ValidationError,
   ResponseValidationError,
-  WebhookVerificationError,
   IdempotencyError,
-  isWalletError,
   isApiError,
   isConnectionError,
-  isValidationError,
-  isWebhookVerificationError,
-} from './errors.js';
+} from './errors/call.js';
 export type {
-  WalletErrorName,
-  WalletErrorCode,
-  WalletErrorOptions,
-  CallInfo,
   CallErrorInit,
   ResponseHeaders,
   ApiErrorInit,
   ConnectionErrorInit,
-  ValidationIssue,
-  WebhookVerificationReason,
   IdempotencyErrorCode,
   IdempotencyErrorInit,
-} from './errors.js';
+} from './errors/call.js';
 export type {
   OpenString,
   AuthChannel,

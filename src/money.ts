@@ -2,19 +2,16 @@
  * Money helpers. The service counts in Kobo, integer (100 Kobo = 1 Naira). Conversion from Naira
  * is done on the decimal digits, never by multiplying floats, so `19.99` is exactly `1999`.
  */
+import { checkOptions, type OptionRule } from './core/options.js';
+import { ValidationError } from './errors/base.js';
+import { describe, nairaText } from './internal/values.js';
 
-const KOBO_PER_NAIRA = 100;
 const FEE_CAP_KOBO = 200_000;
 // Optional sign, digits with optional `,` grouping in threes, and up to two decimals.
 const NAIRA_PATTERN = /^(-?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
 
-import { checkOptions, type OptionRule } from './core/options.js';
-import { describe } from './internal/describe.js';
-import { nairaText } from './internal/words.js';
-import { ValidationError } from './errors.js';
-
-function fail(value: unknown, why: string): never {
-  throw new ValidationError(`toKobo(${describe(value)})`, [{ path: '', message: why }]);
+function fail(fn: string, value: unknown, why: string): never {
+  throw new ValidationError(`${fn}(${describe(value)})`, [{ path: '', message: why }]);
 }
 
 /**
@@ -37,34 +34,31 @@ function fail(value: unknown, why: string): never {
 export function toKobo(naira: number | string): number {
   let text: string;
   if (typeof naira === 'number') {
-    if (!Number.isFinite(naira)) fail(naira, 'not a finite number');
+    if (!Number.isFinite(naira)) fail('toKobo', naira, 'not a finite number');
     // The shortest round-trip decimal of a double: 19.99 prints as "19.99", so its digits are exact.
     text = String(naira);
-    if (/e/i.test(text)) fail(naira, 'outside the range of whole Kobo');
+    if (/e/i.test(text)) fail('toKobo', naira, 'outside the range of whole Kobo');
   } else if (typeof naira === 'string') {
     text = naira.trim().replace(/^(-?)\s*₦\s*/, '$1');
   } else {
-    fail(naira, 'expected a number or a string of Naira');
+    fail('toKobo', naira, 'expected a number or a string of Naira');
   }
-  if (text.length > 32) fail(naira, 'too long to be an amount of Naira');
+  if (text.length > 32) fail('toKobo', naira, 'too long to be an amount of Naira');
   const match = NAIRA_PATTERN.exec(text);
   if (!match) {
-    if (/^-?[\d,]*\.\d{3,}$/.test(text)) fail(naira, 'more than two decimals; Kobo is the smallest unit');
-    fail(naira, 'not an amount of Naira');
+    if (/^-?[\d,]*\.\d{3,}$/.test(text))
+      fail('toKobo', naira, 'more than two decimals; Kobo is the smallest unit');
+    fail('toKobo', naira, 'not an amount of Naira');
   }
   const [, sign = '', whole = '0', fraction = ''] = match;
   const kobo = BigInt(whole.replaceAll(',', '')) * 100n + BigInt(fraction.padEnd(2, '0'));
   const result = Number(sign === '-' ? -kobo : kobo);
-  if (!Number.isSafeInteger(result)) fail(naira, 'outside the safe integer range of Kobo');
+  if (!Number.isSafeInteger(result)) fail('toKobo', naira, 'outside the safe integer range of Kobo');
   return Object.is(result, -0) ? 0 : result;
 }
 
 function assertKobo(kobo: number, fn: string): void {
-  if (!Number.isSafeInteger(kobo)) {
-    throw new ValidationError(`${fn}(${describe(kobo)})`, [
-      { path: '', message: 'expected a whole number of Kobo' },
-    ]);
-  }
+  if (!Number.isSafeInteger(kobo)) fail(fn, kobo, 'expected a whole number of Kobo');
 }
 
 /**
@@ -77,7 +71,7 @@ function assertKobo(kobo: number, fn: string): void {
  */
 export function toNaira(kobo: number): number {
   assertKobo(kobo, 'toNaira');
-  return kobo / KOBO_PER_NAIRA;
+  return kobo / 100;
 }
 
 /** Options of {@link formatNaira}. */
@@ -130,11 +124,7 @@ export function formatNaira(kobo: number, options?: FormatNairaOptions): string 
  */
 export function estimateFee(amount: number): number {
   assertKobo(amount, 'estimateFee');
-  if (amount < 0) {
-    throw new ValidationError(`estimateFee(${describe(amount)})`, [
-      { path: '', message: 'expected a positive amount' },
-    ]);
-  }
+  if (amount < 0) fail('estimateFee', amount, 'expected a positive amount');
   // Integer arithmetic: 2% is amount/50, and half up is floor((2 * amount + 50) / 100).
   return Math.min(Math.floor((amount * 2 + 50) / 100), FEE_CAP_KOBO);
 }

@@ -99,17 +99,10 @@ export interface ChargeDispatch {
 }
 
 /**
- * A transaction status this SDK version does not know yet. At run time it is a plain string.
- *
- * Why a brand and not `string`: with `string` here, TypeScript keeps every member of
- * {@link Transaction} after `tx.status === 'SUCCESS'` and `tx.fee` stays possibly null (the same
- * reason as the webhook events' `UnknownWebhookEventKind`). The cost: compare it to a status the SDK does not
- * know yet as a string, `(tx.status as string) === 'REVERSED'`.
- *
- * Why a brand named by a string and not a `unique symbol`: the ESM and CommonJS declarations
- * (index.d.ts, index.d.cts) each carry a copy of this type, and two copies of a symbol are two
- * symbols; named by a string, both copies are one type, so a CommonJS file's `Transaction` is
- * accepted where ESM declarations ask for one (as `@wallet/agent-toolkit`'s do).
+ * A transaction status this SDK version does not know yet; at run time a plain string. A brand,
+ * not `string`, so that `tx.status === 'SUCCESS'` narrows {@link Transaction} (compare a new status
+ * as `(tx.status as string) === 'REVERSED'`); named by a string, not a `unique symbol`, so that the
+ * ESM and CommonJS declarations' copies of it are one type.
  */
 export type UnknownTransactionStatus = `${string & {
   /** A compile-time brand only; never present at run time. */

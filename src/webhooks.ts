@@ -10,10 +10,10 @@
 // From the error files themselves, not the errors.ts barrel: the API and connection errors stay out
 // of this entry's bundle.
 export { WalletError, isWalletError } from './errors/base.js';
-export { isValidationError, isWebhookVerificationError } from './errors/validation.js';
-export { ValidationError, WebhookVerificationError } from './errors/validation.js';
-export type { ValidationIssue } from './errors/validation.js';
-export type { WebhookVerificationReason } from './errors.js';
+export { isValidationError, isWebhookVerificationError } from './errors/base.js';
+export { ValidationError, WebhookVerificationError } from './errors/base.js';
+export type { ValidationIssue } from './errors/base.js';
+export type { WebhookVerificationReason } from './errors/base.js';
 export { verifyWebhook } from './webhooks/verify.js';
 export { verifyWebhookAsync } from './webhooks/verify.js';
 export { signWebhook } from './webhooks/sign.js';

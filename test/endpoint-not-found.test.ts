@@ -6,7 +6,7 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 
-import { NotFoundError } from '../src/errors.js';
+import { NotFoundError } from '../src/errors/call.js';
 import { BASE_URL, fail, mockService } from './helpers/mock-service.js';
 
 function verifyAnswered(answer: () => Response) {

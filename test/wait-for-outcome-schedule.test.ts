@@ -76,7 +76,7 @@ describe('charges.waitForOutcome schedule (fake clock)', () => {
 
 describe('the memory of dispatches behind the default deadline', () => {
   it('keeps the most recently dispatched references only, so a long-lived client stays flat', async () => {
-    const { DispatchMemory, DISPATCH_MEMORY_SIZE } = await import('../src/resources/wait-for-outcome.js');
+    const { DispatchMemory, DISPATCH_MEMORY_SIZE } = await import('../src/resources/charges.js');
     const memory = new DispatchMemory();
     const at = '2026-11-21T10:05:00.000Z';
     for (let i = 0; i < DISPATCH_MEMORY_SIZE + 1_000; i++) memory.remember(`order_${i}`, at);

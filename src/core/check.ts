@@ -1,8 +1,8 @@
 import type * as SchemaModule from '../schemas/index.js';
 import type { SchemaName } from '../schemas/index.js';
-import { ValidationError, type ValidationIssue } from '../errors.js';
+import { ValidationError, type ValidationIssue } from '../errors/base.js';
 import type { Scrubber } from './scrub.js';
-import { isPlainObject } from '../internal/safe-copy.js';
+import { isPlainObject } from '../internal/values.js';
 
 /**
  * Checking the values a call carries. Its parameters are read once into a plain copy (`snapshot`,

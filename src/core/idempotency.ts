@@ -1,4 +1,4 @@
-import { IdempotencyError } from '../errors/validation.js';
+import { IdempotencyError } from '../errors/call.js';
 
 /**
  * Keys that cannot lie. The service answers a repeated `X-Idempotency-Key` with the saved answer of

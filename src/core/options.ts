@@ -1,5 +1,5 @@
-import { ValidationError, type ValidationIssue } from '../errors/validation.js';
-import { closest, describe } from '../internal/describe.js';
+import { ValidationError, type ValidationIssue } from '../errors/base.js';
+import { closest, describe } from '../internal/values.js';
 import { platform } from '../platform/index.js';
 import type { AppInfo } from './config.js';
 

@@ -10,10 +10,9 @@ import {
   RequestAbortedError,
   ResponseTooLargeError,
   ResponseValidationError,
-  ValidationError,
   type ApiErrorInit,
-  type CallInfo,
-} from '../errors.js';
+} from '../errors/call.js';
+import { ValidationError, type CallInfo } from '../errors/base.js';
 import type { AttemptResult } from './send.js';
 import type { Scrubber } from './scrub.js';
 import type { ApiCall, WithResponse } from './transport.js';

@@ -1,5 +1,5 @@
-import type { ValidationIssue } from '../errors.js';
-import { safeCopy } from '../internal/safe-copy.js';
+import type { ValidationIssue } from '../errors/base.js';
+import { safeCopy } from '../internal/values.js';
 import type { AttemptResult } from './send.js';
 
 /**

@@ -1,7 +1,7 @@
 import type * as DiagnosticsChannel from 'node:diagnostics_channel';
 import { platform } from '../platform/index.js';
 import type { WithResponse } from './transport.js';
-import type { ValidationIssue } from '../errors.js';
+import type { ValidationIssue } from '../errors/base.js';
 import type { Scrubber } from './scrub.js';
 
 /**

@@ -1,5 +1,6 @@
-import type { Route } from '../internal/route.js';
-import { ClientClosedError, ValidationError } from '../errors.js';
+import type { Route } from '../internal/values.js';
+import { ClientClosedError } from '../errors/call.js';
+import { ValidationError } from '../errors/base.js';
 import type { Sender, AttemptRequest } from './send.js';
 import type { Config } from './config.js';
 import { REQUEST_OPTION_RULES, checkOptions, mergeHeaders, type RequestOptions } from './options.js';

@@ -1,47 +1,17 @@
 /**
- * The root of the error tree. Guards and `instanceof` work by a global brand that records the
- * SDK class an error was built as, not by class identity, so they hold when two copies of the
- * package are loaded (a bundled dependency, a monorepo). A merchant's own subclass gets ordinary
- * `instanceof`. Like every file under errors/, it imports nothing at run time but the small
- * `internal/safe-copy.ts`: the webhooks entry loads it and must stay light.
+ * The root of the error tree and the refusals of a check: all the (light) webhooks entry needs.
+ * Guards and `instanceof` read a global brand, so they hold across two copies of the package.
  */
-import { boundedCopy, safeCopy } from '../internal/safe-copy.js';
+import { boundedCopy, safeCopy } from '../internal/values.js';
 
 const BRAND = Symbol.for('@wallet/node.error');
 
-/** The literal `name` of one of the SDK's error classes. */
-export type WalletErrorName =
-  | 'WalletError'
-  | 'ApiError'
-  | 'BadRequestError'
-  | 'AuthenticationError'
-  | 'PermissionDeniedError'
-  | 'NotFoundError'
-  | 'ConflictError'
-  | 'UnprocessableEntityError'
-  | 'RateLimitError'
-  | 'InternalServerError'
-  | 'ConnectionError'
-  | 'ConnectionTimeoutError'
-  | 'RequestAbortedError'
-  | 'ClientClosedError'
-  | 'ResponseTooLargeError'
-  | 'WaitTimeoutError'
-  | 'ValidationError'
-  | 'ResponseValidationError'
-  | 'WebhookVerificationError'
-  | 'SandboxError'
-  | 'IdempotencyError';
-
 /**
  * The `code` of an SDK error: a stable, machine-readable value to branch on. Each class has its
- * own code (`not_found`, `connection_timeout`, …); a few codes say more than their class:
- * `endpoint_not_found` (a 404 that is not the service's answer: check the base URL),
- * `see_other` and `redirect_refused` (a 3xx, never followed), `idempotency_key_reused`,
- * `reference_mismatch`, `browser_refused`, the `webhook_…` reasons of a
- * {@link WebhookVerificationError}, and the webhook handlers' own (`webhook_body_too_large`,
- * `webhook_event_in_progress`, `webhook_dedupe_…`). A `switch` on it is checked: a code that does not exist does
- * not compile.
+ * own code (`not_found`, `connection_timeout`, …); a few say more than their class, such as
+ * `endpoint_not_found` (a 404 that is not the service's answer: check the base URL), `see_other`
+ * and `redirect_refused` (a 3xx, never followed) or `reference_mismatch`. A `switch` on it is
+ * checked: a code that does not exist does not compile.
  *
  * @example
  * ```ts
@@ -105,8 +75,8 @@ export type WalletErrorCode =
   | 'replay_mismatch'
   | 'browser_refused';
 
-// One table for the whole tree: each class's parent and default code.
-const TREE: Readonly<Record<WalletErrorName, readonly [WalletErrorName | undefined, WalletErrorCode]>> = {
+// The whole tree in one table: each SDK class's parent and default code.
+const TREE = {
   WalletError: [undefined, 'wallet_error'],
   ApiError: ['WalletError', 'api_error'],
   BadRequestError: ['ApiError', 'bad_request'],
@@ -128,7 +98,10 @@ const TREE: Readonly<Record<WalletErrorName, readonly [WalletErrorName | undefin
   WebhookVerificationError: ['WalletError', 'webhook_verification_failed'],
   SandboxError: ['WalletError', 'sandbox_refused'],
   IdempotencyError: ['WalletError', 'replay_mismatch'],
-};
+} as const;
+
+/** The literal `name` of one of the SDK's error classes. */
+export type WalletErrorName = keyof typeof TREE;
 
 /** True when `value` is an SDK error of `kind` or below it, from any copy of the package. @internal */
 export function isKind(value: unknown, kind: WalletErrorName): boolean {
@@ -138,12 +111,12 @@ export function isKind(value: unknown, kind: WalletErrorName): boolean {
   let name = (typeof brand === 'string' ? brand : (value as { name?: unknown }).name) as string | undefined;
   while (name !== undefined) {
     if (name === kind) return true;
-    name = (TREE as Partial<Record<string, readonly [WalletErrorName | undefined, string]>>)[name]?.[0];
+    name = (TREE as Record<string, readonly [string | undefined, string] | undefined>)[name]?.[0];
   }
   return false;
 }
 
-/** The SDK class a constructor is, or extends: the nearest one that declares its own `kind`. */
+// The SDK class a constructor is or extends: the nearest one that declares its own `kind`.
 function sdkKind(target: unknown): WalletErrorName {
   let c = target as { kind?: WalletErrorName } | null;
   while (c && !Object.hasOwn(c, 'kind')) c = Object.getPrototypeOf(c) as typeof c;
@@ -200,31 +173,22 @@ export class WalletError extends Error {
   declare readonly idempotencyKey: string | undefined;
   /**
    * True when the service may have acted on the call although no answer said so: retry with
-   * `idempotencyKey` (or confirm) before you tell the customer anything. False when nothing reached
-   * the service or it answered definitively, and on every error that is not from an API call.
+   * `idempotencyKey` (or confirm) before telling the customer anything. False outside an API call.
    */
   declare readonly outcomeUnknown: boolean;
 
-  /**
-   * @param message - what went wrong, for a person.
-   * @param code - see {@link WalletError.code}; defaults to the class's own code.
-   * @param options - the `cause`, and the API call the error ended.
-   */
+  /** @param code - defaults to the class's own. @param options - the `cause`, and the API call it ended. */
   constructor(message: string, code?: WalletErrorCode, options?: WalletErrorOptions) {
-    // The cause is kept as a plain-data copy: a DOMException copy, a Request or a Proxy in it would
-    // make console.error(error) throw or show what it holds.
+    // A plain-data copy of the cause: a DOMException, a Request or a Proxy in it would make
+    // console.error(error) throw or show what it holds.
     super(message, options?.cause === undefined ? undefined : { cause: safeCopy(options.cause) });
     const kind = sdkKind(new.target);
     this.code = code ?? TREE[kind][1];
     Object.defineProperty(this, BRAND, { value: kind });
     const call = options?.call;
     if (call) {
-      Object.assign(this, {
-        endpoint: call.endpoint,
-        attempts: call.attempts,
-        idempotencyKey: call.idempotencyKey,
-        outcomeUnknown: call.outcomeUnknown ?? false,
-      });
+      const { endpoint, attempts, idempotencyKey, outcomeUnknown = false } = call;
+      Object.assign(this, { endpoint, attempts, idempotencyKey, outcomeUnknown });
     }
   }
 
@@ -234,7 +198,7 @@ export class WalletError extends Error {
     return isKind(value, (this as unknown as { kind: WalletErrorName }).kind);
   }
 
-  /** The SDK class name that `instanceof` checks for; {@link named} sets it on each SDK class. @internal */
+  /** The SDK class that `instanceof` checks for, set by {@link named}. @internal */
   declare static readonly kind: WalletErrorName;
 
   /** A plain, bounded copy for loggers and `JSON.stringify`; never throws, whatever the body holds. */
@@ -253,11 +217,7 @@ export class WalletError extends Error {
   }
 }
 
-/**
- * Gives SDK classes their literal `name` (on the prototype, so a merchant's subclass may set its
- * own) and the `kind` that `instanceof` and the guards read. Keys are the names: a minifier that
- * renames classes cannot change them. @internal
- */
+/** Sets each SDK class's literal `name` (overridable by a subclass) and `kind`, minifier-proof. @internal */
 export function named(classes: Readonly<Partial<Record<WalletErrorName, { prototype: object }>>>): void {
   for (const [name, Class] of Object.entries(classes)) {
     Object.defineProperty(Class, 'kind', { value: name });
@@ -265,11 +225,72 @@ export function named(classes: Readonly<Partial<Record<WalletErrorName, { protot
   }
 }
 
-named({ WalletError });
 // Every error can be asked; only an error from an API call can say true.
 Object.defineProperty(WalletError.prototype, 'outcomeUnknown', { value: false, writable: true });
+
+/** One problem with a request parameter. */
+export interface ValidationIssue {
+  /** Dotted path of the field, for example `amount` or `metadata.items.0`. Empty for the whole input. */
+  path: string;
+  /** What is wrong with it. */
+  message: string;
+}
+
+/** A parameter is wrong: of a request (then nothing was sent), of the client's options, or of a money helper. */
+export class ValidationError extends WalletError {
+  /** Every problem found, by field. */
+  readonly issues: readonly ValidationIssue[];
+  /**
+   * @param context - what was checked, such as `dispatch parameters`. @param note - a closing sentence.
+   * @param call - the API call, when the HTTP layer refused it before sending.
+   */
+  constructor(
+    context: string,
+    issues: readonly ValidationIssue[],
+    note = '',
+    call?: Partial<CallInfo> & { cause?: unknown },
+  ) {
+    const list = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
+    super(
+      `Invalid ${context}: ${list}.${note && ` ${note}`}`,
+      undefined,
+      call && { cause: call.cause, call },
+    );
+    this.issues = issues;
+  }
+}
+
+/** Why a webhook was refused. */
+export type WebhookVerificationReason =
+  | 'missing_secret'
+  | 'missing_signature'
+  | 'malformed_signature'
+  | 'signature_mismatch'
+  | 'raw_body_required'
+  | 'invalid_payload';
+
+/** A webhook delivery could not be verified; its payload must not be trusted. */
+export class WebhookVerificationError extends WalletError {
+  /** Why it was refused. */
+  readonly reason: WebhookVerificationReason;
+  /** @param reason - see {@link WebhookVerificationReason}. @param message - for a person. */
+  constructor(reason: WebhookVerificationReason, message: string) {
+    super(message, `webhook_${reason}`);
+    this.reason = reason;
+  }
+}
+
+named({ WalletError, ValidationError, WebhookVerificationError });
 
 /** True for any error thrown by this SDK, from any copy of the package. */
 export function isWalletError(error: unknown): error is WalletError {
   return isKind(error, 'WalletError');
+}
+/** True when request parameters were refused before anything was sent. */
+export function isValidationError(error: unknown): error is ValidationError {
+  return isKind(error, 'ValidationError');
+}
+/** True when a webhook delivery failed verification. */
+export function isWebhookVerificationError(error: unknown): error is WebhookVerificationError {
+  return isKind(error, 'WebhookVerificationError');
 }

@@ -1,17 +1,16 @@
 /**
- * The errors an API call ends in: the service's answer (`ApiError`, one class per common HTTP
- * status), no answer (`ConnectionError`), or the call's own end (aborted, closed, oversized,
- * waited out); their guards beside them.
+ * The errors an API call ends in: the service's error answer (`ApiError`, one class per common
+ * HTTP status) or a broken one, no answer (`ConnectionError`), the call's own end (aborted,
+ * closed, oversized, waited out), or an idempotency key that belongs to another request.
  */
 import {
   WalletError,
   isKind,
   named,
   type CallInfo,
+  type ValidationIssue,
   type WalletErrorCode,
-  type WalletErrorOptions,
 } from './base.js';
-import type { Transaction } from '../types.js';
 
 /** A successful response's or an error's response headers, as a plain object of lowercase names. */
 export type ResponseHeaders = Readonly<Record<string, string>>;
@@ -58,19 +57,14 @@ export class ApiError extends WalletError {
 
 /** HTTP 400: the service refused the request as malformed. */
 export class BadRequestError extends ApiError {}
-
 /** HTTP 401: the secret key is missing, wrong or revoked. */
 export class AuthenticationError extends ApiError {}
-
 /** HTTP 403: the key is locked to an IP allow list that does not include this server. */
 export class PermissionDeniedError extends ApiError {}
-
 /** HTTP 404: an unknown handle or reference. */
 export class NotFoundError extends ApiError {}
-
 /** HTTP 409: a duplicate reference, or a charge already paid. */
 export class ConflictError extends ApiError {}
-
 /** HTTP 422: well-formed but refused, for example a refund larger than what is left. */
 export class UnprocessableEntityError extends ApiError {}
 
@@ -88,11 +82,9 @@ export class RateLimitError extends ApiError {
 /** HTTP 5xx: the service failed, after `maxRetries` retries. It may have acted: see `outcomeUnknown`. */
 export class InternalServerError extends ApiError {}
 
+type ApiErrorClass = new (init: ApiErrorInit) => ApiError;
 /** The error class for an HTTP status: one table, read by the transport. */
-export const API_ERROR_BY_STATUS: ReadonlyMap<number, new (init: ApiErrorInit) => ApiError> = new Map<
-  number,
-  new (init: ApiErrorInit) => ApiError
->([
+export const API_ERROR_BY_STATUS: ReadonlyMap<number, ApiErrorClass> = new Map<number, ApiErrorClass>([
   [400, BadRequestError],
   [401, AuthenticationError],
   [403, PermissionDeniedError],
@@ -102,35 +94,29 @@ export const API_ERROR_BY_STATUS: ReadonlyMap<number, new (init: ApiErrorInit) =
   [429, RateLimitError],
 ]);
 
-named({
-  ApiError,
-  BadRequestError,
-  AuthenticationError,
-  PermissionDeniedError,
-  NotFoundError,
-  ConflictError,
-  UnprocessableEntityError,
-  RateLimitError,
-  InternalServerError,
-});
-
 /** True when the service answered with an error status or an error envelope. */
 export function isApiError(error: unknown): error is ApiError {
   return isKind(error, 'ApiError');
 }
 
-/** What a {@link ConnectionError} is built from. */
-export interface ConnectionErrorInit extends Partial<CallInfo> {
-  /** Method and path of the call, for example `POST /v1/charges/dispatch`. */
+/** What the errors of a call are built from: the call, and optionally a composed message. */
+export interface CallErrorInit extends Partial<CallInfo> {
+  /** Method and path of the call. */
   endpoint: string;
+  /** The whole message, when the caller composed one. */
+  message?: string;
+  /** The underlying error. */
+  cause?: unknown;
+}
+
+/** What a {@link ConnectionError} is built from. */
+export interface ConnectionErrorInit extends CallErrorInit {
   /** The idempotency key of a POST, which makes retrying it safe. */
   idempotencyKey: string | undefined;
   /** The underlying network error, scrubbed of the key. */
   cause: unknown;
   /** How many attempts were made. */
   attempts: number;
-  /** The whole message, when the caller composed one (the transport names host, error code and advice). */
-  message?: string;
 }
 
 /**
@@ -168,21 +154,9 @@ export class ConnectionTimeoutError extends ConnectionError {
   }
 }
 
-named({ ConnectionError, ConnectionTimeoutError });
-
 /** True when no response arrived (including timeouts); see `outcomeUnknown` for what that means. */
 export function isConnectionError(error: unknown): error is ConnectionError {
   return isKind(error, 'ConnectionError');
-}
-
-/** What the errors in this file are built from: the call, and optionally a composed message. */
-export interface CallErrorInit extends Partial<CallInfo> {
-  /** Method and path of the call. */
-  endpoint: string;
-  /** The whole message, when the caller composed one. */
-  message?: string;
-  /** The underlying error. */
-  cause?: unknown;
 }
 
 /** The caller's `AbortSignal` fired. Never retried; `outcomeUnknown` says whether a sent attempt may have acted. */
@@ -213,13 +187,11 @@ export class ResponseTooLargeError extends WalletError {
   /** HTTP status of the oversized response. */
   readonly status: number;
   /** Response headers, lowercase names. */
-  readonly headers: Readonly<Record<string, string>>;
+  readonly headers: ResponseHeaders;
   /** The limit, in bytes. */
   readonly limit: number;
   /** @param init - the call, the response's status and headers, and the limit. */
-  constructor(
-    init: CallErrorInit & { status: number; headers: Readonly<Record<string, string>>; limit: number },
-  ) {
+  constructor(init: CallErrorInit & { status: number; headers: ResponseHeaders; limit: number }) {
     super(
       init.message ??
         `The answer to ${init.endpoint} (HTTP ${init.status}) is larger than ${init.limit} bytes; it was not read.`,
@@ -232,33 +204,95 @@ export class ResponseTooLargeError extends WalletError {
   }
 }
 
+/** The service answered 2xx with a body that breaks a documented field. */
+export class ResponseValidationError extends WalletError {
+  /** The response body as received (parsed JSON, or text). */
+  readonly body: unknown;
+  /** The broken fields. */
+  readonly issues: readonly ValidationIssue[];
+  /** HTTP status of the response. */
+  readonly status: number;
+  /** @param code - `invalid_response` by default; `reference_mismatch` for an answer about another reference. */
+  constructor(
+    endpoint: string,
+    status: number,
+    body: unknown,
+    issues: readonly ValidationIssue[],
+    call?: Partial<CallInfo>,
+    code?: 'invalid_response' | 'reference_mismatch',
+  ) {
+    const list = issues.map((i) => `${i.path || '(body)'}: ${i.message}`).join('; ');
+    super(`Unexpected response from ${endpoint}: ${list}`, code, { call: { ...call, endpoint } });
+    this.body = body;
+    this.issues = issues;
+    this.status = status;
+  }
+}
+
+/** Why an {@link IdempotencyError} was thrown. */
+export type IdempotencyErrorCode = 'idempotency_key_reused' | 'replay_mismatch';
+
+/** What an {@link IdempotencyError} is built from. */
+export interface IdempotencyErrorInit extends Partial<CallInfo> {
+  /** Method and path of the call. */
+  endpoint: string;
+  /** The key in question. */
+  idempotencyKey: string;
+  /** The whole message. */
+  message: string;
+  /** For `replay_mismatch`: the `data` the service answered with. */
+  received?: unknown;
+}
+
 /**
- * `charges.waitForOutcome` ran out of time while the charge was still pending. The charge goes on:
- * the customer may still authorize it until its prompt expires, so keep your webhook, or verify
- * again before giving up on the order. `endpoint` is the verify call polled, `attempts` the polls.
+ * The service answers a repeated `X-Idempotency-Key` with the saved response of the first request
+ * that carried it, whatever the new parameters, so one key must belong to one operation:
+ * - `idempotency_key_reused`: this client already sent the key with other parameters; nothing was sent.
+ * - `replay_mismatch`: the answer is another request's saved answer (another reference, amount or
+ *   channel) and this request was not carried out; `received` holds that answer.
+ *
+ * Give each operation its own key, stored with its record (the refund row) before sending.
  *
  * @example
  * ```ts
+ * const refundRowId = crypto.randomUUID(); // saved with your refund row before sending
  * try {
- *   const tx = await wallet.charges.waitForOutcome('order_1042', { timeout: 60_000 });
- *   if (tx.status === 'SUCCESS') await fulfil(tx.reference, tx.amount);
+ *   await wallet.refunds.create({ reference: 'order_1042', amount: 50_000 }, { idempotencyKey: refundRowId });
  * } catch (error) {
- *   if (error instanceof WaitTimeoutError) console.log('still', error.transaction?.status);
+ *   if (error instanceof IdempotencyError) console.error('key already used for another operation:', error.idempotencyKey);
  *   else throw error;
  * }
  * ```
  */
-export class WaitTimeoutError extends WalletError {
-  /** The last transaction seen, still pending; undefined when no poll succeeded. */
-  readonly transaction: Transaction | undefined;
-  /**
-   * @param message - for a person. @param transaction - the last one seen.
-   * @param options - the last poll's error as `cause`; the polled call as `call`.
-   */
-  constructor(message: string, transaction: Transaction | undefined, options?: WalletErrorOptions) {
-    super(message, undefined, options);
-    this.transaction = transaction;
+export class IdempotencyError extends WalletError {
+  declare readonly code: IdempotencyErrorCode;
+  /** The key in question. */
+  declare readonly idempotencyKey: string;
+  /** For `replay_mismatch`, the `data` the service answered with; undefined otherwise. */
+  readonly received: unknown;
+
+  /** @param code - see the class. @param init - see {@link IdempotencyErrorInit}. */
+  constructor(code: IdempotencyErrorCode, init: IdempotencyErrorInit) {
+    super(init.message, code, { call: { attempts: 0, outcomeUnknown: false, ...init } });
+    this.received = init.received;
   }
 }
 
-named({ RequestAbortedError, ClientClosedError, ResponseTooLargeError, WaitTimeoutError });
+named({
+  ApiError,
+  BadRequestError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  ConflictError,
+  UnprocessableEntityError,
+  RateLimitError,
+  InternalServerError,
+  ConnectionError,
+  ConnectionTimeoutError,
+  RequestAbortedError,
+  ClientClosedError,
+  ResponseTooLargeError,
+  ResponseValidationError,
+  IdempotencyError,
+});

@@ -1,31 +1,25 @@
-import { APIPromise } from '../core/transport.js';
-import { path } from '../internal/route.js';
-import { amountOn, confirmWithVerify, quoted } from '../internal/words.js';
+/**
+ * The service's two resources: charges (find the customer, send the prompt, confirm the outcome)
+ * and refunds. `verifyMany`, `reconcile` and `waitForOutcome` load their files on first use, so a
+ * verify loads only what a verify needs.
+ */
+import { APIPromise, type WithResponse } from '../core/transport.js';
+import { Recent } from '../core/idempotency.js';
 import type { AnswerHeaders, RequestFn, RequestOptions } from '../core/transport.js';
+import { ResponseValidationError } from '../errors/call.js';
+import { amountOn, path, quoted } from '../internal/values.js';
 import type {
   ChargeDispatch,
   DispatchParams,
+  Refund,
+  RefundParams,
   ResolveHandleParams,
   ResolvedCustomer,
   Transaction,
 } from '../types.js';
-import { ResponseValidationError } from '../errors/validation.js';
-import type { WithResponse } from '../core/transport.js';
-import type { AnyIterable } from './ordered-pool.js';
 import type { LedgerRow, ReconcileLine, ReconcileOptions } from './reconcile.js';
-import type { VerifyManyOptions, VerifyResult } from './verify-many.js';
-import {
-  DispatchMemory,
-  waitForOutcome,
-  type VerifyFn,
-  type WaitForOutcomeOptions,
-} from './wait-for-outcome.js';
-
-// Each route declared once: the template for tracing and the path are the same declaration.
-const RESOLVE_HANDLE = path`/v1/charges/resolve-handle`;
-const DISPATCH = path`/v1/charges/dispatch`;
-// One encoded segment: `/`, `?`, `#`, `%` and spaces in a reference cannot reach another endpoint.
-const VERIFY = path`/v1/charges/verify/${'reference'}`;
+import type { AnyIterable, VerifyFn, VerifyManyOptions, VerifyResult } from './verify-many.js';
+import type { WaitForOutcomeOptions } from './wait-for-outcome.js';
 
 // A handle is sent with or without its `@` and answered with it, in any case; a phone number is
 // answered as the customer's handle, so it has nothing to compare.
@@ -34,25 +28,60 @@ function handleForm(value: unknown): unknown {
   return value.trim().replace(/^@/, '').toLowerCase();
 }
 
-// What each call says about itself and checks in its answer, built once rather than per call.
-const RESOLVE_WORDS = {
-  summary: (p: Record<string, unknown>): string => `resolve of ${amountOn(p.amount, p.reference)}`,
+type Params = Record<string, unknown>;
+// Each call declared once: its route (the template for tracing and the path are one declaration),
+// its schemas, what it says about itself in messages and what its answer must echo.
+const RESOLVE = {
+  method: 'POST',
+  route: path`/v1/charges/resolve-handle`,
+  paramsName: 'resolveHandle parameters',
+  paramsSchema: 'resolveHandleParams',
+  dataSchema: 'resolvedCustomer',
+  summary: (p: Params): string => `resolve of ${amountOn(p.amount, p.reference)}`,
   echoes: [{ field: 'customer.handle', param: 'handle', normalize: handleForm }],
 } as const;
-const DISPATCH_WORDS = {
-  summary: (p: Record<string, unknown>): string => `dispatch of ${quoted(p.reference)}`,
-  confirm: confirmWithVerify,
+const DISPATCH = {
+  method: 'POST',
+  route: path`/v1/charges/dispatch`,
+  paramsName: 'dispatch parameters',
+  paramsSchema: 'dispatchParams',
+  dataSchema: 'chargeDispatch',
+  summary: (p: Params): string => `dispatch of ${quoted(p.reference)}`,
+  confirm: (p: Params): string => `charges.verify(${quoted(p.reference)})`,
   echoes: [
     { field: 'reference', param: 'reference' },
     { field: 'authChannel', param: 'authChannel' },
   ],
 } as const;
-const verifySummary = (p: Record<string, unknown>): string => `verify of ${quoted(p.reference)}`;
+const VERIFY = {
+  method: 'GET',
+  route: path`/v1/charges/verify/${'reference'}`,
+  paramsName: 'verify reference',
+  paramsSchema: 'verifyParams',
+  dataSchema: 'transaction',
+  summary: (p: Params): string => `verify of ${quoted(p.reference)}`,
+} as const;
+// No confirm: verify shows the charge, not whether this refund went through. The spec's refund
+// answer has no reference, but one that carries it must carry this one.
+const REFUND = {
+  method: 'POST',
+  route: path`/v1/refunds`,
+  paramsName: 'refund parameters',
+  paramsSchema: 'refundParams',
+  dataSchema: 'refund',
+  summary: (p: Params): string =>
+    p.amount === undefined
+      ? `full refund of ${quoted(p.reference)}`
+      : `refund of ${amountOn(p.amount, p.reference)}`,
+  echoes: [
+    { field: 'amount', param: 'amount' },
+    { field: 'reference', param: 'reference' },
+  ],
+} as const;
 
 /**
- * An answer must be about what was asked: a verify answered with another reference (a cache or a
- * gateway mixing up answers, a service bug) is refused with code `reference_mismatch`, never
- * returned as this reference's charge (a GET: `outcomeUnknown` stays false, nothing was changed).
+ * A verify answered with another reference (a cache or gateway mixing up answers) is refused with
+ * code `reference_mismatch`, never returned as this reference's charge.
  */
 function sameReference(
   reference: string,
@@ -65,14 +94,29 @@ function sameReference(
   const message = `the answer is about ${quoted(data.reference)}, not ${quoted(reference)}: refused, never read as this reference's charge`;
   const issues = [{ path: 'data.reference', message: redact(message) }];
   const call = { attempts: response.attempts, outcomeUnknown: false };
-  throw new ResponseValidationError(
-    `GET ${VERIFY.template}`,
-    response.status,
-    data,
-    issues,
-    call,
-    'reference_mismatch',
-  );
+  const endpoint = `GET ${VERIFY.route.template}`;
+  throw new ResponseValidationError(endpoint, response.status, data, issues, call, 'reference_mismatch');
+}
+
+/** How many references are remembered before the one dispatched longest ago is forgotten. */
+export const DISPATCH_MEMORY_SIZE = 5_000;
+
+/** When this client's last prompt for each recent reference expires (epoch ms, this machine's clock). */
+export class DispatchMemory extends Recent<number> {
+  constructor() {
+    super(DISPATCH_MEMORY_SIZE);
+  }
+  /** Records a successful dispatch; the answer's `Date` moves the expiry onto this machine's clock. */
+  remember(reference: string, expiresAt: string, serverDate?: string): void {
+    const expires = Date.parse(expiresAt);
+    const served = Date.parse(serverDate ?? '');
+    if (!Number.isNaN(expires))
+      this.set(reference, Number.isNaN(served) ? expires : Date.now() + expires - served);
+  }
+  /** The expiry of the last prompt this client dispatched for `reference`. */
+  expiryOf(reference: string): number | undefined {
+    return this.get(reference);
+  }
 }
 
 /** Charges: find the customer, send the authorization prompt, confirm the outcome. */
@@ -85,11 +129,7 @@ export class Charges {
     this.#dispatches.remember(reference, expiresAt, answer.header('date'));
   };
 
-  /**
-   * @param request - the transport's request function.
-   * @param redact - the client's scrubber, for messages this resource writes itself.
-   * @internal
-   */
+  /** @param redact - the client's scrubber, for messages this resource writes itself. @internal */
   constructor(request: RequestFn, redact: (text: string) => string = (text) => text) {
     this.#request = request;
     this.#redact = redact;
@@ -109,16 +149,7 @@ export class Charges {
    * ```
    */
   resolveHandle(params: ResolveHandleParams, options?: RequestOptions): APIPromise<ResolvedCustomer> {
-    return this.#request<ResolvedCustomer>({
-      method: 'POST',
-      paramsName: 'resolveHandle parameters',
-      params,
-      paramsSchema: 'resolveHandleParams',
-      route: RESOLVE_HANDLE,
-      dataSchema: 'resolvedCustomer',
-      ...RESOLVE_WORDS,
-      options,
-    });
+    return this.#request<ResolvedCustomer>({ ...RESOLVE, params, options });
   }
 
   /**
@@ -137,18 +168,8 @@ export class Charges {
    * ```
    */
   dispatch(params: DispatchParams, options?: RequestOptions): APIPromise<ChargeDispatch> {
-    return this.#request<ChargeDispatch>({
-      method: 'POST',
-      paramsName: 'dispatch parameters',
-      params,
-      paramsSchema: 'dispatchParams',
-      route: DISPATCH,
-      dataSchema: 'chargeDispatch',
-      ...DISPATCH_WORDS,
-      // Remembered only once the service accepted it: waitForOutcome's default deadline follows it.
-      accepted: this.#remember,
-      options,
-    });
+    // Remembered only once the service accepted it: waitForOutcome's default deadline follows it.
+    return this.#request<ChargeDispatch>({ ...DISPATCH, params, accepted: this.#remember, options });
   }
 
   /**
@@ -164,16 +185,7 @@ export class Charges {
    * about another reference.
    */
   verify(reference: string, options?: RequestOptions): APIPromise<Transaction> {
-    const call = this.#request<Transaction>({
-      method: 'GET',
-      paramsName: 'verify reference',
-      params: { reference },
-      paramsSchema: 'verifyParams',
-      route: VERIFY,
-      dataSchema: 'transaction',
-      summary: verifySummary,
-      options,
-    });
+    const call = this.#request<Transaction>({ ...VERIFY, params: { reference }, options });
     const redact = this.#redact;
     return new APIPromise(call.withResponse().then((answer) => sameReference(reference, answer, redact)));
   }
@@ -199,7 +211,6 @@ export class Charges {
     options?: VerifyManyOptions,
   ): AsyncGenerator<VerifyResult, void, undefined> {
     const verify: VerifyFn = (ref, o) => this.verify(ref, o);
-    // Loaded by the first run, so that a verify loads only what a verify needs.
     return (async function* () {
       yield* (await import('./verify-many.js')).verifyMany(verify, references, options);
     })();
@@ -252,8 +263,33 @@ export class Charges {
    * else console.log('not paid:', tx.status);
    * ```
    */
-  waitForOutcome(reference: string, options?: WaitForOutcomeOptions): Promise<Transaction> {
+  async waitForOutcome(reference: string, options?: WaitForOutcomeOptions): Promise<Transaction> {
     const verify: VerifyFn = (ref, o) => this.verify(ref, o);
-    return waitForOutcome(verify, this.#dispatches, this.#redact, reference, options);
+    const expiry = typeof reference === 'string' ? this.#dispatches.expiryOf(reference) : undefined;
+    const { waitForOutcome } = await import('./wait-for-outcome.js');
+    return waitForOutcome(verify, expiry, this.#redact, reference, options);
+  }
+}
+
+/** Refunds of successful payments, to the customer's bank account. */
+export class Refunds {
+  readonly #request: RequestFn;
+
+  /** @param request - the transport's request function. @internal */
+  constructor(request: RequestFn) {
+    this.#request = request;
+  }
+
+  /**
+   * Refunds a successful payment, in part (`amount` in Kobo) or in full (no `amount`).
+   *
+   * @example
+   * ```ts
+   * await wallet.refunds.create({ reference: 'order_1042', amount: 100_000, reason: 'One item out of stock' });
+   * await wallet.refunds.create({ reference: 'order_1043' }); // the whole amount
+   * ```
+   */
+  create(params: RefundParams, options?: RequestOptions): APIPromise<Refund> {
+    return this.#request<Refund>({ ...REFUND, params, options });
   }
 }

@@ -3,19 +3,19 @@
  * It is `verifyMany` over the ledger's references plus the verdict rules below; a malformed row is
  * refused on its own row (nothing sent for it), so one bad line never ends a nightly run.
  */
-import { quoted } from '../internal/words.js';
-import { ValidationError, type ValidationIssue, type WalletError } from '../errors.js';
+import { quoted } from '../internal/values.js';
+import { ValidationError, type ValidationIssue, type WalletError } from '../errors/base.js';
 import { isApiError } from '../errors/call.js';
 import { estimateFee } from '../money.js';
 import type { Transaction } from '../types.js';
-import { orderedPool, type AnyIterable } from './ordered-pool.js';
 import {
+  orderedPool,
   runAborted,
   settleRun,
   stopped,
   VERIFY_MANY_RULES,
   verifyWithRetries,
-  windowFor,
+  type AnyIterable,
   type VerifyFn,
   type VerifyManyOptions,
   type VerifyResult,
@@ -114,8 +114,8 @@ const RULES = {
     typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? undefined : 'must be a whole number of rows',
 };
 
-/** Problems of one ledger row, so it can be reported on its own line instead of sent. @internal */
-export function rowIssues(row: unknown): ValidationIssue[] {
+// The problems of one ledger row, reported on its own line instead of sent.
+function rowIssues(row: unknown): ValidationIssue[] {
   if (typeof row !== 'object' || row === null) return [{ path: 'row', message: 'must be an object' }];
   const { reference, amount, status } = row as Record<string, unknown>;
   const issues: ValidationIssue[] = [];
@@ -141,10 +141,7 @@ function feeProblem(tx: Transaction): string | undefined {
   return undefined;
 }
 
-/**
- * Why an answer cannot carry a verdict (another reference, another currency, a status the spec
- * does not list), or `undefined` when it can. `JSON.stringify` keeps a hostile status on one line.
- */
+// Why an answer cannot carry a verdict (another reference or currency, a status the spec does not list).
 function untrustedAnswer(row: LedgerRow, tx: Transaction): string | undefined {
   if (tx.reference !== row.reference)
     return `the answer is about ${quoted(tx.reference)}, not this reference: no verdict`;
@@ -154,8 +151,8 @@ function untrustedAnswer(row: LedgerRow, tx: Transaction): string | undefined {
   return undefined;
 }
 
-/** The verdict of one row, from the ledger's view and the service's answer. @internal */
-export function judge(row: LedgerRow, result: VerifyResult): { verdict: Verdict; detail: string } {
+/** The verdict of one row, from the ledger's view and the service's answer. */
+function judge(row: LedgerRow, result: VerifyResult): { verdict: Verdict; detail: string } {
   if (result.error !== undefined) {
     // Only the service's own 404: a front server's (`endpoint_not_found`, a wrong base URL) says
     // nothing about the reference.
@@ -187,18 +184,7 @@ export function judge(row: LedgerRow, result: VerifyResult): { verdict: Verdict;
     : { verdict: 'match', detail: row.status === 'pending' ? `service ${tx.status}: close the order` : '' };
 }
 
-function emptyCounts(): Record<Verdict, number> {
-  return Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
-}
-
-function totalOf(ledger: unknown, given: number | undefined): number | undefined {
-  return given ?? (Array.isArray(ledger) ? ledger.length : undefined);
-}
-
-/**
- * Yields one {@link ReconcileLine} per ledger row, in input order.
- * @internal
- */
+/** Yields one {@link ReconcileLine} per ledger row, in input order. @internal */
 export async function* reconcile<Row extends LedgerRow>(
   verify: VerifyFn,
   ledger: AnyIterable<Row>,
@@ -206,8 +192,8 @@ export async function* reconcile<Row extends LedgerRow>(
 ): AsyncGenerator<ReconcileLine<Row>, void, undefined> {
   const run = settleRun(options, RULES, 'reconcile');
   if (stopped(run)) throw runAborted(run.signal);
-  const total = totalOf(ledger, options?.total);
-  const counts = emptyCounts();
+  const total = options?.total ?? (Array.isArray(ledger) ? ledger.length : undefined);
+  const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   const onProgress = options?.onProgress;
   let done = 0;
 
@@ -227,11 +213,7 @@ export async function* reconcile<Row extends LedgerRow>(
     return { reference, verdict, expected: row, actual: result.transaction, error: result.error, detail };
   };
 
-  const pool = orderedPool(ledger, task, {
-    concurrency: run.concurrency,
-    window: windowFor(run.concurrency),
-    signal: run.signal,
-  });
+  const pool = orderedPool(ledger, task, run);
   for await (const line of pool) {
     if (stopped(run)) throw runAborted(run.signal);
     counts[line.verdict]++;

@@ -1,12 +1,10 @@
 /**
- * `summarizeSettlements`: what the bank should credit each day. The service settles paid charges
- * in batches and the bank statement shows one credit per day, so the finance team checks days, not
- * charges: this groups settled charges by the calendar day of `settledAt` in the merchant's own
- * time zone (a charge settled at 23:30 UTC is the next day in Lagos). Pure: no request is sent.
+ * `summarizeSettlements`: what the bank should credit each day, the settled charges grouped by the
+ * calendar day of `settledAt` in the merchant's time zone (23:30 UTC is the next day in Lagos).
  */
 import { checkOptions } from '../core/options.js';
-import { ValidationError } from '../errors.js';
-import type { ValidationIssue } from '../errors.js';
+import { ValidationError } from '../errors/base.js';
+import type { ValidationIssue } from '../errors/base.js';
 import type { Transaction } from '../types.js';
 
 /** Options of {@link summarizeSettlements}. */
@@ -34,9 +32,7 @@ export interface SettlementDay {
   readonly net: number;
 }
 
-const DEFAULT_TIME_ZONE = 'Africa/Lagos';
-
-/** A formatter of calendar days in `timeZone`, or `undefined` for a zone the runtime does not know. */
+// A formatter of calendar days in `timeZone`, or `undefined` for a zone the runtime does not know.
 function dayFormat(timeZone: string): Intl.DateTimeFormat | undefined {
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
@@ -53,7 +49,6 @@ function isoDay(format: Intl.DateTimeFormat, at: number): string {
 
 const isKobo = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
-/** The problems of a settled transaction's money and time, at `path`. */
 function rowIssues(t: Transaction, path: string): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   if (!isKobo(t.amount)) issues.push({ path: `${path}.amount`, message: 'must be whole Kobo' });
@@ -98,7 +93,7 @@ export function summarizeSettlements(
     'options',
     'an option of summarizeSettlements',
   );
-  const timeZone = options?.timeZone ?? DEFAULT_TIME_ZONE;
+  const timeZone = options?.timeZone ?? 'Africa/Lagos';
   const format = issues.length === 0 ? dayFormat(timeZone) : undefined;
   if (issues.length === 0 && format === undefined) {
     issues.push({

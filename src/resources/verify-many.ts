@@ -1,8 +1,8 @@
 /**
- * `charges.verifyMany`: verify a long list of references, politely. Each verify is sent with the
- * transport's own retries off, so this loop sees every 429 and `Retry-After` and can pause every
- * worker at once; it retries what a verify retries (lost connections, timeouts, 408, 429, 5xx)
- * with the same backoff, then puts the error on its row and goes on.
+ * `charges.verifyMany`, loaded on its first run: verifies a long list of references, politely. Each
+ * verify is sent with the transport's retries off, so this loop sees every 429 and `Retry-After`
+ * and pauses every worker at once; it retries what a verify retries with the same backoff, then
+ * puts the error on its row and goes on. Results come in input order from a bounded pool.
  */
 import type { APIPromise } from '../core/transport.js';
 import { checkOptions, wholeNumber, type OptionRule } from '../core/options.js';
@@ -15,10 +15,10 @@ import {
   sleep,
 } from '../core/retry.js';
 import type { RequestOptions } from '../core/transport.js';
-import { isApiError, isConnectionError, RequestAbortedError, ValidationError } from '../errors.js';
-import type { WalletError } from '../errors.js';
+import { ValidationError } from '../errors/base.js';
+import { isApiError, isConnectionError, RequestAbortedError } from '../errors/call.js';
+import type { WalletError } from '../errors/base.js';
 import type { Transaction } from '../types.js';
-import { orderedPool, SharedPause, type AnyIterable } from './ordered-pool.js';
 
 /** Options of {@link Charges.verifyMany}. */
 export interface VerifyManyOptions {
@@ -72,7 +72,7 @@ export interface FailedResult {
   readonly error: WalletError;
 }
 
-/** Verify as the loop calls it. @internal */
+/** Verify as the loops call it: the resource's own method. @internal */
 export type VerifyFn = (reference: string, options: RequestOptions) => APIPromise<Transaction>;
 
 const DEFAULT_CONCURRENCY = 8;
@@ -93,7 +93,8 @@ export interface ManyRun {
   readonly maxRetries: number;
   readonly maxWait: number;
   readonly signal: AbortSignal | undefined;
-  readonly pause: SharedPause;
+  /** Until when (`performance.now()`) every task waits: a 429 seen by one holds them all. */
+  pausedUntil: number;
 }
 
 /** Checks the options (throwing every problem at once) and settles the defaults. @internal */
@@ -109,23 +110,11 @@ export function settleRun(
     maxRetries: options?.maxRetries ?? DEFAULT_MAX_RETRIES,
     maxWait: options?.maxWait ?? MAX_RETRY_AFTER_MS,
     signal: options?.signal,
-    pause: new SharedPause(),
+    pausedUntil: 0,
   };
 }
 
-/** How far input is read ahead of the oldest unfinished row: bounded, so memory is too. */
-export function windowFor(concurrency: number): number {
-  return Math.max(256, concurrency * 64);
-}
-
-function retryAfterOf(error: unknown): number | undefined {
-  return isApiError(error) ? parseRetryAfter(error.headers['retry-after']) : undefined;
-}
-
-/**
- * Each attempt is a call of its own (so this loop sees every 429 and shares its pause): the error
- * that ends the row names every attempt the run made, not only its last call's one.
- */
+// Each attempt is a call of its own: the error that ends the row names every attempt the run made.
 function allAttempts(error: WalletError, attempts: number): WalletError {
   if (attempts <= 1 || typeof error.attempts !== 'number' || error.attempts >= attempts) return error;
   const message = error.message.replace(/\bafter \d+ attempts?\b/, `after ${attempts} attempts`);
@@ -148,7 +137,13 @@ export async function verifyWithRetries(
   let attempts = 0;
   for (let retry = 0; ; retry++) {
     try {
-      if (run.pause.active) await run.pause.wait(run.signal);
+      for (
+        let left = run.pausedUntil - performance.now();
+        left > 0;
+        left = run.pausedUntil - performance.now()
+      ) {
+        await sleep(left, run.signal);
+      }
       const options: RequestOptions = { maxRetries: 0 };
       if (run.signal) options.signal = run.signal;
       attempts++;
@@ -156,7 +151,7 @@ export async function verifyWithRetries(
     } catch (error) {
       const walletError = allAttempts(error as WalletError, attempts);
       const retryable = isConnectionError(error) || (isApiError(error) && isRetryableStatus(error.status));
-      const retryAfter = retryAfterOf(error);
+      const retryAfter = isApiError(error) ? parseRetryAfter(error.headers['retry-after']) : undefined;
       const rateLimited = isApiError(error) && error.status === 429;
       // The service said when to come back: that wait is its pace, not a failed attempt of the row.
       const told = retryAfter !== undefined && retryAfter > 0;
@@ -170,8 +165,9 @@ export async function verifyWithRetries(
         retry--;
       }
       // The service asked the client to slow down, not this one request: every worker waits.
-      if (rateLimited || retryAfter !== undefined) run.pause.pause(delay);
-      else await sleep(delay, run.signal).catch(() => undefined);
+      if (rateLimited || retryAfter !== undefined) {
+        run.pausedUntil = Math.max(run.pausedUntil, performance.now() + delay);
+      } else await sleep(delay, run.signal).catch(() => undefined);
     }
   }
 }
@@ -202,15 +198,79 @@ export async function* verifyMany(
 ): AsyncGenerator<VerifyResult, void, undefined> {
   const run = settleRun(options, VERIFY_MANY_RULES, 'verifyMany');
   if (stopped(run)) throw runAborted(run.signal);
-  const pool = orderedPool(references, (reference) => verifyWithRetries(verify, reference, run), {
-    concurrency: run.concurrency,
-    window: windowFor(run.concurrency),
-    signal: run.signal,
-  });
+  const pool = orderedPool(references, (reference) => verifyWithRetries(verify, reference, run), run);
   for await (const result of pool) {
     // A row that failed because the run was stopped is not its row's truth: never yield it.
     if (stopped(run)) throw runAborted(run.signal);
     yield result;
   }
   if (stopped(run)) throw runAborted(run.signal);
+}
+
+/** Any iterable or async iterable, as `verifyMany` and `reconcile` take. */
+export type AnyIterable<T> = Iterable<T> | AsyncIterable<T>;
+
+function iteratorOf<T>(input: AnyIterable<T>): AsyncIterator<T> | Iterator<T> {
+  const asyncIterator = (input as AsyncIterable<T>)[Symbol.asyncIterator];
+  if (typeof asyncIterator === 'function') return asyncIterator.call(input);
+  return (input as Iterable<T>)[Symbol.iterator]();
+}
+
+/**
+ * Yields `task(item)` for each input item, in input order, at most `run.concurrency` at a time.
+ * An item is read only when a slot is free, and never more than a window ahead of the oldest
+ * unfinished one, so memory stays flat. `task` should not throw: a failure belongs on its result.
+ * Breaking out of the loop closes the input. @internal
+ */
+export async function* orderedPool<T, R>(
+  input: AnyIterable<T>,
+  task: (item: T) => Promise<R>,
+  run: ManyRun,
+): AsyncGenerator<R, void, undefined> {
+  const iterator = iteratorOf(input);
+  const window = Math.max(256, run.concurrency * 64);
+  const finished = new Map<number, { ok: true; value: R } | { ok: false; error: unknown }>();
+  let pulled = 0;
+  let emitted = 0;
+  let running = 0;
+  let ended = false;
+  let wake: (() => void) | undefined;
+  const start = (item: T, index: number): void => {
+    running++;
+    task(item)
+      .then(
+        (value) => finished.set(index, { ok: true, value }),
+        (error: unknown) => finished.set(index, { ok: false, error }),
+      )
+      .finally(() => {
+        running--;
+        wake?.();
+      });
+  };
+  const fill = async (): Promise<void> => {
+    while (!ended && running < run.concurrency && pulled - emitted < window) {
+      if (stopped(run)) return;
+      const next = await iterator.next();
+      if (next.done === true) ended = true;
+      else start(next.value, pulled++);
+    }
+  };
+  try {
+    for (;;) {
+      await fill();
+      const head = finished.get(emitted);
+      if (head !== undefined) {
+        finished.delete(emitted);
+        emitted++;
+        if (!head.ok) throw head.error;
+        yield head.value;
+        continue;
+      }
+      if (running === 0 && (ended || stopped(run))) return;
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
+  } finally {
+    if (!ended) await iterator.return?.();
+  }
 }

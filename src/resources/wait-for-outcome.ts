@@ -1,74 +1,47 @@
 /**
- * `charges.waitForOutcome`: polls verify until the customer has answered, for checkout pages and
- * merchants without a webhook endpoint. Each poll is an ordinary verify call, so the transport's
- * retries (429, 5xx, lost connections) happen underneath; this loop adds its own growing interval
- * on top, honours `Retry-After`, and keeps one deadline for the whole wait. By default it waits as
- * long as the customer can still answer: `DispatchMemory` remembers when the prompts this client
- * dispatched expire (only successful dispatches, only the most recent few thousand references, in
- * the one bounded key memory), so a long-running server's memory stays flat.
+ * `charges.waitForOutcome`, loaded on its first call: polls verify until the customer has answered.
+ * Each poll is an ordinary verify, so the transport's retries happen underneath; this loop adds a
+ * growing interval, honours `Retry-After`, and keeps one deadline for the whole wait.
  */
-import { quoted } from '../internal/words.js';
-import type { APIPromise } from '../core/transport.js';
 import { MAX_TIMER_MS, checkOptions, type OptionRule } from '../core/options.js';
 import { REQUEST_OPTION_RULES } from '../core/options.js';
-import { Recent } from '../core/idempotency.js';
 import { isRetryableStatus, onAbort, parseRetryAfter, sleep } from '../core/retry.js';
-import type { RequestOptions } from '../core/transport.js';
-import {
-  isApiError,
-  isConnectionError,
-  RequestAbortedError,
-  ValidationError,
-  WaitTimeoutError,
-} from '../errors.js';
+import { ValidationError, WalletError, named, type WalletErrorOptions } from '../errors/base.js';
+import { isApiError, isConnectionError, RequestAbortedError } from '../errors/call.js';
+import { quoted } from '../internal/values.js';
 import type { Transaction } from '../types.js';
+import type { VerifyFn } from './verify-many.js';
 
-/** How many references are remembered before the reference dispatched longest ago is forgotten. */
-export const DISPATCH_MEMORY_SIZE = 5_000;
-
-/** A bounded map from reference to the expiry (epoch ms) of this client's last prompt for it. */
-export class DispatchMemory {
-  readonly #expiries: Recent<number>;
-
-  /** @param size - how many references to keep. */
-  constructor(size: number = DISPATCH_MEMORY_SIZE) {
-    this.#expiries = new Recent(size);
-  }
-
+/**
+ * `charges.waitForOutcome` ran out of time while the charge was still pending. The charge goes on:
+ * the customer may still authorize it until its prompt expires, so keep your webhook, or verify
+ * again before giving up on the order. `endpoint` is the verify call polled, `attempts` the polls.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   const tx = await wallet.charges.waitForOutcome('order_1042', { timeout: 60_000 });
+ *   if (tx.status === 'SUCCESS') await fulfil(tx.reference, tx.amount);
+ * } catch (error) {
+ *   if (error instanceof WaitTimeoutError) console.log('still', error.transaction?.status);
+ *   else throw error;
+ * }
+ * ```
+ */
+export class WaitTimeoutError extends WalletError {
+  /** The last transaction seen, still pending; undefined when no poll succeeded. */
+  readonly transaction: Transaction | undefined;
   /**
-   * Records a successful dispatch; an `expiresAt` that is not a date is ignored. With the
-   * response's `Date` header, the expiry is moved onto this machine's clock, so a server clock
-   * that runs ahead or behind does not end the wait early or late.
+   * @param message - for a person. @param transaction - the last one seen.
+   * @param options - the last poll's error as `cause`; the polled call as `call`.
    */
-  remember(reference: string, expiresAt: string, serverDate?: string): void {
-    const expires = Date.parse(expiresAt);
-    if (Number.isNaN(expires)) return;
-    const served = serverDate === undefined ? Number.NaN : this.#dateOf(serverDate);
-    const at = Number.isNaN(served) ? expires : Date.now() + (expires - served);
-    this.#expiries.set(reference, at);
-  }
-
-  // The service's Date header changes once a second, so its last reading is kept.
-  #lastDate: string | undefined;
-  #lastDateMs = Number.NaN;
-  #dateOf(header: string): number {
-    if (header !== this.#lastDate) {
-      this.#lastDateMs = Date.parse(header);
-      this.#lastDate = header;
-    }
-    return this.#lastDateMs;
-  }
-
-  /** The expiry (epoch ms) of the last prompt this client dispatched for `reference`. */
-  expiryOf(reference: string): number | undefined {
-    return this.#expiries.get(reference);
-  }
-
-  /** How many references are remembered (see `Recent.size`). */
-  get size(): number {
-    return this.#expiries.size;
+  constructor(message: string, transaction: Transaction | undefined, options?: WalletErrorOptions) {
+    super(message, undefined, options);
+    this.transaction = transaction;
   }
 }
+
+named({ WaitTimeoutError });
 
 /** Options of {@link Charges.waitForOutcome}. */
 export interface WaitForOutcomeOptions {
@@ -101,9 +74,6 @@ const MAX_POLL_INTERVAL_MS = 5_000;
 const PREFER_WAIT_S = 5;
 /** Past `expiresAt`, for the service to record the expiry and for clocks that disagree a little. */
 const EXPIRY_GRACE_MS = 5_000;
-
-/** Verify, as the wait loop calls it: the resource's own method, not the client. */
-export type VerifyFn = (reference: string, options: RequestOptions) => APIPromise<Transaction>;
 
 // The call's own rules for the options it shares with every request, so both say the same.
 const RULES: Readonly<Record<keyof WaitForOutcomeOptions, OptionRule>> = {
@@ -150,7 +120,7 @@ function defaultTimeout(expiry: number | undefined): number {
  */
 export async function waitForOutcome(
   verify: VerifyFn,
-  dispatches: DispatchMemory,
+  expiry: number | undefined,
   redact: (text: string) => string,
   reference: string,
   options?: WaitForOutcomeOptions,
@@ -161,7 +131,6 @@ export async function waitForOutcome(
   const signal = options?.signal;
   if (signal?.aborted) throw new RequestAbortedError({ endpoint, attempts: 0, cause: signal.reason });
   const first = options?.pollInterval ?? DEFAULT_POLL_INTERVAL_MS;
-  const expiry = typeof reference === 'string' ? dispatches.expiryOf(reference) : undefined;
   const timeout = options?.timeout ?? defaultTimeout(expiry);
   const deadline = performance.now() + timeout;
 

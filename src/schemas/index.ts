@@ -6,8 +6,8 @@
  */
 import { config, type ZodMiniType } from 'zod/mini';
 import { en } from 'zod/locales';
-import type { ValidationIssue } from '../errors.js';
-import { closest } from '../internal/describe.js';
+import type { ValidationIssue } from '../errors/base.js';
+import { closest } from '../internal/values.js';
 import { resolveHandleParams, dispatchParams, verifyParams, refundParams } from './requests.js';
 import { resolvedCustomer, chargeDispatch, transaction, refund } from './responses.js';
 

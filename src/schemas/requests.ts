@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { describe } from '../internal/describe.js';
-import { isPlainObject } from '../internal/safe-copy.js';
+import { describe } from '../internal/values.js';
+import { isPlainObject } from '../internal/values.js';
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 

@@ -3,7 +3,7 @@
  * customer page of a QR charge. They play the customer and the clock, not the merchant: no key, no
  * allow list, no faults, and they are not in the request log.
  */
-import { isValidationError } from '../errors/validation.js';
+import { isValidationError } from '../errors/base.js';
 import type { Sandbox } from './api.js';
 import { decodeSegment } from './endpoints/service.js';
 import { failure, parseJsonObject, readBody, readSeed, success, toResponse } from './endpoints/wire.js';

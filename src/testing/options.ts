@@ -6,9 +6,9 @@
  */
 import { checkOptions, ofType, throwIssues, wholeNumber } from '../core/options.js';
 import type { OptionRule } from '../core/options.js';
-import type { ValidationIssue } from '../errors/validation.js';
-import { describe } from '../internal/describe.js';
-import { isPlainObject } from '../internal/safe-copy.js';
+import type { ValidationIssue } from '../errors/base.js';
+import { describe } from '../internal/values.js';
+import { isPlainObject } from '../internal/values.js';
 import type { SandboxOptions } from './api.js';
 import { KINDS, MAX_LATENCY_MS, MAX_RETRY_AFTER_S } from './endpoints/faults.js';
 import type { SandboxFaultKind } from './endpoints/faults.js';

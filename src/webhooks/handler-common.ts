@@ -10,7 +10,7 @@
 import type { IncomingMessage } from 'node:http';
 import { BoundedBody, readBounded } from '../core/body.js';
 import { WalletError } from '../errors/base.js';
-import { isWebhookVerificationError } from '../errors/validation.js';
+import { isWebhookVerificationError } from '../errors/base.js';
 import { runOnce, type RunOutcome } from './dedupe/run-once.js';
 import type { ResolvedHandlerOptions } from './handler-options.js';
 import { readEvent } from './signature.js';

@@ -11,7 +11,7 @@ import {
   wholeNumber,
   type OptionRule,
 } from '../core/options.js';
-import type { ValidationIssue, WebhookVerificationError } from '../errors/validation.js';
+import type { ValidationIssue, WebhookVerificationError } from '../errors/base.js';
 import type { WebhookDedupeStore } from './dedupe/types.js';
 import { checkSecrets, missingSecretError, secretsOf } from './signature.js';
 import type { WebhookEvent, WebhookSecret } from './types.js';

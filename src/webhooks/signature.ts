@@ -7,8 +7,8 @@
  * forgery's by the caller, never answered like one.
  */
 import { WalletError } from '../errors/base.js';
-import { WebhookVerificationError } from '../errors/validation.js';
-import { describe } from '../internal/describe.js';
+import { WebhookVerificationError } from '../errors/base.js';
+import { describe } from '../internal/values.js';
 import { platform } from '../platform/index.js';
 import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
 

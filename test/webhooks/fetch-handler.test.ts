@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from 'vitest';
 
-import { ValidationError } from '../../src/errors.js';
+import { ValidationError } from '../../src/errors/base.js';
 import { createWebhookHandler, WebhookVerificationError } from '../../src/webhooks.js';
 import type { WebhookHandlerOptions } from '../../src/webhooks.js';
 import { BODY, CHARGE_SUCCESS, OTHER_SECRET, SECRET, SIGNATURE, hmacHex, recording } from './helpers.js';

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-import { isValidationError } from '../../errors/validation.js';
+import { isValidationError } from '../../errors/base.js';
 import type { SandboxOptions } from '../api.js';
 import { checkSandboxOptions } from '../options.js';
 import type { SandboxListenOptions } from '../transports/server.js';

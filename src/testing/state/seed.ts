@@ -4,7 +4,7 @@
  * request per charge. Every row is checked first, then all are kept together or none.
  */
 import { throwIssues } from '../../core/options.js';
-import type { ValidationIssue } from '../../errors/validation.js';
+import type { ValidationIssue } from '../../errors/base.js';
 import type { AuthChannel } from '../../types.js';
 import { newCharge, recordDebit, recordRefund, sandboxFee } from './charges.js';
 import { findCustomer } from './customers.js';

@@ -7,8 +7,8 @@
  * by this SDK.
  */
 import { MAX_TIMER_MS, ofType, wholeNumber, type OptionRule } from '../../core/options.js';
-import { ValidationError } from '../../errors/validation.js';
-import { describe } from '../../internal/describe.js';
+import { ValidationError } from '../../errors/base.js';
+import { describe } from '../../internal/values.js';
 import {
   TTL_RULES,
   checkStoreOptions,

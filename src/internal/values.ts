@@ -1,0 +1,299 @@
+/**
+ * Values the SDK did not make, made safe to show: named in messages (`describe`, `quoted`,
+ * `nairaText`), encoded into request paths (`path`), and copied as plain data into errors
+ * (`safeCopy`, `boundedCopy`), so that `console.error`, `util.inspect` and `JSON.stringify` of an
+ * error never throw, stall or pass an object through, whatever a hostile body holds.
+ */
+
+/** Names a value for an error message without printing more of it than helps. */
+export function describe(value: unknown): string {
+  try {
+    if (value === null || value === undefined) return String(value);
+    if (Array.isArray(value)) return 'an array';
+    if (typeof value === 'number') return String(value);
+    if (typeof value === 'string') {
+      return `the string ${JSON.stringify(value.length > 24 ? `${value.slice(0, 24)}…` : value)}`;
+    }
+    if (typeof value === 'bigint') return `the bigint ${value}n`;
+    if (typeof value === 'function') return 'a function';
+    if (typeof value === 'object') {
+      const name = (Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null)?.constructor
+        ?.name;
+      return name && name !== 'Object' ? `an instance of ${name}` : 'an object';
+    }
+    return `a ${typeof value}`;
+  } catch {
+    return 'an unreadable value';
+  }
+}
+
+/**
+ * The closest of `candidates` to a misspelled `name`: by edit distance, else the candidate that
+ * starts like `name` for at least half of it (`maxBodySize` for `maxBodyBytes`).
+ */
+export function closest(name: string, candidates: readonly string[]): string | undefined {
+  const lower = name.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
+  for (const candidate of candidates) {
+    const d = distance(lower, candidate.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  if (best !== undefined) return best;
+  let bestStem = Math.max(4, Math.ceil(name.length / 2)) - 1;
+  for (const candidate of candidates) {
+    const other = candidate.toLowerCase();
+    let n = 0;
+    while (n < lower.length && lower[n] === other[n]) n++;
+    if (n > bestStem) [best, bestStem] = [candidate, n];
+  }
+  return best;
+}
+
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** A reference as a message shows it: quoted, and cut when absurdly long. */
+export function quoted(reference: unknown): string {
+  const text = String(reference);
+  return JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}…` : text);
+}
+
+/** `₦4,500.00 (450000 Kobo) on "order_1042"`: what a merchant reads and what the service counts. */
+export function amountOn(kobo: unknown, reference: unknown): string {
+  const amount =
+    typeof kobo === 'number' && Number.isSafeInteger(kobo) ? `${nairaText(kobo)} (${kobo} Kobo)` : kobo;
+  return `${String(amount)} on ${quoted(reference)}`;
+}
+
+// One formatter per locale seen; capped so that a hostile caller cannot grow the cache.
+const formatters = new Map<string, Intl.NumberFormat>();
+
+/** `₦1,234.56` for 123456 Kobo in `en-NG`; throws `RangeError` for a locale `Intl` does not know. */
+export function nairaText(kobo: number, locale = 'en-NG'): string {
+  let format = formatters.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency: 'NGN' });
+    if (formatters.size < 32) formatters.set(locale, format);
+  }
+  return format.format(kobo / 100);
+}
+
+/** A route: its template (for tracing, never personal data) and the path built from parameters. */
+export interface Route {
+  /** For example `/v1/charges/verify/{reference}`. */
+  readonly template: string;
+  /** The path with each parameter percent-encoded as one segment. */
+  build(params: Readonly<Record<string, unknown>>): string;
+}
+
+/**
+ * Declares a route whose placeholders are parameter names: `` path`/v1/charges/verify/${'reference'}` ``.
+ * Each value is one `encodeURIComponent` segment: `/`, `?`, `#` and `%` cannot reach another endpoint.
+ */
+export function path(strings: TemplateStringsArray, ...names: readonly string[]): Route {
+  const template = strings.reduce((out, part, i) => out + (i > 0 ? `{${names[i - 1]}}` : '') + part, '');
+  return {
+    template,
+    build: (params) =>
+      strings.reduce(
+        (out, part, i) => out + (i > 0 ? encodeURIComponent(String(params[names[i - 1]!])) : '') + part,
+        '',
+      ),
+  };
+}
+
+const MAX_DEPTH = 8;
+const MAX_ENTRIES = 100;
+const MAX_STRING = 4_096;
+// SDK errors copy their own cause when built, so they are safe as they are.
+const SDK_ERROR = Symbol.for('@wallet/node.error');
+
+type Text = (text: string) => string;
+const same: Text = (t) => t;
+
+function read(target: object, name: PropertyKey): unknown {
+  try {
+    return (target as Record<PropertyKey, unknown>)[name];
+  } catch {
+    return undefined;
+  }
+}
+
+function typeOf(value: object): string {
+  try {
+    const ctor = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor;
+    if (typeof ctor?.name === 'string' && ctor.name !== '') return ctor.name;
+    return Object.prototype.toString.call(value).slice(8, -1);
+  } catch {
+    return 'Object';
+  }
+}
+
+function isError(value: object): boolean {
+  try {
+    return value instanceof Error || Object.prototype.toString.call(value) === '[object Error]';
+  } catch {
+    return false;
+  }
+}
+
+// What an object that is not plain data is, in a few words: only names and sizes, never values.
+function summaryOf(value: object, type: string, text: Text): string {
+  const url = read(value, 'url');
+  const method = read(value, 'method');
+  const status = read(value, 'status');
+  if (typeof method === 'string' && typeof url === 'string') return text(`${method} ${url}`);
+  if (typeof status === 'number' && typeof url === 'string') return text(`HTTP ${status} ${url}`);
+  if (type === 'Headers') {
+    const names = [...(value as Headers).keys()];
+    const shown = names.slice(0, 10).map((name) => text(name));
+    return `headers: ${shown.join(', ')}${names.length > 10 ? ', …' : ''}`;
+  }
+  if (value instanceof Map) return `${value.size} entries`;
+  if (value instanceof Set) return `${value.size} values`;
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return `${value.byteLength} bytes`;
+  if (value instanceof URL) return text(value.href);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
+  if (value instanceof RegExp) return text(String(value));
+  return `an instance of ${type}`;
+}
+
+/**
+ * A plain-data copy of `value`, bounded, strings passed through `text`; anything not plain data
+ * (a `Request`, `Headers`, a buffer) becomes `{ type, summary }`. Without `text`, SDK errors are
+ * kept as they are; with it, they are copied so that every string is filtered. Never throws.
+ */
+export function safeCopy(value: unknown, text?: Text): unknown {
+  return copy(value, text ?? same, text === undefined, 0);
+}
+
+function copy(value: unknown, text: Text, keepSdk: boolean, depth: number): unknown {
+  try {
+    switch (typeof value) {
+      case 'string':
+      case 'symbol':
+        return text(String(value));
+      case 'bigint':
+        return `${value}n`;
+      case 'function': {
+        const name = read(value, 'name');
+        return `[function ${typeof name === 'string' ? text(name) : ''}]`;
+      }
+      case 'object':
+        break;
+      default:
+        return value;
+    }
+    if (value === null) return null;
+    if (depth >= MAX_DEPTH) return '[nested too deep]';
+    if (keepSdk && (value as { [SDK_ERROR]?: unknown })[SDK_ERROR] !== undefined) return value;
+    if (isError(value)) return copyError(value, text, keepSdk, depth);
+    if (Array.isArray(value)) {
+      const items = value.slice(0, MAX_ENTRIES).map((item) => copy(item, text, keepSdk, depth + 1));
+      if (value.length > MAX_ENTRIES) items.push(`… ${value.length - MAX_ENTRIES} more`);
+      return items;
+    }
+    if (!isPlainObject(value)) {
+      const type = typeOf(value);
+      try {
+        return { type, summary: summaryOf(value, type, text) };
+      } catch {
+        return { type, summary: `an instance of ${type}` };
+      }
+    }
+    const out: Record<string, unknown> = {};
+    const keys = Object.keys(value);
+    for (const key of keys.slice(0, MAX_ENTRIES))
+      out[text(key)] = copy(read(value, key), text, keepSdk, depth + 1);
+    if (keys.length > MAX_ENTRIES) out['…'] = `${keys.length - MAX_ENTRIES} more keys`;
+    return out;
+  } catch {
+    return '[unreadable]';
+  }
+}
+
+// A plain Error with the original's name, message, stack and own fields, each copied: no getter of
+// the original's class (a DOMException's) is left to throw.
+function copyError(error: object, text: Text, keepSdk: boolean, depth: number): Error {
+  const message = read(error, 'message');
+  const out = new Error(typeof message === 'string' ? text(message) : '');
+  const own = (key: string, item: unknown, enumerable = false): void => {
+    Object.defineProperty(out, key, { value: item, enumerable, writable: true, configurable: true });
+  };
+  const name = read(error, 'name');
+  if (typeof name === 'string') own('name', text(name));
+  const stack = read(error, 'stack');
+  own('stack', typeof stack === 'string' ? text(stack) : `${String(out.name)}: ${out.message}`);
+  let keys: string[] = [];
+  try {
+    keys = Object.getOwnPropertyNames(error);
+  } catch {
+    // Keys that cannot be listed: only the name, message and stack are kept.
+  }
+  for (const key of keys.slice(0, MAX_ENTRIES)) {
+    if (key === 'message' || key === 'stack' || key === 'name') continue;
+    let enumerable = false;
+    try {
+      enumerable = Object.getOwnPropertyDescriptor(error, key)?.enumerable ?? false;
+    } catch {
+      // An unreadable descriptor: kept, not enumerable.
+    }
+    own(text(key), copy(read(error, key), text, keepSdk, depth + 1), enumerable);
+  }
+  return out;
+}
+
+/** The one test for plain data: `{}` or `Object.create(null)`, never an array or instance; never throws. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    const proto = Object.getPrototypeOf(value) as unknown;
+    return proto === Object.prototype || proto === null;
+  } catch {
+    return false;
+  }
+}
+
+/** A JSON-safe copy of `value` for `toJSON`, cut at a fixed depth, width and string length. Never throws. */
+export function boundedCopy(value: unknown, depth = 0): unknown {
+  try {
+    if (typeof value === 'string') {
+      return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… (${value.length} chars)` : value;
+    }
+    if (typeof value === 'bigint') return `${value}n`;
+    if (value === null || typeof value !== 'object') {
+      return typeof value === 'function' || typeof value === 'symbol' ? String(value) : value;
+    }
+    if (depth >= MAX_DEPTH) return '[nested too deep]';
+    if (Array.isArray(value)) {
+      const items = value.slice(0, MAX_ENTRIES).map((item) => boundedCopy(item, depth + 1));
+      if (value.length > MAX_ENTRIES) items.push(`… ${value.length - MAX_ENTRIES} more`);
+      return items;
+    }
+    const out: Record<string, unknown> = {};
+    if (value instanceof Error) {
+      out.name = value.name;
+      out.message = boundedCopy(value.message, depth + 1);
+      if (value.cause !== undefined) out.cause = boundedCopy(value.cause, depth + 1);
+    }
+    const keys = Object.keys(value);
+    for (const key of keys.slice(0, MAX_ENTRIES)) {
+      out[key] = boundedCopy((value as Record<string, unknown>)[key], depth + 1);
+    }
+    if (keys.length > MAX_ENTRIES) out['…'] = `${keys.length - MAX_ENTRIES} more keys`;
+    return out;
+  } catch {
+    return '[unreadable]';
+  }
+}
