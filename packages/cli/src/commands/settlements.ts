@@ -6,23 +6,18 @@
  * are compared with them. Read-only with any key. Memory holds per-day totals only: the charges
  * go to a temporary file, read back to list the ones behind each day that does not match.
  */
-import { basename, dirname, join } from 'node:path';
-import { existsSync } from 'node:fs';
-
 import { summarizeSettlements, VERDICTS, type ReconcileLine, type Verdict } from '@wallet/node';
 
-import { createClient, keyMode, keyOf } from '../client.js';
+import { keyMode, keyOf } from '../client.js';
 import { OK, PROBLEM, terminalMessage, UsageError, type Output } from '../output.js';
 import type { Encoding } from '../reconcile/decode.js';
 import { readHeader, readLedger, scanLedger, type CsvRow } from '../reconcile/ledger.js';
-import { createProgress } from '../reconcile/progress.js';
-import { KeyRefused, verifyRows } from '../reconcile/run.js';
+import { KeyRefused, noter, PROBLEMS, reportPath, startRun, type LedgerFlags } from '../reconcile/run.js';
 import { ChargeFile, chargeOf, type Charge } from '../settlements/charges.js';
 import { DayTotals } from '../settlements/days.js';
 import { SettlementReport } from '../settlements/report.js';
 import { readStatement } from '../settlements/statement.js';
 import { printSummary, type Findings } from '../settlements/summary.js';
-import { PROBLEMS, sameFile, type LedgerFlags } from './reconcile.js';
 
 /** The flags of `wallet settlements`. */
 export interface SettlementsFlags extends LedgerFlags {
@@ -37,41 +32,26 @@ export interface SettlementsFlags extends LedgerFlags {
 /** How many references per day, and charges with problems, `--json` lists (the report has all). */
 const LISTED = 1000;
 
-function checkInputs(file: string, flags: SettlementsFlags): string {
-  for (const input of [file, flags.statement])
-    if (!existsSync(input)) throw new UsageError(`${input}: no such file.`);
-  try {
-    summarizeSettlements([], { timeZone: flags.timeZone });
-  } catch {
-    throw new UsageError(`--time-zone '${flags.timeZone}' is not an IANA time zone such as Africa/Lagos.`);
-  }
-  const report = flags.out ?? join(dirname(file), `${basename(file).replace(/\.csv$/i, '')}.settlements.csv`);
-  for (const [input, what] of [
-    [file, 'the ledger'],
-    [flags.statement, 'the statement'],
-  ] as const)
-    if (sameFile(input, report))
-      throw new UsageError(
-        `--out ${report} is ${what} itself: nothing was written. Give the report another name.`,
-      );
-  return report;
-}
-
 /** Runs `wallet settlements`; resolves to the exit code. */
 export async function settlementsCommand(
   file: string,
   flags: SettlementsFlags,
   out: Output,
 ): Promise<number> {
-  const reportFile = checkInputs(file, flags);
+  const reportFile = reportPath(file, flags.out, '.settlements.csv', [
+    [file, 'the ledger'],
+    [flags.statement, 'the statement'],
+  ]);
+  try {
+    summarizeSettlements([], { timeZone: flags.timeZone });
+  } catch {
+    throw new UsageError(`--time-zone '${flags.timeZone}' is not an IANA time zone such as Africa/Lagos.`);
+  }
   const header = await readHeader(file, flags);
-  if (typeof header === 'string') throw new UsageError(header);
   // The statement first: a wrong column or date form ends the run before anything is sent.
   const statement = await readStatement(flags.statement, { ...flags, encoding: flags.statementEncoding });
   const scan = await scanLedger(file, flags, header.columns);
-  const note = (text: string): void => {
-    if (!flags.quiet) out.note(terminalMessage(text));
-  };
+  const note = noter(out, flags.quiet);
   if (scan.repeats.size > 0)
     note(
       `${scan.repeats.size.toLocaleString('en')} row(s) repeat a reference of an earlier row: each is verified, its settlement counted once.`,
@@ -82,8 +62,7 @@ export async function settlementsCommand(
   const onSigint = (): void => abort.abort(new Error('interrupted'));
   process.on('SIGINT', onSigint);
   const verdicts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
-  const wallet = createClient(flags);
-  const progress = createProgress(out, flags.quiet, scan.rows, { done: 0, verdicts: {} });
+  const run = startRun(flags, out, scan.rows);
   const charges = new ChargeFile();
   const totals = new DayTotals(flags.timeZone);
   let unsettled = 0;
@@ -113,19 +92,11 @@ export async function settlementsCommand(
   };
 
   try {
-    const rows = readLedger(file, flags, header.columns);
-    const lines = verifyRows(wallet, rows, {
-      concurrency: flags.concurrency,
-      retries: flags.retries,
-      maxWait: flags.maxWait * 1000,
-      total: scan.rows,
-      onProgress: (p) => progress.update(p),
-      signal: abort.signal,
-    });
-    for await (const line of lines) await each(line);
+    for await (const line of run.verify(readLedger(file, flags, header.columns), abort.signal))
+      await each(line);
     await dated(totals.flush());
     await charges.close();
-    progress.stop();
+    run.progress.stop();
     const found = await writeReport(reportFile, totals.judge(statement.credits), charges);
     const findings: Findings = {
       ...found,
@@ -142,7 +113,7 @@ export async function settlementsCommand(
       statement.unreadable === 0;
     return ok ? OK : PROBLEM;
   } catch (error) {
-    progress.stop();
+    run.progress.stop();
     if (error instanceof KeyRefused) {
       out.note(
         terminalMessage(
@@ -162,7 +133,7 @@ export async function settlementsCommand(
   } finally {
     process.off('SIGINT', onSigint);
     charges.remove();
-    await wallet.close();
+    await run.close();
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { toKobo, type LedgerRow, type LedgerStatus } from '@wallet/node';
 
+import { UsageError } from '../output.js';
 import { readCsv, type CsvRecord } from './csv.js';
 import { decodeFile, type Encoding } from './decode.js';
 
@@ -37,14 +38,11 @@ function records(file: string, format: LedgerFormat): AsyncGenerator<CsvRecord> 
   return readCsv(decodeFile(file, format.encoding));
 }
 
-/**
- * The header's columns, or the problem (a needed column missing or named twice) for a usage
- * error. Other repeated names are returned in `repeated` to be reported.
- */
+/** The header's columns and its other repeated names; a needed column missing or named twice is a usage error. */
 export async function readHeader(
   file: string,
   format: LedgerFormat,
-): Promise<{ columns: Columns; repeated: string[] } | string> {
+): Promise<{ columns: Columns; repeated: string[] }> {
   let header: string[] = [];
   for await (const record of records(file, format)) {
     header = (record.fields ?? []).map((f) => f.trim());
@@ -54,10 +52,14 @@ export async function readHeader(
   const repeated = [...new Set(header.filter((name, i) => header.indexOf(name) !== i))];
   const missing = needed.filter((c) => !header.includes(c));
   if (missing.length > 0)
-    return `${file} has no column ${missing.map((m) => `'${m}'`).join(', ')} (its header: ${header.join(', ') || 'empty'}). Name the columns with --reference-column, --amount-column and --status-column.`;
+    throw new UsageError(
+      `${file} has no column ${missing.map((m) => `'${m}'`).join(', ')} (its header: ${header.join(', ') || 'empty'}). Name the columns with --reference-column, --amount-column and --status-column.`,
+    );
   const twice = needed.filter((c) => repeated.includes(c));
   if (twice.length > 0)
-    return `${file} names the column ${twice.map((m) => `'${m}'`).join(', ')} more than once: which one holds the value is a guess. Rename the copies in the header.`;
+    throw new UsageError(
+      `${file} names the column ${twice.map((m) => `'${m}'`).join(', ')} more than once: which one holds the value is a guess. Rename the copies in the header.`,
+    );
   const at = (name: string): number => header.indexOf(name);
   return {
     columns: {
