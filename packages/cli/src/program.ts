@@ -7,7 +7,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { amountFlag, refundCommand, verifyCommand, waitCommand } from './commands/calls.js';
 import { doctorCommand } from './commands/doctor.js';
 import { reconcileCommand, type ReconcileFlags } from './commands/reconcile.js';
-import { ENCODINGS } from './reconcile/decode.js';
+import { ENCODINGS } from './reconcile/csv.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { settlementsCommand, type SettlementsFlags } from './commands/settlements.js';
 import { triggerCommand, webhookVerifyCommand } from './commands/webhooks.js';

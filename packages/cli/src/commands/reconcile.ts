@@ -9,10 +9,9 @@ import { VERDICTS, type ReconcileLine, type Verdict } from '@wallet/node';
 
 import { keyMode, keyOf } from '../client.js';
 import { OK, PROBLEM, table, terminalMessage, type Output } from '../output.js';
-import { readEarlier } from '../reconcile/earlier.js';
 import { readHeader, readLedger, scanLedger, type CsvRow } from '../reconcile/ledger.js';
-import { formatOf, ReportWriter, rowText, toReportRow, type ReportFormat } from '../reconcile/report.js';
-import { rewriteReport, sameLedger, type Counts } from '../reconcile/resume.js';
+import { formatOf, reportWriter, rowText, type ReportFormat } from '../reconcile/report.js';
+import { readEarlier, rewriteReport, sameLedger, type Counts } from '../reconcile/resume.js';
 import { KeyRefused, noter, PROBLEMS, reportPath, startRun, type LedgerFlags } from '../reconcile/run.js';
 
 /** The flags of `wallet reconcile`. */
@@ -99,7 +98,7 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
   const each = (line: ReconcileLine<CsvRow>): string => {
     if (line.expected.problem !== undefined) note(line.expected.problem);
     const first = scan.repeats.get(line.expected.line);
-    return rowText(toReportRow(line, first === undefined ? '' : `reference repeats line ${first}`), format);
+    return rowText(line, first === undefined ? '' : `reference repeats line ${first}`, format);
   };
   const rows = readLedger(file, flags, header.columns, () => stopping);
   try {
@@ -108,7 +107,7 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
     } else {
       Object.assign(counts, earlier?.verdicts ?? {});
       const append = earlier !== undefined && statSync(reportFile).size > 0;
-      const writer = new ReportWriter(reportFile, format, append);
+      const writer = reportWriter(reportFile, format, append);
       try {
         let skip = earlier?.rows ?? 0;
         const rest = (async function* () {
@@ -116,7 +115,7 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
         })();
         for await (const line of verify(rest)) {
           counts[line.verdict]++;
-          await writer.raw(each(line));
+          await writer.write(each(line));
         }
       } finally {
         await writer.close();

@@ -10,14 +10,13 @@ import { summarizeSettlements, VERDICTS, type ReconcileLine, type Verdict } from
 
 import { keyMode, keyOf } from '../client.js';
 import { OK, PROBLEM, terminalMessage, UsageError, type Output } from '../output.js';
-import type { Encoding } from '../reconcile/decode.js';
+import type { Encoding } from '../reconcile/csv.js';
 import { readHeader, readLedger, scanLedger, type CsvRow } from '../reconcile/ledger.js';
-import { KeyRefused, noter, PROBLEMS, reportPath, startRun, type LedgerFlags } from '../reconcile/run.js';
-import { ChargeFile, chargeOf, type Charge } from '../settlements/charges.js';
+import { KeyRefused, noter, reportPath, startRun, type LedgerFlags } from '../reconcile/run.js';
 import { DayTotals } from '../settlements/days.js';
-import { SettlementReport } from '../settlements/report.js';
+import { ChargeFile, chargeOf, writeReport, type Charge, type Findings } from '../settlements/report.js';
 import { readStatement } from '../settlements/statement.js';
-import { printSummary, type Findings } from '../settlements/summary.js';
+import { printSummary } from '../settlements/summary.js';
 
 /** The flags of `wallet settlements`. */
 export interface SettlementsFlags extends LedgerFlags {
@@ -28,9 +27,6 @@ export interface SettlementsFlags extends LedgerFlags {
   creditUnit: 'kobo' | 'naira';
   statementEncoding?: Encoding;
 }
-
-/** How many references per day, and charges with problems, `--json` lists (the report has all). */
-const LISTED = 1000;
 
 /** Runs `wallet settlements`; resolves to the exit code. */
 export async function settlementsCommand(
@@ -135,40 +131,6 @@ export async function settlementsCommand(
     charges.remove();
     await run.close();
   }
-}
-
-/** Writes the report (days, then charges worth a look) and gathers what the summary names. */
-async function writeReport(
-  file: string,
-  days: Findings['days'],
-  charges: ChargeFile,
-): Promise<Pick<Findings, 'days' | 'behind' | 'problems' | 'problemCount'>> {
-  const report = new SettlementReport(file);
-  const verdictOf = new Map(days.map((d) => [d.date, d.verdict]));
-  const behind = new Map<string, string[]>();
-  const problems: Charge[] = [];
-  let problemCount = 0;
-  try {
-    for (const day of days) await report.day(day);
-    for await (const c of charges.read()) {
-      const day = verdictOf.get(c.date);
-      const problem = PROBLEMS.has(c.verdict);
-      if (problem) {
-        problemCount++;
-        if (problems.length < LISTED) problems.push(c);
-      }
-      const off = day !== undefined && day !== 'match';
-      if (off) {
-        const refs = behind.get(c.date) ?? [];
-        if (refs.length < LISTED) refs.push(c.reference);
-        behind.set(c.date, refs);
-      }
-      if (off || problem) await report.charge(c, day ?? '');
-    }
-  } finally {
-    await report.close();
-  }
-  return { days, behind, problems, problemCount };
 }
 
 function jsonOf(found: Findings, timeZone: string, unreadable: number): unknown {

@@ -9,8 +9,7 @@
 import { toKobo } from '@wallet/node';
 
 import { UsageError } from '../output.js';
-import { readCsv } from '../reconcile/csv.js';
-import { decodeFile, type Encoding } from '../reconcile/decode.js';
+import { decodeFile, readCsv, type Encoding } from '../reconcile/csv.js';
 
 /** Which columns hold the day and the credit, the credit's unit, the file's encoding. */
 export interface StatementFormat {

@@ -3,31 +3,15 @@
  * credited, difference, charges), the charges behind each day that does not match (the first few;
  * all of them are in the report), the charges with a problem of their own, and what to do.
  */
-import { formatNaira, type Verdict } from '@wallet/node';
+import { formatNaira } from '@wallet/node';
 
 import { table, terminalMessage, terminalText, type Output } from '../output.js';
 import { verdictCounts } from '../reconcile/progress.js';
-import type { Charge } from './charges.js';
-import type { Day, DayVerdict } from './days.js';
+import type { Findings } from './report.js';
+import type { DayVerdict } from './days.js';
 
 /** How many references a day lists on the terminal. */
 export const SHOWN = 10;
-
-/** What the run found, for the summary and `--json`. */
-export interface Findings {
-  days: Day[];
-  /** The first references behind each day that does not match (the report has every one). */
-  behind: Map<string, string[]>;
-  /** The first charges with a problem of their own (fee rule, could not verify, unknown). */
-  problems: Charge[];
-  /** How many charges have a problem of their own. */
-  problemCount: number;
-  verdicts: Record<Verdict, number>;
-  /** Paid charges the service has not settled yet: in no day's expected credit. */
-  unsettled: number;
-  statementProblems: string[];
-  report: string;
-}
 
 /** Kobo for people: `₦1,234.50`, `-₦45.00`. */
 export function money(kobo: number): string {
