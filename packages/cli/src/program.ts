@@ -10,7 +10,8 @@ import { reconcileCommand, type ReconcileFlags } from './commands/reconcile.js';
 import { ENCODINGS } from './reconcile/csv.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { settlementsCommand, type SettlementsFlags } from './commands/settlements.js';
-import { triggerCommand, webhookVerifyCommand } from './commands/webhooks.js';
+import { triggerCommand } from './commands/webhooks.js';
+import { webhookVerifyCommand } from './webhooks/diagnose.js';
 import { createOutput, type Output } from './output.js';
 
 /** What a command's action resolves to: the exit code. */
