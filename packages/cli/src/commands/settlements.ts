@@ -62,15 +62,8 @@ export async function settlementsCommand(
   const charges = new ChargeFile();
   const totals = new DayTotals(flags.timeZone);
   let unsettled = 0;
-  // Settled charges wait here until their batch is summed and their day known (at most a batch).
-  const waiting: Charge[] = [];
-  const dated = async (days: Map<string, string> | undefined): Promise<void> => {
-    if (days === undefined) return;
-    for (const c of waiting.splice(0)) {
-      const date = days.get(c.reference);
-      if (date === undefined) c.detail = c.detail || 'not summed: the SDK refused its money or settledAt';
-      await charges.write({ ...c, date: date ?? '' });
-    }
+  const write = async (dated: Charge[]): Promise<void> => {
+    for (const c of dated) await charges.write(c);
   };
   const each = async (line: ReconcileLine<CsvRow>): Promise<void> => {
     verdicts[line.verdict]++;
@@ -83,14 +76,13 @@ export async function settlementsCommand(
       if (t?.status === 'SUCCESS' && line.verdict !== 'error' && !settled) unsettled++;
       return charges.write(charge);
     }
-    waiting.push(charge);
-    await dated(totals.add(t));
+    await write(totals.add(t, charge));
   };
 
   try {
     for await (const line of run.verify(readLedger(file, flags, header.columns), abort.signal))
       await each(line);
-    await dated(totals.flush());
+    await write(totals.flush());
     await charges.close();
     run.progress.stop();
     const found = await writeReport(reportFile, totals.judge(statement.credits), charges);
@@ -101,8 +93,7 @@ export async function settlementsCommand(
       statementProblems: statement.problems,
       report: reportFile,
     };
-    if (out.json) out.data(jsonOf(findings, flags.timeZone, statement.unreadable));
-    else printSummary(out, findings, flags.timeZone);
+    printSummary(out, findings, flags.timeZone, statement.unreadable);
     const ok =
       findings.days.every((d) => d.verdict === 'match') &&
       findings.problemCount === 0 &&
@@ -131,20 +122,4 @@ export async function settlementsCommand(
     charges.remove();
     await run.close();
   }
-}
-
-function jsonOf(found: Findings, timeZone: string, unreadable: number): unknown {
-  return {
-    report: found.report,
-    timeZone,
-    days: found.days.map((d) => ({
-      ...d,
-      ...(d.verdict === 'match' ? {} : { references: found.behind.get(d.date) ?? [] }),
-    })),
-    charges: found.verdicts,
-    unsettled: found.unsettled,
-    problems: found.problems,
-    problemCount: found.problemCount,
-    statement: { unreadable, problems: found.statementProblems },
-  };
 }

@@ -11,15 +11,13 @@ import type { Findings } from './report.js';
 import type { DayVerdict } from './days.js';
 
 /** How many references a day lists on the terminal. */
-export const SHOWN = 10;
+const SHOWN = 10;
 
 /** Kobo for people: `₦1,234.50`, `-₦45.00`. */
-export function money(kobo: number): string {
-  return `${kobo < 0 ? '-' : ''}${formatNaira(Math.abs(kobo))}`;
-}
+const money = (kobo: number): string => `${kobo < 0 ? '-' : ''}${formatNaira(Math.abs(kobo))}`;
 
 /** What each day verdict asks of the finance team. */
-export const DAY_ACTION: Readonly<Record<DayVerdict, string>> = {
+const DAY_ACTION: Readonly<Record<DayVerdict, string>> = {
   match: 'nothing to do',
   short: 'the bank credited less than settled: raise it with the service, with the charges below',
   over: 'the bank credited more than settled: another credit on the same day, or a late one',
@@ -27,8 +25,24 @@ export const DAY_ACTION: Readonly<Record<DayVerdict, string>> = {
   unexpected_credit: 'a credit with no settlement behind it: not from these charges',
 };
 
-/** Prints the summary. */
-export function printSummary(out: Output, found: Findings, timeZone: string): void {
+/** Prints the summary (as JSON with `--json`). */
+export function printSummary(out: Output, found: Findings, timeZone: string, unreadable: number): void {
+  if (out.json) {
+    out.data({
+      report: found.report,
+      timeZone,
+      days: found.days.map((d) => ({
+        ...d,
+        ...(d.verdict === 'match' ? {} : { references: found.behind.get(d.date) ?? [] }),
+      })),
+      charges: found.verdicts,
+      unsettled: found.unsettled,
+      problems: found.problems,
+      problemCount: found.problemCount,
+      statement: { unreadable, problems: found.statementProblems },
+    });
+    return;
+  }
   const { bold, green, red } = out.colors;
   const paint = (v: DayVerdict): string => (v === 'match' ? green(v) : red(v));
   out.line();
