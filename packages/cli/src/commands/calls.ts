@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline/promises';
 
 import { formatNaira, isWalletError, toKobo, type Transaction } from '@wallet/node';
 
-import { createClient, keyMode, keyOf, type ClientFlags } from '../client.js';
+import { createClient, isLiveKey, type ClientFlags } from '../client.js';
 import { OK, PROBLEM, terminalText, UsageError, type Output } from '../output.js';
 
 function printTransaction(out: Output, tx: Transaction): void {
@@ -105,7 +105,7 @@ export async function refundCommand(
 ): Promise<number> {
   const amount = flags.amount === undefined ? undefined : amountFlag(flags.amount, flags.amountUnit);
   const what = `${amount === undefined ? 'the whole remaining amount' : formatNaira(amount)} of ${reference}`;
-  if (keyMode(keyOf(flags)) === 'live' && !flags.yes) {
+  if (isLiveKey(flags) && !flags.yes) {
     if (process.stdin.isTTY !== true || process.stderr.isTTY !== true) {
       out.note(
         `Refusing to refund ${what} with a live key without confirmation: not on a terminal. Add --yes to confirm.`,

@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 
 import { VERDICTS, type ReconcileLine, type Verdict } from '@wallet/node';
 
-import { keyMode, keyOf } from '../client.js';
+import { isLiveKey } from '../client.js';
 import { OK, PROBLEM, table, terminalMessage, type Output } from '../output.js';
 import { readHeader, readLedger, scanLedger, type CsvRow } from '../reconcile/ledger.js';
 import { formatOf, reportWriter, rowText, type ReportFormat } from '../reconcile/report.js';
@@ -73,7 +73,7 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
       `${scan.repeats.size.toLocaleString('en')} row(s) repeat a reference of an earlier row: each is verified and its report row says which line it repeats.`,
     );
   if (!flags.resume && existsSync(reportFile)) note(`Overwriting ${reportFile}.`);
-  if (keyMode(keyOf(flags)) === 'live') note('Live key: reconcile only verifies; no money moves.');
+  if (isLiveKey(flags)) note('Live key: reconcile only verifies; no money moves.');
 
   const errors = earlier?.verdicts.error ?? 0;
   const kept = { ...(earlier?.verdicts ?? {}), error: 0 };

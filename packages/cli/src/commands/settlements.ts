@@ -8,7 +8,7 @@
  */
 import { summarizeSettlements, VERDICTS, type ReconcileLine, type Verdict } from '@wallet/node';
 
-import { keyMode, keyOf } from '../client.js';
+import { isLiveKey } from '../client.js';
 import { OK, PROBLEM, terminalMessage, UsageError, type Output } from '../output.js';
 import type { Encoding } from '../reconcile/csv.js';
 import { readHeader, readLedger, scanLedger, type CsvRow } from '../reconcile/ledger.js';
@@ -52,7 +52,7 @@ export async function settlementsCommand(
     note(
       `${scan.repeats.size.toLocaleString('en')} row(s) repeat a reference of an earlier row: each is verified, its settlement counted once.`,
     );
-  if (keyMode(keyOf(flags)) === 'live') note('Live key: settlements only verifies; no money moves.');
+  if (isLiveKey(flags)) note('Live key: settlements only verifies; no money moves.');
 
   const abort = new AbortController();
   const onSigint = (): void => abort.abort(new Error('interrupted'));

@@ -65,21 +65,10 @@ export async function* decodeFile(file: string, encoding: Encoding | undefined):
 }
 
 /** A record read whole, or the line of one that could not be read and why. */
-export type CsvRecord =
-  | {
-      readonly fields: string[];
-      readonly line: number;
-      readonly end: number;
-      readonly raw: string;
-      readonly problem?: undefined;
-    }
-  | {
-      readonly fields?: undefined;
-      readonly line: number;
-      readonly end: number;
-      readonly raw: string;
-      readonly problem: string;
-    };
+export type CsvRecord = { readonly line: number; readonly end: number; readonly raw: string } & (
+  | { readonly fields: string[]; readonly problem?: undefined }
+  | { readonly fields?: undefined; readonly problem: string }
+);
 
 /** A quoted field longer than this is taken for a quote never closed (a ledger cell is short). */
 const MAX_RECORD_CHARS = 1 << 20;
@@ -177,15 +166,9 @@ export class CsvSplitter {
         else if (c !== 13) this.#bad(`text after a closing quote (${JSON.stringify(this.#text[i])})`);
         return;
       case State.SkipLine:
-        if (c === 10) {
-          this.#out.push({
-            line: this.#start,
-            end: this.#bytes,
-            raw: this.#rawTo(i),
-            problem: this.#problem,
-          });
-          this.#reset(i);
-        }
+        if (c !== 10) return;
+        this.#out.push({ line: this.#start, end: this.#bytes, raw: this.#rawTo(i), problem: this.#problem });
+        this.#reset(i);
     }
   }
 
@@ -221,17 +204,12 @@ export class CsvSplitter {
   // The quote that opened on the record's first line is the stray one: report that line, then read
   // the rest again (swallowed by the open quote, not broken). Called between pushes.
   #unclosed(): void {
-    const raw = this.#raw;
-    const start = this.#start;
-    const firstBreak = raw.indexOf('\n');
-    const rest = firstBreak < 0 ? '' : raw.slice(firstBreak + 1);
+    const [raw, start] = [this.#raw, this.#start];
+    const cut = raw.indexOf('\n') + 1 || raw.length;
+    const rest = raw.slice(cut);
     this.#bytes -= Buffer.byteLength(rest);
-    this.#out.push({
-      line: start,
-      end: this.#bytes,
-      raw: firstBreak < 0 ? raw : raw.slice(0, firstBreak + 1),
-      problem: `line ${start}: cannot be read as CSV: a quote opened on this line is never closed`,
-    });
+    const problem = `line ${start}: cannot be read as CSV: a quote opened on this line is never closed`;
+    this.#out.push({ line: start, end: this.#bytes, raw: raw.slice(0, cut), problem });
     this.#line = start;
     this.#reset(-1);
     this.#raw = '';
