@@ -1,7 +1,6 @@
 /**
- * The SDK client every API command uses: `WALLET_SECRET_KEY` and `WALLET_BASE_URL` as the SDK reads
- * them, or `--api-key` / `--base-url`. Key and URL problems come from the SDK itself, so the
- * command line says exactly what the SDK would.
+ * The SDK client every API command uses: `--api-key` / `--base-url`, else `WALLET_SECRET_KEY` and
+ * `WALLET_BASE_URL` as the SDK reads them, so key and URL problems are said in the SDK's words.
  */
 import { Wallet, type ClientOptions } from '@wallet/node';
 
@@ -11,16 +10,9 @@ export interface ClientFlags {
   apiKey?: string;
 }
 
-/** The key's mode from its prefix, without building a client: `live`, `test` or `unknown`. */
-export function keyMode(key: string | undefined): 'live' | 'test' | 'unknown' {
-  if (key?.startsWith('sk_live_') === true) return 'live';
-  if (key?.startsWith('sk_test_') === true) return 'test';
-  return 'unknown';
-}
-
-/** The key the command will use, for the checks made before any call (live-key confirmations). */
-export function keyOf(flags: ClientFlags, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return flags.apiKey ?? env.WALLET_SECRET_KEY;
+/** Whether the command will use a live key (asked before any call: confirmations, notes). */
+export function isLiveKey(flags: ClientFlags): boolean {
+  return (flags.apiKey ?? process.env.WALLET_SECRET_KEY)?.startsWith('sk_live_') === true;
 }
 
 /** A client from the flags, falling back to the environment as the SDK does. */

@@ -1,7 +1,6 @@
 /**
  * How the command line speaks: colours only on a terminal and never with `NO_COLOR`, JSON with
- * `--json`, and the exit codes every command shares (0 all is well, 1 a problem found, 2 a usage
- * error).
+ * `--json`, text from the ledger or the service made safe, and the exit codes every command shares.
  */
 import pc from 'picocolors';
 import { escapeControls } from '@wallet/node/workspace';
@@ -21,7 +20,6 @@ export class UsageError extends Error {
 /** Where a command writes, and whether it writes for people or for programs. */
 export interface Output {
   readonly json: boolean;
-  readonly stdoutIsTty: boolean;
   readonly stderrIsTty: boolean;
   readonly colors: ReturnType<typeof pc.createColors>;
   /** A line for people on stdout (nothing with `--json`). */
@@ -32,21 +30,16 @@ export interface Output {
   data(value: unknown): void;
 }
 
-function colorsWanted(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv): boolean {
-  // https://no-color.org: present and not empty disables colour; FORCE_COLOR wins for CI logs.
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  return stream.isTTY === true && env.TERM !== 'dumb';
-}
-
 /** The output of one run, from its `--json` flag and the process's streams and environment. */
 export function createOutput(json: boolean, env: NodeJS.ProcessEnv = process.env): Output {
-  const colors = pc.createColors(!json && colorsWanted(process.stdout, env));
+  // https://no-color.org: present and not empty disables colour; FORCE_COLOR wins for CI logs.
+  const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0';
+  const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+  const tty = process.stdout.isTTY === true && env.TERM !== 'dumb';
   return {
     json,
-    stdoutIsTty: process.stdout.isTTY === true,
     stderrIsTty: process.stderr.isTTY === true,
-    colors,
+    colors: pc.createColors(!json && (forced || (!noColor && tty))),
     line: (text = '') => {
       if (!json) process.stdout.write(`${text}\n`);
     },
@@ -59,8 +52,12 @@ export function createOutput(json: boolean, env: NodeJS.ProcessEnv = process.env
   };
 }
 
-/** Pads a table's columns to their widest cell: numbers right-aligned, words left-aligned. */
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+/** Pads a table's columns to their widest cell (colour codes take no room): numbers right-aligned, words left. */
 export function table(rows: readonly (readonly string[])[]): string[] {
+  const visible = (text: string): string => text.replace(ANSI, '');
   const widths: number[] = [];
   for (const row of rows)
     row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, visible(cell).length)));
@@ -68,7 +65,6 @@ export function table(rows: readonly (readonly string[])[]): string[] {
     row
       .map((cell, i) => {
         const pad = ' '.repeat((widths[i] ?? 0) - visible(cell).length);
-        // Counts line up on the right; words read from the left.
         return /^[\d,.]+$/.test(visible(cell)) ? pad + cell : cell + pad;
       })
       .join('  ')
@@ -76,25 +72,12 @@ export function table(rows: readonly (readonly string[])[]): string[] {
   );
 }
 
-// eslint-disable-next-line no-control-regex
-const ANSI = /\x1b\[[0-9;]*m/g;
-/** Text as the terminal shows it (colour codes take no room). */
-export function visible(text: string): string {
-  return text.replace(ANSI, '');
-}
-
-/**
- * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, a tab or a carriage return
- * first) gets a leading `'` (OWASP's CSV injection advice); any other text is returned as is.
- */
+/** A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first) gets a leading `'` (OWASP). */
 export function inertCell(text: string): string {
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
 }
 
-/**
- * Text from the ledger or the service, fit for a terminal line: formula cells made inert and
- * every control character escaped (no escape sequence can erase, recolour or hide a line).
- */
+/** Ledger or service text for a terminal line: formula cells inert, every control character escaped. */
 export function terminalText(text: string): string {
   return escapeControls(inertCell(text));
 }

@@ -2,16 +2,21 @@
  * The command tree, with commander: help on every command, "did you mean" for a mistyped command
  * or flag, and every usage mistake turned into exit code 2.
  */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
 import { Command, InvalidArgumentError, Option } from 'commander';
 
-import { amountFlag, refundCommand, verifyCommand, waitCommand } from './commands/calls.js';
+import { refundCommand, verifyCommand, waitCommand } from './commands/calls.js';
 import { doctorCommand } from './commands/doctor.js';
-import { reconcileCommand, type ReconcileFlags } from './commands/reconcile.js';
-import { ENCODINGS } from './reconcile/decode.js';
-import { sandboxCommand } from './commands/sandbox.js';
-import { settlementsCommand, type SettlementsFlags } from './commands/settlements.js';
-import { triggerCommand, webhookVerifyCommand } from './commands/webhooks.js';
-import { createOutput, type Output } from './output.js';
+import { reconcileCommand } from './commands/reconcile.js';
+import { settlementsCommand } from './commands/settlements.js';
+import { triggerCommand } from './commands/webhooks.js';
+import type { Output } from './output.js';
+import { ENCODINGS } from './reconcile/csv.js';
+import { webhookVerifyCommand } from './webhooks/diagnose.js';
 
 /** What a command's action resolves to: the exit code. */
 export type Run = (out: Output) => Promise<number>;
@@ -55,6 +60,30 @@ function ledgerOptions(command: Command): Command {
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
+/** The path of `@wallet/node`'s `wallet-sandbox` bin, as installed beside this package. */
+export function sandboxBin(): string {
+  const require = createRequire(import.meta.url);
+  const manifestPath = require.resolve('@wallet/node/package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: Record<string, string> };
+  return join(dirname(manifestPath), manifest.bin?.['wallet-sandbox'] ?? './dist/wallet-sandbox.js');
+}
+
+/** `wallet sandbox`: the SDK's own `wallet-sandbox` bin with the same flags, until it exits. */
+function sandboxCommand(args: readonly string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [sandboxBin(), ...args], { stdio: 'inherit' });
+    // The terminal sends Ctrl-C to both processes; this one waits for the sandbox to close.
+    const ignore = (): void => undefined;
+    process.on('SIGINT', ignore);
+    process.on('SIGTERM', () => child.kill('SIGTERM'));
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      process.off('SIGINT', ignore);
+      resolve(code ?? (signal === 'SIGINT' || signal === 'SIGTERM' ? 0 : 1));
+    });
+  });
+}
+
 /**
  * Builds the program. `done` receives the chosen command's work, so the caller owns the exit code
  * (commander's own exit is turned off).
@@ -74,11 +103,13 @@ export function buildProgram(version: string, done: (run: Run) => void): Command
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  const globals = (): { json?: boolean; baseUrl?: string; apiKey?: string } => program.opts();
-  const client = () => {
-    const { baseUrl, apiKey } = globals();
-    return { ...(baseUrl === undefined ? {} : { baseUrl }), ...(apiKey === undefined ? {} : { apiKey }) };
-  };
+  // A command's action: its one argument, then its flags with the global ones.
+  const act =
+    (command: (arg: never, flags: never, out: Output) => Promise<number>) =>
+    (arg: unknown, ...rest: unknown[]): void => {
+      const flags = (rest.at(-1) as Command).optsWithGlobals();
+      done((out) => command(arg as never, flags as never, out));
+    };
 
   ledgerOptions(
     program
@@ -94,9 +125,7 @@ export function buildProgram(version: string, done: (run: Run) => void): Command
         'carry on an interrupted run from its report (the same ledger only; its error rows are verified again)',
         false,
       ),
-  ).action((file: string, flags: Record<string, unknown>) => {
-    done((out) => reconcileCommand(file, { ...(flags as unknown as ReconcileFlags), ...client() }, out));
-  });
+  ).action(act(reconcileCommand));
 
   ledgerOptions(
     program
@@ -125,16 +154,14 @@ export function buildProgram(version: string, done: (run: Run) => void): Command
         ).choices([...ENCODINGS]),
       )
       .option('--out <file>', 'the report, CSV (default: FILE.settlements.csv)'),
-  ).action((file: string, flags: Record<string, unknown>) => {
-    done((out) => settlementsCommand(file, { ...(flags as unknown as SettlementsFlags), ...client() }, out));
-  });
+  ).action(act(settlementsCommand));
 
   program
     .command('doctor')
     .description(
       'check the key, base URL, DNS, TLS 1.3, clock, an authenticated round trip and proxy variables',
     )
-    .action(() => done((out) => doctorCommand(client(), out)));
+    .action(() => done((out) => doctorCommand(program.opts(), out)));
 
   const webhooks = program.command('webhooks').description('send and debug signed webhook deliveries');
   webhooks
@@ -157,33 +184,27 @@ export function buildProgram(version: string, done: (run: Run) => void): Command
       [],
     )
     .option('--repeat <n>', 'send the same delivery N times (a redelivery)', whole(1, 100), 1)
-    .action((event: string, flags: Record<string, unknown>) =>
-      done((out) => triggerCommand(event, flags as never, out)),
-    );
+    .action(act(triggerCommand));
   webhooks
     .command('verify')
     .description('say whether a captured delivery verifies, and if not, what changed it')
     .argument('[file]', 'the captured body (default: stdin)')
     .option('--secret <secret>', 'a webhook secret; give it again to try others (rotation)', collect, [])
     .requiredOption('--signature <sig>', 'the X-Wallet-Signature header as received')
-    .action((file: string | undefined, flags: Record<string, unknown>) =>
-      done((out) => webhookVerifyCommand(file, flags as never, out)),
-    );
+    .action(act(webhookVerifyCommand));
 
   const charges = program.command('charges').description('look at charges');
   charges
     .command('verify')
     .description('what the service holds for a reference (exit 0 when SUCCESS)')
     .argument('<reference>')
-    .action((reference: string) => done((out) => verifyCommand(reference, client(), out)));
+    .action(act(verifyCommand));
   charges
     .command('wait')
     .description('wait for the customer to answer (exit 0 when SUCCESS)')
     .argument('<reference>')
     .option('--timeout <ms>', 'how long to wait', whole(1, 2_147_483_647))
-    .action((reference: string, flags: { timeout?: number }) =>
-      done((out) => waitCommand(reference, { ...client(), ...flags }, out)),
-    );
+    .action(act(waitCommand));
 
   program
     .command('refunds')
@@ -201,23 +222,7 @@ export function buildProgram(version: string, done: (run: Run) => void): Command
       'the key to send: a retry of a run whose outcome is unknown reuses the key its message names',
     )
     .option('--yes', 'confirm a live-key refund without asking', false)
-    .action(
-      (
-        reference: string,
-        flags: {
-          amount?: string;
-          amountUnit: 'kobo' | 'naira';
-          reason?: string;
-          idempotencyKey?: string;
-          yes: boolean;
-        },
-      ) =>
-        done((out) => {
-          const { amount, ...rest } = flags;
-          const kobo = amount === undefined ? {} : { amount: amountFlag(amount, flags.amountUnit) };
-          return refundCommand(reference, { ...client(), ...rest, ...kobo }, out);
-        }),
-    );
+    .action(act(refundCommand));
 
   program
     .command('sandbox')
@@ -232,5 +237,3 @@ export function buildProgram(version: string, done: (run: Run) => void): Command
 
   return program;
 }
-
-export { createOutput };

@@ -8,8 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { expect, it } from 'vitest';
 
-import { buildProgram } from '../src/program.js';
-import { sandboxBin } from '../src/commands/sandbox.js';
+import { buildProgram, sandboxBin } from '../src/program.js';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 /** Flags of other tools the README quotes: npm's. */

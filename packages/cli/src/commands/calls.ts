@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline/promises';
 
 import { formatNaira, isWalletError, toKobo, type Transaction } from '@wallet/node';
 
-import { createClient, keyMode, keyOf, type ClientFlags } from '../client.js';
+import { createClient, isLiveKey, type ClientFlags } from '../client.js';
 import { OK, PROBLEM, terminalText, UsageError, type Output } from '../output.js';
 
 function printTransaction(out: Output, tx: Transaction): void {
@@ -58,7 +58,7 @@ export async function waitCommand(
 }
 
 /** Parses an amount flag: Kobo digits, or Naira with `--amount-unit naira`. */
-export function amountFlag(raw: string, unit: 'kobo' | 'naira'): number {
+function amountFlag(raw: string, unit: 'kobo' | 'naira'): number {
   if (unit === 'kobo') {
     if (!/^\d+$/.test(raw) || Number(raw) <= 0 || !Number.isSafeInteger(Number(raw))) {
       throw new UsageError(
@@ -94,11 +94,18 @@ async function confirmed(question: string): Promise<boolean> {
  */
 export async function refundCommand(
   reference: string,
-  flags: ClientFlags & { amount?: number; reason?: string; idempotencyKey?: string; yes: boolean },
+  flags: ClientFlags & {
+    amount?: string;
+    amountUnit: 'kobo' | 'naira';
+    reason?: string;
+    idempotencyKey?: string;
+    yes: boolean;
+  },
   out: Output,
 ): Promise<number> {
-  const what = `${flags.amount === undefined ? 'the whole remaining amount' : formatNaira(flags.amount)} of ${reference}`;
-  if (keyMode(keyOf(flags)) === 'live' && !flags.yes) {
+  const amount = flags.amount === undefined ? undefined : amountFlag(flags.amount, flags.amountUnit);
+  const what = `${amount === undefined ? 'the whole remaining amount' : formatNaira(amount)} of ${reference}`;
+  if (isLiveKey(flags) && !flags.yes) {
     if (process.stdin.isTTY !== true || process.stderr.isTTY !== true) {
       out.note(
         `Refusing to refund ${what} with a live key without confirmation: not on a terminal. Add --yes to confirm.`,
@@ -113,7 +120,7 @@ export async function refundCommand(
   const wallet = createClient(flags);
   try {
     const params: { reference: string; amount?: number; reason?: string } = { reference };
-    if (flags.amount !== undefined) params.amount = flags.amount;
+    if (amount !== undefined) params.amount = amount;
     if (flags.reason !== undefined) params.reason = flags.reason;
     const key = flags.idempotencyKey;
     const { data: refund, response } = await wallet.refunds

@@ -1,60 +1,242 @@
 /**
  * `wallet doctor`: what a merchant gets wrong first, each check with a pass or fail line and the
- * fix. Exit 0 when nothing failed (warnings allowed), 1 otherwise.
+ * fix. The checks run in order; one whose input an earlier failure made meaningless is skipped.
+ * Exit 0 when nothing failed (warnings allowed), 1 otherwise.
  */
-import type { Wallet } from '@wallet/node';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { connect } from 'node:tls';
 
-import { createClient, keyOf, type ClientFlags } from '../client.js';
-import {
-  checkBaseUrl,
-  checkClock,
-  checkDns,
-  checkKey,
-  checkProxy,
-  checkRoundTrip,
-  checkTls,
-  type CheckResult,
-  type DoctorState,
-} from '../doctor/checks.js';
+import { isApiError, isConnectionError, Wallet, type ApiError } from '@wallet/node';
+
+import { createClient, type ClientFlags } from '../client.js';
 import { OK, PROBLEM, type Output } from '../output.js';
 
-/** Runs every check in order; resolves to the exit code. */
-export async function doctorCommand(
-  flags: ClientFlags,
-  out: Output,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<number> {
-  const state: DoctorState = { key: keyOf(flags, env), baseUrl: undefined, proxied: false };
-  const results: CheckResult[] = [];
-  const { green, red, yellow, dim } = out.colors;
-  const show = (r: CheckResult): void => {
-    results.push(r);
-    const word = {
-      pass: green('pass'),
-      fail: red('FAIL'),
-      warn: yellow('warn'),
-      'n/a': dim('n/a '),
-      skipped: dim('skip'),
-    }[r.status];
-    out.line(`${word}  ${r.name.padEnd(10)} ${r.detail}`);
-    if (r.fix !== undefined) out.line(`      ${' '.repeat(10)} fix: ${r.fix}`);
-  };
-  const key = checkKey(state);
-  show(key);
-  const url = checkBaseUrl(state, flags.baseUrl ?? env.WALLET_BASE_URL);
-  show(url);
-  show(checkProxy(state, env));
-  show(await checkDns(state));
-  show(await checkTls(state));
-  let wallet: Wallet | undefined;
-  if (key.status === 'pass' && url.status === 'pass')
-    wallet = createClient(flags, { maxRetries: 0, timeout: 10_000 });
+/** How one check ended (the name is added when it is shown). */
+interface Check {
+  readonly status: 'pass' | 'fail' | 'warn' | 'n/a' | 'skipped';
+  readonly detail: string;
+  readonly fix?: string;
+}
+
+const pass = (detail: string): Check => ({ status: 'pass', detail });
+const fail = (detail: string, fix: string): Check => ({ status: 'fail', detail, fix });
+const SKEW_LIMIT_S = 30;
+
+function checkKey(key: string | undefined): Check {
+  const fix =
+    'Set WALLET_SECRET_KEY to the secret key from the dashboard: sk_test_… for the sandbox, sk_live_… in production.';
+  if (key === undefined || key === '') return fail('WALLET_SECRET_KEY is not set', fix);
+  if (key !== key.trim())
+    return fail(
+      'the key has spaces or a newline around it',
+      'Remove the whitespace (a copied key, or an .env file with quotes).',
+    );
+  const mode = key.startsWith('sk_live_') ? 'live' : key.startsWith('sk_test_') ? 'test' : undefined;
+  if (mode === undefined)
+    return fail(`the key does not start with sk_live_ or sk_test_ (it starts '${key.slice(0, 3)}…')`, fix);
+  return pass(`${mode} mode (${key.slice(0, 8)}…)`);
+}
+
+function checkBaseUrl(raw: string | undefined): [Check, URL?] {
+  const fix =
+    'Set WALLET_BASE_URL to the service address from the dashboard (https://…), or http://127.0.0.1:PORT for the sandbox.';
+  if (raw === undefined || raw === '') return [fail('WALLET_BASE_URL is not set', fix)];
   try {
-    show(await checkRoundTrip(state, wallet));
+    // The SDK's own rules (https only except loopback, no /v1 path): the same words a merchant sees.
+    new Wallet({ apiKey: 'sk_test_doctor_probe_key', baseUrl: raw });
+    const url = new URL(raw);
+    return [pass(url.href), url];
+  } catch (error) {
+    return [fail((error as Error).message.split('\n').slice(0, 3).join(' '), fix)];
+  }
+}
+
+const PROXY_VARS = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
+
+/** A proxy variable as shown: its password hidden. */
+function hidden(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.username || url.password) [url.username, url.password] = ['***', ''];
+    return url.href;
+  } catch {
+    return value;
+  }
+}
+
+/** The proxy check, and whether API calls go through the proxy (so direct checks do not apply). */
+function checkProxy(env: NodeJS.ProcessEnv): [Check, boolean] {
+  const set = PROXY_VARS.filter((v) => env[v] !== undefined && env[v] !== '');
+  if (set.length === 0) return [pass('no proxy variables set: direct connections'), false];
+  const shown = set.map((v) => `${v}=${hidden(env[v]!)}`).join(', ');
+  if (env.NODE_USE_ENV_PROXY === '1' && set.some((v) => !/no_proxy/i.test(v)))
+    return [pass(`through the proxy (NODE_USE_ENV_PROXY=1): ${shown}`), true];
+  return [
+    {
+      status: 'warn',
+      detail: `${shown} set, but the SDK connects directly: it uses proxy variables only with NODE_USE_ENV_PROXY=1 or new Wallet({ proxy: 'env' })`,
+      fix: "If this network needs the proxy, set NODE_USE_ENV_PROXY=1 (or pass proxy: 'env'); if not, unset the variables so no one is misled.",
+    },
+    false,
+  ];
+}
+
+async function checkDns(url: URL | undefined, proxied: boolean): Promise<Check> {
+  const host = url?.hostname.replace(/^\[|\]$/g, '');
+  if (host === undefined) return { status: 'skipped', detail: 'no valid base URL' };
+  if (isIP(host) !== 0) return { status: 'n/a', detail: `${host} is an IP address` };
+  if (proxied) return { status: 'n/a', detail: 'the proxy resolves the host' };
+  try {
+    return pass(`${host} -> ${(await lookup(host)).address}`);
+  } catch (error) {
+    return fail(
+      `${host} does not resolve (${(error as { code?: string }).code ?? String(error)})`,
+      "Check the host in WALLET_BASE_URL for a typo, and this machine's DNS (resolv.conf, VPN).",
+    );
+  }
+}
+
+async function checkTls(url: URL | undefined, proxied: boolean): Promise<Check> {
+  if (url === undefined) return { status: 'skipped', detail: 'no valid base URL' };
+  if (url.protocol === 'http:')
+    return { status: 'n/a', detail: `http: on loopback (${url.host}): no TLS, as for the sandbox` };
+  if (proxied) return { status: 'n/a', detail: "through the proxy's tunnel: the round trip checks it" };
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const fix =
+    "The service requires TLS 1.3 and the SDK refuses less. A TLS-inspecting proxy or firewall is the usual cause: exempt the service's host, or upgrade it.";
+  return new Promise((resolve) => {
+    const socket = connect({
+      host,
+      port: Number(url.port || 443),
+      servername: isIP(host) ? undefined : host,
+      minVersion: 'TLSv1.2',
+      ALPNProtocols: ['http/1.1'],
+    });
+    socket.setTimeout(10_000, () => socket.destroy(new Error('timed out after 10 s')));
+    socket.once('secureConnect', () => {
+      const protocol = socket.getProtocol();
+      socket.end();
+      resolve(
+        protocol === 'TLSv1.3'
+          ? pass(`${url.host} negotiated TLSv1.3`)
+          : fail(`${url.host} negotiated ${protocol ?? 'no protocol'}, not TLSv1.3`, fix),
+      );
+    });
+    socket.once('error', (error: Error & { code?: string }) => {
+      const tooOld = /protocol version|wrong version|unsupported protocol/i.test(error.message);
+      resolve(
+        fail(
+          `${url.host}: ${error.code ?? ''} ${error.message}`.trim(),
+          tooOld
+            ? fix
+            : 'Check the certificate chain (NODE_EXTRA_CA_CERTS for a private CA) and that the port speaks TLS.',
+        ),
+      );
+    });
+  });
+}
+
+function apiFailure(error: ApiError, url: URL | undefined): Check {
+  if (error.status === 401)
+    return fail(
+      `401: the service refused the key (${error.message.split('\n')[0]})`,
+      'Use a key of this environment: a test key for the sandbox, a live key for production; check it was not revoked.',
+    );
+  if (error.status === 403)
+    return fail(
+      "403: the key is locked to an IP allow list, and this machine's address is not on it",
+      "Add this server's outbound IP address to the key's allow list in the dashboard (behind NAT, the gateway's public address).",
+    );
+  if (error.code === 'endpoint_not_found')
+    return fail(
+      "404 from something that is not the Wallet service: no endpoint at this base URL's path",
+      `Set WALLET_BASE_URL to the service's address plus any gateway prefix, without /v1 (now ${url?.href ?? 'unset'}); behind a proxy, check it forwards the path unchanged.`,
+    );
+  return fail(
+    `${error.status}: ${error.message.split('\n')[0]}`,
+    'Check WALLET_BASE_URL points at the service itself, not a gateway that rewrites paths.',
+  );
+}
+
+/** The round trip, and the `Date` header of its answer when one came back. */
+async function checkRoundTrip(
+  wallet: Wallet | undefined,
+  url: URL | undefined,
+): Promise<[Check, (string | undefined)?]> {
+  if (wallet === undefined) return [{ status: 'skipped', detail: 'needs a valid key and base URL' }];
+  // A reference nobody uses: an authenticated 404 proves key, route and network all work.
+  const probe = `wallet_doctor_${Date.now().toString(36)}`;
+  try {
+    const { response } = await wallet.charges.verify(probe).withResponse();
+    return [pass(`authenticated GET /v1/charges/verify answered ${response.status}`), response.headers.date];
+  } catch (error) {
+    if (isApiError(error)) {
+      const answer =
+        error.status === 404 && error.code === 'not_found'
+          ? pass('authenticated: the service answered 404 for a probe reference, as it should')
+          : apiFailure(error, url);
+      return [answer, error.headers.date];
+    }
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    const fix =
+      isConnectionError(error) && code === 'ECONNREFUSED'
+        ? `Nothing is listening at ${url?.host ?? 'the base URL'}: start the sandbox (npx wallet-sandbox --port N) or fix WALLET_BASE_URL.`
+        : 'Check the network path to the service (firewall, proxy, VPN) and the earlier checks.';
+    return [fail((error as Error).message.split('\n')[0] ?? String(error), fix)];
+  }
+}
+
+function checkClock(serverDate: string | undefined): Check {
+  if (serverDate === undefined) return { status: 'skipped', detail: 'no Date header came back' };
+  const server = Date.parse(serverDate);
+  if (Number.isNaN(server))
+    return { status: 'warn', detail: `the Date header '${serverDate}' is not a date` };
+  const skew = Math.round((Date.now() - server) / 1000);
+  if (Math.abs(skew) <= SKEW_LIMIT_S) return pass(`within ${Math.max(Math.abs(skew), 1)} s of the service`);
+  return fail(
+    `this machine's clock is ${Math.abs(skew)} s ${skew > 0 ? 'ahead of' : 'behind'} the service's`,
+    "Sync the clock (NTP: `timedatectl set-ntp true`, or your platform's time service): prompt expiries and waits are judged by it.",
+  );
+}
+
+/** Runs every check in order; resolves to the exit code. */
+export async function doctorCommand(flags: ClientFlags, out: Output): Promise<number> {
+  const env = process.env;
+  const results: ({ name: string } & Check)[] = [];
+  const { green, red, yellow, dim } = out.colors;
+  const WORD = {
+    pass: green('pass'),
+    fail: red('FAIL'),
+    warn: yellow('warn'),
+    'n/a': dim('n/a '),
+    skipped: dim('skip'),
+  };
+  const show = (name: string, check: Check): Check => {
+    results.push({ name, ...check });
+    out.line(`${WORD[check.status]}  ${name.padEnd(10)} ${check.detail}`);
+    if (check.fix !== undefined) out.line(`      ${' '.repeat(10)} fix: ${check.fix}`);
+    return check;
+  };
+  const key = show('key', checkKey(flags.apiKey ?? env.WALLET_SECRET_KEY));
+  const [urlCheck, url] = checkBaseUrl(flags.baseUrl ?? env.WALLET_BASE_URL);
+  show('base URL', urlCheck);
+  const [proxy, proxied] = checkProxy(env);
+  show('proxy', proxy);
+  show('DNS', await checkDns(url, proxied));
+  show('TLS 1.3', await checkTls(url, proxied));
+  const wallet =
+    key.status === 'pass' && urlCheck.status === 'pass'
+      ? createClient(flags, { maxRetries: 0, timeout: 10_000 })
+      : undefined;
+  let roundTrip: [Check, (string | undefined)?];
+  try {
+    roundTrip = await checkRoundTrip(wallet, url);
   } finally {
     await wallet?.close();
   }
-  show(checkClock(state));
+  show('round trip', roundTrip[0]);
+  show('clock', checkClock(roundTrip[1]));
   const failed = results.filter((r) => r.status === 'fail').length;
   out.data({ ok: failed === 0, checks: results });
   out.line();

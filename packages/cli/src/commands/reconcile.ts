@@ -3,51 +3,22 @@
  * any key: it only verifies. Ctrl-C stops reading the ledger and finishes the rows already under
  * way, so the report ends on a whole row and `--resume` carries on; a second Ctrl-C stops at once.
  */
-import { basename, dirname, join } from 'node:path';
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 
 import { VERDICTS, type ReconcileLine, type Verdict } from '@wallet/node';
 
-import { createClient, keyMode, keyOf, type ClientFlags } from '../client.js';
-import { OK, PROBLEM, table, terminalMessage, UsageError, type Output } from '../output.js';
-import type { Encoding } from '../reconcile/decode.js';
-import { readEarlier } from '../reconcile/earlier.js';
-import { readHeader, readLedger, scanLedger, type CsvRow, type LedgerFormat } from '../reconcile/ledger.js';
-import { createProgress } from '../reconcile/progress.js';
-import { formatOf, ReportWriter, rowText, toReportRow, type ReportFormat } from '../reconcile/report.js';
-import { rewriteReport, sameLedger, type Counts } from '../reconcile/resume.js';
-import { KeyRefused, verifyRows } from '../reconcile/run.js';
-
-/** The ledger flags every command that verifies a ledger takes (program.ts's `ledgerOptions()`). */
-export interface LedgerFlags extends ClientFlags {
-  out?: string;
-  amountUnit: 'kobo' | 'naira';
-  concurrency: number;
-  retries: number;
-  referenceColumn: string;
-  amountColumn: string;
-  statusColumn: string;
-  quiet: boolean;
-  /** The longest `Retry-After` to wait out, in seconds. */
-  maxWait: number;
-  encoding?: Encoding;
-}
+import { isLiveKey } from '../client.js';
+import { OK, PROBLEM, table, terminalMessage, type Output } from '../output.js';
+import { readHeader, readLedger, scanLedger, type CsvRow } from '../reconcile/ledger.js';
+import { formatOf, reportWriter, rowText, type ReportFormat } from '../reconcile/report.js';
+import { readEarlier, rewriteReport, sameLedger, type Counts } from '../reconcile/resume.js';
+import { KeyRefused, noter, PROBLEMS, reportPath, startRun, type LedgerFlags } from '../reconcile/run.js';
 
 /** The flags of `wallet reconcile`. */
 export interface ReconcileFlags extends LedgerFlags {
   format?: ReportFormat;
   resume: boolean;
 }
-
-/** The verdicts that need someone to act; `match` and `still_pending` do not. */
-export const PROBLEMS: ReadonlySet<Verdict> = new Set([
-  'paid_not_recorded',
-  'recorded_not_paid',
-  'amount_mismatch',
-  'fee_mismatch',
-  'unknown_reference',
-  'error',
-]);
 
 /** What each verdict asks of the merchant, for the summary. */
 const ACTION: Readonly<Record<Verdict, string>> = {
@@ -60,11 +31,6 @@ const ACTION: Readonly<Record<Verdict, string>> = {
   unknown_reference: 'the service has no such charge: never dispatched?',
   error: 'could not verify, or a bad row: see detail, run again with --resume',
 };
-
-function defaultOut(file: string, format: ReportFormat | undefined): string {
-  const stem = basename(file).replace(/\.csv$/i, '');
-  return join(dirname(file), `${stem}.report.${format === 'jsonl' ? 'jsonl' : 'csv'}`);
-}
 
 function summary(
   out: Output,
@@ -87,40 +53,17 @@ function summary(
   if (interrupted) out.line(yellow('Interrupted: run the same command with --resume to carry on.'));
 }
 
-/** The same file by any path (a link, `./`, another spelling): dev and inode, or the real path. */
-export function sameFile(a: string, b: string): boolean {
-  try {
-    const [x, y] = [statSync(a), statSync(b)];
-    return x.dev === y.dev && x.ino === y.ino;
-  } catch {
-    try {
-      return join(realpathSync(dirname(b)), basename(b)) === realpathSync(a);
-    } catch {
-      return false;
-    }
-  }
-}
-
 /** Runs `wallet reconcile`; resolves to the exit code. */
 export async function reconcileCommand(file: string, flags: ReconcileFlags, out: Output): Promise<number> {
-  if (!existsSync(file)) throw new UsageError(`${file}: no such file.`);
   const format = flags.format ?? formatOf(flags.out ?? '.csv');
-  const reportFile = flags.out ?? defaultOut(file, format);
-  if (sameFile(file, reportFile))
-    throw new UsageError(
-      `--out ${reportFile} is the ledger itself: nothing was written. Give the report another name.`,
-    );
-  const ledgerFormat: LedgerFormat = { ...flags };
-  const header = await readHeader(file, ledgerFormat);
-  if (typeof header === 'string') throw new UsageError(header);
+  const reportFile = reportPath(file, flags.out, `.report.${format}`, [[file, 'the ledger']]);
+  const header = await readHeader(file, flags);
   const earlier = flags.resume ? await readEarlier(reportFile, format) : undefined;
   const check = earlier === undefined ? undefined : sameLedger(earlier, reportFile, format);
   let index = 0;
-  const scan = await scanLedger(file, ledgerFormat, header.columns, (row) => check?.row(row, index++));
+  const scan = await scanLedger(file, flags, header.columns, (row) => check?.row(row, index++));
   check?.done(scan.rows);
-  const note = (text: string): void => {
-    if (!flags.quiet) out.note(terminalMessage(text));
-  };
+  const note = noter(out, flags.quiet);
   if (header.repeated.length > 0)
     note(
       `The header names ${header.repeated.map((c) => `'${c}'`).join(', ')} more than once (not a column this run reads).`,
@@ -130,7 +73,7 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
       `${scan.repeats.size.toLocaleString('en')} row(s) repeat a reference of an earlier row: each is verified and its report row says which line it repeats.`,
     );
   if (!flags.resume && existsSync(reportFile)) note(`Overwriting ${reportFile}.`);
-  if (keyMode(keyOf(flags)) === 'live') note('Live key: reconcile only verifies; no money moves.');
+  if (isLiveKey(flags)) note('Live key: reconcile only verifies; no money moves.');
 
   const errors = earlier?.verdicts.error ?? 0;
   const kept = { ...(earlier?.verdicts ?? {}), error: 0 };
@@ -150,30 +93,21 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
   process.on('SIGINT', onSigint);
 
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Counts;
-  const wallet = createClient(flags);
-  const progress = createProgress(out, flags.quiet, scan.rows, before);
-  const verify = (rows: AsyncIterable<CsvRow>) =>
-    verifyRows(wallet, rows, {
-      concurrency: flags.concurrency,
-      retries: flags.retries,
-      maxWait: flags.maxWait * 1000,
-      total: scan.rows - before.done,
-      onProgress: (p) => progress.update(p),
-      signal: abort.signal,
-    });
+  const run = startRun(flags, out, scan.rows, before);
+  const verify = (rows: AsyncIterable<CsvRow>) => run.verify(rows, abort.signal);
   const each = (line: ReconcileLine<CsvRow>): string => {
     if (line.expected.problem !== undefined) note(line.expected.problem);
     const first = scan.repeats.get(line.expected.line);
-    return rowText(toReportRow(line, first === undefined ? '' : `reference repeats line ${first}`), format);
+    return rowText(line, first === undefined ? '' : `reference repeats line ${first}`, format);
   };
-  const rows = readLedger(file, ledgerFormat, header.columns, () => stopping);
+  const rows = readLedger(file, flags, header.columns, () => stopping);
   try {
     if (earlier !== undefined && errors > 0) {
       await rewriteReport(reportFile, format, earlier, rows, verify, each, counts);
     } else {
       Object.assign(counts, earlier?.verdicts ?? {});
       const append = earlier !== undefined && statSync(reportFile).size > 0;
-      const writer = new ReportWriter(reportFile, format, append);
+      const writer = reportWriter(reportFile, format, append);
       try {
         let skip = earlier?.rows ?? 0;
         const rest = (async function* () {
@@ -181,7 +115,7 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
         })();
         for await (const line of verify(rest)) {
           counts[line.verdict]++;
-          await writer.raw(each(line));
+          await writer.write(each(line));
         }
       } finally {
         await writer.close();
@@ -189,7 +123,7 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
     }
   } catch (error) {
     if (error instanceof KeyRefused) {
-      progress.stop();
+      run.progress.stop();
       out.note(terminalMessage(error.message));
       if (out.json) out.data({ report: reportFile, stopped: error.error.code, verdicts: counts });
       return PROBLEM;
@@ -197,8 +131,7 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
     if (!abort.signal.aborted) throw error;
   } finally {
     process.off('SIGINT', onSigint);
-    progress.stop();
-    await wallet.close();
+    await run.close();
   }
   const interrupted = stopping;
   if (out.json) out.data({ report: reportFile, interrupted, verdicts: counts });

@@ -6,23 +6,17 @@
  * are compared with them. Read-only with any key. Memory holds per-day totals only: the charges
  * go to a temporary file, read back to list the ones behind each day that does not match.
  */
-import { basename, dirname, join } from 'node:path';
-import { existsSync } from 'node:fs';
-
 import { summarizeSettlements, VERDICTS, type ReconcileLine, type Verdict } from '@wallet/node';
 
-import { createClient, keyMode, keyOf } from '../client.js';
+import { isLiveKey } from '../client.js';
 import { OK, PROBLEM, terminalMessage, UsageError, type Output } from '../output.js';
-import type { Encoding } from '../reconcile/decode.js';
+import type { Encoding } from '../reconcile/csv.js';
 import { readHeader, readLedger, scanLedger, type CsvRow } from '../reconcile/ledger.js';
-import { createProgress } from '../reconcile/progress.js';
-import { KeyRefused, verifyRows } from '../reconcile/run.js';
-import { ChargeFile, chargeOf, type Charge } from '../settlements/charges.js';
+import { KeyRefused, noter, reportPath, startRun, type LedgerFlags } from '../reconcile/run.js';
 import { DayTotals } from '../settlements/days.js';
-import { SettlementReport } from '../settlements/report.js';
+import { ChargeFile, chargeOf, writeReport, type Charge, type Findings } from '../settlements/report.js';
 import { readStatement } from '../settlements/statement.js';
-import { printSummary, type Findings } from '../settlements/summary.js';
-import { PROBLEMS, sameFile, type LedgerFlags } from './reconcile.js';
+import { printSummary } from '../settlements/summary.js';
 
 /** The flags of `wallet settlements`. */
 export interface SettlementsFlags extends LedgerFlags {
@@ -34,68 +28,42 @@ export interface SettlementsFlags extends LedgerFlags {
   statementEncoding?: Encoding;
 }
 
-/** How many references per day, and charges with problems, `--json` lists (the report has all). */
-const LISTED = 1000;
-
-function checkInputs(file: string, flags: SettlementsFlags): string {
-  for (const input of [file, flags.statement])
-    if (!existsSync(input)) throw new UsageError(`${input}: no such file.`);
-  try {
-    summarizeSettlements([], { timeZone: flags.timeZone });
-  } catch {
-    throw new UsageError(`--time-zone '${flags.timeZone}' is not an IANA time zone such as Africa/Lagos.`);
-  }
-  const report = flags.out ?? join(dirname(file), `${basename(file).replace(/\.csv$/i, '')}.settlements.csv`);
-  for (const [input, what] of [
-    [file, 'the ledger'],
-    [flags.statement, 'the statement'],
-  ] as const)
-    if (sameFile(input, report))
-      throw new UsageError(
-        `--out ${report} is ${what} itself: nothing was written. Give the report another name.`,
-      );
-  return report;
-}
-
 /** Runs `wallet settlements`; resolves to the exit code. */
 export async function settlementsCommand(
   file: string,
   flags: SettlementsFlags,
   out: Output,
 ): Promise<number> {
-  const reportFile = checkInputs(file, flags);
+  const reportFile = reportPath(file, flags.out, '.settlements.csv', [
+    [file, 'the ledger'],
+    [flags.statement, 'the statement'],
+  ]);
+  try {
+    summarizeSettlements([], { timeZone: flags.timeZone });
+  } catch {
+    throw new UsageError(`--time-zone '${flags.timeZone}' is not an IANA time zone such as Africa/Lagos.`);
+  }
   const header = await readHeader(file, flags);
-  if (typeof header === 'string') throw new UsageError(header);
   // The statement first: a wrong column or date form ends the run before anything is sent.
   const statement = await readStatement(flags.statement, { ...flags, encoding: flags.statementEncoding });
   const scan = await scanLedger(file, flags, header.columns);
-  const note = (text: string): void => {
-    if (!flags.quiet) out.note(terminalMessage(text));
-  };
+  const note = noter(out, flags.quiet);
   if (scan.repeats.size > 0)
     note(
       `${scan.repeats.size.toLocaleString('en')} row(s) repeat a reference of an earlier row: each is verified, its settlement counted once.`,
     );
-  if (keyMode(keyOf(flags)) === 'live') note('Live key: settlements only verifies; no money moves.');
+  if (isLiveKey(flags)) note('Live key: settlements only verifies; no money moves.');
 
   const abort = new AbortController();
   const onSigint = (): void => abort.abort(new Error('interrupted'));
   process.on('SIGINT', onSigint);
   const verdicts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
-  const wallet = createClient(flags);
-  const progress = createProgress(out, flags.quiet, scan.rows, { done: 0, verdicts: {} });
+  const run = startRun(flags, out, scan.rows);
   const charges = new ChargeFile();
   const totals = new DayTotals(flags.timeZone);
   let unsettled = 0;
-  // Settled charges wait here until their batch is summed and their day known (at most a batch).
-  const waiting: Charge[] = [];
-  const dated = async (days: Map<string, string> | undefined): Promise<void> => {
-    if (days === undefined) return;
-    for (const c of waiting.splice(0)) {
-      const date = days.get(c.reference);
-      if (date === undefined) c.detail = c.detail || 'not summed: the SDK refused its money or settledAt';
-      await charges.write({ ...c, date: date ?? '' });
-    }
+  const write = async (dated: Charge[]): Promise<void> => {
+    for (const c of dated) await charges.write(c);
   };
   const each = async (line: ReconcileLine<CsvRow>): Promise<void> => {
     verdicts[line.verdict]++;
@@ -108,24 +76,15 @@ export async function settlementsCommand(
       if (t?.status === 'SUCCESS' && line.verdict !== 'error' && !settled) unsettled++;
       return charges.write(charge);
     }
-    waiting.push(charge);
-    await dated(totals.add(t));
+    await write(totals.add(t, charge));
   };
 
   try {
-    const rows = readLedger(file, flags, header.columns);
-    const lines = verifyRows(wallet, rows, {
-      concurrency: flags.concurrency,
-      retries: flags.retries,
-      maxWait: flags.maxWait * 1000,
-      total: scan.rows,
-      onProgress: (p) => progress.update(p),
-      signal: abort.signal,
-    });
-    for await (const line of lines) await each(line);
-    await dated(totals.flush());
+    for await (const line of run.verify(readLedger(file, flags, header.columns), abort.signal))
+      await each(line);
+    await write(totals.flush());
     await charges.close();
-    progress.stop();
+    run.progress.stop();
     const found = await writeReport(reportFile, totals.judge(statement.credits), charges);
     const findings: Findings = {
       ...found,
@@ -134,15 +93,14 @@ export async function settlementsCommand(
       statementProblems: statement.problems,
       report: reportFile,
     };
-    if (out.json) out.data(jsonOf(findings, flags.timeZone, statement.unreadable));
-    else printSummary(out, findings, flags.timeZone);
+    printSummary(out, findings, flags.timeZone, statement.unreadable);
     const ok =
       findings.days.every((d) => d.verdict === 'match') &&
       findings.problemCount === 0 &&
       statement.unreadable === 0;
     return ok ? OK : PROBLEM;
   } catch (error) {
-    progress.stop();
+    run.progress.stop();
     if (error instanceof KeyRefused) {
       out.note(
         terminalMessage(
@@ -162,56 +120,6 @@ export async function settlementsCommand(
   } finally {
     process.off('SIGINT', onSigint);
     charges.remove();
-    await wallet.close();
+    await run.close();
   }
-}
-
-/** Writes the report (days, then charges worth a look) and gathers what the summary names. */
-async function writeReport(
-  file: string,
-  days: Findings['days'],
-  charges: ChargeFile,
-): Promise<Pick<Findings, 'days' | 'behind' | 'problems' | 'problemCount'>> {
-  const report = new SettlementReport(file);
-  const verdictOf = new Map(days.map((d) => [d.date, d.verdict]));
-  const behind = new Map<string, string[]>();
-  const problems: Charge[] = [];
-  let problemCount = 0;
-  try {
-    for (const day of days) await report.day(day);
-    for await (const c of charges.read()) {
-      const day = verdictOf.get(c.date);
-      const problem = PROBLEMS.has(c.verdict);
-      if (problem) {
-        problemCount++;
-        if (problems.length < LISTED) problems.push(c);
-      }
-      const off = day !== undefined && day !== 'match';
-      if (off) {
-        const refs = behind.get(c.date) ?? [];
-        if (refs.length < LISTED) refs.push(c.reference);
-        behind.set(c.date, refs);
-      }
-      if (off || problem) await report.charge(c, day ?? '');
-    }
-  } finally {
-    await report.close();
-  }
-  return { days, behind, problems, problemCount };
-}
-
-function jsonOf(found: Findings, timeZone: string, unreadable: number): unknown {
-  return {
-    report: found.report,
-    timeZone,
-    days: found.days.map((d) => ({
-      ...d,
-      ...(d.verdict === 'match' ? {} : { references: found.behind.get(d.date) ?? [] }),
-    })),
-    charges: found.verdicts,
-    unsettled: found.unsettled,
-    problems: found.problems,
-    problemCount: found.problemCount,
-    statement: { unreadable, problems: found.statementProblems },
-  };
 }

@@ -1,17 +1,17 @@
 /**
  * `wallet webhooks trigger` sends a delivery signed exactly as the service (and the sandbox) signs
- * one: the sandbox's own body bytes (`webhookBody`), signed by the SDK's own `signWebhook`.
- * `wallet webhooks verify` says whether a captured delivery verifies with the SDK's own
- * `verifyWebhook`, and if not, what changed it on the way.
+ * one: the sandbox's own body bytes (`webhookBody`), signed by the SDK's own `signWebhook`. The
+ * event's data is the flags' charge, or the merchant's own (`--data FILE`, a JSON object), with
+ * each `--override path=value` applied in order: a dotted path into the data and a value read as
+ * JSON when it is JSON (`250000`, `true`, `"17"`), else as the text given (`@bola`).
  */
 import { readFile } from 'node:fs/promises';
 
-import { signWebhook, verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from '@wallet/node/webhooks';
+import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '@wallet/node/webhooks';
 import { webhookBody } from '@wallet/node/workspace';
 
 import { OK, type Output, PROBLEM, terminalText, UsageError } from '../output.js';
-import { diagnose } from '../webhooks/diagnose.js';
-import { applyOverride, readData } from '../webhooks/shape.js';
+import { secretOr } from '../webhooks/diagnose.js';
 
 /** The flags of `wallet webhooks trigger`. */
 export interface TriggerFlags {
@@ -25,6 +25,62 @@ export interface TriggerFlags {
   data?: string;
   /** `path=value` changes to the data, in order. */
   override: string[];
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Path parts that would reach an object's prototype instead of its own fields. */
+const FORBIDDEN = new Set(['__proto__', 'prototype', 'constructor']);
+
+async function readData(file: string): Promise<Json> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--data ${file}: ${(error as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--data ${file} is not JSON: ${(error as Error).message}`);
+  }
+  if (!isObject(value))
+    throw new UsageError(`--data ${file} must hold a JSON object: the event's data ({"reference": …}).`);
+  return value;
+}
+
+function valueOf(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+/** `data` with one `path=value` set (a copy: the input is not changed). */
+function applyOverride(data: Json, override: string): Json {
+  const eq = override.indexOf('=');
+  const path = eq < 0 ? [] : override.slice(0, eq).split('.');
+  if (eq <= 0 || path.some((p) => p === ''))
+    throw new UsageError(
+      `--override '${override}' is not path=value (for example amount=250000 or customer.handle=@bola).`,
+    );
+  const bad = path.find((p) => FORBIDDEN.has(p));
+  if (bad !== undefined) throw new UsageError(`--override '${override}': '${bad}' cannot be a field name.`);
+  const copy = structuredClone(data);
+  let at: Json = copy;
+  for (const part of path.slice(0, -1)) {
+    const next = Object.hasOwn(at, part) ? at[part] : undefined;
+    if (next !== undefined && !isObject(next))
+      throw new UsageError(`--override '${override}': '${part}' is not an object in the data.`);
+    if (next === undefined) at[part] = {};
+    at = at[part] as Json;
+  }
+  at[path.at(-1)!] = valueOf(override.slice(eq + 1));
+  return copy;
 }
 
 /** The event's data: `--data FILE` or the flags' charge, then every `--override`. */
@@ -43,13 +99,6 @@ async function eventData(flags: TriggerFlags): Promise<Record<string, unknown>> 
         }
       : await readData(flags.data);
   return flags.override.reduce(applyOverride, base);
-}
-
-function secretOr(given: string | undefined): string {
-  const secret = given ?? process.env.WALLET_WEBHOOK_SECRET;
-  if (secret === undefined || secret === '')
-    throw new UsageError('Give the webhook secret: --secret S, or WALLET_WEBHOOK_SECRET.');
-  return secret;
 }
 
 /** Sends the delivery `repeat` times (a redelivery, byte for byte); exit 0 when each got `{"received":true}`. */
@@ -101,66 +150,4 @@ export async function triggerCommand(event: string, flags: TriggerFlags, out: Ou
   }
   out.data({ event, reference, body, signature, deliveries: results });
   return results.every((r) => r.received) ? OK : PROBLEM;
-}
-
-/** The flags of `wallet webhooks verify`. */
-export interface VerifyFlags {
-  secret: string[];
-  signature: string;
-}
-
-const ORDINAL = ['1st', '2nd', '3rd'];
-
-/** Verifies a captured body (a file, or stdin); on a mismatch, names the alteration that explains it. */
-export async function webhookVerifyCommand(
-  file: string | undefined,
-  flags: VerifyFlags,
-  out: Output,
-): Promise<number> {
-  const secrets = flags.secret.length > 0 ? flags.secret : [secretOr(undefined)];
-  let captured: Buffer;
-  try {
-    captured = file === undefined || file === '-' ? await readStdin() : await readFile(file);
-  } catch (error) {
-    throw new UsageError(`Cannot read ${file ?? 'stdin'}: ${(error as Error).message}`);
-  }
-  let verified = false;
-  try {
-    verifyWebhook(captured, flags.signature, secrets[0]!);
-    verified = true;
-  } catch {
-    verified = false;
-  }
-  const d = verified ? undefined : diagnose(captured, flags.signature, secrets);
-  const otherSecret = d?.secretIndex !== undefined && d.secretIndex > 0;
-  const cause = verified
-    ? undefined
-    : (d?.alteration?.explanation ??
-      (otherSecret
-        ? `It was signed with the ${ORDINAL[d.secretIndex] ?? `#${d.secretIndex + 1}`} --secret, not the first: the handler is set up with another secret (rotation, or test vs live).`
-        : undefined) ??
-      d?.signatureNote ??
-      'The signature is well formed, but neither the body as captured nor any common alteration of it was signed with the --secret given: the secret is most likely wrong (another endpoint, test vs live, rotated), or the body was changed some other way.');
-  const { green, red } = out.colors;
-  out.data({
-    verifies: verified,
-    alteration: d?.alteration?.id ?? null,
-    secretIndex: d?.secretIndex ?? (verified ? 0 : null),
-    cause: cause ?? null,
-  });
-  if (verified) out.line(green('The delivery verifies with the first secret.'));
-  else {
-    out.line(red('The signature does not match this body.'));
-    if (d?.alteration && otherSecret)
-      out.line(`Signed with the ${ORDINAL[d.secretIndex] ?? ''} --secret, and:`);
-    out.line(cause);
-    if (d?.signatureNote && d.alteration) out.line(d.signatureNote);
-  }
-  return verified ? OK : PROBLEM;
-}
-
-async function readStdin(): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }

@@ -1,15 +1,14 @@
 /**
- * The merchant's ledger export, read as a stream: a CSV with a header row, decoded strictly
- * (decode.ts), split by the one CSV reader (csv.ts), columns named by flags, amounts in Kobo or
- * in Naira converted exactly with the SDK's `toKobo`. A row that cannot be used keeps its place
- * and its line number, with the problem said, so the report shows it where it was.
+ * The merchant's ledger export, read as a stream: columns named by flags, amounts in Kobo or in
+ * Naira (the SDK's exact `toKobo`). A row that cannot be used keeps its place and line, with its
+ * problem, so the report shows it where it was.
  */
 import { toKobo, type LedgerRow, type LedgerStatus } from '@wallet/node';
 
-import { readCsv, type CsvRecord } from './csv.js';
-import { decodeFile, type Encoding } from './decode.js';
+import { UsageError } from '../output.js';
+import { decodeFile, readCsv, type CsvRecord, type Encoding } from './csv.js';
 
-/** Which columns hold what, the unit of the amounts, and the file's encoding. */
+/** Which columns hold what, the amounts' unit, the file's encoding. */
 export interface LedgerFormat {
   referenceColumn: string;
   amountColumn: string;
@@ -24,7 +23,6 @@ export interface CsvRow extends LedgerRow {
   problem?: string;
 }
 
-/** Where each needed column is. */
 interface Columns {
   reference: number;
   amount: number;
@@ -37,14 +35,11 @@ function records(file: string, format: LedgerFormat): AsyncGenerator<CsvRecord> 
   return readCsv(decodeFile(file, format.encoding));
 }
 
-/**
- * The header's columns, or the problem (a needed column missing or named twice) for a usage
- * error. Other repeated names are returned in `repeated` to be reported.
- */
+/** The header's columns and its other repeated names; a needed column missing or named twice is a usage error. */
 export async function readHeader(
   file: string,
   format: LedgerFormat,
-): Promise<{ columns: Columns; repeated: string[] } | string> {
+): Promise<{ columns: Columns; repeated: string[] }> {
   let header: string[] = [];
   for await (const record of records(file, format)) {
     header = (record.fields ?? []).map((f) => f.trim());
@@ -54,10 +49,14 @@ export async function readHeader(
   const repeated = [...new Set(header.filter((name, i) => header.indexOf(name) !== i))];
   const missing = needed.filter((c) => !header.includes(c));
   if (missing.length > 0)
-    return `${file} has no column ${missing.map((m) => `'${m}'`).join(', ')} (its header: ${header.join(', ') || 'empty'}). Name the columns with --reference-column, --amount-column and --status-column.`;
+    throw new UsageError(
+      `${file} has no column ${missing.map((m) => `'${m}'`).join(', ')} (its header: ${header.join(', ') || 'empty'}). Name the columns with --reference-column, --amount-column and --status-column.`,
+    );
   const twice = needed.filter((c) => repeated.includes(c));
   if (twice.length > 0)
-    return `${file} names the column ${twice.map((m) => `'${m}'`).join(', ')} more than once: which one holds the value is a guess. Rename the copies in the header.`;
+    throw new UsageError(
+      `${file} names the column ${twice.map((m) => `'${m}'`).join(', ')} more than once: which one holds the value is a guess. Rename the copies in the header.`,
+    );
   const at = (name: string): number => header.indexOf(name);
   return {
     columns: {
@@ -84,17 +83,11 @@ function amountOf(raw: string, unit: LedgerFormat['amountUnit']): number | strin
   }
 }
 
-/** One CSV record as a ledger row, or the same row with its problem. */
-export function toRow(record: CsvRecord, columns: Columns, format: LedgerFormat): CsvRow {
-  if (record.fields === undefined)
-    return {
-      line: record.line,
-      reference: '',
-      amount: Number.NaN,
-      status: 'failed',
-      problem: record.problem,
-    };
-  const cell = (i: number): string => (record.fields[i] ?? '').trim();
+function toRow(record: CsvRecord, columns: Columns, format: LedgerFormat): CsvRow {
+  const { line, fields } = record;
+  if (fields === undefined)
+    return { line, reference: '', amount: Number.NaN, status: 'failed', problem: record.problem };
+  const cell = (i: number): string => (fields[i] ?? '').trim();
   const reference = cell(columns.reference);
   const amount = amountOf(cell(columns.amount), format.amountUnit);
   const rawStatus = cell(columns.status);
@@ -103,13 +96,8 @@ export function toRow(record: CsvRecord, columns: Columns, format: LedgerFormat)
   if (reference === '') problems.push('the reference is empty');
   if (typeof amount === 'string') problems.push(amount);
   if (!STATUSES.includes(status)) problems.push(`status '${rawStatus}' is not one of ${STATUSES.join(', ')}`);
-  const row: CsvRow = {
-    line: record.line,
-    reference,
-    amount: typeof amount === 'number' ? amount : Number.NaN,
-    status,
-  };
-  if (problems.length > 0) row.problem = `line ${record.line}: ${problems.join('; ')}`;
+  const row: CsvRow = { line, reference, amount: typeof amount === 'number' ? amount : Number.NaN, status };
+  if (problems.length > 0) row.problem = `line ${line}: ${problems.join('; ')}`;
   return row;
 }
 
@@ -123,11 +111,8 @@ export async function* readLedger(
   let header = true;
   for await (const record of records(file, format)) {
     if (stop()) return;
-    if (header) {
-      header = false;
-      continue;
-    }
-    yield toRow(record, columns, format);
+    if (!header) yield toRow(record, columns, format);
+    header = false;
   }
 }
 
@@ -145,10 +130,7 @@ function hash53(text: string): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
-/**
- * First line of each reference, by 53-bit hash, in two typed arrays (open addressing): about 24
- * bytes a reference at most, where a Map of heap numbers takes several times that.
- */
+/** First line of each reference by 53-bit hash, in two typed arrays (open addressing): flat memory. */
 class FirstLines {
   #keys = new Float64Array(1 << 16);
   #lines = new Uint32Array(1 << 16);
@@ -188,9 +170,8 @@ export interface LedgerScan {
 
 /**
  * Counts the rows (for the progress bar) and finds repeated references, before anything is sent.
- * References are remembered by hash to keep memory flat; two references that share a hash are told
- * apart by a second read of just the rows the hash matched, so a repeat is always a real one (a
- * false one would count two charges once, and make a settled day look short).
+ * References are kept by hash; a second read of just the rows whose hash matched confirms each
+ * repeat (a false one would count two charges once, and make a settled day look short).
  */
 export async function scanLedger(
   file: string,
@@ -213,7 +194,7 @@ export async function scanLedger(
   return { rows, repeats };
 }
 
-/** The real repeats among the hash matches: each matched line's reference against the earlier ones'. */
+/** The real repeats among the hash matches. */
 async function confirmRepeats(
   file: string,
   format: LedgerFormat,

@@ -40,9 +40,8 @@ export interface Before {
 }
 
 /**
- * One progress line: `[####----]  45%  4,500/10,000  1,234/s  ETA 0:04  match 4,400 · …`. The
- * rate and ETA are this run's (rows it verified, over its own time); the counts and the bar are
- * the whole report's, rows from before a resume included.
+ * One progress line: `[####----]  45%  4,500/10,000  1,234/s  ETA 0:04  match 4,400 · …`. Rate
+ * and ETA are this run's; the counts and the bar include the rows from before a resume.
  */
 export function progressLine(
   p: ReconcileProgress,
@@ -73,22 +72,20 @@ export function createProgress(
   before: Before,
 ): Progress {
   const started = performance.now();
-  let latest: ReconcileProgress | undefined;
-  const line = (p: ReconcileProgress): string => progressLine(p, elapsed(), total, before);
-  const elapsed = (): number => performance.now() - started;
+  const line = (p: ReconcileProgress): string => progressLine(p, performance.now() - started, total, before);
   if (quiet || out.json) return { update: () => undefined, stop: () => undefined };
   if (!out.stderrIsTty) {
-    let lastPrinted = performance.now();
+    let printed = started;
     return {
       update(p) {
-        latest = p;
-        if (performance.now() - lastPrinted < PLAIN_EVERY_MS) return;
-        lastPrinted = performance.now();
+        if (performance.now() - printed < PLAIN_EVERY_MS) return;
+        printed = performance.now();
         out.note(line(p));
       },
       stop: () => undefined,
     };
   }
+  let latest: ReconcileProgress | undefined;
   let drawn: ReconcileProgress | undefined;
   const draw = (): void => {
     if (latest === undefined || latest === drawn) return;
@@ -97,14 +94,15 @@ export function createProgress(
     process.stderr.write(`\r\x1b[2K${line(latest).slice(0, width)}`);
   };
   // Redrawn on a timer, never per row: at most ten frames a second whatever the row rate.
-  const timer = setInterval(draw, REDRAW_MS);
-  timer.unref();
+  let timer: NodeJS.Timeout | undefined = setInterval(draw, REDRAW_MS).unref();
   return {
     update(p) {
       latest = p;
     },
     stop() {
+      if (timer === undefined) return;
       clearInterval(timer);
+      timer = undefined;
       draw();
       process.stderr.write('\r\x1b[2K');
     },

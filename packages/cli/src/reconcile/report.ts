@@ -1,7 +1,7 @@
 /**
- * The report: one row per ledger row, in ledger order, as CSV or JSON lines, written whole rows at
- * a time. Every CSV cell a spreadsheet would run as a formula is made inert (a leading `'`), so a
- * hostile reference or an answer from the service cannot run in the finance team's spreadsheet.
+ * The report: one row per ledger row, in ledger order, as CSV or JSON lines. Every CSV cell a
+ * spreadsheet would run as a formula is made inert (a leading `'`): a hostile reference or answer
+ * cannot run in the finance team's spreadsheet.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 
@@ -28,13 +28,9 @@ export const COLUMNS = [
   'detail',
 ] as const;
 
-/** One report row, each cell as it is written. */
-export type ReportRow = Record<(typeof COLUMNS)[number], string | number>;
+type ReportRow = Record<(typeof COLUMNS)[number], string | number>;
 
-/**
- * The ledger's side of a report row, as the report holds it (what `--resume` compares to know the
- * report is this ledger's).
- */
+/** The ledger's side of a report row as the report holds it (what `--resume` compares). */
 export function ledgerCells(row: CsvRow, format: ReportFormat): [string, string, string, string] {
   const bad = row.problem !== undefined;
   return [
@@ -55,12 +51,17 @@ export function fingerprint(cells: readonly string[]): number {
   return h >>> 0;
 }
 
-/** One reconciled line as a report row (the CSV reader's problem wins over the SDK's wording). */
-export function toReportRow(line: ReconcileLine<CsvRow>, note = ''): ReportRow {
+/** A line's detail (the CSV reader's problem wins over the SDK's wording), with `note` added. */
+export function detailOf(line: ReconcileLine<CsvRow>, note: string): string {
+  const detail = line.expected.problem ?? line.detail;
+  return note === '' ? detail : detail === '' ? note : `${detail}; ${note}`;
+}
+
+/** One reconciled line as its text in the report. */
+export function rowText(line: ReconcileLine<CsvRow>, note: string, format: ReportFormat): string {
   const { expected, actual } = line;
   const bad = expected.problem !== undefined;
-  const detail = expected.problem ?? line.detail;
-  return {
+  const row: ReportRow = {
     line: expected.line,
     reference: expected.reference,
     verdict: line.verdict,
@@ -70,8 +71,11 @@ export function toReportRow(line: ReconcileLine<CsvRow>, note = ''): ReportRow {
     actual_status: actual?.status ?? '',
     fee: actual?.fee ?? '',
     net_amount: actual?.netAmount ?? '',
-    detail: note === '' ? detail : detail === '' ? note : `${detail}; ${note}`,
+    detail: detailOf(line, note),
   };
+  return format === 'csv'
+    ? stringify([COLUMNS.map((c) => inertCell(String(row[c])))])
+    : `${JSON.stringify(row)}\n`;
 }
 
 /** The format a report file's name implies: `.jsonl` / `.ndjson` are JSON lines, the rest CSV. */
@@ -79,46 +83,30 @@ export function formatOf(file: string): ReportFormat {
   return /\.(jsonl|ndjson)$/i.test(file) ? 'jsonl' : 'csv';
 }
 
-/** A row as its line in the report. */
-export function rowText(row: ReportRow, format: ReportFormat): string {
-  // Every CSV cell, the service's answers included, is made inert for spreadsheets.
-  return format === 'csv'
-    ? stringify([COLUMNS.map((c) => inertCell(String(row[c])))])
-    : `${JSON.stringify(row)}\n`;
-}
-
-/** Writes `text`; resolves when the stream can take more (backpressure, so memory stays flat). */
-export async function writeText(stream: WriteStream, text: string): Promise<void> {
-  if (!stream.write(text)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
-}
-
-/** Ends `stream`; resolves once everything is on disk. */
-export function endStream(stream: WriteStream): Promise<void> {
-  return new Promise((resolve, reject) => {
-    stream.once('error', reject);
-    stream.end(resolve);
-  });
-}
-
-/** Writes report rows; `close()` resolves once everything is on disk. */
-export class ReportWriter {
+/** Writes text with backpressure (memory stays flat); `close()` resolves once all is on disk. */
+export class FileWriter {
   readonly #stream: WriteStream;
-  readonly #format: ReportFormat;
-  /** @param append - carry on a report (no header); else a new file with its header. */
-  constructor(file: string, format: ReportFormat, append: boolean) {
-    this.#format = format;
+  constructor(file: string, header = '', append = false) {
     this.#stream = createWriteStream(file, { flags: append ? 'a' : 'w' });
-    if (!append && format === 'csv') this.#stream.write(stringify([[...COLUMNS]]));
+    if (header !== '') this.#stream.write(header);
   }
-  /** Writes one row; resolves when the stream can take more (backpressure, so memory stays flat). */
-  write(row: ReportRow): Promise<void> {
-    return this.raw(rowText(row, this.#format));
-  }
-  /** Writes a row's text as is (a row copied from an earlier report). */
-  raw(text: string): Promise<void> {
-    return writeText(this.#stream, text);
+  async write(text: string): Promise<void> {
+    if (!this.#stream.write(text))
+      await new Promise<void>((resolve) => this.#stream.once('drain', () => resolve()));
   }
   close(): Promise<void> {
-    return endStream(this.#stream);
+    return new Promise((resolve, reject) => {
+      this.#stream.once('error', reject);
+      this.#stream.end(resolve);
+    });
   }
+  /** Ends the stream without waiting (the file is being removed). */
+  destroy(): void {
+    this.#stream.destroy();
+  }
+}
+
+/** The report's writer: a new file starts with the CSV header; `append` carries one on. */
+export function reportWriter(file: string, format: ReportFormat, append: boolean): FileWriter {
+  return new FileWriter(file, append || format === 'jsonl' ? '' : stringify([[...COLUMNS]]), append);
 }

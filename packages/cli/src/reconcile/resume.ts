@@ -1,19 +1,141 @@
 /**
- * `--resume`: carry on the report of the same ledger only, and verify again the rows that ended in
- * `error`. The ledger's rows are compared with the report's by fingerprint first (refused, exit 2,
- * with the line where they part). A report with no `error` row is carried on in place; one with
- * `error` rows is rewritten beside it and renamed over it, its other rows copied byte for byte,
- * so an interruption of the resumed run loses nothing.
+ * `--resume`: carry on the report of the same, unchanged ledger only (each row's ledger side is
+ * fingerprinted), verifying again the rows that ended in `error`. The report is read as a stream
+ * (memory stays flat) and a torn last record of any shape is cut off before new rows are added. A
+ * report with no `error` row is carried on in place; one with `error` rows is rewritten beside it
+ * and renamed over it, its other rows copied byte for byte, so an interruption loses nothing.
  */
-import { renameSync } from 'node:fs';
+import { createReadStream, existsSync, renameSync, truncateSync } from 'node:fs';
+import { TextDecoder } from 'node:util';
 
-import type { ReconcileLine, Verdict } from '@wallet/node';
+import { VERDICTS, type ReconcileLine, type Verdict } from '@wallet/node';
 
 import { UsageError } from '../output.js';
-import type { EarlierReport } from './earlier.js';
-import { reportRecords } from './earlier.js';
+import { readCsv } from './csv.js';
 import type { CsvRow } from './ledger.js';
-import { fingerprint, ledgerCells, ReportWriter, type ReportFormat } from './report.js';
+import { COLUMNS, fingerprint, ledgerCells, reportWriter, type ReportFormat } from './report.js';
+
+/** An earlier report, summed up. */
+export interface EarlierReport {
+  /** Whole rows in it. */
+  rows: number;
+  /** Rows by verdict. */
+  verdicts: Record<Verdict, number>;
+  /** Per row: 1 when it ended in `error` (verified again by the resumed run). */
+  errors: Uint8Array;
+  /** Per row: the fingerprint of its ledger side. */
+  prints: Uint32Array;
+}
+
+async function* text(file: string): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8');
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>)
+    yield decoder.decode(chunk, { stream: true });
+}
+
+const cellText = (v: unknown): string =>
+  typeof v === 'string' ? v : typeof v === 'number' ? String(v) : v == null ? '' : JSON.stringify(v);
+
+/** The report's records as cells by column name (CSV or JSON lines), each with where it ends. */
+async function* reportRecords(
+  file: string,
+  format: ReportFormat,
+): AsyncGenerator<{ cells: Record<string, string> | undefined; end: number; torn: boolean; raw: string }> {
+  if (format === 'jsonl') {
+    let end = 0;
+    let pending = '';
+    for await (const chunk of text(file)) {
+      pending += chunk;
+      for (let i = pending.indexOf('\n'); i >= 0; i = pending.indexOf('\n')) {
+        const line = pending.slice(0, i);
+        pending = pending.slice(i + 1);
+        end += Buffer.byteLength(line) + 1;
+        if (line.trim() === '') continue;
+        let cells: Record<string, string> | undefined;
+        try {
+          const value = JSON.parse(line) as Record<string, unknown>;
+          cells = Object.fromEntries(COLUMNS.map((c) => [c, cellText(value[c])]));
+        } catch {
+          cells = undefined;
+        }
+        yield { cells, end, torn: false, raw: `${line}\n` };
+      }
+    }
+    if (pending !== '') yield { cells: undefined, end, torn: true, raw: pending };
+    return;
+  }
+  let header = true;
+  for await (const record of readCsv(text(file))) {
+    const torn = record.torn === true;
+    if (header) {
+      header = false;
+      const ok = !torn && record.fields?.join(',') === COLUMNS.join(',');
+      // A header cut short is a torn record too: cut to nothing, and the header is written again.
+      if (!ok && !torn) yield { cells: undefined, end: -1, torn: false, raw: record.raw };
+      else yield { cells: ok ? HEADER : undefined, end: ok ? record.end : 0, torn, raw: record.raw };
+      continue;
+    }
+    const fields = record.fields;
+    const cells =
+      fields?.length === COLUMNS.length
+        ? Object.fromEntries(COLUMNS.map((c, i) => [c, fields[i]!]))
+        : undefined;
+    yield { cells, end: record.end, torn, raw: record.raw };
+  }
+}
+
+/** Stands for the header row among records. */
+const HEADER: Record<string, string> = { verdict: 'header' };
+
+function grow<T extends Uint8Array | Uint32Array>(array: T, length: number): T {
+  if (length <= array.length) return array;
+  const bigger = new (array.constructor as new (n: number) => T)(Math.max(length, array.length * 2));
+  bigger.set(array);
+  return bigger;
+}
+
+/** Reads the report an interrupted run left, cutting off a torn last record; refuses any other file. */
+export async function readEarlier(file: string, format: ReportFormat): Promise<EarlierReport | undefined> {
+  if (!existsSync(file)) return undefined;
+  const verdicts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
+  let errors = new Uint8Array(1024);
+  let prints = new Uint32Array(1024);
+  let rows = 0;
+  let whole = 0;
+  let cut = false;
+  for await (const { cells, end, torn } of reportRecords(file, format)) {
+    if (cells === HEADER) {
+      whole = end;
+      continue;
+    }
+    const verdict = cells?.verdict as Verdict | undefined;
+    const row = cells !== undefined && verdict !== undefined && verdict in verdicts;
+    // The first record that is not a whole row starts the torn tail; a whole row after it means
+    // the file is not a report (or was edited), never something to carry on.
+    if ((!row && end !== -1) || torn) {
+      cut = true;
+      continue;
+    }
+    if (!row || cut)
+      throw new UsageError(
+        `${file} is not a report of wallet reconcile (a record before byte ${end} is not a report row): not resumed, nothing written. Give --out another file, or run without --resume to start over.`,
+      );
+    errors = grow(errors, rows + 1);
+    prints = grow(prints, rows + 1);
+    errors[rows] = verdict === 'error' ? 1 : 0;
+    prints[rows] = fingerprint([
+      cells.line!,
+      cells.reference!,
+      cells.expected_amount!,
+      cells.expected_status!,
+    ]);
+    verdicts[verdict]++;
+    rows++;
+    whole = end;
+  }
+  if (cut) truncateSync(file, whole);
+  return { rows, verdicts, errors: errors.subarray(0, rows), prints: prints.subarray(0, rows) };
+}
 
 /** Compares each ledger row with the report's row at the same place; call `done()` after the last. */
 export function sameLedger(
@@ -48,9 +170,8 @@ export function sameLedger(
 export type Counts = Record<Verdict, number>;
 
 /**
- * Rewrites the report: the ledger's rows whose earlier row is not `error` are copied from the
- * report, the others verified by `verify`. Resolves when the report is whole again (also after
- * an interruption or a refused key: the rows not reached are copied as they were).
+ * Rewrites the report: rows whose earlier row is not `error` are copied, the others verified.
+ * Resolves when the report is whole again (after an interruption too: the rest is copied as it was).
  */
 export async function rewriteReport(
   report: string,
@@ -62,7 +183,7 @@ export async function rewriteReport(
   counts: Counts,
 ): Promise<void> {
   const temp = `${report}.resume`;
-  const writer = new ReportWriter(temp, format, false);
+  const writer = reportWriter(temp, format, false);
   const old = reportRecords(report, format)[Symbol.asyncIterator]();
   if (format === 'csv') await old.next(); // the header, written again by the writer
   const copy = async (n: number, keep: boolean): Promise<void> => {
@@ -71,7 +192,7 @@ export async function rewriteReport(
       if (next.done === true || next.value.cells === undefined) return;
       if (!keep) continue;
       counts[next.value.cells.verdict as Verdict]++;
-      await writer.raw(next.value.raw);
+      await writer.write(next.value.raw);
     }
   };
   // Per row sent to verify: how many rows to copy before it, and whether it replaces a report row.
@@ -95,7 +216,7 @@ export async function rewriteReport(
       await copy(gap.copies, true);
       if (gap.replaces) await copy(1, false);
       counts[line.verdict]++;
-      await writer.raw(each(line));
+      await writer.write(each(line));
     }
   } finally {
     // Whatever was not reached stays as it was.

@@ -1,30 +1,77 @@
 /**
- * The verifying half of `wallet reconcile`, for any command that checks ledger rows against the
- * service (reconcile today, settlements next): the SDK's `charges.reconcile` (concurrency, one
- * pause for every worker on a 429 or `Retry-After` up to `maxWait`, and its truth rules), plus
- * the rule that a refused key ends the run at once instead of writing one `error` row per row.
+ * The pipeline of every command that verifies a ledger (reconcile, settlements): its inputs checked,
+ * the SDK's `charges.reconcile` (concurrency, one pause for every worker on a 429 or `Retry-After`
+ * up to `--max-wait`, its truth rules) with a progress display, and a refused key ending the run.
  */
-import {
-  isApiError,
-  type ReconcileLine,
-  type ReconcileProgress,
-  type Wallet,
-  type WalletError,
-} from '@wallet/node';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
-import type { CsvRow } from './ledger.js';
+import { isApiError, type ReconcileLine, type Verdict, type WalletError } from '@wallet/node';
 
-/** How rows are verified. */
-export interface VerifyRowsOptions {
+import { createClient, type ClientFlags } from '../client.js';
+import { terminalMessage, UsageError, type Output } from '../output.js';
+import type { CsvRow, LedgerFormat } from './ledger.js';
+import { createProgress, type Before, type Progress } from './progress.js';
+
+/** The flags every command that verifies a ledger takes (program.ts's `ledgerOptions()`). */
+export interface LedgerFlags extends ClientFlags, LedgerFormat {
+  out?: string;
   concurrency: number;
   retries: number;
-  /** The longest wait a `Retry-After` may ask, in milliseconds. */
+  quiet: boolean;
+  /** The longest `Retry-After` to wait out, in seconds. */
   maxWait: number;
-  /** Rows to verify, for the SDK's progress counts. */
-  total: number;
-  onProgress?: (progress: ReconcileProgress) => void;
-  /** Stops the run at once (a second Ctrl-C). */
-  signal: AbortSignal;
+}
+
+/** The verdicts that need someone to act; `match` and `still_pending` do not. */
+export const PROBLEMS: ReadonlySet<Verdict> = new Set([
+  'paid_not_recorded',
+  'recorded_not_paid',
+  'amount_mismatch',
+  'fee_mismatch',
+  'unknown_reference',
+  'error',
+]);
+
+/** The same file by any path (a link, `./`, another spelling): dev and inode, or the real path. */
+function sameFile(a: string, b: string): boolean {
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    try {
+      return join(realpathSync(dirname(b)), basename(b)) === realpathSync(a);
+    } catch {
+      return false;
+    }
+  }
+}
+
+/**
+ * The report's path (`--out`, else `suffix` beside the ledger), after checking every input exists
+ * and none of them is the report: a usage error, before anything is written.
+ */
+export function reportPath(
+  file: string,
+  out: string | undefined,
+  suffix: string,
+  inputs: readonly (readonly [string, string])[],
+): string {
+  for (const [input] of inputs) if (!existsSync(input)) throw new UsageError(`${input}: no such file.`);
+  const report = out ?? join(dirname(file), `${basename(file).replace(/\.csv$/i, '')}${suffix}`);
+  for (const [input, what] of inputs)
+    if (sameFile(input, report))
+      throw new UsageError(
+        `--out ${report} is ${what} itself: nothing was written. Give the report another name.`,
+      );
+  return report;
+}
+
+/** A note on stderr, controls escaped; none with `--quiet`. */
+export function noter(out: Output, quiet: boolean): (text: string) => void {
+  return (text) => {
+    if (!quiet) out.note(terminalMessage(text));
+  };
 }
 
 /** The service refused the key (401) or this machine (403): no row can be verified. */
@@ -44,39 +91,55 @@ export class KeyRefused extends Error {
   }
 }
 
-function refusedKey(line: ReconcileLine<CsvRow>): WalletError | undefined {
-  const error = line.error;
-  return isApiError(error) && (error.status === 401 || error.status === 403) ? error : undefined;
+/** A run's client and progress display. */
+export interface LedgerRun {
+  readonly progress: Progress;
+  /** Reconciles `rows` in order; throws {@link KeyRefused} at the first 401 or 403, before its row. */
+  verify(rows: AsyncIterable<CsvRow>, signal: AbortSignal): AsyncGenerator<ReconcileLine<CsvRow>>;
+  /** Clears the progress bar and closes the client. */
+  close(): Promise<void>;
 }
 
-/** Reconciles `rows` in order; throws {@link KeyRefused} at the first 401 or 403, before its row. */
-export async function* verifyRows(
-  wallet: Wallet,
-  rows: AsyncIterable<CsvRow>,
-  options: VerifyRowsOptions,
-): AsyncGenerator<ReconcileLine<CsvRow>, void, undefined> {
-  // Our own stop, so a refused key can end the rows under way too.
-  const stop = new AbortController();
-  const onAbort = (): void => stop.abort(options.signal.reason);
-  options.signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    const lines = wallet.charges.reconcile(rows, {
-      concurrency: options.concurrency,
-      maxRetries: options.retries,
-      maxWait: options.maxWait,
-      signal: stop.signal,
-      total: options.total,
-      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-    });
-    for await (const line of lines) {
-      const refused = refusedKey(line);
-      if (refused !== undefined) {
-        stop.abort(refused);
-        throw new KeyRefused(refused);
+/** Starts a run of `total` ledger rows, `before` of them already in the report (a resume). */
+export function startRun(
+  flags: LedgerFlags,
+  out: Output,
+  total: number,
+  before: Before = { done: 0, verdicts: {} },
+): LedgerRun {
+  const wallet = createClient(flags);
+  const progress = createProgress(out, flags.quiet, total, before);
+  return {
+    progress,
+    async *verify(rows, signal) {
+      // Our own stop, so a refused key can end the rows under way too.
+      const stop = new AbortController();
+      const onAbort = (): void => stop.abort(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        const lines = wallet.charges.reconcile(rows, {
+          concurrency: flags.concurrency,
+          maxRetries: flags.retries,
+          maxWait: flags.maxWait * 1000,
+          signal: stop.signal,
+          total: total - before.done,
+          onProgress: (p) => progress.update(p),
+        });
+        for await (const line of lines) {
+          const { error } = line;
+          if (isApiError(error) && (error.status === 401 || error.status === 403)) {
+            stop.abort(error);
+            throw new KeyRefused(error);
+          }
+          yield line;
+        }
+      } finally {
+        signal.removeEventListener('abort', onAbort);
       }
-      yield line;
-    }
-  } finally {
-    options.signal.removeEventListener('abort', onAbort);
-  }
+    },
+    async close() {
+      progress.stop();
+      await wallet.close();
+    },
+  };
 }

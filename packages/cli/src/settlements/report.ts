@@ -2,20 +2,81 @@
  * The settlement report for the finance team's spreadsheet: one row per day (`kind` day), then one
  * row per charge behind a day that does not match and per charge with a problem of its own
  * (`kind` charge), amounts in Naira with two decimals. Text from the ledger or the service is made
- * inert for spreadsheets (`inertCell`); the numbers are ours, so a shortfall stays a negative
- * number the spreadsheet can add up.
+ * inert (`inertCell`); the numbers are ours, so a shortfall stays a number the spreadsheet adds up.
+ * The run's charges wait on disk, in a private temporary file, until the days are judged: memory
+ * stays flat however long the ledger.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 
 import { stringify } from 'csv-stringify/sync';
+import type { ReconcileLine, Verdict } from '@wallet/node';
 
 import { inertCell } from '../output.js';
-import { endStream, writeText } from '../reconcile/report.js';
-import type { Charge } from './charges.js';
+import type { CsvRow } from '../reconcile/ledger.js';
+import { detailOf, FileWriter } from '../reconcile/report.js';
+import { PROBLEMS } from '../reconcile/run.js';
 import type { Day } from './days.js';
 
-/** The report's columns, in order. */
-export const SETTLEMENT_COLUMNS = [
+/** One verified ledger row, as the settlement report needs it. Money in Kobo. */
+export interface Charge {
+  line: number;
+  reference: string;
+  verdict: Verdict;
+  /** The day its settlement is counted in, or '' when it is not (unsettled, an error, a repeat). */
+  date: string;
+  amount: number | null;
+  fee: number | null;
+  net: number | null;
+  settledAt: string;
+  detail: string;
+}
+
+/** A verified line as a {@link Charge}, with no day yet. */
+export function chargeOf(line: ReconcileLine<CsvRow>, note: string): Charge {
+  const { actual } = line;
+  return {
+    line: line.expected.line,
+    reference: line.reference,
+    verdict: line.verdict,
+    date: '',
+    amount: actual?.amount ?? null,
+    fee: actual?.fee ?? null,
+    net: actual?.netAmount ?? null,
+    settledAt: actual?.settlement?.settledAt ?? '',
+    detail: detailOf(line, note),
+  };
+}
+
+/** The run's charges, one JSON line each, in a temporary file removed at the end. */
+export class ChargeFile {
+  readonly #dir = mkdtempSync(join(tmpdir(), 'wallet-settlements-'));
+  readonly #file = join(this.#dir, 'charges.jsonl');
+  readonly #writer = new FileWriter(this.#file);
+
+  write(charge: Charge): Promise<void> {
+    return this.#writer.write(`${JSON.stringify(charge)}\n`);
+  }
+
+  close(): Promise<void> {
+    return this.#writer.close();
+  }
+
+  /** The charges written, in the order written. */
+  async *read(): AsyncGenerator<Charge> {
+    const lines = createInterface({ input: createReadStream(this.#file), crlfDelay: Infinity });
+    for await (const line of lines) if (line !== '') yield JSON.parse(line) as Charge;
+  }
+
+  remove(): void {
+    this.#writer.destroy();
+    rmSync(this.#dir, { recursive: true, force: true });
+  }
+}
+
+const COLUMNS = [
   'kind',
   'date',
   'day_verdict',
@@ -33,61 +94,86 @@ export const SETTLEMENT_COLUMNS = [
   'detail',
 ] as const;
 
-/** Kobo as Naira with two decimals (`-4500` is `-45.00`), exactly: no floating point. */
-export function naira(kobo: number | null): string {
-  if (kobo === null) return '';
-  const sign = kobo < 0 ? '-' : '';
-  const abs = Math.abs(kobo);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+/** What the run found, for the summary and `--json`. */
+export interface Findings {
+  days: Day[];
+  /** The first references behind each day that does not match (the report has every one). */
+  behind: Map<string, string[]>;
+  /** The first charges with a problem of their own (fee rule, could not verify, unknown). */
+  problems: Charge[];
+  /** How many charges have a problem of their own. */
+  problemCount: number;
+  verdicts: Record<Verdict, number>;
+  /** Paid charges the service has not settled yet: in no day's expected credit. */
+  unsettled: number;
+  statementProblems: string[];
+  report: string;
 }
 
-type Cells = Partial<Record<(typeof SETTLEMENT_COLUMNS)[number], string>>;
+/** Kobo as Naira with two decimals (`-4500` is `-45.00`), exactly: no floating point. */
+function naira(kobo: number | null): string {
+  if (kobo === null) return '';
+  const abs = Math.abs(kobo);
+  return `${kobo < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
 
-/** Writes the report, whole rows at a time. */
-export class SettlementReport {
-  readonly #stream: WriteStream;
+/** How many references per day, and charges with problems, `--json` lists (the report has all). */
+const LISTED = 1000;
 
-  constructor(file: string) {
-    this.#stream = createWriteStream(file);
-    this.#stream.write(stringify([[...SETTLEMENT_COLUMNS]]));
+/** Writes the report (days, then charges worth a look) and gathers what the summary names. */
+export async function writeReport(
+  file: string,
+  days: Day[],
+  charges: ChargeFile,
+): Promise<Pick<Findings, 'days' | 'behind' | 'problems' | 'problemCount'>> {
+  const writer = new FileWriter(file, stringify([[...COLUMNS]]));
+  const row = (cells: Partial<Record<(typeof COLUMNS)[number], string>>): Promise<void> =>
+    writer.write(stringify([COLUMNS.map((c) => cells[c] ?? '')]));
+  const verdictOf = new Map(days.map((d) => [d.date, d.verdict]));
+  const behind = new Map<string, string[]>();
+  const problems: Charge[] = [];
+  let problemCount = 0;
+  try {
+    for (const day of days)
+      await row({
+        kind: 'day',
+        date: day.date,
+        day_verdict: day.verdict,
+        expected_ngn: naira(day.net),
+        credited_ngn: naira(day.credited),
+        difference_ngn: naira(day.difference),
+        charges: String(day.charges),
+      });
+    for await (const c of charges.read()) {
+      const day = verdictOf.get(c.date);
+      const problem = PROBLEMS.has(c.verdict);
+      if (problem) {
+        problemCount++;
+        if (problems.length < LISTED) problems.push(c);
+      }
+      const off = day !== undefined && day !== 'match';
+      if (off) {
+        const refs = behind.get(c.date) ?? [];
+        if (refs.length < LISTED) refs.push(c.reference);
+        behind.set(c.date, refs);
+      }
+      if (off || problem)
+        await row({
+          kind: 'charge',
+          date: c.date,
+          day_verdict: day ?? '',
+          line: String(c.line),
+          reference: inertCell(c.reference),
+          charge_verdict: c.verdict,
+          amount_ngn: naira(c.amount),
+          fee_ngn: naira(c.fee),
+          net_ngn: naira(c.net),
+          settled_at: inertCell(c.settledAt),
+          detail: inertCell(c.detail),
+        });
+    }
+  } finally {
+    await writer.close();
   }
-
-  /** A day's row. */
-  day(day: Day): Promise<void> {
-    return this.#row({
-      kind: 'day',
-      date: day.date,
-      day_verdict: day.verdict,
-      expected_ngn: naira(day.net),
-      credited_ngn: naira(day.credited),
-      difference_ngn: naira(day.difference),
-      charges: String(day.charges),
-    });
-  }
-
-  /** A charge's row, with the verdict of its day ('' when it is in none). */
-  charge(charge: Charge, dayVerdict: string): Promise<void> {
-    return this.#row({
-      kind: 'charge',
-      date: charge.date,
-      day_verdict: dayVerdict,
-      line: String(charge.line),
-      reference: inertCell(charge.reference),
-      charge_verdict: charge.verdict,
-      amount_ngn: naira(charge.amount),
-      fee_ngn: naira(charge.fee),
-      net_ngn: naira(charge.net),
-      settled_at: inertCell(charge.settledAt),
-      detail: inertCell(charge.detail),
-    });
-  }
-
-  #row(cells: Cells): Promise<void> {
-    return writeText(this.#stream, stringify([SETTLEMENT_COLUMNS.map((c) => cells[c] ?? '')]));
-  }
-
-  /** Resolves once everything is on disk. */
-  close(): Promise<void> {
-    return endStream(this.#stream);
-  }
+  return { days, behind, problems, problemCount };
 }

@@ -1,19 +1,16 @@
 /**
- * The bank statement's credits per calendar day: the merchant's columns, read by the one CSV
- * reader of the command line (decoded strictly, any `--encoding`), amounts in Naira (`₦1,234.50`,
- * `1234.5`, through the SDK's exact `toKobo`) or whole Kobo. A date is `YYYY-MM-DD` (the bank's
- * day as printed), a local time `YYYY-MM-DD HH:MM[:SS]` (its date part), or a timestamp with a
- * zone (`Z`, `+01:00`), whose day is taken in the merchant's time zone. Rows with no credit
- * (debits) are skipped; a row that cannot be read is a problem with its line, never a guess.
+ * The bank statement's credits per calendar day, read by the one CSV reader: amounts in Naira
+ * (`₦1,234.50`, `1234.5`, the SDK's exact `toKobo`) or whole Kobo. A date is `YYYY-MM-DD` (the
+ * bank's day as printed), a local time `YYYY-MM-DD HH:MM[:SS]` (its date part), or a timestamp
+ * with a zone, whose day is taken in the merchant's time zone. Debit rows are skipped; a row that
+ * cannot be read is a problem with its line, never a guess.
  */
 import { toKobo } from '@wallet/node';
 
 import { UsageError } from '../output.js';
-import { readCsv } from '../reconcile/csv.js';
-import { decodeFile, type Encoding } from '../reconcile/decode.js';
+import { decodeFile, readCsv, type Encoding } from '../reconcile/csv.js';
 
-/** Which columns hold the day and the credit, the credit's unit, the file's encoding. */
-export interface StatementFormat {
+interface StatementFormat {
   dateColumn: string;
   creditColumn: string;
   creditUnit: 'kobo' | 'naira';
@@ -38,10 +35,10 @@ export interface Statement {
 }
 
 /** How many unreadable rows are named one by one. */
-export const MAX_PROBLEMS = 50;
+const MAX_PROBLEMS = 50;
 
 /** The calendar day (`YYYY-MM-DD`) of an instant in `timeZone`. */
-export function dayIn(timeZone: string): (at: number) => string {
+function dayIn(timeZone: string): (at: number) => string {
   const format = new Intl.DateTimeFormat('en-US', {
     timeZone,
     year: 'numeric',
@@ -61,14 +58,12 @@ const ZONED_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{
 
 /** A real calendar day (not 2026-02-30). */
 function isDay(text: string): boolean {
-  const m = DAY.exec(text);
-  if (m === null) return false;
   const at = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(at.getTime()) && at.toISOString().startsWith(text);
+  return DAY.test(text) && !Number.isNaN(at.getTime()) && at.toISOString().startsWith(text);
 }
 
 /** The day a statement's date cell names, or why it cannot be read. */
-export function dayOf(raw: string, day: (at: number) => string): string | { problem: string } {
+function dayOf(raw: string, day: (at: number) => string): string | { problem: string } {
   if (isDay(raw)) return raw;
   const local = LOCAL_TIME.exec(raw);
   if (local !== null && isDay(local[1]!)) return local[1]!;
@@ -79,7 +74,7 @@ export function dayOf(raw: string, day: (at: number) => string): string | { prob
 }
 
 /** A credit cell in Kobo, 0 for an empty cell (a debit row), or why it cannot be read. */
-export function creditOf(raw: string, unit: StatementFormat['creditUnit']): number | { problem: string } {
+function creditOf(raw: string, unit: StatementFormat['creditUnit']): number | { problem: string } {
   if (raw === '') return 0;
   if (unit === 'kobo')
     return /^\d+$/.test(raw) && Number.isSafeInteger(Number(raw))
@@ -95,20 +90,8 @@ export function creditOf(raw: string, unit: StatementFormat['creditUnit']): numb
   }
 }
 
-/**
- * Reads the statement whole (one row per credit: small), refusing one without its columns or not
- * in its encoding (the flag to use named as this command spells it).
- */
+/** Reads the statement whole (one row per credit: small); refuses one without its columns. */
 export async function readStatement(file: string, format: StatementFormat): Promise<Statement> {
-  try {
-    return await read(file, format);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    throw new UsageError(error.message.replace(/--encoding/g, '--statement-encoding'));
-  }
-}
-
-async function read(file: string, format: StatementFormat): Promise<Statement> {
   const day = dayIn(format.timeZone);
   const credits = new Map<string, Credited>();
   const problems: string[] = [];
@@ -118,7 +101,16 @@ async function read(file: string, format: StatementFormat): Promise<Statement> {
     unreadable++;
     if (problems.length < MAX_PROBLEMS) problems.push(text);
   };
-  for await (const record of readCsv(decodeFile(file, format.encoding))) {
+  const decoded = async function* (): AsyncGenerator<string> {
+    try {
+      yield* decodeFile(file, format.encoding);
+    } catch (error) {
+      // The flag to use, as this command spells it.
+      if (!(error instanceof UsageError)) throw error;
+      throw new UsageError(error.message.replace(/--encoding/g, '--statement-encoding'));
+    }
+  };
+  for await (const record of readCsv(decoded())) {
     if (record.fields === undefined) {
       problem(record.problem);
       continue;

@@ -3,39 +3,21 @@
  * credited, difference, charges), the charges behind each day that does not match (the first few;
  * all of them are in the report), the charges with a problem of their own, and what to do.
  */
-import { formatNaira, type Verdict } from '@wallet/node';
+import { formatNaira } from '@wallet/node';
 
 import { table, terminalMessage, terminalText, type Output } from '../output.js';
 import { verdictCounts } from '../reconcile/progress.js';
-import type { Charge } from './charges.js';
-import type { Day, DayVerdict } from './days.js';
+import type { Findings } from './report.js';
+import type { DayVerdict } from './days.js';
 
 /** How many references a day lists on the terminal. */
-export const SHOWN = 10;
-
-/** What the run found, for the summary and `--json`. */
-export interface Findings {
-  days: Day[];
-  /** The first references behind each day that does not match (the report has every one). */
-  behind: Map<string, string[]>;
-  /** The first charges with a problem of their own (fee rule, could not verify, unknown). */
-  problems: Charge[];
-  /** How many charges have a problem of their own. */
-  problemCount: number;
-  verdicts: Record<Verdict, number>;
-  /** Paid charges the service has not settled yet: in no day's expected credit. */
-  unsettled: number;
-  statementProblems: string[];
-  report: string;
-}
+const SHOWN = 10;
 
 /** Kobo for people: `₦1,234.50`, `-₦45.00`. */
-export function money(kobo: number): string {
-  return `${kobo < 0 ? '-' : ''}${formatNaira(Math.abs(kobo))}`;
-}
+const money = (kobo: number): string => `${kobo < 0 ? '-' : ''}${formatNaira(Math.abs(kobo))}`;
 
 /** What each day verdict asks of the finance team. */
-export const DAY_ACTION: Readonly<Record<DayVerdict, string>> = {
+const DAY_ACTION: Readonly<Record<DayVerdict, string>> = {
   match: 'nothing to do',
   short: 'the bank credited less than settled: raise it with the service, with the charges below',
   over: 'the bank credited more than settled: another credit on the same day, or a late one',
@@ -43,8 +25,24 @@ export const DAY_ACTION: Readonly<Record<DayVerdict, string>> = {
   unexpected_credit: 'a credit with no settlement behind it: not from these charges',
 };
 
-/** Prints the summary. */
-export function printSummary(out: Output, found: Findings, timeZone: string): void {
+/** Prints the summary (as JSON with `--json`). */
+export function printSummary(out: Output, found: Findings, timeZone: string, unreadable: number): void {
+  if (out.json) {
+    out.data({
+      report: found.report,
+      timeZone,
+      days: found.days.map((d) => ({
+        ...d,
+        ...(d.verdict === 'match' ? {} : { references: found.behind.get(d.date) ?? [] }),
+      })),
+      charges: found.verdicts,
+      unsettled: found.unsettled,
+      problems: found.problems,
+      problemCount: found.problemCount,
+      statement: { unreadable, problems: found.statementProblems },
+    });
+    return;
+  }
   const { bold, green, red } = out.colors;
   const paint = (v: DayVerdict): string => (v === 'match' ? green(v) : red(v));
   out.line();

@@ -1,39 +1,36 @@
 /**
- * Why a captured delivery does not verify. The signature covers the exact bytes the service sent;
- * in practice they are changed on the way to the check in a handful of ways. For each, this
- * rebuilds what the service may have signed from what was captured and checks it against every
- * secret given, so the one alteration that explains the mismatch is named.
+ * `wallet webhooks verify`: whether a captured delivery verifies with the SDK's own
+ * `verifyWebhook`, and if not, why. The signature covers the exact bytes the service sent; they
+ * are changed on the way to the check in a handful of ways. For each, this rebuilds what the
+ * service may have signed from what was captured and tries every secret given, so the one
+ * alteration that explains the mismatch is named.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+
+import { verifyWebhook } from '@wallet/node/webhooks';
+
+import { OK, PROBLEM, UsageError, type Output } from '../output.js';
 
 /** A way the body is commonly changed between the service and the signature check. */
-export interface Alteration {
+interface Alteration {
   /** Short name, for `--json`. */
   readonly id: string;
   /** What happened to the body, and the fix, for people. */
   readonly explanation: string;
-  /** What the service may have sent, given the bytes captured; undefined when it does not apply. */
-  readonly original: (captured: Buffer) => Buffer | undefined;
-}
-
-function reparsed(captured: Buffer): unknown {
-  try {
-    return JSON.parse(captured.toString('utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** True when the captured bytes are the value's compact JSON (no indentation, no final newline). */
-function isCompact(captured: Buffer, value: unknown): boolean {
-  return captured.toString('utf8') === JSON.stringify(value);
+  /** What the service may have sent, from the bytes captured (and their JSON); undefined when it does not apply. */
+  readonly original: (captured: Buffer, json: unknown) => Buffer | undefined;
 }
 
 const RAW_BODY_FIX =
   'Verify the raw bytes as received (express.raw(), await request.text()), before any parsing.';
+const isCompact = (b: Buffer, json: unknown): boolean => b.toString('utf8') === JSON.stringify(json);
+const indented = (json: unknown): Buffer => Buffer.from(`${JSON.stringify(json, null, 2)}\n`);
+const latin1 = (b: Buffer, from: RegExp, to: string): Buffer =>
+  Buffer.from(b.toString('latin1').replace(from, to), 'latin1');
 
 /** The alterations tried, byte-level ones first (a trimmed newline is not a re-serialization). */
-export const ALTERATIONS: readonly Alteration[] = [
+const ALTERATIONS: readonly Alteration[] = [
   {
     id: 'final_newline_trimmed',
     explanation:
@@ -50,71 +47,51 @@ export const ALTERATIONS: readonly Alteration[] = [
     id: 'crlf',
     explanation:
       'Line endings were changed to CRLF (a Windows checkout, git autocrlf, or a proxy). Keep the body as received; do not store it as text.',
-    original: (b) =>
-      b.includes('\r\n') ? Buffer.from(b.toString('latin1').replace(/\r\n/g, '\n'), 'latin1') : undefined,
+    original: (b) => (b.includes('\r\n') ? latin1(b, /\r\n/g, '\n') : undefined),
   },
   {
     id: 'lf',
     explanation: 'CRLF line endings were changed to LF. Keep the body as received.',
-    original: (b) =>
-      b.includes('\n') ? Buffer.from(b.toString('latin1').replace(/\r?\n/g, '\r\n'), 'latin1') : undefined,
+    original: (b) => (b.includes('\n') ? latin1(b, /\r?\n/g, '\r\n') : undefined),
   },
   {
     id: 're_encoded',
     explanation:
       'The body was re-encoded: UTF-8 bytes were read as Latin-1 and written back as UTF-8 (₦ became â‚¦). Read the body as bytes, or as UTF-8.',
     original: (b) => {
-      const text = b.toString('utf8');
       // Only a body that is all Latin-1 characters can be turned back into the bytes it came from.
-      const codes = [...text].map((c) => c.codePointAt(0) ?? 0);
+      const codes = [...b.toString('utf8')].map((c) => c.codePointAt(0) ?? 0);
       return codes.some((c) => c > 0x7f) && codes.every((c) => c <= 0xff)
-        ? Buffer.from(text, 'latin1')
+        ? Buffer.from(b.toString('utf8'), 'latin1')
         : undefined;
     },
   },
   {
     id: 'reserialized_compact',
     explanation: `The body was parsed and re-serialized: the service sent it indented, the handler checked compact JSON. ${RAW_BODY_FIX}`,
-    original: (b) => {
-      const value = reparsed(b);
-      // Only a compact capture was made compact; an indented one was re-indented (below).
-      return value === undefined || !isCompact(b, value)
-        ? undefined
-        : Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
-    },
+    original: (b, json) => (json !== undefined && isCompact(b, json) ? indented(json) : undefined),
   },
   {
     id: 'reindented',
     explanation: `The body was parsed and re-serialized with another indentation than the service's (2 spaces, final newline). ${RAW_BODY_FIX}`,
-    original: (b) => {
-      const value = reparsed(b);
-      return value === undefined || isCompact(b, value)
-        ? undefined
-        : Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
-    },
+    original: (b, json) => (json !== undefined && !isCompact(b, json) ? indented(json) : undefined),
   },
   {
     id: 'reserialized_indented_no_newline',
     explanation: `The body was parsed and re-serialized (indented, final newline lost). ${RAW_BODY_FIX}`,
-    original: (b) => {
-      const value = reparsed(b);
-      return value === undefined ? undefined : Buffer.from(JSON.stringify(value, null, 2));
-    },
+    original: (b, json) => (json === undefined ? undefined : Buffer.from(JSON.stringify(json, null, 2))),
   },
   {
     id: 'reserialized_indented',
     explanation: `The body was parsed and re-serialized: the service sent compact JSON, the handler checked it indented. ${RAW_BODY_FIX}`,
-    original: (b) => {
-      const value = reparsed(b);
-      return value === undefined || isCompact(b, value) ? undefined : Buffer.from(JSON.stringify(value));
-    },
+    original: (b, json) =>
+      json !== undefined && !isCompact(b, json) ? Buffer.from(JSON.stringify(json)) : undefined,
   },
 ];
 
-/** The signature as hex bytes, after the usual header mistakes are undone, or undefined. */
-export function signatureBytes(signature: string): { bytes: Buffer | undefined; note: string | undefined } {
-  const first = signature.split(',')[0] ?? '';
-  const cleaned = first.trim().replace(/^sha512=/i, '');
+/** The signature as bytes, after the usual header mistakes are undone (undefined when malformed), and a note on them. */
+function signatureBytes(signature: string): { bytes: Buffer | undefined; note: string | undefined } {
+  const cleaned = (signature.split(',')[0] ?? '').trim().replace(/^sha512=/i, '');
   const note =
     cleaned !== signature
       ? `The signature header was not exactly 128 hex digits (${signature.includes(',') ? 'it holds the header twice' : 'it had a prefix or spaces'}); the SDK's verifier refuses that form.`
@@ -127,46 +104,92 @@ export function signatureBytes(signature: string): { bytes: Buffer | undefined; 
   };
 }
 
-function matches(body: Buffer, secret: string, expected: Buffer): boolean {
-  const mac = createHmac('sha512', secret).update(body).digest();
-  return timingSafeEqual(mac, expected);
-}
-
-/** The finding: which secret and which alteration explain the signature, if any. */
-export interface Diagnosis {
-  readonly verifies: boolean;
-  /** 0-based index of the secret that matched, when one did. */
-  readonly secretIndex: number | undefined;
-  readonly alteration: Alteration | undefined;
-  readonly signatureNote: string | undefined;
-}
-
-/** Checks the captured body as is, then each alteration, against every secret in turn. */
-export function diagnose(captured: Buffer, signature: string, secrets: readonly string[]): Diagnosis {
+/** Which secret (0-based) and which alteration explain the signature, if any, with the note on its form. */
+function diagnose(
+  captured: Buffer,
+  signature: string,
+  secrets: readonly string[],
+): { secretIndex?: number; alteration?: Alteration; signatureNote: string | undefined } {
   const { bytes, note } = signatureBytes(signature);
-  const none: Diagnosis = {
-    verifies: false,
-    secretIndex: undefined,
-    alteration: undefined,
-    signatureNote: note,
-  };
-  if (bytes === undefined) return none;
+  if (bytes === undefined) return { signatureNote: note };
+  let json: unknown;
+  try {
+    json = JSON.parse(captured.toString('utf8'));
+  } catch {
+    json = undefined;
+  }
   const candidates: [Buffer, Alteration | undefined][] = [[captured, undefined]];
   for (const alteration of ALTERATIONS) {
-    const original = alteration.original(captured);
+    const original = alteration.original(captured, json);
     if (original !== undefined && !original.equals(captured)) candidates.push([original, alteration]);
   }
-  for (const [body, alteration] of candidates) {
-    for (const [secretIndex, secret] of secrets.entries()) {
-      if (matches(body, secret, bytes)) {
-        return {
-          verifies: alteration === undefined && note === undefined,
-          secretIndex,
-          alteration,
-          signatureNote: note,
-        };
-      }
-    }
+  for (const [body, alteration] of candidates)
+    for (const [secretIndex, secret] of secrets.entries())
+      if (timingSafeEqual(createHmac('sha512', secret).update(body).digest(), bytes))
+        return alteration === undefined
+          ? { secretIndex, signatureNote: note }
+          : { secretIndex, alteration, signatureNote: note };
+  return { signatureNote: note };
+}
+
+/** The webhook secret: the flag, else `WALLET_WEBHOOK_SECRET`. */
+export function secretOr(given: string | undefined): string {
+  const secret = given ?? process.env.WALLET_WEBHOOK_SECRET;
+  if (secret === undefined || secret === '')
+    throw new UsageError('Give the webhook secret: --secret S, or WALLET_WEBHOOK_SECRET.');
+  return secret;
+}
+
+const ORDINAL = ['1st', '2nd', '3rd'];
+
+/** Verifies a captured body (a file, or stdin); on a mismatch, names the alteration that explains it. */
+export async function webhookVerifyCommand(
+  file: string | undefined,
+  flags: { secret: string[]; signature: string },
+  out: Output,
+): Promise<number> {
+  const secrets = flags.secret.length > 0 ? flags.secret : [secretOr(undefined)];
+  let captured: Buffer;
+  try {
+    if (file === undefined || file === '-') {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      captured = Buffer.concat(chunks);
+    } else captured = await readFile(file);
+  } catch (error) {
+    throw new UsageError(`Cannot read ${file ?? 'stdin'}: ${(error as Error).message}`);
   }
-  return none;
+  let verified = false;
+  try {
+    verifyWebhook(captured, flags.signature, secrets[0]!);
+    verified = true;
+  } catch {
+    verified = false;
+  }
+  const d = verified ? undefined : diagnose(captured, flags.signature, secrets);
+  const otherSecret = d?.secretIndex !== undefined && d.secretIndex > 0;
+  const cause = verified
+    ? undefined
+    : (d?.alteration?.explanation ??
+      (otherSecret
+        ? `It was signed with the ${ORDINAL[d.secretIndex!] ?? `#${d.secretIndex! + 1}`} --secret, not the first: the handler is set up with another secret (rotation, or test vs live).`
+        : undefined) ??
+      d?.signatureNote ??
+      'The signature is well formed, but neither the body as captured nor any common alteration of it was signed with the --secret given: the secret is most likely wrong (another endpoint, test vs live, rotated), or the body was changed some other way.');
+  const { green, red } = out.colors;
+  out.data({
+    verifies: verified,
+    alteration: d?.alteration?.id ?? null,
+    secretIndex: d?.secretIndex ?? (verified ? 0 : null),
+    cause: cause ?? null,
+  });
+  if (verified) out.line(green('The delivery verifies with the first secret.'));
+  else {
+    out.line(red('The signature does not match this body.'));
+    if (d?.alteration && otherSecret)
+      out.line(`Signed with the ${ORDINAL[d.secretIndex!] ?? ''} --secret, and:`);
+    out.line(cause);
+    if (d?.signatureNote && d.alteration) out.line(d.signatureNote);
+  }
+  return verified ? OK : PROBLEM;
 }
