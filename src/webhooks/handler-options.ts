@@ -12,7 +12,7 @@ import {
   type OptionRule,
 } from '../core/options.js';
 import type { ValidationIssue, WebhookVerificationError } from '../errors/validation.js';
-import type { WebhookDedupeStore } from './dedupe/types.js';
+import type { WebhookDedupeStore } from './dedupe/store.js';
 import { checkSecrets, missingSecretError, secretsOf } from './signature.js';
 import type { WebhookEvent, WebhookSecret } from './types.js';
 
