@@ -22,7 +22,7 @@ export { createWebhookHandler } from './webhooks/handlers.js';
 export type { FetchWebhookHandler } from './webhooks/handlers.js';
 export { createNodeWebhookHandler } from './webhooks/handlers.js';
 export type { NodeWebhookHandler } from './webhooks/handlers.js';
-export type { WebhookHandlerOptions, WebhookErrorContext } from './webhooks/handler-options.js';
+export type { WebhookHandlerOptions, WebhookErrorContext } from './webhooks/delivery.js';
 export { memoryDedupeStore } from './webhooks/dedupe/store.js';
 export { redisDedupeStore } from './webhooks/dedupe/redis.js';
 export type { RedisDedupeStoreOptions } from './webhooks/dedupe/redis.js';
