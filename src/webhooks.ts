@@ -22,12 +22,12 @@ export { createWebhookHandler } from './webhooks/handlers.js';
 export type { FetchWebhookHandler } from './webhooks/handlers.js';
 export { createNodeWebhookHandler } from './webhooks/handlers.js';
 export type { NodeWebhookHandler } from './webhooks/handlers.js';
-export type { WebhookHandlerOptions, WebhookErrorContext } from './webhooks/handler-options.js';
-export { memoryDedupeStore } from './webhooks/dedupe/memory.js';
+export type { WebhookHandlerOptions, WebhookErrorContext } from './webhooks/delivery.js';
+export { memoryDedupeStore } from './webhooks/dedupe/store.js';
 export { redisDedupeStore } from './webhooks/dedupe/redis.js';
 export type { RedisDedupeStoreOptions } from './webhooks/dedupe/redis.js';
-export type { MemoryDedupeStoreOptions } from './webhooks/dedupe/types.js';
-export type { WebhookDedupeStore, DedupeClaim } from './webhooks/dedupe/types.js';
+export type { MemoryDedupeStoreOptions } from './webhooks/dedupe/store.js';
+export type { WebhookDedupeStore, DedupeClaim } from './webhooks/dedupe/store.js';
 export type { RedisClientLike, NodeRedisClientLike, IoRedisClientLike } from './webhooks/dedupe/redis.js';
 export { WEBHOOK_SIGNATURE_HEADER } from './webhooks/signature.js';
 export type {

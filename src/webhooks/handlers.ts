@@ -1,36 +1,54 @@
 /**
- * The two handlers. The Fetch-style one, for Next.js App Router, Hono, Bun, Deno and workers: Web
- * APIs only, so it runs where `node:crypto` does not. The one for `node:http` and Express: it reads
- * the raw body itself, or takes the Buffer that `express.raw()` left, and explains the fix when
- * `express.json()` parsed the body first.
+ * The two handlers: the Fetch-style one (Next.js App Router, Hono, Bun, Deno, workers; Web APIs
+ * only) and the one for `node:http` and Express, each reading its body within the bounds: a body over
+ * the limit is not buffered, one still incomplete at the deadline is abandoned.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+import { BoundedBody, readBounded } from '../core/body.js';
 import {
-  BAD_REQUEST,
-  METHOD_NOT_ALLOWED,
-  TIMED_OUT,
-  TOO_LARGE,
   bodyTimeoutError,
-  readNodeBody,
-  readRequestBody,
-  settleDelivery,
+  createDeliver,
   tooLargeError,
-  verificationFailure,
   type HandlerAnswer,
-} from './handler-common.js';
-import { resolveHandlerOptions, type WebhookHandlerOptions } from './handler-options.js';
-import { WEBHOOK_SIGNATURE_HEADER, isByteArray, parsedBodyError } from './signature.js';
+  type WebhookHandlerOptions,
+} from './delivery.js';
+import { WEBHOOK_SIGNATURE_HEADER } from './signature.js';
 import { verifySignature, verifySignatureAsync } from './verify.js';
 
 /** A Fetch-style request handler, as Next.js App Router, Hono, Bun and Deno take. */
 export type FetchWebhookHandler = (request: Request) => Promise<Response>;
 
-function response(answer: HandlerAnswer): Response {
-  return new Response(JSON.stringify(answer.body), {
-    status: answer.status,
-    headers: { 'content-type': 'application/json', ...answer.headers },
+// One shared instance, compared by identity: it only ever means "the deadline passed".
+const EXPIRED = new Error('The webhook body deadline passed.');
+type Chunk = { done?: boolean; value?: Uint8Array | undefined };
+
+/** Reads a Fetch `Request`'s body. */
+async function readRequestBody(request: Request, maxBytes: number, timeoutMs: number): Promise<Uint8Array> {
+  const declared = request.headers.get('content-length') ?? undefined;
+  if (request.body === null) {
+    if (new BoundedBody(maxBytes).fits(declared)) return new Uint8Array(0);
+    throw tooLargeError(maxBytes);
+  }
+  const reader = request.body.getReader();
+  const cancel = (): void => void reader.cancel().catch(() => undefined);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(EXPIRED), timeoutMs);
   });
+  try {
+    // Typed by hand: the global ReadableStream's reader yields `any`.
+    const next = (): Promise<Chunk> => Promise.race([reader.read() as Promise<Chunk>, expired]);
+    const body = await readBounded(next, cancel, declared, maxBytes);
+    if (body === undefined) throw tooLargeError(maxBytes);
+    return body.bytes();
+  } catch (error) {
+    if (error !== EXPIRED) throw error;
+    cancel();
+    throw bodyTimeoutError(timeoutMs);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -60,34 +78,18 @@ function response(answer: HandlerAnswer): Response {
  * ```
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): FetchWebhookHandler {
-  const resolved = resolveHandlerOptions(options, 'createWebhookHandler');
-  const { onError, maxBodyBytes, bodyTimeout } = resolved;
-  const limits = { maxBytes: maxBodyBytes, timeoutMs: bodyTimeout };
-  const fail = (answer: HandlerAnswer, error: unknown): Response => {
-    onError(error, { status: answer.status });
-    return response(answer);
-  };
+  const deliver = createDeliver(options, 'createWebhookHandler', verifySignatureAsync);
   return async (request: Request): Promise<Response> => {
-    if (request.method !== 'POST') {
-      const error = new Error(`Method ${request.method} is not allowed; deliveries are POST.`);
-      return fail(METHOD_NOT_ALLOWED, error);
-    }
-    if (request.bodyUsed) {
-      const error = parsedBodyError('createWebhookHandler');
-      return fail(verificationFailure(error), error);
-    }
-    let body;
-    try {
-      body = await readRequestBody(request, limits);
-    } catch (error) {
-      // The sender broke off the upload: nothing to trust, and nothing the merchant can fix.
-      return fail(BAD_REQUEST, error);
-    }
-    if (body === 'too_large') return fail(TOO_LARGE, tooLargeError(maxBodyBytes));
-    if (body === 'timeout') return fail(TIMED_OUT, bodyTimeoutError(bodyTimeout));
-    const raw = body;
-    const signature = request.headers.get(WEBHOOK_SIGNATURE_HEADER);
-    return response(await settleDelivery(resolved, (secret) => verifySignatureAsync(raw, signature, secret)));
+    const answer = await deliver(
+      request.method,
+      // A body already read is gone: null, refused as parsed.
+      (max, ms) => (request.bodyUsed ? Promise.resolve(null) : readRequestBody(request, max, ms)),
+      request.headers.get(WEBHOOK_SIGNATURE_HEADER),
+    );
+    return new Response(JSON.stringify(answer.body), {
+      status: answer.status,
+      headers: { 'content-type': 'application/json', ...answer.headers },
+    });
   };
 }
 
@@ -102,9 +104,8 @@ export type NodeWebhookHandler = (
 
 /**
  * The signature header as the list it is when it came more than once: Node joins repeated values
- * into one string (`"sig, sig"`), which would fail the exact-form check; `headersDistinct` keeps them
- * apart. Objects that stand in for a request (test tools, frameworks' raw requests) may lack it: a
- * hex signature holds no comma, so the joined form is split instead.
+ * (`"sig, sig"`), `headersDistinct` keeps them apart. A stand-in request may lack it: a hex signature
+ * holds no comma, so the joined form is split instead.
  */
 function signatureHeader(req: IncomingMessage): string | string[] | undefined {
   const distinct = (req as Partial<Pick<IncomingMessage, 'headersDistinct'>>).headersDistinct;
@@ -114,12 +115,39 @@ function signatureHeader(req: IncomingMessage): string | string[] | undefined {
   return typeof joined === 'string' && joined.includes(',') ? joined.split(',') : joined;
 }
 
-function respond(res: ServerResponse, answer: HandlerAnswer): void {
-  if (res.headersSent) return;
-  res.statusCode = answer.status;
-  res.setHeader('content-type', 'application/json');
-  for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
-  res.end(JSON.stringify(answer.body));
+/** Reads a `node:http` request's body. Rejects also when the request errors or closes before its end. */
+function readNodeBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Uint8Array> {
+  const body = new BoundedBody(maxBytes);
+  if (!body.fits(req.headers['content-length'])) {
+    req.resume();
+    return Promise.reject(tooLargeError(maxBytes));
+  }
+  return new Promise((resolve, reject) => {
+    const settle = (): void => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onFailure).off('close', onClose);
+    };
+    const refuse = (error: Error): void => {
+      settle();
+      // The rest is read and dropped, so the answer can be written; the answer closes the connection.
+      req.resume();
+      reject(error);
+    };
+    const onData = (chunk: Buffer | string): void => {
+      if (!body.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)) refuse(tooLargeError(maxBytes));
+    };
+    const onEnd = (): void => {
+      settle();
+      resolve(body.bytes());
+    };
+    const onFailure = (error: unknown): void => {
+      settle();
+      reject(error instanceof Error ? error : new Error(String(error)));
+    };
+    const onClose = (): void => onFailure(new Error('The request closed before its body was complete.'));
+    const timer = setTimeout(() => refuse(bodyTimeoutError(timeoutMs)), timeoutMs);
+    req.on('data', onData).on('end', onEnd).on('error', onFailure).on('close', onClose);
+  });
 }
 
 /**
@@ -163,38 +191,21 @@ function respond(res: ServerResponse, answer: HandlerAnswer): void {
  * With `node:http`: `http.createServer((req, res) => void handler(req, res))`.
  */
 export function createNodeWebhookHandler(options: WebhookHandlerOptions): NodeWebhookHandler {
-  const resolved = resolveHandlerOptions(options, 'createNodeWebhookHandler');
-  const { onError, maxBodyBytes, bodyTimeout } = resolved;
-  const limits = { maxBytes: maxBodyBytes, timeoutMs: bodyTimeout };
-  const answer = (res: ServerResponse, reply: HandlerAnswer, error?: unknown): void => {
-    if (error !== undefined) onError(error, { status: reply.status });
-    respond(res, reply);
-  };
+  const deliver = createDeliver(options, 'createNodeWebhookHandler', verifySignature);
   return async (req, res): Promise<void> => {
-    if (req.method !== 'POST') {
-      const error = new Error(`Method ${String(req.method)} is not allowed; deliveries are POST.`);
-      return answer(res, METHOD_NOT_ALLOWED, error);
-    }
-    let body: unknown = req.body;
-    if (body === undefined) {
-      // Consumed by something that left no body behind: waiting for data would hang forever.
-      if (req.readableEnded) body = null;
-      else {
-        try {
-          body = await readNodeBody(req, limits);
-        } catch (error) {
-          return answer(res, BAD_REQUEST, error);
-        }
-        if (body === 'too_large') return answer(res, TOO_LARGE, tooLargeError(maxBodyBytes));
-        if (body === 'timeout') return answer(res, TIMED_OUT, bodyTimeoutError(bodyTimeout));
-      }
-    }
-    if (typeof body !== 'string' && !isByteArray(body)) {
-      const error = parsedBodyError('createNodeWebhookHandler');
-      return answer(res, verificationFailure(error), error);
-    }
-    const raw = body;
-    const signature = signatureHeader(req);
-    respond(res, await settleDelivery(resolved, (secret) => verifySignature(raw, signature, secret)));
+    const answer: HandlerAnswer = await deliver(
+      req.method,
+      // What a body parser left, else the request's own body; consumed and left nothing: null.
+      (max, ms) =>
+        req.body !== undefined || req.readableEnded
+          ? Promise.resolve(req.body ?? null)
+          : readNodeBody(req, max, ms),
+      signatureHeader(req),
+    );
+    if (res.headersSent) return;
+    res.statusCode = answer.status;
+    res.setHeader('content-type', 'application/json');
+    for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+    res.end(JSON.stringify(answer.body));
   };
 }

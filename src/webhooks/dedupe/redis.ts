@@ -1,10 +1,7 @@
 /**
- * A dedupe store on Redis, shared by every instance of the merchant's webhook route. A claim is a
- * key set with `SET NX PX` (atomic: one of two racing deliveries wins), holding the claimant's
- * token; done overwrites it with a long-lived mark; release deletes it only while it still holds
- * the releasing token. The store speaks to the merchant's own Redis client through one small
- * adapter, found by shape so that no Redis package is imported (or even required to be installed)
- * by this SDK.
+ * A dedupe store on Redis, over the merchant's own client (found by shape: this SDK imports no
+ * Redis package). A claim is a key set with `SET NX PX` (one of two racing deliveries wins) holding
+ * the claimant's token; done overwrites it with a long-lived mark.
  */
 import { MAX_TIMER_MS, ofType, wholeNumber, type OptionRule } from '../../core/options.js';
 import { ValidationError } from '../../errors/base.js';
@@ -16,7 +13,7 @@ import {
   type DedupeClaim,
   type MemoryDedupeStoreOptions,
   type WebhookDedupeStore,
-} from './types.js';
+} from './store.js';
 
 /** A `redis` (node-redis v4 and later) client: `createClient()`, connected. */
 export interface NodeRedisClientLike {
@@ -40,10 +37,8 @@ export type RedisClientLike = NodeRedisClientLike | IoRedisClientLike;
 export type RedisCommand = (args: readonly string[]) => Promise<unknown>;
 
 /**
- * A command function for `client`, or a `ValidationError` for anything else, titled `what` (the
- * function it was given to). ioredis is tested first: it also has a `sendCommand`, which takes a
- * Command object rather than an array. The one adapter: `redisDedupeStore` and
- * `@wallet/agent-toolkit`'s `redisSpendLedger` (through `@wallet/node/workspace`) both use it.
+ * A command function for `client`, or a `ValidationError` titled `what`. The one adapter, also used
+ * by `@wallet/agent-toolkit`'s `redisSpendLedger`. ioredis first: its `sendCommand` takes a Command.
  */
 export function redisCommand(client: unknown, what = 'redisDedupeStore client'): RedisCommand {
   const c = client as Partial<Record<'call' | 'sendCommand', unknown>> | null;
@@ -65,11 +60,7 @@ export function redisCommand(client: unknown, what = 'redisDedupeStore client'):
   ]);
 }
 
-/**
- * Runs `command`, rejecting after `ms`: the common clients queue commands while disconnected, and a
- * webhook answer (or an agent's money call) must not wait for Redis to come back. `name` starts
- * the message.
- */
+/** Rejects after `ms`: clients queue commands while disconnected, and an answer must not wait. */
 export function withTimeout(command: RedisCommand, ms: number, name = 'Redis'): RedisCommand {
   return async (args) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -110,12 +101,9 @@ const RULES: Readonly<Record<keyof RedisDedupeStoreOptions, OptionRule>> = {
 const CLAIM = 'claim:';
 const DONE = 'done';
 
-// Compare-and-delete in one step, so a release after the claim expired and was taken by another
-// delivery leaves that delivery's claim alone.
+// Compare-and-act in one step, so a claim that expired and was taken by another delivery is left alone.
 const RELEASE_SCRIPT =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
-
-// Extend-if-owner in one step, for the same reason.
 const RENEW_SCRIPT =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end";
 

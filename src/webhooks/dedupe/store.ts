@@ -1,8 +1,6 @@
 /**
- * The contract between the webhook handlers and a dedupe store; the ttl options both built-in
- * stores take, and the tokens that prove who owns a claim. Each option given alone is valid: the
- * one not given is derived from it. Durations are milliseconds, and values that look like seconds
- * are refused with the fix, since a week written as 604800 would otherwise be taken as ten minutes.
+ * The contract between the webhook handlers and a dedupe store, the ttl options of both built-in
+ * stores, and the store in memory.
  */
 import { MAX_TIMER_MS, checkOptions, throwIssues, type OptionRule } from '../../core/options.js';
 
@@ -58,15 +56,6 @@ export interface WebhookDedupeStore {
   readonly claimTtl?: number;
 }
 
-/** Default of the stores' `ttl`: how long a handled event is remembered, 7 days in ms. */
-const DEFAULT_DONE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-
-/** Default of the stores' `claimTtl`: how long a claim lasts unrenewed, 60 s in ms. */
-const DEFAULT_CLAIM_TTL_MS = 60_000;
-
-/** The shortest duration taken: anything shorter is far likelier seconds than milliseconds. */
-const MIN_DURATION_MS = 1_000;
-
 /** Options of {@link memoryDedupeStore}. */
 export interface MemoryDedupeStoreOptions {
   /**
@@ -88,52 +77,43 @@ export interface MemoryDedupeStoreOptions {
   claimTtl?: number;
 }
 
-/** The ttls, checked. */
-export interface StoreTtls {
-  /** Done ttl in ms. */
-  ttl: number;
-  /** Claim ttl in ms. */
-  claimTtl: number;
-}
+const DEFAULT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const DEFAULT_CLAIM_TTL_MS = 60_000;
+/** The shortest duration taken: anything shorter is far likelier seconds than milliseconds. */
+const MIN_DURATION_MS = 1_000;
 
 const group = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '_');
 
-/**
- * A rule for a duration in ms from 1000 to `max`, refusing what looks like seconds with the value
- * in milliseconds: below 1000, or a whole number of hours in seconds that is no whole second in ms.
- */
+// A week written as 604800 would otherwise be taken as ten minutes: what looks like seconds (under
+// 1000, or a whole number of hours in seconds that is no whole second in ms) is refused with the fix.
 const duration =
   (max: number): OptionRule =>
   (value) => {
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || value > max) {
       return `must be a whole number of milliseconds from ${group(MIN_DURATION_MS)} to ${group(max)}, not ${typeof value === 'number' ? value : typeof value}`;
     }
-    const seconds = value < MIN_DURATION_MS || (value % 3600 === 0 && value % 1000 !== 0);
-    if (!seconds) return undefined;
+    if (value >= MIN_DURATION_MS && (value % 3600 !== 0 || value % 1000 === 0)) return undefined;
     const fix = value * 1000 <= max ? ` did you mean ${group(value * 1000)}?` : '';
     return `is ${value}, which looks like seconds: durations are milliseconds (at least ${group(MIN_DURATION_MS)}).${fix}`;
   };
 
 /** The rules of `ttl` and `claimTtl`, for both stores. */
 export const TTL_RULES: Readonly<Record<keyof MemoryDedupeStoreOptions, OptionRule>> = {
-  // Redis takes PX up to 2^63 ms; the memory store compares timestamps. 100 years is plenty for both.
+  // 100 years is plenty for Redis (PX) and for comparing timestamps.
   ttl: duration(100 * 365 * 24 * 3600 * 1000),
-  // A timer's longest delay, since the handlers renew the claim on a timer.
+  // A timer's longest delay: the handlers renew the claim on a timer.
   claimTtl: duration(MAX_TIMER_MS),
 };
 
-/**
- * Checks a store's options against `rules` and throws every problem at once. The option not given
- * is derived from the one given; when both are given, the claim must expire before the done mark.
- */
+/** Checks a store's options, all problems at once; the ttl not given is derived from the other. */
 export function checkStoreOptions<T extends MemoryDedupeStoreOptions>(
   options: T | undefined,
   rules: Readonly<Record<keyof T, OptionRule>>,
   store: string,
-): T & StoreTtls {
+): T & Required<MemoryDedupeStoreOptions> {
   const issues = checkOptions(options, rules, '', `an option of ${store}`);
   const given = (issues.length === 0 ? (options ?? {}) : {}) as T;
-  const ttl = given.ttl ?? Math.max(DEFAULT_DONE_TTL_MS, 2 * (given.claimTtl ?? 0));
+  const ttl = given.ttl ?? Math.max(DEFAULT_TTL_MS, 2 * (given.claimTtl ?? 0));
   const claimTtl = given.claimTtl ?? Math.min(DEFAULT_CLAIM_TTL_MS, Math.floor(ttl / 2));
   if (issues.length === 0 && claimTtl >= ttl) {
     issues.push({
@@ -146,6 +126,70 @@ export function checkStoreOptions<T extends MemoryDedupeStoreOptions>(
 }
 
 /** A random token that names one claim; Web Crypto, so edge runtimes have it too. */
-export function claimToken(): string {
-  return globalThis.crypto.randomUUID();
+export const claimToken = (): string => globalThis.crypto.randomUUID();
+
+/** Claims between two sweeps of expired entries: memory stays bounded by the ttl at O(1) a call. */
+const SWEEP_EVERY = 1024;
+
+/**
+ * A {@link WebhookDedupeStore} held in this process's memory. Concurrent deliveries of one event to
+ * this process run `onEvent` once; other processes do not see it, and a restart forgets it. Memory
+ * grows with the events handled within `ttl` (about 100 bytes each, plus the reference).
+ *
+ * @param options - see {@link MemoryDedupeStoreOptions}.
+ * @returns a store to pass as the handlers' `dedupe` option.
+ * @throws ValidationError for a bad `ttl` or `claimTtl`, or an unknown option.
+ *
+ * @example
+ * ```ts
+ * import { createWebhookHandler, memoryDedupeStore } from '@wallet/node/webhooks';
+ *
+ * export const POST = createWebhookHandler({
+ *   secret: process.env.WALLET_WEBHOOK_SECRET!,
+ *   dedupe: memoryDedupeStore(),
+ *   async onEvent(event) {
+ *     if (event.event === 'charge.success') console.log('paid', event.data.reference);
+ *   },
+ * });
+ * ```
+ */
+export function memoryDedupeStore(options?: MemoryDedupeStoreOptions): WebhookDedupeStore {
+  const { ttl, claimTtl } = checkStoreOptions(options, TTL_RULES, 'memoryDedupeStore');
+  // The claim's token, or undefined once done; `until` is when the entry stops counting.
+  const entries = new Map<string, { token: string | undefined; until: number }>();
+  let claims = 0;
+  const live = (id: string, now = Date.now()) => {
+    const entry = entries.get(id);
+    if (entry === undefined || entry.until > now) return entry;
+    entries.delete(id);
+    return undefined;
+  };
+
+  return {
+    claimTtl,
+    claim(id) {
+      const now = Date.now();
+      if (++claims % SWEEP_EVERY === 0) for (const key of entries.keys()) live(key, now);
+      const entry = live(id, now);
+      if (entry !== undefined)
+        return Promise.resolve({ status: entry.token === undefined ? 'done' : 'busy' });
+      const token = claimToken();
+      entries.set(id, { token, until: now + claimTtl });
+      return Promise.resolve({ status: 'claimed', token });
+    },
+    done(id) {
+      entries.set(id, { token: undefined, until: Date.now() + ttl });
+      return Promise.resolve();
+    },
+    renew(id, token) {
+      const entry = live(id);
+      const held = entry !== undefined && entry.token === token;
+      if (held) entry.until = Date.now() + claimTtl;
+      return Promise.resolve(held);
+    },
+    release(id, token) {
+      if (live(id)?.token === token) entries.delete(id);
+      return Promise.resolve();
+    },
+  };
 }

@@ -1,0 +1,288 @@
+/**
+ * One delivery, from request to answer, for both handlers: their options, checked once at creation,
+ * and the answer each outcome gets. 200 only once the merchant's callback succeeded, 400 for a
+ * delivery that cannot be trusted, 5xx for anything that can be fixed (so it comes again).
+ */
+import { MAX_INT32, MAX_TIMER_MS, checkOptions, ofType, throwIssues, wholeNumber } from '../core/options.js';
+import { WalletError } from '../errors/base.js';
+import type { ValidationIssue } from '../errors/base.js';
+import { isWebhookVerificationError, type WebhookVerificationError } from '../errors/base.js';
+import { runOnce, type RunOutcome } from './dedupe/run-once.js';
+import type { WebhookDedupeStore } from './dedupe/store.js';
+import {
+  checkSecrets,
+  isByteArray,
+  missingSecretError,
+  parsedBodyError,
+  readEvent,
+  secretsOf,
+} from './signature.js';
+import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
+
+/** Facts about a delivery that was not acknowledged, for {@link WebhookHandlerOptions.onError}. */
+export interface WebhookErrorContext {
+  /**
+   * The HTTP status the handler answered: 400, 405, 408, 413, 500 or 503; or 200 when `onEvent`
+   * succeeded but the dedupe store could not record it (the event may run again once its claim
+   * expires).
+   */
+  status: number;
+}
+
+/** Options of {@link createWebhookHandler} and {@link createNodeWebhookHandler}. */
+export interface WebhookHandlerOptions {
+  /**
+   * Your webhook secret, or several during a rotation (any may match). A secret that is given but
+   * malformed (an empty array, a number, an empty entry in an array) throws at creation. A missing
+   * one (`undefined` or `''`, as `process.env.WALLET_WEBHOOK_SECRET` is during a `next build` with no
+   * variables) does not: the handler is built, and answers each delivery 500 and reports it through
+   * `onError` naming the missing secret, so the service delivers again once it is set.
+   */
+  secret: WebhookSecret | undefined;
+  /**
+   * Called once per verified delivery; may return a promise (its value is ignored). The handler
+   * answers 200 only after it resolves, and 500 if it throws or rejects, so the service delivers
+   * again. Deliveries can repeat: pass {@link WebhookHandlerOptions.dedupe}, keep your own order
+   * state unique on `data.reference`, and confirm with `wallet.charges.verify(reference)` before
+   * giving value.
+   */
+  onEvent: (event: WebhookEvent) => unknown;
+  /**
+   * Called for a delivery whose signature matched but whose payload breaks the documented shape
+   * (an `amount` as a string, a missing `customer.handle`, a byte order mark), with the payload as far
+   * as it could be read (the parsed JSON, else the text, else the bytes) and the
+   * `WebhookVerificationError` (`invalid_payload`) naming what did not fit. The handler answers 200
+   * once it resolves and 500 if it throws. Without it such a delivery is answered 500 and reported to
+   * `onError`, so the service delivers it again and it is never dropped. Never a 400: the delivery is
+   * genuine, and a sender may treat a 4xx as final. Not deduplicated: it may be called again for
+   * each redelivery.
+   *
+   * @default undefined (answered 500 and reported to onError)
+   */
+  onInvalidEvent?: (payload: unknown, error: WebhookVerificationError) => unknown;
+  /**
+   * Told about every delivery that was not acknowledged: a refused signature or body (400), a wrong
+   * method (405), a body too slow (408) or too large (413), a misconfiguration such as a body parsed
+   * by `express.json()` first or a missing secret (500), a genuine payload that is not the
+   * documented shape without `onInvalidEvent` (500), an error from `onEvent` or `onInvalidEvent`
+   * (500), or a dedupe store that failed, lost its claim or found the event being handled elsewhere
+   * (503). Errors it throws are ignored.
+   *
+   * @default logs a warning for 4xx and an error (with the stack) for 5xx, via `console`
+   */
+  onError?: (error: unknown, context: WebhookErrorContext) => void;
+  /**
+   * The largest body accepted, in bytes; a larger one is answered 413 without being buffered.
+   *
+   * @default 1_048_576 (1 MiB)
+   */
+  maxBodyBytes?: number;
+  /**
+   * Milliseconds allowed to receive the whole body, from the moment the handler is called. A body
+   * still incomplete then is answered 408 and the connection closed, so a sender dripping bytes
+   * cannot hold the route open. `onEvent`'s own time is not counted. It covers the bodies the
+   * handler reads itself: a body parser mounted before it (`express.raw()`) reads without it.
+   *
+   * @default 10_000
+   */
+  bodyTimeout?: number;
+  /**
+   * Runs `onEvent` once per event across every process sharing the store, however often and wherever
+   * the service delivers it: see {@link memoryDedupeStore} and {@link redisDedupeStore}. A delivery
+   * of an event already handled is answered 200 without `onEvent`; one whose event is being handled
+   * elsewhere, or arriving while the store is unreachable, is answered 503 so it comes again later.
+   *
+   * @default undefined (every verified delivery runs `onEvent`)
+   */
+  dedupe?: WebhookDedupeStore;
+}
+
+const RULES = {
+  // Checked after the others by checkSecrets, which throws missing_secret as the verifiers do.
+  secret: () => undefined,
+  onEvent: ofType('function'),
+  onInvalidEvent: ofType('function'),
+  onError: ofType('function'),
+  maxBodyBytes: wholeNumber(1, MAX_INT32),
+  bodyTimeout: wholeNumber(1, MAX_TIMER_MS),
+  dedupe: (value: unknown) => {
+    const store = value as Partial<Record<keyof WebhookDedupeStore, unknown>> | null;
+    const ok =
+      typeof store === 'object' &&
+      store !== null &&
+      [store.claim, store.done, store.release].every((f) => typeof f === 'function');
+    return ok
+      ? undefined
+      : 'must be a store with claim, done and release (memoryDedupeStore, redisDedupeStore)';
+  },
+};
+
+function defaultOnError(error: unknown, { status }: WebhookErrorContext): void {
+  // A duplicate held by another delivery is routine under concurrent redeliveries: a warning.
+  const routine = (error as { code?: unknown } | null)?.code === 'webhook_event_in_progress';
+  if ((status >= 500 || status === 200) && !routine) {
+    console.error(`[@wallet/node] webhook delivery answered ${status}:`, error);
+  } else console.warn(`[@wallet/node] webhook delivery answered ${status}: ${String(error)}`);
+}
+
+/** An unset or empty variable (one, or all of a rotation's): it must not break a build importing the route. */
+function isMissing(secret: unknown): boolean {
+  const unset = (value: unknown): boolean => value === undefined || value === null || value === '';
+  return unset(secret) || (Array.isArray(secret) && secret.length > 0 && secret.every(unset));
+}
+
+/** A status and JSON body to answer with. */
+export interface HandlerAnswer {
+  status: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+const refused = (status: number, headers?: Record<string, string>): HandlerAnswer =>
+  headers === undefined
+    ? { status, body: { received: false } }
+    : { status, body: { received: false }, headers };
+
+const RECEIVED: HandlerAnswer = { status: 200, body: { received: true } };
+/** No detail, so a forger learns nothing. */
+const BAD_REQUEST = refused(400);
+const METHOD_NOT_ALLOWED = refused(405, { allow: 'POST' });
+// The rest of the body is not read, so the connection is closed.
+const TIMED_OUT = refused(408, { connection: 'close' });
+const TOO_LARGE = refused(413, { connection: 'close' });
+/** No detail: the message is the merchant's own. */
+const FAILED = refused(500);
+// Not 409: senders take a 5xx as "try again later", and some take a 4xx as final.
+const UNAVAILABLE = refused(503);
+
+const ANSWERS: Record<RunOutcome, HandlerAnswer> = {
+  handled: RECEIVED,
+  already_done: RECEIVED,
+  failed: FAILED,
+  busy: UNAVAILABLE,
+  store_failed: UNAVAILABLE,
+  lease_lost: UNAVAILABLE,
+};
+
+/** Thrown by a body read over {@link WebhookHandlerOptions.maxBodyBytes}. */
+export const tooLargeError = (max: number): WalletError =>
+  new WalletError(`The webhook body is larger than maxBodyBytes (${max}).`, 'webhook_body_too_large');
+
+/** Thrown by a body read still incomplete after {@link WebhookHandlerOptions.bodyTimeout}. */
+export const bodyTimeoutError = (ms: number): WalletError =>
+  new WalletError(`The webhook body did not arrive within bodyTimeout (${ms} ms).`, 'webhook_body_timeout');
+
+/**
+ * A failed verification. A misconfiguration (a pre-parsed body, no secret) is the merchant's to fix:
+ * 500 with the reason, so the delivery comes again once fixed. Anything else might be a forgery: 400.
+ */
+function verificationFailure(error: unknown): HandlerAnswer {
+  if (!isWebhookVerificationError(error)) return FAILED;
+  if (error.reason !== 'raw_body_required' && error.reason !== 'missing_secret') return BAD_REQUEST;
+  return { status: 500, body: { received: false, error: error.reason, message: error.message } };
+}
+
+/** A failed body read: too large, too slow, or an upload broken off (nothing to trust). */
+function readFailure(error: unknown): HandlerAnswer {
+  const code = error instanceof WalletError ? error.code : undefined;
+  return code === 'webhook_body_too_large'
+    ? TOO_LARGE
+    : code === 'webhook_body_timeout'
+      ? TIMED_OUT
+      : BAD_REQUEST;
+}
+
+/** Reads a request's raw body (or what a parser left) within the limits; rejects when it cannot. */
+export type ReadBody = (maxBytes: number, timeoutMs: number) => Promise<unknown>;
+
+/** Answers one request: its method, how to read its body, and its signature header. Never rejects. */
+export type Deliver = (
+  method: string | undefined,
+  readBody: ReadBody,
+  signature: WebhookSignatureHeader,
+) => Promise<HandlerAnswer>;
+
+/**
+ * Checks the options (a missing or empty secret throws `missing_secret` as the verifiers do; every
+ * other problem, all at once, a `ValidationError`) and returns the delivery flow both handlers share.
+ * `verify` resolves to the signed bytes: a failure there may be a forgery; anything after it is
+ * known genuine by where it happened.
+ */
+export function createDeliver(
+  options: WebhookHandlerOptions,
+  caller: string,
+  verify: (
+    body: RawWebhookBody,
+    signature: WebhookSignatureHeader,
+    secret: WebhookSecret,
+  ) => Uint8Array | Promise<Uint8Array>,
+): Deliver {
+  const issues: ValidationIssue[] =
+    options === undefined
+      ? [{ path: '', message: 'must be an object with secret and onEvent, not undefined' }]
+      : checkOptions(options, RULES, '', `an option of ${caller}`);
+  const isObject = typeof options === 'object' && options !== null && !Array.isArray(options);
+  if (isObject && options.onEvent === undefined) {
+    issues.push({ path: 'onEvent', message: 'is required: the function that handles each verified event' });
+  }
+  const missing = isObject && isMissing(options.secret);
+  // Listed with the rest when there is a rest, so one run shows every problem.
+  if (issues.length > 0 && isObject && !missing && secretsOf(options.secret) === undefined) {
+    issues.push({ path: 'secret', message: 'must be a non-empty string, or a non-empty array of them' });
+  }
+  throwIssues(`${caller} options`, issues);
+  if (!missing) checkSecrets(options.secret);
+  const { onEvent, onInvalidEvent, dedupe, maxBodyBytes = 1_048_576, bodyTimeout = 10_000 } = options;
+  const secret = missing ? missingSecretError() : (options.secret as WebhookSecret);
+  const report = options.onError ?? defaultOnError;
+  const onError = (error: unknown, context: WebhookErrorContext): void => {
+    try {
+      report(error, context);
+    } catch {
+      // A failing logger must not turn an answer into a crash.
+    }
+  };
+  const fail = (answer: HandlerAnswer, error: unknown): HandlerAnswer => {
+    onError(error, { status: answer.status });
+    return answer;
+  };
+  const call = async (callback: () => unknown): Promise<HandlerAnswer> => {
+    try {
+      await callback();
+      return RECEIVED;
+    } catch (error) {
+      return fail(FAILED, error);
+    }
+  };
+
+  return async (method, readBody, signature) => {
+    if (method !== 'POST') {
+      return fail(
+        METHOD_NOT_ALLOWED,
+        new Error(`Method ${String(method)} is not allowed; deliveries are POST.`),
+      );
+    }
+    let body: unknown;
+    try {
+      body = await readBody(maxBodyBytes, bodyTimeout);
+    } catch (error) {
+      return fail(readFailure(error), error);
+    }
+    let bytes: Uint8Array;
+    try {
+      if (typeof body !== 'string' && !isByteArray(body)) throw parsedBodyError(caller);
+      if (secret instanceof Error) throw secret;
+      bytes = await verify(body, signature, secret);
+    } catch (error) {
+      return fail(verificationFailure(error), error);
+    }
+    const read = readEvent(bytes);
+    if (!read.ok) {
+      // Genuine but unexpected: never the forgery's 400, which a sender may take as final.
+      if (onInvalidEvent === undefined) return fail(FAILED, read.error);
+      return call(() => onInvalidEvent(read.payload, read.error));
+    }
+    if (dedupe !== undefined) return ANSWERS[await runOnce(dedupe, read.event, bytes, onEvent, onError)];
+    return call(() => onEvent(read.event));
+  };
+}
