@@ -228,7 +228,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
             code: undefined,
             cause,
           } as const;
-          return callResult<T>(scrub.result(aborted), ctx) as WithResponse<T>;
+          return callResult<T>(scrub.result(aborted), ctx);
         }
         const started = performance.now();
         const left = deadline - started;

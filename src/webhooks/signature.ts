@@ -195,7 +195,7 @@ function chargeSuccessProblem(data: Record<string, unknown>): string | undefined
     const what = typeof amount === 'number' ? 'a number that is not a safe integer' : jsonType(amount);
     return `data.amount is ${what}, not a safe integer of Kobo`;
   }
-  // As in the API's answers (schemas/responses.ts): money paid is never negative.
+  // As in the API's answers (schemas/index.ts): money paid is never negative.
   if ((amount as number) < 0) return 'data.amount is negative, not an amount paid in Kobo';
   if (!isObject(customer)) return `data.customer is ${jsonType(customer)}, not an object`;
   const handle = customer['handle'];
