@@ -14,7 +14,6 @@ export const LAYERS = [
   ['internal'],
   ['types.ts', 'version.ts'],
   ['errors'],
-  ['errors.ts'],
   ['schemas', 'platform'],
   ['core'],
   // The money helpers sit under the resources: reconcile checks fees with estimateFee.
