@@ -74,22 +74,16 @@ export type {
   WebhookSignatureHeader,
   RawWebhookBody,
 } from './webhooks.js';
-export {
-  WalletError,
-  ValidationError,
-  WebhookVerificationError,
-  isWalletError,
-  isValidationError,
-  isWebhookVerificationError,
-} from './errors/base.js';
+export { WalletError, ValidationError, isWalletError, isValidationError } from './errors/base.js';
+export { WebhookVerificationError, isWebhookVerificationError } from './errors/webhook.js';
 export type {
   WalletErrorName,
   WalletErrorCode,
   WalletErrorOptions,
   CallInfo,
   ValidationIssue,
-  WebhookVerificationReason,
 } from './errors/base.js';
+export type { WebhookVerificationReason } from './errors/webhook.js';
 export {
   ApiError,
   BadRequestError,

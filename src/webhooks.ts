@@ -10,10 +10,12 @@
 // From the error files themselves, not the errors.ts barrel: the API and connection errors stay out
 // of this entry's bundle.
 export { WalletError, isWalletError } from './errors/base.js';
-export { isValidationError, isWebhookVerificationError } from './errors/base.js';
-export { ValidationError, WebhookVerificationError } from './errors/base.js';
+export { isValidationError } from './errors/base.js';
+export { isWebhookVerificationError } from './errors/webhook.js';
+export { ValidationError } from './errors/base.js';
+export { WebhookVerificationError } from './errors/webhook.js';
 export type { ValidationIssue } from './errors/base.js';
-export type { WebhookVerificationReason } from './errors/base.js';
+export type { WebhookVerificationReason } from './errors/webhook.js';
 export { verifyWebhook } from './webhooks/verify.js';
 export { verifyWebhookAsync } from './webhooks/verify.js';
 export { signWebhook } from './webhooks/sign.js';

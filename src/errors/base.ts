@@ -1,5 +1,5 @@
 /**
- * The root of the error tree and the refusals of a check: all the (light) webhooks entry needs.
+ * The root of the error tree and the refusal of a check's parameters.
  * Guards and `instanceof` read a global brand, so they hold across two copies of the package.
  */
 import { boundedCopy, safeCopy } from '../internal/values.js';
@@ -75,8 +75,32 @@ export type WalletErrorCode =
   | 'replay_mismatch'
   | 'browser_refused';
 
+/** The literal `name` of one of the SDK's error classes. */
+export type WalletErrorName =
+  | 'WalletError'
+  | 'ApiError'
+  | 'BadRequestError'
+  | 'AuthenticationError'
+  | 'PermissionDeniedError'
+  | 'NotFoundError'
+  | 'ConflictError'
+  | 'UnprocessableEntityError'
+  | 'RateLimitError'
+  | 'InternalServerError'
+  | 'ConnectionError'
+  | 'ConnectionTimeoutError'
+  | 'RequestAbortedError'
+  | 'ClientClosedError'
+  | 'ResponseTooLargeError'
+  | 'WaitTimeoutError'
+  | 'ValidationError'
+  | 'ResponseValidationError'
+  | 'WebhookVerificationError'
+  | 'SandboxError'
+  | 'IdempotencyError';
+
 // The whole tree in one table: each SDK class's parent and default code.
-const TREE = {
+const TREE: Readonly<Record<WalletErrorName, readonly [WalletErrorName | undefined, WalletErrorCode]>> = {
   WalletError: [undefined, 'wallet_error'],
   ApiError: ['WalletError', 'api_error'],
   BadRequestError: ['ApiError', 'bad_request'],
@@ -98,10 +122,7 @@ const TREE = {
   WebhookVerificationError: ['WalletError', 'webhook_verification_failed'],
   SandboxError: ['WalletError', 'sandbox_refused'],
   IdempotencyError: ['WalletError', 'replay_mismatch'],
-} as const;
-
-/** The literal `name` of one of the SDK's error classes. */
-export type WalletErrorName = keyof typeof TREE;
+};
 
 /** True when `value` is an SDK error of `kind` or below it, from any copy of the package. @internal */
 export function isKind(value: unknown, kind: WalletErrorName): boolean {
@@ -260,27 +281,7 @@ export class ValidationError extends WalletError {
   }
 }
 
-/** Why a webhook was refused. */
-export type WebhookVerificationReason =
-  | 'missing_secret'
-  | 'missing_signature'
-  | 'malformed_signature'
-  | 'signature_mismatch'
-  | 'raw_body_required'
-  | 'invalid_payload';
-
-/** A webhook delivery could not be verified; its payload must not be trusted. */
-export class WebhookVerificationError extends WalletError {
-  /** Why it was refused. */
-  readonly reason: WebhookVerificationReason;
-  /** @param reason - see {@link WebhookVerificationReason}. @param message - for a person. */
-  constructor(reason: WebhookVerificationReason, message: string) {
-    super(message, `webhook_${reason}`);
-    this.reason = reason;
-  }
-}
-
-named({ WalletError, ValidationError, WebhookVerificationError });
+named({ WalletError, ValidationError });
 
 /** True for any error thrown by this SDK, from any copy of the package. */
 export function isWalletError(error: unknown): error is WalletError {
@@ -289,8 +290,4 @@ export function isWalletError(error: unknown): error is WalletError {
 /** True when request parameters were refused before anything was sent. */
 export function isValidationError(error: unknown): error is ValidationError {
   return isKind(error, 'ValidationError');
-}
-/** True when a webhook delivery failed verification. */
-export function isWebhookVerificationError(error: unknown): error is WebhookVerificationError {
-  return isKind(error, 'WebhookVerificationError');
 }

@@ -4,12 +4,8 @@
  * delivery that cannot be trusted, 5xx for anything that can be fixed (so it comes again).
  */
 import { MAX_INT32, MAX_TIMER_MS, checkOptions, ofType, throwIssues, wholeNumber } from '../core/options.js';
-import {
-  WalletError,
-  isWebhookVerificationError,
-  type ValidationIssue,
-  type WebhookVerificationError,
-} from '../errors/base.js';
+import { WalletError, type ValidationIssue } from '../errors/base.js';
+import { isWebhookVerificationError, type WebhookVerificationError } from '../errors/webhook.js';
 import { runOnce, type RunOutcome } from './dedupe/run-once.js';
 import type { WebhookDedupeStore } from './dedupe/store.js';
 import {

@@ -2,7 +2,8 @@
  * Signing deliveries the way the service does, so merchants' tests and the sandbox can produce
  * bodies that the verifiers in this entry accept.
  */
-import { ValidationError, WebhookVerificationError } from '../errors/base.js';
+import { ValidationError } from '../errors/base.js';
+import { WebhookVerificationError } from '../errors/webhook.js';
 import { nodeCrypto } from './verify.js';
 import { decodeUtf8, isByteArray } from './signature.js';
 

@@ -7,7 +7,7 @@
  * forgery's by the caller, never answered like one.
  */
 import { WalletError } from '../errors/base.js';
-import { WebhookVerificationError } from '../errors/base.js';
+import { WebhookVerificationError } from '../errors/webhook.js';
 import { describe } from '../internal/values.js';
 import { platform } from '../platform/index.js';
 import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
