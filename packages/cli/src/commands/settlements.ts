@@ -13,8 +13,8 @@ import { OK, PROBLEM, terminalMessage, UsageError, type Output } from '../output
 import type { Encoding } from '../reconcile/csv.js';
 import { readHeader, readLedger, scanLedger, type CsvRow } from '../reconcile/ledger.js';
 import { KeyRefused, noter, reportPath, startRun, type LedgerFlags } from '../reconcile/run.js';
-import { DayTotals } from '../settlements/days.js';
-import { ChargeFile, chargeOf, writeReport, type Charge, type Findings } from '../settlements/report.js';
+import { DayTotals, type Charge } from '../settlements/days.js';
+import { ChargeFile, chargeOf, writeReport, type Findings } from '../settlements/report.js';
 import { readStatement } from '../settlements/statement.js';
 import { printSummary } from '../settlements/summary.js';
 

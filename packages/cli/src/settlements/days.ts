@@ -3,9 +3,8 @@
  * checks) a batch of charges at a time, so memory holds one batch and the per-day totals, never
  * every charge. Then each day is judged against the statement.
  */
-import { summarizeSettlements, type SettlementDay, type Transaction } from '@wallet/node';
+import { summarizeSettlements, type SettlementDay, type Transaction, type Verdict } from '@wallet/node';
 
-import type { Charge } from './report.js';
 import type { Credited } from './statement.js';
 
 /** A day's verdict: the bank credited what the settled charges give, less, more, nothing, or unasked. */
@@ -17,6 +16,20 @@ interface Expected {
   amount: number;
   fees: number;
   net: number;
+}
+
+/** One verified ledger row, as the settlement report needs it. Money in Kobo. */
+export interface Charge {
+  line: number;
+  reference: string;
+  verdict: Verdict;
+  /** The day its settlement is counted in, or '' when it is not (unsettled, an error, a repeat). */
+  date: string;
+  amount: number | null;
+  fee: number | null;
+  net: number | null;
+  settledAt: string;
+  detail: string;
 }
 
 /** One day, judged. */

@@ -18,21 +18,7 @@ import { inertCell } from '../output.js';
 import type { CsvRow } from '../reconcile/ledger.js';
 import { detailOf, FileWriter } from '../reconcile/report.js';
 import { PROBLEMS } from '../reconcile/run.js';
-import type { Day } from './days.js';
-
-/** One verified ledger row, as the settlement report needs it. Money in Kobo. */
-export interface Charge {
-  line: number;
-  reference: string;
-  verdict: Verdict;
-  /** The day its settlement is counted in, or '' when it is not (unsettled, an error, a repeat). */
-  date: string;
-  amount: number | null;
-  fee: number | null;
-  net: number | null;
-  settledAt: string;
-  detail: string;
-}
+import type { Charge, Day } from './days.js';
 
 /** A verified line as a {@link Charge}, with no day yet. */
 export function chargeOf(line: ReconcileLine<CsvRow>, note: string): Charge {
