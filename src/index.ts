@@ -5,9 +5,9 @@
  */
 export { Wallet } from './client.js';
 export { APIPromise } from './core/transport.js';
-export type { ResponseMeta, WithResponse } from './core/transport.js';
+export type { ResponseMeta, WithResponse } from './core/types.js';
 export type { ClientOptions, AppInfo } from './core/config.js';
-export type { FetchFunction } from './core/send.js';
+export type { FetchFunction } from './core/types.js';
 export type { Dispatcher, DispatchOptions, DispatchHandler, DispatchController } from './platform/types.js';
 export type {
   LogLevel,

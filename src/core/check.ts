@@ -12,8 +12,6 @@ import { isPlainObject } from '../internal/values.js';
  * `ValidationError` with nothing sent, never in a bare `Error`.
  */
 
-export type { SchemaName } from '../schemas/index.js';
-
 /** The zod schemas module, once loaded. */
 export type Schemas = typeof SchemaModule;
 

@@ -1,7 +1,7 @@
 import type { Dispatcher } from '../platform/types.js';
 import type { ProxyOption, ProxySettings } from '../platform/proxy.js';
 import type { ValidationIssue } from '../errors/base.js';
-import type { FetchFunction } from './send.js';
+import type { FetchFunction } from './types.js';
 import type { Logger, LogLevel, LogSink } from './trace.js';
 import type { Scrubber } from './scrub.js';
 

@@ -5,7 +5,7 @@
  */
 import { platform } from '../platform/index.js';
 import { firstAlongCauses } from './retry.js';
-import type { AttemptResult } from './send.js';
+import type { AttemptResult } from './types.js';
 
 /** What a message says about the call. */
 export interface CallWords {

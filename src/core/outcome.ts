@@ -13,9 +13,8 @@ import {
   type ApiErrorInit,
 } from '../errors/call.js';
 import { ValidationError, type CallInfo } from '../errors/base.js';
-import type { AttemptResult } from './send.js';
 import type { Scrubber } from './scrub.js';
-import type { ApiCall, WithResponse } from './transport.js';
+import type { AttemptResult, Operation, WithResponse } from './types.js';
 import {
   endpointNotFoundMessage,
   excerptOf,
@@ -55,7 +54,7 @@ export interface ResultContext {
   /** Every message built from the parameters passes through it (a reference may carry anything). */
   scrub: Scrubber;
   /** How the call describes itself in messages; asked only when a message is written. */
-  description: ApiCall;
+  operation: Operation;
   params: Record<string, unknown>;
   timeout: number;
   /** The call's totalTimeout, and whether it ended the last attempt (messages say which deadline). */
@@ -69,14 +68,14 @@ export interface ResultContext {
 
 // The words of a message, put together only when a call ends in one (the success path needs none).
 function wordsOf(ctx: ResultContext): CallWords {
-  const { description, params, scrub } = ctx;
+  const { operation, params, scrub } = ctx;
   const say = (words: ((p: Record<string, unknown>) => string) | undefined): string | undefined =>
     words === undefined ? undefined : scrub.text(words(params));
   return {
     ...ctx.call,
     host: ctx.host,
-    summary: say(description.summary),
-    confirm: say(description.confirm),
+    summary: say(operation.summary),
+    confirm: say(operation.confirm),
   };
 }
 
@@ -135,7 +134,7 @@ export function callResult<T>(result: AttemptResult, ctx: ResultContext): WithRe
   }
   const envelope = openEnvelope(result, call);
   const { schemas } = ctx;
-  const checked = schemas.check(schemas[ctx.description.dataSchema], envelope.data, 'data');
+  const checked = schemas.check(schemas[ctx.operation.dataSchema], envelope.data, 'data');
   if (!checked.ok) {
     throw new ResponseValidationError(call.endpoint, result.status, envelope.body, checked.issues, {
       ...call,
@@ -144,7 +143,7 @@ export function callResult<T>(result: AttemptResult, ctx: ResultContext): WithRe
   }
   const data = checked.value;
   const key = call.idempotencyKey;
-  const { echoes } = ctx.description;
+  const { echoes } = ctx.operation;
   let differences = key !== undefined && echoes ? mismatches(echoes, ctx.params, data) : [];
   const { scrub } = ctx;
   // The answer was scrubbed of the key: a value sent holding part of it (a reference) comes back

@@ -1,4 +1,4 @@
-import type { AttemptResult } from './send.js';
+import type { AttemptResult } from './types.js';
 import type { Logger } from './trace.js';
 
 /**

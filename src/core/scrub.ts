@@ -1,13 +1,13 @@
 import type { ValidationIssue } from '../errors/base.js';
 import { safeCopy } from '../internal/values.js';
-import type { AttemptResult } from './send.js';
+import type { AttemptResult } from './types.js';
 
 /**
  * The one scrubber: every response text and header, error message, `cause` chain and log line
  * passes through it before a merchant can see it. It finds the secret key in every form
  * `keyFinder` (below) knows (as is, a fragment of 12 or more characters, base64 at any alignment), also
  * under JSON string escapes (`\/`, `\u005f`) and percent-encoding, up to two levels, and replaces
- * each with `[redacted]`. Values and errors are copied as plain data (`internal/safe-copy.ts`):
+ * each with `[redacted]`. Values and errors are copied as plain data (`safeCopy` in `internal/values.ts`):
  * nothing a cause carries is passed through.
  */
 

@@ -1,6 +1,7 @@
 import type { DispatchController, DispatchHandler, Dispatcher } from '../platform/types.js';
 import { refusal, startDeadline, type Deadline, type Stoppable } from './retry.js';
 import { BodyDecoder, BoundedBody, MAX_BODY_BYTES, encodingPlan, readBounded } from './body.js';
+import type { AttemptRequest, AttemptResult, FetchFunction, Sender } from './types.js';
 
 /**
  * Sending one attempt, the two ways: through undici's public dispatcher interface (the client's own
@@ -8,50 +9,6 @@ import { BodyDecoder, BoundedBody, MAX_BODY_BYTES, encodingPlan, readBounded } f
  * answer, an answer too large to read, or a failure that says whether the request may have reached
  * the service. The retry loop reasons only about these results.
  */
-
-/** What one attempt sends. Header names are lowercase, one of each. */
-export interface AttemptRequest {
-  /** `origin + path`, for fetch. */
-  url: string;
-  /** For example `https://api.example.ng`. */
-  origin: string;
-  /** For example `/v1/refunds`. */
-  path: string;
-  method: 'GET' | 'POST';
-  headers: Readonly<Record<string, string>>;
-  body: string | undefined;
-  /** Milliseconds from connecting to the last byte of the body. */
-  timeout: number;
-  /** The caller's signal: ends the attempt at once. */
-  signal: AbortSignal | undefined;
-}
-
-/** Why an attempt got no answer. `refused`: the HTTP layer refused to send it (nothing left the process). */
-export type FailureReason = 'timeout' | 'network' | 'refused' | 'aborted';
-
-/** How one attempt ended. Header names are lowercase, repeats joined with `, `. */
-export type AttemptResult =
-  | {
-      kind: 'response';
-      status: number;
-      headers: Record<string, string>;
-      text: string;
-      /** Set when the body could not be decoded (its Content-Encoding): what went wrong. */
-      undecoded?: string | undefined;
-    }
-  | { kind: 'too_large'; status: number; headers: Record<string, string>; limit: number }
-  | {
-      kind: 'failure';
-      reason: FailureReason;
-      /** May the request have reached the service? False only when provably not (DNS, refused, local). */
-      reached: boolean;
-      /** The system or library error code, for messages: `ECONNREFUSED`, `UND_ERR_SOCKET`. */
-      code: string | undefined;
-      cause: unknown;
-    };
-
-/** One way of sending. */
-export type Sender = (request: AttemptRequest) => Promise<AttemptResult>;
 
 type Settle = (result: AttemptResult) => void;
 
@@ -209,9 +166,6 @@ export function undiciSender(dispatcher: Dispatcher, turn?: RealSetImmediate): S
 
 // What fetch decodes by itself (the body it hands over is already decoded).
 const FETCH_DECODES = /^(gzip|x-gzip|deflate|br|zstd|identity)$/i;
-
-/** A Fetch-compatible function: the runtime's `fetch`, or one a merchant wraps. */
-export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
 
 /**
  * Sending through `fetch`, with every rule of the undici path. `getFetch` is asked on each attempt,

@@ -1,6 +1,6 @@
 import type * as DiagnosticsChannel from 'node:diagnostics_channel';
 import { platform } from '../platform/index.js';
-import type { WithResponse } from './transport.js';
+import type { WithResponse } from './types.js';
 import type { ValidationIssue } from '../errors/base.js';
 import type { Scrubber } from './scrub.js';
 

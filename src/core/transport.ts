@@ -1,48 +1,24 @@
-import type { Route } from '../internal/values.js';
 import { ClientClosedError } from '../errors/call.js';
 import { ValidationError } from '../errors/base.js';
-import type { Sender, AttemptRequest } from './send.js';
+import type { Accepted, AttemptRequest, Operation, Sender, WithResponse } from './types.js';
 import type { Config } from './config.js';
 import { REQUEST_OPTION_RULES, checkOptions, mergeHeaders, type RequestOptions } from './options.js';
-import { KeyMemory, keyReused, type Echo } from './idempotency.js';
+import { KeyMemory, keyReused } from './idempotency.js';
 import { describeResult } from './messages.js';
 import { callResult, mayHaveActed, type ResultContext } from './outcome.js';
 import { delayBeforeRetry, sleep } from './retry.js';
 import { maskParams, traceCall, type RetryTrace } from './trace.js';
-import { loadSchemas, snapshot, validate, type SchemaName } from './check.js';
+import { loadSchemas, snapshot, validate } from './check.js';
 
 export type { RequestOptions } from './options.js';
-// A schema by name: resources never name zod, which is bundled into the lazily loaded schemas file.
-export type { SchemaName } from './check.js';
 
-/** One API call as a resource describes it; the transport does the rest. */
-export interface ApiCall {
-  method: 'GET' | 'POST';
-  /** What the parameters are called in messages, for example `dispatch parameters`. */
-  paramsName: string;
-  /** The route (the `path` tag): its template for tracing, its path from the checked parameters. */
-  route: Route;
-  params: unknown;
-  paramsSchema: SchemaName;
-  dataSchema: SchemaName;
-  options: RequestOptions | undefined;
-  /** What the call is, for messages: `refund of ₦4,500.00 (450000 Kobo) on order_1042`. */
-  summary?: (params: Record<string, unknown>) => string;
-  /** How to confirm an unknown outcome, for example `charges.verify('order_1042')`; none for a refund. */
-  confirm?: (params: Record<string, unknown>) => string;
-  /** Response fields that must echo parameters, else the answer is another request's (`replay_mismatch`). */
-  echoes?: readonly Echo[];
-  /** Told of a successful answer before the call resolves (a dispatch's expiry is remembered). */
-  accepted?: (data: unknown, answer: AnswerHeaders) => void;
-}
-
-/** What an `accepted` hook may read of the answer: one header by lowercase name. */
-export interface AnswerHeaders {
-  header(name: string): string | undefined;
-}
-
-/** The narrow function resources depend on: send a call, get its typed data. */
-export type RequestFn = <T>(call: ApiCall) => APIPromise<T>;
+/** The narrow function resources depend on: send an operation's call, get its typed data. */
+export type RequestFn = <T>(
+  operation: Operation,
+  params: unknown,
+  options: RequestOptions | undefined,
+  accepted?: Accepted,
+) => APIPromise<T>;
 
 /** The request function, and a close that refuses new calls and waits for those under way. */
 export interface Transport {
@@ -55,28 +31,6 @@ function read(value: unknown, name: string, path = '', scrub: Config['scrub']): 
   const taken = snapshot(value, path);
   if (!taken.ok) throw new ValidationError(name, scrub.issues(taken.issues), 'Nothing was sent.');
   return taken.value;
-}
-
-/** What a successful call reports besides its data. */
-export interface ResponseMeta {
-  /** HTTP status code. */
-  status: number;
-  /** Response headers, lowercase names. */
-  headers: Readonly<Record<string, string>>;
-  /** The envelope's human-readable `message`; the verify endpoint sends none. */
-  message: string | undefined;
-  /** The `X-Idempotency-Key` the call sent (POST only): keep it to prove what was asked. */
-  idempotencyKey: string | undefined;
-  /** How many attempts it took: 1 when no retry was needed. */
-  attempts: number;
-}
-
-/** A call's data together with its {@link ResponseMeta}. */
-export interface WithResponse<T> {
-  /** The envelope's `data`, checked and typed. */
-  data: T;
-  /** Status, headers, message, idempotency key and attempts. */
-  response: ResponseMeta;
 }
 
 /**
@@ -151,7 +105,13 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
   let drained: Promise<void> | undefined;
   let closed = false;
 
-  async function execute<T>(call: ApiCall, trace: RetryTrace | undefined): Promise<WithResponse<T>> {
+  async function execute<T>(
+    operation: Operation,
+    raw: unknown,
+    rawOptions: RequestOptions | undefined,
+    accepted: Accepted | undefined,
+    trace: RetryTrace | undefined,
+  ): Promise<WithResponse<T>> {
     inFlight++;
     // Read now: a call made before close() is under way even while the schemas still load.
     const clientClosed = closed;
@@ -161,21 +121,21 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
       // The first call starts loading the way of sending (undici's Agent) now.
       if (send === undefined && !clientClosed) openSender().catch(() => undefined);
       let options: RequestOptions = {};
-      if (call.options !== undefined) {
-        options = read(call.options, 'request options', 'options', scrub) ?? {};
+      if (rawOptions !== undefined) {
+        options = read(rawOptions, 'request options', 'options', scrub) ?? {};
         const issues = checkOptions(options, REQUEST_OPTION_RULES, 'options', 'a request option');
         if (issues.length > 0)
           throw new ValidationError('request options', scrub.issues(issues), 'Nothing was sent.');
       }
-      const given = read(call.params, call.paramsName, '', scrub);
+      const given = read(raw, operation.paramsName, '', scrub);
       // Checked and sent from one snapshot: zod's copy. The first call waits for zod to load.
-      const loaded = loadSchemas(call.paramsName);
+      const loaded = loadSchemas(operation.paramsName);
       const schemas = loaded instanceof Promise ? await loaded : loaded;
-      const params = validate(call.paramsName, call.paramsSchema, given, schemas, scrub);
-      const route = call.route.build(params);
+      const params = validate(operation.paramsName, operation.paramsSchema, given, schemas, scrub);
+      const route = operation.route.build(params);
       // What errors, logs and traces show: scrubbed, since a reference may carry anything.
-      const endpoint = scrub.text(`${call.method} ${route}`);
-      const post = call.method === 'POST';
+      const endpoint = scrub.text(`${operation.method} ${route}`);
+      const post = operation.method === 'POST';
       const idempotencyKey = post ? (options.idempotencyKey ?? globalThis.crypto.randomUUID()) : undefined;
       if (clientClosed)
         throw new ClientClosedError({ endpoint, idempotencyKey, attempts: 0, outcomeUnknown: false });
@@ -184,7 +144,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         url: `${config.origin}${path}`,
         origin: config.origin,
         path,
-        method: call.method,
+        method: operation.method,
         headers: mergeHeaders(
           config.headers,
           options.headers,
@@ -207,7 +167,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
       const ctx: ResultContext = {
         call: { endpoint, attempts: 0, idempotencyKey, outcomeUnknown: false },
         host,
-        description: call,
+        operation,
         scrub,
         params,
         timeout: request.timeout,
@@ -267,7 +227,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         ctx.call.attempts = n;
         ctx.note = next?.stop;
         const done = callResult<T>(result, ctx);
-        call.accepted?.(done.data, { header: (name) => done.response.headers[name] });
+        accepted?.(done.data, done.response, params);
         return done;
       }
     } finally {
@@ -276,8 +236,17 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
   }
 
   return {
-    request: <T>(call: ApiCall): APIPromise<T> =>
-      new APIPromise<T>(traceCall(call.method, call.route.template, (trace) => execute<T>(call, trace))),
+    request: <T>(
+      operation: Operation,
+      params: unknown,
+      options: RequestOptions | undefined,
+      accepted?: Accepted,
+    ): APIPromise<T> =>
+      new APIPromise<T>(
+        traceCall(operation.method, operation.route.template, (trace) =>
+          execute<T>(operation, params, options, accepted, trace),
+        ),
+      ),
     async close() {
       closed = true;
       if (inFlight === 0) return;

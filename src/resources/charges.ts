@@ -3,9 +3,9 @@
  * and refunds. `verifyMany`, `reconcile` and `waitForOutcome` load their files on first use, so a
  * verify loads only what a verify needs.
  */
-import { APIPromise, type WithResponse } from '../core/transport.js';
+import type { APIPromise, RequestFn, RequestOptions } from '../core/transport.js';
 import { Recent } from '../core/idempotency.js';
-import type { AnswerHeaders, RequestFn, RequestOptions } from '../core/transport.js';
+import type { Accepted, Operation, ResponseMeta } from '../core/types.js';
 import { ResponseValidationError } from '../errors/call.js';
 import { amountOn, path, quoted } from '../internal/values.js';
 import type {
@@ -29,9 +29,9 @@ function handleForm(value: unknown): unknown {
 }
 
 type Params = Record<string, unknown>;
-// Each call declared once: its route (the template for tracing and the path are one declaration),
-// its schemas, what it says about itself in messages and what its answer must echo.
-const RESOLVE = {
+// Each operation declared once: its route (the template for tracing and the path are one
+// declaration), its schemas, what it says about itself in messages and what its answer must echo.
+const RESOLVE: Operation = {
   method: 'POST',
   route: path`/v1/charges/resolve-handle`,
   paramsName: 'resolveHandle parameters',
@@ -39,8 +39,8 @@ const RESOLVE = {
   dataSchema: 'resolvedCustomer',
   summary: (p: Params): string => `resolve of ${amountOn(p.amount, p.reference)}`,
   echoes: [{ field: 'customer.handle', param: 'handle', normalize: handleForm }],
-} as const;
-const DISPATCH = {
+};
+const DISPATCH: Operation = {
   method: 'POST',
   route: path`/v1/charges/dispatch`,
   paramsName: 'dispatch parameters',
@@ -52,18 +52,18 @@ const DISPATCH = {
     { field: 'reference', param: 'reference' },
     { field: 'authChannel', param: 'authChannel' },
   ],
-} as const;
-const VERIFY = {
+};
+const VERIFY: Operation = {
   method: 'GET',
   route: path`/v1/charges/verify/${'reference'}`,
   paramsName: 'verify reference',
   paramsSchema: 'verifyParams',
   dataSchema: 'transaction',
   summary: (p: Params): string => `verify of ${quoted(p.reference)}`,
-} as const;
+};
 // No confirm: verify shows the charge, not whether this refund went through. The spec's refund
 // answer has no reference, but one that carries it must carry this one.
-const REFUND = {
+const REFUND: Operation = {
   method: 'POST',
   route: path`/v1/refunds`,
   paramsName: 'refund parameters',
@@ -77,25 +77,24 @@ const REFUND = {
     { field: 'amount', param: 'amount' },
     { field: 'reference', param: 'reference' },
   ],
-} as const;
+};
 
 /**
  * A verify answered with another reference (a cache or gateway mixing up answers) is refused with
  * code `reference_mismatch`, never returned as this reference's charge.
  */
-function sameReference(
-  reference: string,
-  answer: WithResponse<Transaction>,
-  redact: (text: string) => string,
-): WithResponse<Transaction> {
-  const { data, response } = answer;
-  // The SDK scrubs its key from answers, so a reference that holds the key comes back scrubbed.
-  if (data.reference === reference || data.reference === redact(reference)) return answer;
-  const message = `the answer is about ${quoted(data.reference)}, not ${quoted(reference)}: refused, never read as this reference's charge`;
-  const issues = [{ path: 'data.reference', message: redact(message) }];
-  const call = { attempts: response.attempts, outcomeUnknown: false };
-  const endpoint = `GET ${VERIFY.route.template}`;
-  throw new ResponseValidationError(endpoint, response.status, data, issues, call, 'reference_mismatch');
+function sameReference(redact: (text: string) => string): Accepted {
+  return (data: unknown, response: ResponseMeta, params: Record<string, unknown>): void => {
+    const answered = (data as Transaction).reference;
+    const reference = params.reference as string;
+    // The SDK scrubs its key from answers, so a reference that holds the key comes back scrubbed.
+    if (answered === reference || answered === redact(reference)) return;
+    const message = `the answer is about ${quoted(answered)}, not ${quoted(reference)}: refused, never read as this reference's charge`;
+    const issues = [{ path: 'data.reference', message: redact(message) }];
+    const call = { attempts: response.attempts, outcomeUnknown: false };
+    const endpoint = `GET ${VERIFY.route.template}`;
+    throw new ResponseValidationError(endpoint, response.status, data, issues, call, 'reference_mismatch');
+  };
 }
 
 /** How many references are remembered before the one dispatched longest ago is forgotten. */
@@ -123,16 +122,18 @@ export class DispatchMemory extends Recent<number> {
 export class Charges {
   readonly #request: RequestFn;
   readonly #redact: (text: string) => string;
+  readonly #sameReference: Accepted;
   readonly #dispatches = new DispatchMemory();
-  readonly #remember = (data: unknown, answer: AnswerHeaders): void => {
+  readonly #remember: Accepted = (data, response) => {
     const { reference, expiresAt } = data as ChargeDispatch;
-    this.#dispatches.remember(reference, expiresAt, answer.header('date'));
+    this.#dispatches.remember(reference, expiresAt, response.headers.date);
   };
 
   /** @param redact - the client's scrubber, for messages this resource writes itself. @internal */
   constructor(request: RequestFn, redact: (text: string) => string = (text) => text) {
     this.#request = request;
     this.#redact = redact;
+    this.#sameReference = sameReference(redact);
   }
 
   /**
@@ -149,7 +150,7 @@ export class Charges {
    * ```
    */
   resolveHandle(params: ResolveHandleParams, options?: RequestOptions): APIPromise<ResolvedCustomer> {
-    return this.#request<ResolvedCustomer>({ ...RESOLVE, params, options });
+    return this.#request<ResolvedCustomer>(RESOLVE, params, options);
   }
 
   /**
@@ -169,7 +170,7 @@ export class Charges {
    */
   dispatch(params: DispatchParams, options?: RequestOptions): APIPromise<ChargeDispatch> {
     // Remembered only once the service accepted it: waitForOutcome's default deadline follows it.
-    return this.#request<ChargeDispatch>({ ...DISPATCH, params, accepted: this.#remember, options });
+    return this.#request<ChargeDispatch>(DISPATCH, params, options, this.#remember);
   }
 
   /**
@@ -185,9 +186,7 @@ export class Charges {
    * about another reference.
    */
   verify(reference: string, options?: RequestOptions): APIPromise<Transaction> {
-    const call = this.#request<Transaction>({ ...VERIFY, params: { reference }, options });
-    const redact = this.#redact;
-    return new APIPromise(call.withResponse().then((answer) => sameReference(reference, answer, redact)));
+    return this.#request<Transaction>(VERIFY, { reference }, options, this.#sameReference);
   }
 
   /**
@@ -290,6 +289,6 @@ export class Refunds {
    * ```
    */
   create(params: RefundParams, options?: RequestOptions): APIPromise<Refund> {
-    return this.#request<Refund>({ ...REFUND, params, options });
+    return this.#request<Refund>(REFUND, params, options);
   }
 }
