@@ -133,6 +133,9 @@ function hash(text: string): string {
 export class Recent<V> {
   readonly #limit: number;
   readonly #map = new Map<string, V>();
+  // Kept across calls, it stands just before the oldest entry: a new keys() would walk every hole
+  // the evictions left at the front (docs/performance.md).
+  readonly #oldest = this.#map.keys();
 
   /** @param limit - how many of the last writes are remembered; at least 1. */
   constructor(limit: number) {
@@ -154,6 +157,6 @@ export class Recent<V> {
   set(key: string, value: V): void {
     this.#map.delete(key);
     this.#map.set(key, value);
-    if (this.#map.size > this.#limit) this.#map.delete(this.#map.keys().next().value!);
+    if (this.#map.size > this.#limit) this.#map.delete(this.#oldest.next().value!);
   }
 }
