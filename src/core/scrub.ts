@@ -115,10 +115,18 @@ export function createScrubber(key: string, secrets: readonly string[] = []): Sc
     issues: (list) => list.map((i) => ({ path: text(i.path), message: text(i.message) })),
     result(result) {
       if (result.kind === 'failure') return { ...result, cause: copy(result.cause) };
-      const headers: Record<string, string> = {};
-      for (const name of Object.keys(result.headers)) headers[name] = text(result.headers[name]!);
-      if (result.kind === 'too_large') return { ...result, headers };
-      return { ...result, headers, text: text(result.text) };
+      // Copied only where the key was found: most answers hold none.
+      let headers = result.headers;
+      for (const name of Object.keys(headers)) {
+        const value = headers[name]!;
+        const clean = text(value);
+        if (clean !== value) headers = { ...headers, [name]: clean };
+      }
+      if (result.kind === 'too_large') return headers === result.headers ? result : { ...result, headers };
+      const clean = text(result.text);
+      return headers === result.headers && clean === result.text
+        ? result
+        : { ...result, headers, text: clean };
     },
   };
 }

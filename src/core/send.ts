@@ -93,8 +93,10 @@ class UndiciExchange implements DispatchHandler, Stoppable {
   ): void {
     if (status < 200) return; // 1xx (103 Early Hints, 102): the answer is still to come
     this.#status = status;
-    for (const [name, value] of Object.entries(headers))
+    for (const name of Object.keys(headers)) {
+      const value = headers[name];
       if (value !== undefined) this.#headers[name] = typeof value === 'string' ? value : value.join(', ');
+    }
     if (!this.#body.fits(this.#headers['content-length'])) return this.#tooLarge();
     const plan = encodingPlan(this.#headers['content-encoding']);
     if (plan.kind === 'unsupported') this.#unsupported = plan.name;

@@ -33,6 +33,8 @@ function read(value: unknown, name: string, path = '', scrub: Config['scrub']): 
   return taken.value;
 }
 
+const resolveNothing = (resolve: (value: never) => void): void => resolve(undefined as never);
+
 /**
  * The promise every API method returns: a real `Promise` (`instanceof Promise` is true), so
  * `Promise.all`, `p-retry` and `await` treat it as one. Await it for the data; call
@@ -51,7 +53,7 @@ export class APIPromise<T> extends Promise<T> {
   /** @param result - the call under way. */
   constructor(result: Promise<WithResponse<T>>) {
     // The base promise is never read: then, catch and finally go to the result (as openai-node's).
-    super((resolve) => resolve(undefined as never));
+    super(resolveNothing);
     this.#result = result;
   }
 
@@ -145,11 +147,14 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         origin: config.origin,
         path,
         method: operation.method,
-        headers: mergeHeaders(
-          config.headers,
-          options.headers,
-          post ? { 'content-type': 'application/json', 'x-idempotency-key': idempotencyKey! } : undefined,
-        ),
+        headers: post
+          ? mergeHeaders(config.headers, options.headers, {
+              'content-type': 'application/json',
+              'x-idempotency-key': idempotencyKey!,
+            })
+          : options.headers === undefined
+            ? config.headers
+            : mergeHeaders(config.headers, options.headers),
         body: post ? JSON.stringify(params) : undefined,
         timeout: options.timeout ?? config.timeout,
         signal: options.signal,
