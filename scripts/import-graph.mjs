@@ -70,6 +70,38 @@ export function violations(list = arrows(), layers = LAYERS) {
   });
 }
 
+/** Groups of files that import one another, round in a circle (type imports count too). */
+export function circles(root = SRC) {
+  const edges = new Map(
+    files(root).map((file) => [
+      file,
+      [...readFileSync(file, 'utf8').matchAll(IMPORT)].map((m) =>
+        resolve(dirname(file), m[1]).replace(/\.js$/, '.ts'),
+      ),
+    ]),
+  );
+  // Tarjan's strongly connected components: each group of two or more files is a circle.
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const found = [];
+  const visit = (file) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file));
+    stack.push(file);
+    for (const next of edges.get(file) ?? []) {
+      if (!edges.has(next)) continue;
+      if (!index.has(next)) visit(next);
+      if (stack.includes(next)) low.set(file, Math.min(low.get(file), low.get(next)));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const group = stack.splice(stack.indexOf(file));
+    if (group.length > 1) found.push(group.map((f) => relative(root, f)).sort());
+  };
+  for (const file of edges.keys()) if (!index.has(file)) visit(file);
+  return found;
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const bad = [];
   for (const { name, root, layers } of TREES) {
@@ -86,5 +118,10 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     }
   }
   console.log(bad.length === 0 ? 'no arrow back up' : `${bad.length} arrow(s) back up`);
-  process.exitCode = bad.length === 0 ? 0 : 1;
+  const round = [SRC, ...TREES.slice(1).map((t) => t.root), join(REPO, 'packages', 'cli', 'src')].flatMap(
+    (root) => circles(root),
+  );
+  for (const group of round) console.log(`CIRCLE: ${group.join(' ')}`);
+  console.log(round.length === 0 ? 'no circle of files' : `${round.length} circle(s) of files`);
+  process.exitCode = bad.length === 0 && round.length === 0 ? 0 : 1;
 }

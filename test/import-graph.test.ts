@@ -1,7 +1,7 @@
 /**
  * The tree's dependencies run one way, down (docs/design.md): scripts/import-graph.mjs lists every
  * import between modules of src/ (and between the toolkit's rooms) and fails on one that points to
- * the same or a higher layer.
+ * the same or a higher layer, or on files that import one another in a circle.
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,11 @@ describe('the import graph of src/', () => {
     expect(out).toContain('no arrow back up');
     expect(out).not.toMatch(/^core -> (money|resources|client|index)/m);
     expect(out).not.toMatch(/^internal -> /m);
+  });
+
+  it('has no circle of files importing one another, type imports included (src/ and both packages)', () => {
+    const out = execFileSync(process.execPath, [SCRIPT], { encoding: 'utf8' });
+    expect(out).toContain('no circle of files');
   });
 
   it("keeps @wallet/agent-toolkit's rooms in order: answers, spending, tools, hosts", () => {
