@@ -135,9 +135,17 @@ class UndiciExchange implements DispatchHandler, Stoppable {
     this.#end(this.#deadline.failure(error));
   }
 
-  /** The dispatcher refused the request before sending anything. */
+  /**
+   * dispatch() threw. A merchant's interceptor may throw after handing the request on: once undici
+   * has started it, it may have been written (outcome unknown); before, it is dropped as it starts.
+   */
   refuse(cause: unknown): void {
-    this.#end(refusal(cause));
+    if (this.#controller === undefined) {
+      this.#reason = cause ?? new Error('dispatch() threw');
+      return this.#end(refusal(cause));
+    }
+    this.#controller.abort(cause as Error);
+    this.#end({ ...refusal(cause), reason: 'network', reached: true } as AttemptResult);
   }
 }
 
@@ -160,7 +168,6 @@ export function undiciSender(dispatcher: Dispatcher, turn?: RealSetImmediate): S
           exchange,
         );
       } catch (error) {
-        // dispatch() throws only before anything is written: refused, final, never retried.
         exchange.refuse(error);
       }
     });
