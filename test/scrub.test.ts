@@ -16,10 +16,22 @@ const forms: [string, string][] = [
   ['percent-encoded', [...TEST_KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')],
   ['as a 12-character fragment', part.slice(5, 17)],
   ['as a fragment with JSON-escaped slashes around it', `\\/${part.slice(3, 18)}\\/`],
+  // A gateway's error page that repeats the header it complains about, upper- or lower-cased.
+  ['upper-cased', `AUTHORIZATION: BEARER ${TEST_KEY.toUpperCase()}`],
+  ['lower-cased', `authorization: bearer ${TEST_KEY.toLowerCase()}`],
+  ['in hex', Buffer.from(`Bearer ${TEST_KEY}`).toString('hex')],
+  ['in upper-case hex', Buffer.from(TEST_KEY).toString('hex').toUpperCase()],
 ];
 // What must never be seen: the key, its part after the prefix, or any 12 characters of it.
 function expectNoSecret(text: string) {
   for (let i = 0; i + 12 <= part.length; i++) expect(text).not.toContain(part.slice(i, i + 12));
+  // Nor any 12 of them in another letter case, or in hex (24 digits).
+  const lower = text.toLowerCase();
+  const hex = Buffer.from(part).toString('hex');
+  for (let i = 0; i + 12 <= part.length; i++) {
+    expect(lower).not.toContain(part.slice(i, i + 12).toLowerCase());
+    expect(lower).not.toContain(hex.slice(2 * i, 2 * i + 24));
+  }
 }
 
 let server: Awaited<ReturnType<typeof loopback>> | undefined;

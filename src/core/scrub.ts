@@ -133,10 +133,12 @@ export function createScrubber(key: string, secrets: readonly string[] = []): Sc
 
 /**
  * Where a secret key appears in a text, in every form a server or library might echo it: as is,
- * any fragment of 12 or more characters of the part after `sk_live_`/`sk_test_`, and base64 (of
- * the key alone or inside a longer encoded string such as `Bearer <key>` or a Basic `user:key`,
- * standard or URL-safe alphabet). Time is linear in the text: a native search for fixed blocks,
- * then a bounded extension. `core/scrub.ts` adds the escaped forms by searching decoded views.
+ * any fragment of 12 or more characters of the part after `sk_live_`/`sk_test_`, in any letter
+ * case (a gateway's error page that upper-cases the header it complains about), in hex, and
+ * base64 (of the key alone or inside a longer encoded string such as `Bearer <key>` or a Basic
+ * `user:key`, standard or URL-safe alphabet). Time is linear in the text: a native search for
+ * fixed blocks, then a bounded extension. `core/scrub.ts` adds the escaped forms by searching
+ * decoded views.
  */
 
 const FRAGMENT = 12;
@@ -145,6 +147,8 @@ const BLOCK = 6; // every fragment of 12 contains one block of 6 aligned on the 
 const B64_FRAGMENT = 16;
 const B64_BLOCK = 8;
 const BASE64_CHAR = /[A-Za-z0-9+/=_-]/;
+// ASCII letters in lower case, every other character kept: the length, so the offsets, hold.
+const fold = (text: string): string => text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /** A range `[start, end)` of a text. */
@@ -220,30 +224,39 @@ interface KeyFinder {
 
 /** Builds the finder for one key (`sk_live_` or `sk_test_` and its secret part). */
 function keyFinder(key: string): KeyFinder {
-  const prefix = key.slice(0, 8);
+  const folded = fold(key);
+  const prefix = folded.slice(0, 8);
   const part = key.slice(8);
   const fragments = part.length >= FRAGMENT;
-  const plain = blocksOf(part, BLOCK, FRAGMENT);
+  const plain = blocksOf(folded.slice(8), BLOCK, FRAGMENT);
+  // Hex: a fragment of 12 characters is 24 hex digits, which hold one aligned block of 12.
+  const hex = blocksOf(
+    Array.from(new TextEncoder().encode(part), (b) => b.toString(16).padStart(2, '0')).join(''),
+    2 * BLOCK,
+    2 * FRAGMENT,
+  );
   const bytes = new TextEncoder().encode(key);
   const encoded = [0, 1, 2].map((align) => blocksOf(stableBase64(bytes, align), B64_BLOCK, B64_FRAGMENT));
 
   // Fixed strings at least one of which every form of the key contains (URL-safe base64 included).
-  const needles = fragments ? plain.list.map((b) => b.text) : [key];
+  const needles = fragments ? [...plain.list, ...hex.list].map((b) => b.text) : [folded];
   for (const e of encoded) {
     for (const { text } of e.list) needles.push(text, text.replace(/\+/g, '-').replace(/\//g, '_'));
   }
 
   function ranges(chars: string): Range[] {
     const found: Range[] = [];
+    const lower = fold(chars);
     if (!fragments) {
-      for (let q = chars.indexOf(key); q !== -1; q = chars.indexOf(key, q + key.length))
+      for (let q = lower.indexOf(folded); q !== -1; q = lower.indexOf(folded, q + key.length))
         found.push([q, q + key.length]);
     } else {
-      runs(chars, plain, found, (start, end, pk) =>
-        pk === 0 && chars.slice(start - prefix.length, start) === prefix
+      runs(lower, plain, found, (start, end, pk) =>
+        pk === 0 && lower.slice(start - prefix.length, start) === prefix
           ? [start - prefix.length, end]
           : [start, end],
       );
+      runs(lower, hex, found, (start, end) => [start, end]);
     }
     // URL-safe base64 searched as standard: same length, so offsets hold.
     const standard =
@@ -259,8 +272,10 @@ function keyFinder(key: string): KeyFinder {
     return found;
   }
 
-  // Every run ranges() can find holds one of the needles: one pass of one expression says whether to look.
-  const anyNeedle = new RegExp(needles.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'));
+  // Every run ranges() can find holds one of the needles: one pass of one expression says whether
+  // to look (ignoring case, for the folded forms; a base64 needle in another case only looks).
+  const escaped = needles.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+  const anyNeedle = new RegExp(escaped.join('|'), 'i');
   return {
     ranges,
     mayHold(text) {
