@@ -10,9 +10,7 @@ import { estimateFee } from '../money.js';
 import type { Transaction } from '../types.js';
 import {
   orderedPool,
-  runAborted,
   settleRun,
-  stopped,
   VERIFY_MANY_RULES,
   verifyWithRetries,
   type AnyIterable,
@@ -191,7 +189,6 @@ export async function* reconcile<Row extends LedgerRow>(
   options?: ReconcileOptions,
 ): AsyncGenerator<ReconcileLine<Row>, void, undefined> {
   const run = settleRun(options, RULES, 'reconcile');
-  if (stopped(run)) throw runAborted(run.signal);
   const total = options?.total ?? (Array.isArray(ledger) ? ledger.length : undefined);
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   const onProgress = options?.onProgress;
@@ -213,13 +210,10 @@ export async function* reconcile<Row extends LedgerRow>(
     return { reference, verdict, expected: row, actual: result.transaction, error: result.error, detail };
   };
 
-  const pool = orderedPool(ledger, task, run);
-  for await (const line of pool) {
-    if (stopped(run)) throw runAborted(run.signal);
+  for await (const line of orderedPool(ledger, task, run)) {
     counts[line.verdict]++;
     done++;
     if (onProgress) onProgress({ done, total, verdicts: { ...counts } });
     yield line;
   }
-  if (stopped(run)) throw runAborted(run.signal);
 }

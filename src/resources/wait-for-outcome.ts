@@ -3,14 +3,13 @@
  * Each poll is an ordinary verify, so the transport's retries happen underneath; this loop adds a
  * growing interval, honours `Retry-After`, and keeps one deadline for the whole wait.
  */
-import { MAX_TIMER_MS, checkOptions, type OptionRule } from '../core/options.js';
-import { REQUEST_OPTION_RULES } from '../core/options.js';
-import { isRetryableStatus, onAbort, parseRetryAfter, sleep } from '../core/retry.js';
+import { MAX_TIMER_MS, REQUEST_OPTION_RULES, checkOptions, type OptionRule } from '../core/options.js';
+import { onAbort, parseRetryAfter, sleep } from '../core/retry.js';
 import { ValidationError, WalletError, named, type WalletErrorOptions } from '../errors/base.js';
-import { isApiError, isConnectionError, RequestAbortedError } from '../errors/call.js';
+import { isApiError, RequestAbortedError } from '../errors/call.js';
 import { quoted } from '../internal/values.js';
 import type { Transaction } from '../types.js';
-import type { VerifyFn } from './verify-many.js';
+import { isTransient, type VerifyFn } from './verify-many.js';
 
 /**
  * `charges.waitForOutcome` ran out of time while the charge was still pending. The charge goes on:
@@ -90,11 +89,6 @@ function pollDelay(poll: number, first: number): number {
   const cap = Math.max(first, MAX_POLL_INTERVAL_MS);
   const full = Math.min(first * 1.5 ** (poll - 1), cap);
   return Math.round(full * (1 - 0.2 * Math.random()));
-}
-
-/** A failed poll worth another (the transport already retried it): a 408, 429, 5xx or no answer. */
-function isTransient(error: unknown): boolean {
-  return isConnectionError(error) || (isApiError(error) && isRetryableStatus(error.status));
 }
 
 // The verify call polled, as errors name it; a reference verify would refuse is named by its template.
