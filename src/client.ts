@@ -20,12 +20,10 @@ import { MAX_RETRY_AFTER_MS } from './core/retry.js';
 import { fetchSender, undiciSender } from './core/send.js';
 import type { FetchFunction, Sender } from './core/types.js';
 import { createTransport, type Transport } from './core/transport.js';
-import { WalletError } from './errors/base.js';
-import { ValidationError, type ValidationIssue } from './errors/base.js';
+import { ValidationError, WalletError, type ValidationIssue } from './errors/base.js';
 import { platform } from './platform/index.js';
 import { proxyProblem, settleProxy } from './platform/proxy.js';
-import { Charges } from './resources/charges.js';
-import { Refunds } from './resources/charges.js';
+import { Charges, Refunds } from './resources/charges.js';
 import { VERSION } from './version.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
@@ -229,27 +227,30 @@ export function resolveConfig(given: ClientOptions, version: string): Config {
   const unset: ValidationIssue[] = [];
   // Only an absent option falls back to the env: an explicit null is a mistake to report. A value
   // the env does not give is left for the first call to report; one given malformed fails now.
-  const keyFromEnv = options.apiKey === undefined;
-  const apiKey = keyFromEnv ? vars.WALLET_SECRET_KEY : options.apiKey;
-  if (apiKey === undefined || apiKey === '') {
-    if (keyFromEnv) unset.push(unsetIssue('WALLET_SECRET_KEY', 'apiKey', 'your sk_live_… or sk_test_… key'));
-    else issues.push({ path: 'apiKey', message: 'is empty: pass your sk_live_… or sk_test_… key' });
-  } else {
-    const keyName = keyFromEnv ? 'WALLET_SECRET_KEY' : 'apiKey';
-    const keyIssue = keyProblem(apiKey, keyName);
-    if (keyIssue) issues.push({ path: keyName, message: keyIssue });
-  }
-  const urlFromEnv = options.baseUrl === undefined;
-  const rawUrl = urlFromEnv ? vars.WALLET_BASE_URL : options.baseUrl;
-  let url: URL | undefined;
-  if (rawUrl !== undefined && rawUrl !== '')
-    url = parseBaseUrl(rawUrl, urlFromEnv ? 'WALLET_BASE_URL' : 'baseUrl', issues);
-  else if (urlFromEnv) unset.push(unsetIssue('WALLET_BASE_URL', 'baseUrl', "the service's address"));
-  else
-    issues.push({
-      path: 'baseUrl',
-      message: 'is empty: pass the service address (the SDK has no built-in host)',
-    });
+  const setting = (option: 'apiKey' | 'baseUrl', variable: string, what: string, empty: string) => {
+    const fromEnv = options[option] === undefined;
+    const value = fromEnv ? vars[variable] : options[option];
+    if (value !== undefined && value !== '') return { value, name: fromEnv ? variable : option };
+    if (fromEnv) unset.push(unsetIssue(variable, option, what));
+    else issues.push({ path: option, message: `is empty: ${empty}` });
+    return undefined;
+  };
+  const key = setting(
+    'apiKey',
+    'WALLET_SECRET_KEY',
+    'your sk_live_… or sk_test_… key',
+    'pass your sk_live_… or sk_test_… key',
+  );
+  const apiKey = key?.value;
+  const keyIssue = key && keyProblem(key.value, key.name);
+  if (key && keyIssue) issues.push({ path: key.name, message: keyIssue });
+  const address = setting(
+    'baseUrl',
+    'WALLET_BASE_URL',
+    "the service's address",
+    'pass the service address (the SDK has no built-in host)',
+  );
+  const url = address && parseBaseUrl(address.value, address.name, issues);
   const userAgent = userAgentOf(version, options.appInfo, issues);
   const wantsFetch = vars.WALLET_TRANSPORT === 'fetch' && options.dispatcher === undefined;
   const own = options.dispatcher

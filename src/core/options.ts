@@ -271,24 +271,23 @@ const headerSafe = (text: string): string =>
     ),
   );
 
+// An appInfo field: it goes into a header, so one line.
+const oneLine: OptionRule = (value) =>
+  typeof value !== 'string'
+    ? `must be a string, not ${describe(value)}`
+    : /[\r\n\0]/.test(value)
+      ? 'must not contain line breaks'
+      : undefined;
+const APP_INFO_RULES = { name: oneLine, version: oneLine, url: oneLine };
+
 /** The `User-Agent`: the SDK, the runtime, then the merchant's `appInfo`; line breaks are refused. */
 export function userAgentOf(version: string, app: unknown, issues: ValidationIssue[]): string {
   const base = `wallet-node/${version} ${headerSafe(platform.runtime)}`;
   if (app === undefined) return base;
-  const found = checkOptions(
-    app,
-    { name: ofType('string'), version: ofType('string'), url: ofType('string') },
-    'appInfo',
-    'a field of appInfo',
-  );
+  const found = checkOptions(app, APP_INFO_RULES, 'appInfo', 'a field of appInfo');
   const { name, version: appVersion, url } = (found.length === 0 ? app : {}) as Partial<AppInfo>;
-  if (found.length === 0 && (typeof name !== 'string' || name.trim() === '')) {
+  if (found.length === 0 && (name === undefined || name.trim() === '')) {
     found.push({ path: 'appInfo.name', message: 'must be a non-empty string' });
-  }
-  for (const [field, value] of Object.entries({ name, version: appVersion, url })) {
-    if (value !== undefined && /[\r\n\0]/.test(value)) {
-      found.push({ path: `appInfo.${field}`, message: 'must not contain line breaks' });
-    }
   }
   issues.push(...found);
   if (found.length > 0 || name === undefined) return base;
