@@ -2,11 +2,7 @@ import type { Route } from '../internal/values.js';
 import type { SchemaName } from '../schemas/index.js';
 import type { Echo } from './idempotency.js';
 
-/**
- * The shapes that pass between core's files: what a resource declares of an operation, what one
- * attempt sends and how it ends, and what a call resolves to. Types only, below every other file
- * of core, so each file imports the words it shares from here and none imports another back.
- */
+// The shapes core's files pass each other; types only, below every other file of core.
 
 /** One operation as a resource declares it, once; the transport does the rest. */
 export interface Operation {
