@@ -30,14 +30,8 @@ import { parseRetryAfter } from './retry.js';
 import type { Schemas } from './check.js';
 
 /**
- * From the last attempt to what the merchant sees: which results may mean the service acted, and
- * the one result or typed error a call ends in, by status, envelope and data.
- */
-
-/**
- * May the service have acted on this attempt without saying so definitively? A request that may
- * have been written and got no answer, a 5xx, or a 2xx too large to read. 4xx, 408 and 429 are
- * definitive refusals; a failure that provably never left (DNS, refused, local) is not.
+ * May the service have acted without saying so definitively: a request that may have been written
+ * and got no answer, a 5xx, or a 2xx too large to read. 4xx (408, 429 too) are definitive refusals.
  */
 export function mayHaveActed(result: AttemptResult): boolean {
   if (result.kind === 'failure') return result.reached && result.reason !== 'refused';
