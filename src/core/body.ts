@@ -53,7 +53,7 @@ export class BoundedBody {
   }
 }
 
-/** Reads a body to its end, or calls `cancel` and returns undefined once it (or its length) is over `limit`. */
+/** Reads a body to its end, or calls `cancel` and returns undefined once it passes `limit`. */
 export async function readBounded(
   next: ChunkSource,
   cancel: () => void,

@@ -1,8 +1,4 @@
-/**
- * The service's two resources: charges (find the customer, send the prompt, confirm the outcome)
- * and refunds. `verifyMany`, `reconcile` and `waitForOutcome` load their files on first use, so a
- * verify loads only what a verify needs.
- */
+// Charges and refunds; `verifyMany`, `reconcile` and `waitForOutcome` load their files on first use.
 import type { APIPromise, RequestFn, RequestOptions } from '../core/transport.js';
 import { Recent } from '../core/idempotency.js';
 import type { Accepted, Operation, ResponseMeta } from '../core/types.js';
@@ -29,8 +25,7 @@ function handleForm(value: unknown): unknown {
 }
 
 type Params = Record<string, unknown>;
-// Each operation declared once: its route (the template for tracing and the path are one
-// declaration), its schemas, what it says about itself in messages and what its answer must echo.
+// Each operation declared once: route, schemas, its words in messages, what its answer must echo.
 const RESOLVE: Operation = {
   method: 'POST',
   route: path`/v1/charges/resolve-handle`,

@@ -1,8 +1,5 @@
-/**
- * `charges.reconcile`: the merchant's ledger against what the service holds, one verdict per row.
- * It is `verifyMany` over the ledger's references plus the verdict rules below; a malformed row is
- * refused on its own row (nothing sent for it), so one bad line never ends a nightly run.
- */
+// `charges.reconcile`: `verifyMany` over a ledger plus the verdict rules; a malformed row is refused
+// on its own row, so one bad line never ends a nightly run.
 import { quoted } from '../internal/values.js';
 import { ValidationError, type ValidationIssue, type WalletError } from '../errors/base.js';
 import { isApiError } from '../errors/call.js';

@@ -1,9 +1,5 @@
-/**
- * `charges.verifyMany`, loaded on its first run: verifies a long list of references, politely. Each
- * verify is sent with the transport's retries off, so this loop sees every 429 and `Retry-After`
- * and pauses every worker at once; it retries what a verify retries with the same backoff, then
- * puts the error on its row and goes on. Results come in input order from a bounded pool.
- */
+// `charges.verifyMany`, loaded on first use. Each verify goes without the transport's retries, so
+// this loop sees every 429 and pauses every worker at once; a row's last error goes on its row.
 import type { APIPromise, RequestOptions } from '../core/transport.js';
 import { checkOptions, REQUEST_OPTION_RULES, wholeNumber, type OptionRule } from '../core/options.js';
 import {
@@ -125,11 +121,7 @@ function allAttempts(error: WalletError, attempts: number): WalletError {
   return error;
 }
 
-/**
- * Verifies one reference with the run's retries and shared pause. Never throws: an error that
- * outlasts the retries is returned for its row.
- * @internal
- */
+/** Verifies one reference with the run's retries and pause; never throws (errors go on the row). @internal */
 export async function verifyWithRetries(
   verify: VerifyFn,
   reference: string,

@@ -1,8 +1,5 @@
-/**
- * `charges.waitForOutcome`, loaded on its first call: polls verify until the customer has answered.
- * Each poll is an ordinary verify, so the transport's retries happen underneath; this loop adds a
- * growing interval, honours `Retry-After`, and keeps one deadline for the whole wait.
- */
+// `charges.waitForOutcome`, loaded on first use: polls verify (its retries underneath) at a growing
+// interval, honouring `Retry-After`, under one deadline for the whole wait.
 import { MAX_TIMER_MS, REQUEST_OPTION_RULES, checkOptions, type OptionRule } from '../core/options.js';
 import { onAbort, parseRetryAfter, sleep } from '../core/retry.js';
 import { ValidationError, WalletError, named, type WalletErrorOptions } from '../errors/base.js';
@@ -106,12 +103,7 @@ function defaultTimeout(expiry: number | undefined): number {
   return Math.min(Math.max(expiry - Date.now(), 0) + EXPIRY_GRACE_MS, MAX_TIMER_MS);
 }
 
-/**
- * Polls `verify` until the charge leaves its pending states and returns that transaction, or
- * rejects with `WaitTimeoutError` (the last transaction seen attached) or `RequestAbortedError`.
- * Errors that retrying cannot fix (404, 401, a malformed response) reject at once.
- * @internal
- */
+/** Polls `verify` until the charge is no longer pending; an error retrying cannot fix rejects. @internal */
 export async function waitForOutcome(
   verify: VerifyFn,
   expiry: number | undefined,
