@@ -132,7 +132,6 @@ export class Recent<V> {
 
   /** @param limit - how many of the last writes are remembered; at least 1. */
   constructor(limit: number) {
-    if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`Recent limit: ${limit}`);
     this.#limit = limit;
   }
 

@@ -62,11 +62,6 @@ type Channels = {
 };
 let channels: Channels | null | undefined;
 
-// The call's fields every SDK error carries; read defensively, since a bug may throw anything.
-function fieldsOf(error: unknown): Record<string, unknown> {
-  return (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
-}
-
 /**
  * Runs one call under `wallet:request` when someone listens. The channel sees nothing or a
  * {@link TracedError}; the caller gets the real result or error. @internal
@@ -111,7 +106,8 @@ export function traceCall<T>(
         result = await run(retry);
       } catch (error) {
         failure = error;
-        const fields = fieldsOf(error);
+        // The call's fields every SDK error carries; read defensively, since a bug may throw anything.
+        const fields = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
         if (typeof fields.idempotencyKey === 'string') message.idempotencyKey = fields.idempotencyKey;
         if (typeof fields.status === 'number') message.status = fields.status;
         if (typeof fields.attempts === 'number') message.attempts = fields.attempts;

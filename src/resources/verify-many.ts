@@ -68,15 +68,11 @@ export interface FailedResult {
 /** Verify as the loops call it: the resource's own method. @internal */
 export type VerifyFn = (reference: string, options: RequestOptions) => APIPromise<Transaction>;
 
-const DEFAULT_CONCURRENCY = 8;
-const MAX_CONCURRENCY = 256;
-const DEFAULT_MAX_RETRIES = 2;
-
 /** The option rules `reconcile` shares. @internal */
 export const VERIFY_MANY_RULES: Readonly<Record<keyof VerifyManyOptions, OptionRule>> = {
-  concurrency: wholeNumber(1, MAX_CONCURRENCY),
+  concurrency: wholeNumber(1, 256),
   signal: REQUEST_OPTION_RULES.signal!,
-  maxRetries: wholeNumber(0, 10),
+  maxRetries: REQUEST_OPTION_RULES.maxRetries!,
   maxWait: wholeNumber(0, 24 * 60 * 60 * 1000),
 };
 
@@ -99,8 +95,8 @@ export function settleRun(
   const issues = checkOptions(options, rules, 'options', `an option of ${what}`);
   if (issues.length > 0) throw new ValidationError(`${what} options`, issues, 'Nothing was sent.');
   return {
-    concurrency: options?.concurrency ?? DEFAULT_CONCURRENCY,
-    maxRetries: options?.maxRetries ?? DEFAULT_MAX_RETRIES,
+    concurrency: options?.concurrency ?? 8,
+    maxRetries: options?.maxRetries ?? 2,
     maxWait: options?.maxWait ?? MAX_RETRY_AFTER_MS,
     signal: options?.signal,
     pausedUntil: 0,
