@@ -29,12 +29,9 @@ import { VERSION } from './version.js';
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
 /**
- * The Wallet client. Create one per process and reuse it: it keeps connections alive.
- *
- * Construction never fails for want of configuration the environment did not give: at module level
- * in a build step without `WALLET_SECRET_KEY` or `WALLET_BASE_URL` (a `next build` in CI), it
- * constructs, and each call rejects with a `ValidationError` naming the variable, before anything
- * is sent. Options given but malformed throw at once.
+ * The Wallet client. Create one per process and reuse it: it keeps connections alive. Without
+ * `WALLET_SECRET_KEY` or `WALLET_BASE_URL` (a `next build` in CI) it still constructs, and each call
+ * rejects with a `ValidationError` naming the variable, nothing sent; malformed options throw at once.
  *
  * @example
  * ```ts
@@ -94,8 +91,7 @@ export class Wallet {
     if (issue) throw new ValidationError('Wallet configuration', [issue]);
   }
 
-  // Chosen on the first call: the merchant's fetch or dispatcher, else the platform's own Agent
-  // (undici's, on Node, loaded now rather than at import), else the runtime's fetch.
+  // On the first call: the merchant's fetch or dispatcher, else the platform's Agent, else fetch.
   async #openSender(): Promise<Sender> {
     const { fetch, dispatcher, timeout, maxConnections, proxy, logger } = this.#config;
     if (proxy.unused) logger.log('debug', `Proxy: ${proxy.unused}.`);
@@ -134,8 +130,7 @@ export class Wallet {
     return this.#config.unset.length > 0 ? {} : { mode: this.mode, baseUrl: this.baseUrl };
   }
 
-  // What util.inspect and console.log show: mode and address, never the key. Set on the prototype
-  // rather than declared, so the public type does not carry a Node-only symbol.
+  // What util.inspect shows; on the prototype, so the public type carries no Node-only symbol.
   static {
     Object.defineProperty(Wallet.prototype, INSPECT, {
       value(this: Wallet): string {
@@ -189,8 +184,7 @@ function unsetIssue(variable: string, option: string, what: string): ValidationI
 
 const none = (): undefined => undefined;
 const RULES: Readonly<Record<string, OptionRule>> = {
-  // Checked below: the key and address with their env fallback, appInfo with the User-Agent,
-  // logger and logLevel by createLogger.
+  // Checked in resolveConfig: with their env fallback, with the User-Agent, by createLogger.
   apiKey: none,
   baseUrl: none,
   appInfo: none,
@@ -210,10 +204,7 @@ const RULES: Readonly<Record<string, OptionRule>> = {
   defaultHeaders: checkHeaders,
 };
 
-/**
- * Settles the client's options and env fallbacks into a {@link Config}, or throws a
- * `ValidationError` listing every problem at once.
- */
+/** Settles the options and env fallbacks into a {@link Config}, or throws one `ValidationError` of all. */
 export function resolveConfig(given: ClientOptions, version: string): Config {
   // One read into a plain copy: a revoked Proxy or a throwing trap is a ValidationError, not a TypeError.
   const taken = snapshot(given);
