@@ -89,23 +89,15 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
   };
 }
 
-/** What bounds the wait before another attempt. */
-export interface RetryLimits {
-  /** The longest `Retry-After` waited out, in ms. */
-  maxRetryAfter: number;
-  /** Milliseconds left of the call's `totalTimeout`. */
-  left: number;
-}
-
 /**
  * What follows an attempt: a wait (ms) before the next, or the end of the call, with a note when it
- * ends early (a `Retry-After` too long, no time left). A wait that would reach the deadline ends it now.
+ * ends early (a `Retry-After` over `maxRetryAfter`, or no time `left` before the call's deadline).
  */
 export function delayBeforeRetry(
   result: AttemptResult,
   n: number,
   logger: Logger,
-  limits: RetryLimits,
+  limits: { maxRetryAfter: number; left: number },
 ): { wait: number } | { stop: string | undefined } {
   const retryable =
     result.kind === 'failure'

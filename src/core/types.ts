@@ -44,9 +44,6 @@ export interface AttemptRequest {
   signal: AbortSignal | undefined;
 }
 
-/** Why an attempt got no answer. `refused`: the HTTP layer refused to send it (nothing left the process). */
-export type FailureReason = 'timeout' | 'network' | 'refused' | 'aborted';
-
 /** How one attempt ended. Header names are lowercase, repeats joined with `, `. */
 export type AttemptResult =
   | {
@@ -60,7 +57,8 @@ export type AttemptResult =
   | { kind: 'too_large'; status: number; headers: Record<string, string>; limit: number }
   | {
       kind: 'failure';
-      reason: FailureReason;
+      /** `refused`: the HTTP layer refused to send it (nothing left the process). */
+      reason: 'timeout' | 'network' | 'refused' | 'aborted';
       /** May the request have reached the service? False only when provably not (DNS, refused, local). */
       reached: boolean;
       /** The system or library error code, for messages: `ECONNREFUSED`, `UND_ERR_SOCKET`. */
