@@ -172,16 +172,6 @@ function parseBaseUrl(value: unknown, name: string, issues: ValidationIssue[]): 
   return url;
 }
 
-function unsetIssue(variable: string, option: string, what: string): ValidationIssue {
-  const hint = platform.unsetHint?.(variable, option);
-  return {
-    path: variable,
-    message: hint
-      ? `is not set, and ${hint}`
-      : `is not set; set the environment variable to ${what}, or pass ${option} to new Wallet()`,
-  };
-}
-
 const none = (): undefined => undefined;
 const RULES: Readonly<Record<string, OptionRule>> = {
   // Checked in resolveConfig: with their env fallback, with the User-Agent, by createLogger.
@@ -222,16 +212,15 @@ export function resolveConfig(given: ClientOptions, version: string): Config {
     const fromEnv = options[option] === undefined;
     const value = fromEnv ? vars[variable] : options[option];
     if (value !== undefined && value !== '') return { value, name: fromEnv ? variable : option };
-    if (fromEnv) unset.push(unsetIssue(variable, option, what));
-    else issues.push({ path: option, message: `is empty: ${empty}` });
+    if (fromEnv) {
+      const hint = platform.unsetHint?.(variable, option);
+      const instead = `set the environment variable to ${what}, or pass ${option} to new Wallet()`;
+      unset.push({ path: variable, message: hint ? `is not set, and ${hint}` : `is not set; ${instead}` });
+    } else issues.push({ path: option, message: `is empty: ${empty}` });
     return undefined;
   };
-  const key = setting(
-    'apiKey',
-    'WALLET_SECRET_KEY',
-    'your sk_live_… or sk_test_… key',
-    'pass your sk_live_… or sk_test_… key',
-  );
+  const keyWords = 'your sk_live_… or sk_test_… key';
+  const key = setting('apiKey', 'WALLET_SECRET_KEY', keyWords, `pass ${keyWords}`);
   const apiKey = key?.value;
   const keyIssue = key && keyProblem(key.value, key.name);
   if (key && keyIssue) issues.push({ path: key.name, message: keyIssue });
