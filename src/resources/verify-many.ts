@@ -127,17 +127,11 @@ export async function verifyWithRetries(
   let attempts = 0;
   for (let retry = 0; ; retry++) {
     try {
-      for (
-        let left = run.pausedUntil - performance.now();
-        left > 0;
-        left = run.pausedUntil - performance.now()
-      ) {
-        await sleep(left, run.signal);
-      }
-      const options: RequestOptions = { maxRetries: 0 };
-      if (run.signal) options.signal = run.signal;
+      // Another worker's 429 may move the pause while this one waits.
+      while (run.pausedUntil > performance.now())
+        await sleep(run.pausedUntil - performance.now(), run.signal);
       attempts++;
-      return { reference, transaction: await verify(reference, options) };
+      return { reference, transaction: await verify(reference, { maxRetries: 0, signal: run.signal }) };
     } catch (error) {
       const walletError = allAttempts(error as WalletError, attempts);
       const retryAfter = isApiError(error) ? parseRetryAfter(error.headers['retry-after']) : undefined;
