@@ -29,23 +29,8 @@ export interface LedgerRow {
   status: LedgerStatus;
 }
 
-/**
- * What a row's comparison found, checked in this order: `unknown_reference` (the service's 404),
- * `error` (could not verify, or the row itself is malformed), `amount_mismatch`, `still_pending`,
- * `paid_not_recorded` (a missed webhook: fulfil it), `recorded_not_paid`, `fee_mismatch`, `match`.
- */
-export type Verdict =
-  | 'match'
-  | 'paid_not_recorded'
-  | 'recorded_not_paid'
-  | 'amount_mismatch'
-  | 'fee_mismatch'
-  | 'still_pending'
-  | 'unknown_reference'
-  | 'error';
-
 /** Every verdict, in the order reports list them. */
-export const VERDICTS: readonly Verdict[] = [
+export const VERDICTS = [
   'match',
   'paid_not_recorded',
   'recorded_not_paid',
@@ -54,7 +39,14 @@ export const VERDICTS: readonly Verdict[] = [
   'still_pending',
   'unknown_reference',
   'error',
-];
+] as const;
+
+/**
+ * What a row's comparison found, checked in this order: `unknown_reference` (the service's 404),
+ * `error` (could not verify, or the row itself is malformed), `amount_mismatch`, `still_pending`,
+ * `paid_not_recorded` (a missed webhook: fulfil it), `recorded_not_paid`, `fee_mismatch`, `match`.
+ */
+export type Verdict = (typeof VERDICTS)[number];
 
 /** One reconciled row. */
 export interface ReconcileLine<Row extends LedgerRow = LedgerRow> {
