@@ -20,23 +20,18 @@ import { MAX_RETRY_AFTER_MS } from './core/retry.js';
 import { fetchSender, undiciSender } from './core/send.js';
 import type { FetchFunction, Sender } from './core/types.js';
 import { createTransport, type Transport } from './core/transport.js';
-import { WalletError } from './errors/base.js';
-import { ValidationError, type ValidationIssue } from './errors/base.js';
+import { ValidationError, WalletError, type ValidationIssue } from './errors/base.js';
 import { platform } from './platform/index.js';
 import { proxyProblem, settleProxy } from './platform/proxy.js';
-import { Charges } from './resources/charges.js';
-import { Refunds } from './resources/charges.js';
+import { Charges, Refunds } from './resources/charges.js';
 import { VERSION } from './version.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
 /**
- * The Wallet client. Create one per process and reuse it: it keeps connections alive.
- *
- * Construction never fails for want of configuration the environment did not give: at module level
- * in a build step without `WALLET_SECRET_KEY` or `WALLET_BASE_URL` (a `next build` in CI), it
- * constructs, and each call rejects with a `ValidationError` naming the variable, before anything
- * is sent. Options given but malformed throw at once.
+ * The Wallet client. Create one per process and reuse it: it keeps connections alive. Without
+ * `WALLET_SECRET_KEY` or `WALLET_BASE_URL` (a `next build` in CI) it still constructs, and each call
+ * rejects with a `ValidationError` naming the variable, nothing sent; malformed options throw at once.
  *
  * @example
  * ```ts
@@ -96,8 +91,7 @@ export class Wallet {
     if (issue) throw new ValidationError('Wallet configuration', [issue]);
   }
 
-  // Chosen on the first call: the merchant's fetch or dispatcher, else the platform's own Agent
-  // (undici's, on Node, loaded now rather than at import), else the runtime's fetch.
+  // On the first call: the merchant's fetch or dispatcher, else the platform's Agent, else fetch.
   async #openSender(): Promise<Sender> {
     const { fetch, dispatcher, timeout, maxConnections, proxy, logger } = this.#config;
     if (proxy.unused) logger.log('debug', `Proxy: ${proxy.unused}.`);
@@ -136,8 +130,7 @@ export class Wallet {
     return this.#config.unset.length > 0 ? {} : { mode: this.mode, baseUrl: this.baseUrl };
   }
 
-  // What util.inspect and console.log show: mode and address, never the key. Set on the prototype
-  // rather than declared, so the public type does not carry a Node-only symbol.
+  // What util.inspect shows; on the prototype, so the public type carries no Node-only symbol.
   static {
     Object.defineProperty(Wallet.prototype, INSPECT, {
       value(this: Wallet): string {
@@ -179,20 +172,9 @@ function parseBaseUrl(value: unknown, name: string, issues: ValidationIssue[]): 
   return url;
 }
 
-function unsetIssue(variable: string, option: string, what: string): ValidationIssue {
-  const hint = platform.unsetHint?.(variable, option);
-  return {
-    path: variable,
-    message: hint
-      ? `is not set, and ${hint}`
-      : `is not set; set the environment variable to ${what}, or pass ${option} to new Wallet()`,
-  };
-}
-
 const none = (): undefined => undefined;
 const RULES: Readonly<Record<string, OptionRule>> = {
-  // Checked below: the key and address with their env fallback, appInfo with the User-Agent,
-  // logger and logLevel by createLogger.
+  // Checked in resolveConfig: with their env fallback, with the User-Agent, by createLogger.
   apiKey: none,
   baseUrl: none,
   appInfo: none,
@@ -212,10 +194,7 @@ const RULES: Readonly<Record<string, OptionRule>> = {
   defaultHeaders: checkHeaders,
 };
 
-/**
- * Settles the client's options and env fallbacks into a {@link Config}, or throws a
- * `ValidationError` listing every problem at once.
- */
+/** Settles the options and env fallbacks into a {@link Config}, or throws one `ValidationError` of all. */
 export function resolveConfig(given: ClientOptions, version: string): Config {
   // One read into a plain copy: a revoked Proxy or a throwing trap is a ValidationError, not a TypeError.
   const taken = snapshot(given);
@@ -229,27 +208,29 @@ export function resolveConfig(given: ClientOptions, version: string): Config {
   const unset: ValidationIssue[] = [];
   // Only an absent option falls back to the env: an explicit null is a mistake to report. A value
   // the env does not give is left for the first call to report; one given malformed fails now.
-  const keyFromEnv = options.apiKey === undefined;
-  const apiKey = keyFromEnv ? vars.WALLET_SECRET_KEY : options.apiKey;
-  if (apiKey === undefined || apiKey === '') {
-    if (keyFromEnv) unset.push(unsetIssue('WALLET_SECRET_KEY', 'apiKey', 'your sk_live_… or sk_test_… key'));
-    else issues.push({ path: 'apiKey', message: 'is empty: pass your sk_live_… or sk_test_… key' });
-  } else {
-    const keyName = keyFromEnv ? 'WALLET_SECRET_KEY' : 'apiKey';
-    const keyIssue = keyProblem(apiKey, keyName);
-    if (keyIssue) issues.push({ path: keyName, message: keyIssue });
-  }
-  const urlFromEnv = options.baseUrl === undefined;
-  const rawUrl = urlFromEnv ? vars.WALLET_BASE_URL : options.baseUrl;
-  let url: URL | undefined;
-  if (rawUrl !== undefined && rawUrl !== '')
-    url = parseBaseUrl(rawUrl, urlFromEnv ? 'WALLET_BASE_URL' : 'baseUrl', issues);
-  else if (urlFromEnv) unset.push(unsetIssue('WALLET_BASE_URL', 'baseUrl', "the service's address"));
-  else
-    issues.push({
-      path: 'baseUrl',
-      message: 'is empty: pass the service address (the SDK has no built-in host)',
-    });
+  const setting = (option: 'apiKey' | 'baseUrl', variable: string, what: string, empty: string) => {
+    const fromEnv = options[option] === undefined;
+    const value = fromEnv ? vars[variable] : options[option];
+    if (value !== undefined && value !== '') return { value, name: fromEnv ? variable : option };
+    if (fromEnv) {
+      const hint = platform.unsetHint?.(variable, option);
+      const instead = `set the environment variable to ${what}, or pass ${option} to new Wallet()`;
+      unset.push({ path: variable, message: hint ? `is not set, and ${hint}` : `is not set; ${instead}` });
+    } else issues.push({ path: option, message: `is empty: ${empty}` });
+    return undefined;
+  };
+  const keyWords = 'your sk_live_… or sk_test_… key';
+  const key = setting('apiKey', 'WALLET_SECRET_KEY', keyWords, `pass ${keyWords}`);
+  const apiKey = key?.value;
+  const keyIssue = key && keyProblem(key.value, key.name);
+  if (key && keyIssue) issues.push({ path: key.name, message: keyIssue });
+  const address = setting(
+    'baseUrl',
+    'WALLET_BASE_URL',
+    "the service's address",
+    'pass the service address (the SDK has no built-in host)',
+  );
+  const url = address && parseBaseUrl(address.value, address.name, issues);
   const userAgent = userAgentOf(version, options.appInfo, issues);
   const wantsFetch = vars.WALLET_TRANSPORT === 'fetch' && options.dispatcher === undefined;
   const own = options.dispatcher

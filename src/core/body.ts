@@ -1,10 +1,7 @@
 import type * as Zlib from 'node:zlib';
 import { platform } from '../platform/index.js';
 
-/**
- * The one bounded body reader (every way of sending, the webhook handlers) and the decoding of
- * compressed answers. A body over the limit is cut off unread.
- */
+// The one bounded body reader (every way of sending, the webhook handlers), and decoding.
 
 /** The largest response body read, in bytes (1 MiB). */
 export const MAX_BODY_BYTES: number = 1024 * 1024;
@@ -56,10 +53,7 @@ export class BoundedBody {
   }
 }
 
-/**
- * Reads a body to its end, or calls `cancel` and returns undefined as soon as it (or its declared
- * `content-length`) exceeds `limit`. A rejection of `next` passes through.
- */
+/** Reads a body to its end, or calls `cancel` and returns undefined once it passes `limit`. */
 export async function readBounded(
   next: ChunkSource,
   cancel: () => void,
@@ -81,11 +75,8 @@ export async function readBounded(
   }
 }
 
-/**
- * Compressed answers on the undici path (fetch decodes by itself): gzip, deflate (zlib-wrapped or
- * raw) and br, streamed chunk by chunk so the cap counts decoded bytes and a bomb stops after about
- * a megabyte. zlib comes from the platform seam with the first compressed answer.
- */
+// Compressed answers on the undici path (fetch decodes by itself), streamed so the cap counts
+// decoded bytes and a bomb stops after about a megabyte.
 type Coding = 'gzip' | 'deflate' | 'br';
 
 type EncodingPlan =
@@ -109,8 +100,7 @@ export function encodingPlan(header: string | undefined): EncodingPlan {
   return coding ? { kind: 'decode', coding } : { kind: 'unsupported', name: names.join(', ').slice(0, 64) };
 }
 
-// A zlib stream starts with a header whose first byte says "deflate" and whose two bytes are a
-// multiple of 31 (RFC 1950); anything else sent as `deflate` is the raw form some servers send.
+// A zlib header (RFC 1950): method 8, the two bytes a multiple of 31. Else `deflate` is sent raw.
 const isZlibWrapped = (chunk: Uint8Array): boolean =>
   chunk.length < 2 || ((chunk[0]! & 0x0f) === 8 && ((chunk[0]! << 8) | chunk[1]!) % 31 === 0);
 
@@ -121,10 +111,7 @@ export interface DecodedSink {
   error(problem: string): void;
 }
 
-/**
- * A streaming decoder for one body. Write the compressed chunks as they arrive, then `end()`;
- * the sink hears each decoded chunk, then the end or what went wrong, once.
- */
+/** A streaming decoder for one body: the sink hears each decoded chunk, then the end or the error, once. */
 export class BodyDecoder {
   readonly #coding: Coding;
   readonly #sink: DecodedSink;

@@ -4,13 +4,8 @@ import { ValidationError, type ValidationIssue } from '../errors/base.js';
 import type { Scrubber } from './scrub.js';
 import { isPlainObject } from '../internal/values.js';
 
-/**
- * Checking the values a call carries. Its parameters are read once into a plain copy (`snapshot`,
- * below), so the copy that is checked is the copy that is sent; zod's schemas, loaded by a client's
- * first call beside its transport, then judge them and the answer. Loading can fail (a bundle that
- * left the schemas file out, a process out of file handles): the call then ends in a
- * `ValidationError` with nothing sent, never in a bare `Error`.
- */
+// A call's parameters are read once into a plain copy (the copy checked is the copy sent), then
+// judged by zod's schemas, loaded on the first call; a failed load is a ValidationError, nothing sent.
 
 /** The zod schemas module, once loaded. */
 export type Schemas = typeof SchemaModule;
@@ -18,10 +13,7 @@ export type Schemas = typeof SchemaModule;
 let loaded: Schemas | undefined;
 let loading: Promise<Schemas> | undefined;
 
-/**
- * zod's schemas, once loaded; before (a first call), a promise of them that rejects with the
- * ValidationError of `name` when they cannot load (the next call asks again).
- */
+/** zod's schemas, or a promise of them on a first call that rejects with `name`'s ValidationError. */
 export function loadSchemas(name: string): Schemas | Promise<Schemas> {
   if (loaded !== undefined) return loaded;
   loading ??= import('../schemas/index.js').then(
@@ -78,10 +70,9 @@ function unreadable(path: string, error: unknown): ValidationIssue {
 }
 
 /**
- * A plain-data copy of `value`: plain objects and arrays copied, each property read once (a getter
- * that answers differently on a second read cannot slip a value past the checks; what cannot be
- * read is an issue, never a raw `TypeError`); anything else (strings, numbers, class instances,
- * functions) kept as it is for the schemas to judge. Cycles keep their shape, for them to refuse.
+ * A plain-data copy of `value`, each property read once (a getter cannot answer differently to the
+ * checks and the wire; a throwing one is an issue); anything not a plain object or array is kept as
+ * it is, cycles included, for the schemas to judge.
  */
 export function snapshot(value: unknown, path = ''): Snapshot {
   const issues: ValidationIssue[] = [];

@@ -5,8 +5,6 @@ import type { FetchFunction } from './types.js';
 import type { Logger, LogLevel, LogSink } from './trace.js';
 import type { Scrubber } from './scrub.js';
 
-/** The client's settings: the options a merchant gives, and the configuration they settle into (`client.ts`). */
-
 /** Options of `new Wallet(options)`. @expand */
 export interface ClientOptions {
   /**
@@ -31,8 +29,7 @@ export interface ClientOptions {
    */
   maxRetries?: number | undefined;
   /**
-   * Milliseconds for all attempts of one call together, backoff and `Retry-After` waits included:
-   * a web request waiting on a payment call is answered within it.
+   * Milliseconds for all attempts of one call together, waits included.
    * @default 60000
    */
   totalTimeout?: number | undefined;
@@ -49,18 +46,16 @@ export interface ClientOptions {
   dispatcher?: Dispatcher | undefined;
   /**
    * A proxy for the client's own connections: its URL (`http://user:password@proxy.internal:3128`;
-   * an HTTP proxy for an `http:` service, a CONNECT tunnel for `https:`), or `'env'` to read
-   * `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` (either case; `*` and domain suffixes in `NO_PROXY`)
-   * the way Node reads them. Its credentials are secrets like the key: scrubbed from every error,
-   * log line and inspect. Not used with your own `dispatcher` or `fetch`.
+   * plain HTTP for an `http:` service, a CONNECT tunnel for `https:`), or `'env'` to read `HTTPS_PROXY`, `HTTP_PROXY` and
+   * `NO_PROXY` as Node does. Its credentials are scrubbed like the key. Not used with your own
+   * `dispatcher` or `fetch`.
    * @default undefined, or 'env' when NODE_USE_ENV_PROXY=1
    */
   proxy?: ProxyOption | undefined;
   /**
-   * A Fetch-compatible function to send through instead of undici, with every rule of the client
-   * (timeouts, retries, idempotency, body cap). With env `WALLET_TRANSPORT=fetch`, a client built
-   * without `dispatcher` or `fetch` sends through `globalThis.fetch` as it is at call time, so MSW's
-   * `setupServer` sees its requests.
+   * A Fetch-compatible function to send through instead of undici, under every rule of the client.
+   * With env `WALLET_TRANSPORT=fetch` and neither option, the client sends through `globalThis.fetch`
+   * as it is at call time, so MSW's `setupServer` sees its requests.
    * @default none on Node (undici is used); the runtime's `fetch` where undici cannot load
    */
   fetch?: FetchFunction | undefined;
@@ -129,9 +124,6 @@ export interface Config {
   readonly logger: Logger;
   readonly scrub: Scrubber;
   readonly proxy: ProxySettings;
-  /**
-   * Settings the environment did not give (`WALLET_SECRET_KEY`, `WALLET_BASE_URL`): the client
-   * still constructs (a build step has no secrets), and every call rejects with these, nothing sent.
-   */
+  /** Settings the environment did not give: the client constructs, and every call rejects with these. */
   readonly unset: readonly ValidationIssue[];
 }

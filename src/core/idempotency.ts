@@ -1,10 +1,7 @@
 import { IdempotencyError } from '../errors/call.js';
 
-/**
- * Keys that cannot lie. The service answers a repeated `X-Idempotency-Key` with the saved answer of
- * the first request that carried it, whatever the new parameters; so the client refuses to send a
- * key it already sent with other parameters, and checks that each answer echoes its own request.
- */
+// The service answers a repeated key with the first request's saved answer, whatever the new
+// parameters: so a key sent with other parameters is refused, and each answer must echo its request.
 
 /** A response field that must echo a request parameter, when both are present. */
 export interface Echo {
@@ -89,9 +86,8 @@ export class KeyMemory {
   }
 
   /**
-   * Records `key` as sent with these parameters; false when this client already sent it with other
-   * ones. `body` is the parameters' JSON, in the schema's order; nested objects (metadata) may list
-   * the same keys in another order, so those are compared in canonical form (keys sorted).
+   * Records `key` as sent with these parameters; false when it was sent with others. `body` is their
+   * JSON; nested objects (metadata) may order keys differently, so those compare in sorted form.
    */
   claim(key: string, route: string, params: Record<string, unknown>, body: string): boolean {
     const nested = Object.values(params).some((value) => typeof value === 'object' && value !== null);
@@ -126,10 +122,7 @@ function hash(text: string): string {
   return `${a >>> 0}:${b >>> 0}`;
 }
 
-/**
- * The one bounded memory of recent keys: the last `limit` written, oldest forgotten first (writing
- * a key again renews it).
- */
+/** The one bounded memory of recent keys: the last `limit` written (a rewrite renews), oldest forgotten. */
 export class Recent<V> {
   readonly #limit: number;
   readonly #map = new Map<string, V>();
@@ -139,7 +132,6 @@ export class Recent<V> {
 
   /** @param limit - how many of the last writes are remembered; at least 1. */
   constructor(limit: number) {
-    if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`Recent limit: ${limit}`);
     this.#limit = limit;
   }
 

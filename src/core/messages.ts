@@ -1,8 +1,5 @@
-/**
- * The words a merchant reads when a call fails: which host, which system error, what the call was
- * (amounts in Naira with the Kobo in brackets), and what to do next, right for the call (a charge
- * can be confirmed with verify; a refund can only be retried with its key).
- */
+// The words a merchant reads when a call fails: which host, which error, what the call was, and
+// what to do next, right for the call (a charge can be confirmed with verify; a refund only retried).
 import { platform } from '../platform/index.js';
 import { firstAlongCauses } from './retry.js';
 import type { AttemptResult } from './types.js';
@@ -45,10 +42,7 @@ export function advice(words: CallWords, reached: boolean): string {
     : ` Nothing reached the service, so nothing was done; retrying with idempotencyKey '${key}' is safe.`;
 }
 
-/**
- * True when `cause` (or one of its first causes) is how undici fails a connection on a
- * `100 Continue` it will not read past (nodejs/undici#197): `UND_ERR_SOCKET`, "bad response".
- */
+/** True when `cause` is undici failing on a `100 Continue` it will not read past (nodejs/undici#197). */
 export function refusedContinue(cause: unknown): boolean {
   const refusal = (link: object): true | undefined => {
     const { code, message } = link as { code?: unknown; message?: unknown };
@@ -172,22 +166,18 @@ export function refusedMessage(code: string | undefined): string {
     : `refused by the HTTP layer before sending${code ? ` (${code})` : ''}`;
 }
 
-/**
- * Text of a non-JSON error body for messages, in time linear in a bounded prefix: a hostile
- * proxy page (megabytes of `<`) costs the same as a short one. A hand-written scan rather than
- * regular expressions, so no pattern can backtrack.
- */
-
-/** How much of a body is looked at, in characters. */
+// Characters of a body looked at, and of the excerpt made from them.
 const EXCERPT_SOURCE_CHARS = 8_192;
-/** How long an excerpt may be, in characters. */
 const EXCERPT_LENGTH = 300;
 
 function isSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13) || c === 0xa0;
 }
 
-/** The visible text of (the start of) an HTML or plain-text body, whitespace collapsed. */
+/**
+ * The visible text of (the start of) an HTML or plain-text body, whitespace collapsed. A scan, not
+ * regular expressions, linear in a bounded prefix: megabytes of `<` cost what a short page does.
+ */
 export function excerptOf(text: string): string {
   const source = text.length > EXCERPT_SOURCE_CHARS ? text.slice(0, EXCERPT_SOURCE_CHARS) : text;
   const lower = source.toLowerCase();

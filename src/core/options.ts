@@ -3,10 +3,7 @@ import { closest, describe } from '../internal/values.js';
 import { platform } from '../platform/index.js';
 import type { AppInfo } from './config.js';
 
-/**
- * Checking what a merchant gives: the one option checker and its rules, the secret key's shape,
- * extra headers, and the per-call options.
- */
+// Checking what a merchant gives: the one option checker, the key's shape, headers, per-call options.
 
 /** Checks one option's value: a problem, a list of problems at sub-paths, or undefined when fine. */
 export type OptionRule = (value: unknown, path: string) => string | ValidationIssue[] | undefined;
@@ -17,10 +14,8 @@ export const MAX_INT32 = 2_147_483_647;
 export const MAX_TIMER_MS: number = MAX_INT32;
 
 /**
- * The one option checker: the value must be a plain object, every name known (a typo gets "did you
- * mean"), each value present must pass its rule. Getters that throw are reported, not propagated.
- *
- * @param expected - how a known name is described, for example `an option of Wallet`.
+ * The one option checker: an object of known names (a typo gets "did you mean") whose values pass
+ * their rules; a throwing getter is an issue. `expected` names a known name: `an option of Wallet`.
  */
 export function checkOptions(
   value: unknown,
@@ -96,10 +91,7 @@ const MAX_KEY_LENGTH = 508; // the prefix and 500 characters
 // Characters that paste invisibly: zero-width spaces and joiners, the BOM, soft hyphens, bidi marks.
 const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/;
 
-/**
- * What is wrong with a secret key, or undefined when it is well formed; never repeats the key or
- * any part of it. `name` says where it came from: the `apiKey` option or `WALLET_SECRET_KEY`.
- */
+/** What is wrong with a key (never repeating any of it); `name` is `apiKey` or `WALLET_SECRET_KEY`. */
 export function keyProblem(key: unknown, name: string): string | undefined {
   if (typeof key !== 'string') return `must be a string, got ${key === null ? 'null' : typeof key}`;
   const at = (pattern: RegExp): number => key.search(pattern) + 1;
@@ -135,8 +127,7 @@ export function keyProblem(key: unknown, name: string): string | undefined {
   return undefined;
 }
 
-// Set by the SDK or managed by the HTTP layer: a caller's value would defeat auth or idempotency,
-// or be refused on the wire.
+// A caller's value would defeat auth or idempotency, or be refused on the wire.
 const RESERVED: ReadonlyMap<string, string> = new Map([
   ['authorization', 'set by the SDK from apiKey'],
   ['x-idempotency-key', 'use the idempotencyKey option'],
@@ -262,8 +253,7 @@ export const REQUEST_OPTION_RULES: Readonly<Record<string, OptionRule>> = {
 
 const encoder = new TextEncoder();
 
-// Anything outside visible ASCII goes as UTF-8 percent-encoding: a shop named in Yoruba is still
-// identified, not refused, and no proxy mangles it.
+// Beyond visible ASCII, UTF-8 percent-encoded: a shop named in Yoruba is identified, not refused.
 const headerSafe = (text: string): string =>
   text.replace(/[^\x20-\x7e]|%/gu, (char) =>
     Array.from(encoder.encode(char), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(
@@ -271,24 +261,23 @@ const headerSafe = (text: string): string =>
     ),
   );
 
+// An appInfo field: it goes into a header, so one line.
+const oneLine: OptionRule = (value) =>
+  typeof value !== 'string'
+    ? `must be a string, not ${describe(value)}`
+    : /[\r\n\0]/.test(value)
+      ? 'must not contain line breaks'
+      : undefined;
+const APP_INFO_RULES = { name: oneLine, version: oneLine, url: oneLine };
+
 /** The `User-Agent`: the SDK, the runtime, then the merchant's `appInfo`; line breaks are refused. */
 export function userAgentOf(version: string, app: unknown, issues: ValidationIssue[]): string {
   const base = `wallet-node/${version} ${headerSafe(platform.runtime)}`;
   if (app === undefined) return base;
-  const found = checkOptions(
-    app,
-    { name: ofType('string'), version: ofType('string'), url: ofType('string') },
-    'appInfo',
-    'a field of appInfo',
-  );
+  const found = checkOptions(app, APP_INFO_RULES, 'appInfo', 'a field of appInfo');
   const { name, version: appVersion, url } = (found.length === 0 ? app : {}) as Partial<AppInfo>;
-  if (found.length === 0 && (typeof name !== 'string' || name.trim() === '')) {
+  if (found.length === 0 && (name === undefined || name.trim() === '')) {
     found.push({ path: 'appInfo.name', message: 'must be a non-empty string' });
-  }
-  for (const [field, value] of Object.entries({ name, version: appVersion, url })) {
-    if (value !== undefined && /[\r\n\0]/.test(value)) {
-      found.push({ path: `appInfo.${field}`, message: 'must not contain line breaks' });
-    }
   }
   issues.push(...found);
   if (found.length > 0 || name === undefined) return base;

@@ -12,7 +12,7 @@ import {
   ResponseValidationError,
   type ApiErrorInit,
 } from '../errors/call.js';
-import { ValidationError, type CallInfo } from '../errors/base.js';
+import { ValidationError, type CallInfo, type ValidationIssue } from '../errors/base.js';
 import type { Scrubber } from './scrub.js';
 import type { AttemptResult, Operation, WithResponse } from './types.js';
 import {
@@ -30,14 +30,8 @@ import { parseRetryAfter } from './retry.js';
 import type { Schemas } from './check.js';
 
 /**
- * From the last attempt to what the merchant sees: which results may mean the service acted, and
- * the one result or typed error a call ends in, by status, envelope and data.
- */
-
-/**
- * May the service have acted on this attempt without saying so definitively? A request that may
- * have been written and got no answer, a 5xx, or a 2xx too large to read. 4xx, 408 and 429 are
- * definitive refusals; a failure that provably never left (DNS, refused, local) is not.
+ * May the service have acted without saying so definitively: a request that may have been written
+ * and got no answer, a 5xx, or a 2xx too large to read. 4xx (408, 429 too) are definitive refusals.
  */
 export function mayHaveActed(result: AttemptResult): boolean {
   if (result.kind === 'failure') return result.reached && result.reason !== 'refused';
@@ -125,22 +119,13 @@ export function callResult<T>(result: AttemptResult, ctx: ResultContext): WithRe
   }
   if (result.status < 200 || result.status > 299) throw apiErrorFor(result, call, ctx.note);
   if (result.undecoded !== undefined) {
-    // A 2xx whose body cannot be read: the service answered, but what it did cannot be known.
     const issue = { path: '', message: `could not be read: ${result.undecoded}` };
-    throw new ResponseValidationError(call.endpoint, result.status, result.text, [issue], {
-      ...call,
-      outcomeUnknown: call.idempotencyKey !== undefined,
-    });
+    throw unreadable(call, result.status, result.text, [issue]);
   }
   const envelope = openEnvelope(result, call);
   const { schemas } = ctx;
   const checked = schemas.check(schemas[ctx.operation.dataSchema], envelope.data, 'data');
-  if (!checked.ok) {
-    throw new ResponseValidationError(call.endpoint, result.status, envelope.body, checked.issues, {
-      ...call,
-      outcomeUnknown: call.idempotencyKey !== undefined,
-    });
-  }
+  if (!checked.ok) throw unreadable(call, result.status, envelope.body, checked.issues);
   const data = checked.value;
   const key = call.idempotencyKey;
   const { echoes } = ctx.operation;
@@ -167,6 +152,17 @@ export function callResult<T>(result: AttemptResult, ctx: ResultContext): WithRe
     attempts: call.attempts,
   };
   return { data: data as T, response };
+}
+
+// A 2xx that cannot be read: the service answered, but what a POST did cannot be known.
+function unreadable(
+  call: CallInfo,
+  status: number,
+  body: unknown,
+  issues: readonly ValidationIssue[],
+): ResponseValidationError {
+  const outcomeUnknown = call.idempotencyKey !== undefined;
+  return new ResponseValidationError(call.endpoint, status, body, issues, { ...call, outcomeUnknown });
 }
 
 /** A response read to its last byte (already scrubbed of the key). */
@@ -241,13 +237,7 @@ type Envelope = { body: unknown; data: unknown; message: string | undefined };
 function openEnvelope(raw: RawResponse, call: CallInfo): Envelope {
   const body = parseBody(raw.text);
   const invalid = (message: string): ResponseValidationError =>
-    new ResponseValidationError(
-      call.endpoint,
-      raw.status,
-      body.json ? body.value : raw.text.slice(0, 8_192),
-      [{ path: '', message }],
-      { ...call, outcomeUnknown: call.idempotencyKey !== undefined },
-    );
+    unreadable(call, raw.status, body.json ? body.value : raw.text.slice(0, 8_192), [{ path: '', message }]);
   if (!body.json) throw invalid('expected a JSON body');
   const envelope = body.value as { status?: unknown; data?: unknown; message?: unknown } | null;
   if (typeof envelope !== 'object' || envelope === null || Array.isArray(envelope)) {

@@ -1,11 +1,8 @@
 import type { AttemptResult } from './types.js';
 import type { Logger } from './trace.js';
 
-/**
- * The time of a call: one deadline per attempt (and what a failed attempt proves), when to try
- * again and how long to wait. Retrying is safe because every POST carries one idempotency key across
- * all of its attempts. Attempts and waits end early when the call's signal fires (`onAbort`).
- */
+// The time of a call: each attempt's deadline and what its failure proves, when to retry and how
+// long to wait (safe: a POST keeps one idempotency key across its attempts).
 
 const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 8_000;
@@ -28,10 +25,8 @@ const HTTP_DATE = new RegExp(
 );
 
 /**
- * Parses `Retry-After` into milliseconds from `now`: a non-negative integer of seconds (at most
- * ten digits) or a valid HTTP date. Anything else (`-5`, `5, 5` from a repeated header, `1.5`,
- * 400 digits, junk) is undefined, so the caller keeps its normal backoff; never "now" by accident,
- * never Infinity.
+ * `Retry-After` in milliseconds from `now`: whole seconds (up to ten digits) or an HTTP date. Anything
+ * else (`-5`, `5, 5`, `1.5`, junk) is undefined, so the caller keeps its backoff; never Infinity.
  */
 export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
   if (value === undefined || value.length > 64) return undefined;
@@ -43,12 +38,7 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
   return Math.max(0, date - now);
 }
 
-/**
- * Exponential backoff with jitter: about 0.5 s, 1 s, 2 s … up to 8 s, each shortened by up to a
- * quarter at random so that many clients failing together do not retry together.
- *
- * @param retry - 1 for the first retry.
- */
+/** Backoff for retry number `retry` (from 1): 0.5 s doubling to 8 s, up to a quarter shorter at random. */
 export function backoffDelay(retry: number, random: number = Math.random()): number {
   const full = Math.min(BASE_DELAY_MS * 2 ** (retry - 1), MAX_DELAY_MS);
   return Math.round(full * (1 - 0.25 * random));
@@ -76,10 +66,7 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void
 // calls would pass Node's limit of 10 listeners and warn), removed when the last of them is done.
 const waiting = new WeakMap<AbortSignal, { callbacks: Set<() => void>; listener: () => void }>();
 
-/**
- * Calls `callback` once when `signal` fires (the caller checks `aborted` first). Returns the
- * function that unregisters it; call it when the wait is over.
- */
+/** Calls `callback` once when `signal` fires (check `aborted` first); returns its unregister function. */
 export function onAbort(signal: AbortSignal, callback: () => void): () => void {
   let entry = waiting.get(signal);
   if (entry === undefined) {
@@ -102,24 +89,15 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
   };
 }
 
-/** What bounds the wait before another attempt. */
-export interface RetryLimits {
-  /** The longest `Retry-After` waited out, in ms. */
-  maxRetryAfter: number;
-  /** Milliseconds left of the call's `totalTimeout`. */
-  left: number;
-}
-
 /**
- * What follows an attempt: a wait (ms) before the next one, or the end of the call, with a note for
- * the message when it ends early (a `Retry-After` too long, no time left). Never a wait past the
- * deadline: a wait that would reach it ends the call now with this result's error.
+ * What follows an attempt: a wait (ms) before the next, or the end of the call, with a note when it
+ * ends early (a `Retry-After` over `maxRetryAfter`, or no time `left` before the call's deadline).
  */
 export function delayBeforeRetry(
   result: AttemptResult,
   n: number,
   logger: Logger,
-  limits: RetryLimits,
+  limits: { maxRetryAfter: number; left: number },
 ): { wait: number } | { stop: string | undefined } {
   const retryable =
     result.kind === 'failure'
@@ -159,11 +137,7 @@ const REFUSED_LOCALLY = codes(`UND_ERR_INVALID_ARG UND_ERR_NOT_SUPPORTED UND_ERR
   ERR_INVALID_ARG_TYPE ERR_INVALID_ARG_VALUE ERR_INVALID_CHAR ERR_INVALID_HTTP_TOKEN`);
 const TIMEOUTS = codes('UND_ERR_CONNECT_TIMEOUT UND_ERR_HEADERS_TIMEOUT UND_ERR_BODY_TIMEOUT');
 
-/**
- * The first value `read` finds along an error's cause chain (fetch wraps undici's error, Node
- * aggregates the errors of each address): five links at most, and none past a throwing getter or
- * a revoked Proxy. @internal
- */
+/** The first value `read` finds along a cause chain: five links, none past a throwing getter. @internal */
 export function firstAlongCauses<T>(cause: unknown, read: (link: object) => T | undefined): T | undefined {
   let current = cause;
   try {
@@ -202,10 +176,7 @@ export interface Stoppable {
 
 const NOBODY: Stoppable = { stop: () => undefined };
 
-/**
- * One attempt's deadline: one timer over connecting, the headers and every byte of the body, and
- * the caller's signal; either calls `target.stop` with its reason.
- */
+/** An attempt's deadline: a timer over the whole exchange, and the caller's signal; either stops `target`. */
 export class Deadline {
   readonly #caller: AbortSignal | undefined;
   readonly #timer: ReturnType<typeof setTimeout>;

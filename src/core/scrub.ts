@@ -2,14 +2,9 @@ import type { ValidationIssue } from '../errors/base.js';
 import { safeCopy } from '../internal/values.js';
 import type { AttemptResult } from './types.js';
 
-/**
- * The one scrubber: every response text and header, error message, `cause` chain and log line
- * passes through it before a merchant can see it. It finds the secret key in every form
- * `keyFinder` (below) knows (as is, a fragment of 12 or more characters, base64 at any alignment), also
- * under JSON string escapes (`\/`, `\u005f`) and percent-encoding, up to two levels, and replaces
- * each with `[redacted]`. Values and errors are copied as plain data (`safeCopy` in `internal/values.ts`):
- * nothing a cause carries is passed through.
- */
+// The one scrubber: every answer, header, error message, cause and log line passes through it. It
+// replaces each form of the key `keyFinder` knows, also under up to two levels of JSON string
+// escapes and percent-encoding, with `[redacted]`; values and errors are copied as plain data.
 
 const REDACTED = '[redacted]';
 
@@ -79,10 +74,7 @@ function replaced(value: string, ranges: Range[]): string {
   return out + value.slice(last);
 }
 
-/**
- * Builds the scrubber for one key, and for other secrets given whole (a proxy's credentials), which
- * are removed as written and percent-encoded.
- */
+/** The scrubber of one key, and of secrets given whole (proxy credentials), as written or percent-encoded. */
 export function createScrubber(key: string, secrets: readonly string[] = []): Scrubber {
   const literals = [...new Set(secrets.flatMap((s) => (s.length >= 4 ? [s, encodeURIComponent(s)] : [])))];
   const find = keyFinder(key);
@@ -131,15 +123,10 @@ export function createScrubber(key: string, secrets: readonly string[] = []): Sc
   };
 }
 
-/**
- * Where a secret key appears in a text, in every form a server or library might echo it: as is,
- * any fragment of 12 or more characters of the part after `sk_live_`/`sk_test_`, in any letter
- * case (a gateway's error page that upper-cases the header it complains about), in hex, and
- * base64 (of the key alone or inside a longer encoded string such as `Bearer <key>` or a Basic
- * `user:key`, standard or URL-safe alphabet). Time is linear in the text: a native search for
- * fixed blocks, then a bounded extension. `core/scrub.ts` adds the escaped forms by searching
- * decoded views.
- */
+// Where a key appears in a text: as is, any 12 or more characters of its secret part in any letter
+// case (a gateway's error page may upper-case the header it complains about), in hex, or in base64
+// (alone or inside `Bearer <key>`, a Basic `user:key`; either alphabet). Linear: a native search for
+// fixed blocks, then a bounded extension.
 
 const FRAGMENT = 12;
 const BLOCK = 6; // every fragment of 12 contains one block of 6 aligned on the key's part
@@ -194,11 +181,8 @@ function runs(
   }
 }
 
-/**
- * The base64 characters of `bytes` that do not depend on what comes before or after them, when
- * they start `align` bytes into a 3-byte group: a string encoded with the key somewhere inside it
- * holds one of the three.
- */
+// The base64 characters of `bytes`, starting `align` bytes into a 3-byte group, that no neighbour
+// changes: whatever encodes the key holds those of one of the three alignments.
 function stableBase64(bytes: Uint8Array, align: number): string {
   const bits = (i: number): number => (i < align || i >= align + bytes.length ? 0 : bytes[i - align]!);
   const total = align + bytes.length;

@@ -3,12 +3,8 @@ import { refusal, startDeadline, type Deadline, type Stoppable } from './retry.j
 import { BodyDecoder, BoundedBody, MAX_BODY_BYTES, encodingPlan, readBounded } from './body.js';
 import type { AttemptRequest, AttemptResult, FetchFunction, Sender } from './types.js';
 
-/**
- * Sending one attempt, the two ways: through undici's public dispatcher interface (the client's own
- * Agent or a merchant's dispatcher) and through `fetch`. Each runs under one deadline and reports an
- * answer, an answer too large to read, or a failure that says whether the request may have reached
- * the service. The retry loop reasons only about these results.
- */
+// Sending one attempt, through an undici dispatcher or through fetch, under one deadline: an answer,
+// one too large to read, or a failure saying whether the request may have reached the service.
 
 type Settle = (result: AttemptResult) => void;
 
@@ -16,9 +12,8 @@ type Settle = (result: AttemptResult) => void;
 export type RealSetImmediate = (run: () => void) => void;
 
 /**
- * One exchange as undici's public dispatch handler (undici 7 and 8): the body goes from undici's
- * callbacks straight into the bounded body, decoded on the way if compressed. Whatever ends it
- * first (the answer, a failure, the deadline, the caller's signal, an oversized body) settles it.
+ * One exchange as undici's dispatch handler (undici 7 and 8), the body read into the bounded body,
+ * decoded on the way; whatever ends it first (answer, failure, deadline, signal, size) settles it.
  */
 class UndiciExchange implements DispatchHandler, Stoppable {
   readonly #settle: Settle;
@@ -53,9 +48,8 @@ class UndiciExchange implements DispatchHandler, Stoppable {
     }
   }
 
-  // `released`: undici hands the socket back one event-loop turn after the answer ends. Settling
-  // after that turn (a promise job, then the real timer, so a merchant's fake clock cannot hold it)
-  // lets calls awaited in turn reuse one socket (test/pool.test.ts).
+  // `released`: undici frees the socket a turn after the answer ends; settling after it, on the real
+  // timer (a fake clock cannot hold it), lets calls awaited in turn reuse one socket (test/pool.test.ts).
   #end(result: AttemptResult, released = false): void {
     if (this.#settled) return;
     this.#settled = true;
@@ -149,10 +143,7 @@ class UndiciExchange implements DispatchHandler, Stoppable {
   }
 }
 
-/**
- * Sending through an undici `Dispatcher` (the client's own Agent, or the merchant's proxy, mock or
- * pool); no import of undici. `turn`: given for the client's own Agent (see `UndiciExchange`).
- */
+/** Sending through an undici `Dispatcher`, without importing undici; `turn` for the client's own Agent. */
 export function undiciSender(dispatcher: Dispatcher, turn?: RealSetImmediate): Sender {
   const state = dispatcher as { closed?: unknown; destroyed?: unknown };
   return (request) =>
@@ -177,9 +168,8 @@ export function undiciSender(dispatcher: Dispatcher, turn?: RealSetImmediate): S
 const FETCH_DECODES = /^(gzip|x-gzip|deflate|br|zstd|identity)$/i;
 
 /**
- * Sending through `fetch`, with every rule of the undici path. `getFetch` is asked on each attempt,
- * so a `globalThis.fetch` patched later (MSW's `setupServer`) sees the request. Redirects are
- * never followed: the key must not travel to another host.
+ * Sending through `fetch`, by the undici path's rules. `getFetch` is asked each attempt, so a fetch
+ * patched later (MSW) sees the request; redirects are never followed (the key stays with its host).
  */
 export function fetchSender(getFetch: () => FetchFunction | undefined): Sender {
   return async (request): Promise<AttemptResult> => {

@@ -4,12 +4,8 @@ import type { WithResponse } from './types.js';
 import type { ValidationIssue } from '../errors/base.js';
 import type { Scrubber } from './scrub.js';
 
-/**
- * What the client reports about its calls: log lines through the merchant's `logger` (scrubbed,
- * parameters masked), and each call on Node's `diagnostics_channel`: the tracing channel
- * `wallet:request` and `wallet:request:retry` for each retry. Subscribers see what an operator
- * needs and nothing private: no key, no parameters, no response data, no error text from the server.
- */
+// What the client reports of its calls: scrubbed log lines, and `diagnostics_channel` events that
+// carry nothing private (no key, parameters, data or server text).
 
 /** An error as the channel shows it: its class name and code, never the server's text. */
 export interface TracedError extends Error {
@@ -66,16 +62,9 @@ type Channels = {
 };
 let channels: Channels | null | undefined;
 
-// The call's fields every SDK error carries; read defensively, since a bug may throw anything.
-function fieldsOf(error: unknown): Record<string, unknown> {
-  return (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
-}
-
 /**
- * Runs one API call under `wallet:request`, or just runs it when nobody listens (or the runtime
- * has no `diagnostics_channel`). The channel's promise resolves to nothing and rejects with a
- * {@link TracedError}; the caller gets the real result or error.
- * @internal
+ * Runs one call under `wallet:request` when someone listens. The channel sees nothing or a
+ * {@link TracedError}; the caller gets the real result or error. @internal
  */
 export function traceCall<T>(
   method: 'GET' | 'POST',
@@ -117,7 +106,8 @@ export function traceCall<T>(
         result = await run(retry);
       } catch (error) {
         failure = error;
-        const fields = fieldsOf(error);
+        // The call's fields every SDK error carries; read defensively, since a bug may throw anything.
+        const fields = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
         if (typeof fields.idempotencyKey === 'string') message.idempotencyKey = fields.idempotencyKey;
         if (typeof fields.status === 'number') message.status = fields.status;
         if (typeof fields.attempts === 'number') message.attempts = fields.attempts;
@@ -159,9 +149,8 @@ export interface Logger {
 const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
 
 /**
- * Builds the client's logger from its options, recording a problem for an unknown level under
- * `levelName` (the `logLevel` option, or the `WALLET_LOG` variable it came from). Every line and
- * its details pass through the scrubber; a sink that throws cannot break a call.
+ * The client's logger; an unknown level is an issue under `levelName` (`logLevel` or `WALLET_LOG`).
+ * Every line is scrubbed; a sink that throws cannot break a call.
  */
 export function createLogger(
   sink: LogSink | undefined,

@@ -79,16 +79,7 @@ export class APIPromise<T> extends Promise<T> {
         : (r: WithResponse<T>): A => r.data as unknown as A;
     return this.#result.then(fulfilled, onrejected);
   }
-
-  /** See `Promise.prototype.catch`. */
-  override catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<T | B> {
-    return this.then(undefined, onrejected);
-  }
-
-  /** See `Promise.prototype.finally`. */
-  override finally(onfinally?: (() => void) | null): Promise<T> {
-    return this.then().finally(onfinally);
-  }
+  // The built-in `catch` and `finally` call this `then`, as the spec has them do.
 
   /** Tags it for `Object.prototype.toString`. */
   override get [Symbol.toStringTag](): string {

@@ -2,11 +2,7 @@ import type { Route } from '../internal/values.js';
 import type { SchemaName } from '../schemas/index.js';
 import type { Echo } from './idempotency.js';
 
-/**
- * The shapes that pass between core's files: what a resource declares of an operation, what one
- * attempt sends and how it ends, and what a call resolves to. Types only, below every other file
- * of core, so each file imports the words it shares from here and none imports another back.
- */
+// The shapes core's files pass each other; types only, below every other file of core.
 
 /** One operation as a resource declares it, once; the transport does the rest. */
 export interface Operation {
@@ -48,9 +44,6 @@ export interface AttemptRequest {
   signal: AbortSignal | undefined;
 }
 
-/** Why an attempt got no answer. `refused`: the HTTP layer refused to send it (nothing left the process). */
-export type FailureReason = 'timeout' | 'network' | 'refused' | 'aborted';
-
 /** How one attempt ended. Header names are lowercase, repeats joined with `, `. */
 export type AttemptResult =
   | {
@@ -64,7 +57,8 @@ export type AttemptResult =
   | { kind: 'too_large'; status: number; headers: Record<string, string>; limit: number }
   | {
       kind: 'failure';
-      reason: FailureReason;
+      /** `refused`: the HTTP layer refused to send it (nothing left the process). */
+      reason: 'timeout' | 'network' | 'refused' | 'aborted';
       /** May the request have reached the service? False only when provably not (DNS, refused, local). */
       reached: boolean;
       /** The system or library error code, for messages: `ECONNREFUSED`, `UND_ERR_SOCKET`. */

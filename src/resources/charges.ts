@@ -1,8 +1,4 @@
-/**
- * The service's two resources: charges (find the customer, send the prompt, confirm the outcome)
- * and refunds. `verifyMany`, `reconcile` and `waitForOutcome` load their files on first use, so a
- * verify loads only what a verify needs.
- */
+// Charges and refunds; `verifyMany`, `reconcile` and `waitForOutcome` load their files on first use.
 import type { APIPromise, RequestFn, RequestOptions } from '../core/transport.js';
 import { Recent } from '../core/idempotency.js';
 import type { Accepted, Operation, ResponseMeta } from '../core/types.js';
@@ -29,8 +25,7 @@ function handleForm(value: unknown): unknown {
 }
 
 type Params = Record<string, unknown>;
-// Each operation declared once: its route (the template for tracing and the path are one
-// declaration), its schemas, what it says about itself in messages and what its answer must echo.
+// Each operation declared once: route, schemas, its words in messages, what its answer must echo.
 const RESOLVE: Operation = {
   method: 'POST',
   route: path`/v1/charges/resolve-handle`,
@@ -190,10 +185,9 @@ export class Charges {
   }
 
   /**
-   * Verifies many references, politely: at most `concurrency` in flight, one shared pause for
-   * every worker when the service answers 429 or `Retry-After`, each failure (after a verify's
-   * retries) reported on its own result, never the end of the run. Takes any iterable or async
-   * iterable; results come in input order and memory stays flat however long the input.
+   * Verifies many references, politely: at most `concurrency` in flight, every worker pausing on a
+   * 429 or `Retry-After`, each failure (after retries) on its own result. Takes any iterable or
+   * async iterable; results come in input order, in flat memory.
    *
    * @throws {@link ValidationError} for bad options, before anything is sent.
    * @throws {@link RequestAbortedError} when `options.signal` fires (results already yielded stand).
@@ -244,12 +238,10 @@ export class Charges {
   }
 
   /**
-   * Waits for the customer's answer: polls {@link Charges.verify} until the charge leaves
-   * `PENDING_AUTHORIZATION` / `PENDING_SCAN`, and resolves to that transaction whatever its status
-   * (`SUCCESS`, `FAILED`, or one the SDK does not know yet). Polls back off (to one every 5 s) and
-   * honour `Retry-After`; 429s, 5xx and lost connections are retried underneath. By default it waits
-   * until 5 s past the `expiresAt` of this client's last dispatch of the reference, else 2 minutes.
-   * For checkout pages and servers without a webhook endpoint: the webhook stays the primary signal.
+   * Waits for the customer's answer: polls {@link Charges.verify} (backing off to every 5 s,
+   * honouring `Retry-After`, retrying 429s, 5xx and lost connections) until the charge is no longer
+   * `PENDING_AUTHORIZATION` / `PENDING_SCAN`, and resolves to that transaction whatever its status.
+   * For pages and servers without a webhook endpoint: the webhook stays the primary signal.
    *
    * @throws {@link WaitTimeoutError} when time runs out, with the last transaction seen.
    * @throws {@link RequestAbortedError} as soon as `options.signal` fires.

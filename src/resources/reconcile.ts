@@ -1,8 +1,5 @@
-/**
- * `charges.reconcile`: the merchant's ledger against what the service holds, one verdict per row.
- * It is `verifyMany` over the ledger's references plus the verdict rules below; a malformed row is
- * refused on its own row (nothing sent for it), so one bad line never ends a nightly run.
- */
+// `charges.reconcile`: `verifyMany` over a ledger plus the verdict rules; a malformed row is refused
+// on its own row, so one bad line never ends a nightly run.
 import { quoted } from '../internal/values.js';
 import { ValidationError, type ValidationIssue, type WalletError } from '../errors/base.js';
 import { isApiError } from '../errors/call.js';
@@ -10,9 +7,7 @@ import { estimateFee } from '../money.js';
 import type { Transaction } from '../types.js';
 import {
   orderedPool,
-  runAborted,
   settleRun,
-  stopped,
   VERIFY_MANY_RULES,
   verifyWithRetries,
   type AnyIterable,
@@ -34,23 +29,8 @@ export interface LedgerRow {
   status: LedgerStatus;
 }
 
-/**
- * What a row's comparison found, checked in this order: `unknown_reference` (the service's 404),
- * `error` (could not verify, or the row itself is malformed), `amount_mismatch`, `still_pending`,
- * `paid_not_recorded` (a missed webhook: fulfil it), `recorded_not_paid`, `fee_mismatch`, `match`.
- */
-export type Verdict =
-  | 'match'
-  | 'paid_not_recorded'
-  | 'recorded_not_paid'
-  | 'amount_mismatch'
-  | 'fee_mismatch'
-  | 'still_pending'
-  | 'unknown_reference'
-  | 'error';
-
 /** Every verdict, in the order reports list them. */
-export const VERDICTS: readonly Verdict[] = [
+export const VERDICTS = [
   'match',
   'paid_not_recorded',
   'recorded_not_paid',
@@ -59,7 +39,14 @@ export const VERDICTS: readonly Verdict[] = [
   'still_pending',
   'unknown_reference',
   'error',
-];
+] as const;
+
+/**
+ * What a row's comparison found, checked in this order: `unknown_reference` (the service's 404),
+ * `error` (could not verify, or the row itself is malformed), `amount_mismatch`, `still_pending`,
+ * `paid_not_recorded` (a missed webhook: fulfil it), `recorded_not_paid`, `fee_mismatch`, `match`.
+ */
+export type Verdict = (typeof VERDICTS)[number];
 
 /** One reconciled row. */
 export interface ReconcileLine<Row extends LedgerRow = LedgerRow> {
@@ -191,7 +178,6 @@ export async function* reconcile<Row extends LedgerRow>(
   options?: ReconcileOptions,
 ): AsyncGenerator<ReconcileLine<Row>, void, undefined> {
   const run = settleRun(options, RULES, 'reconcile');
-  if (stopped(run)) throw runAborted(run.signal);
   const total = options?.total ?? (Array.isArray(ledger) ? ledger.length : undefined);
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   const onProgress = options?.onProgress;
@@ -213,13 +199,10 @@ export async function* reconcile<Row extends LedgerRow>(
     return { reference, verdict, expected: row, actual: result.transaction, error: result.error, detail };
   };
 
-  const pool = orderedPool(ledger, task, run);
-  for await (const line of pool) {
-    if (stopped(run)) throw runAborted(run.signal);
+  for await (const line of orderedPool(ledger, task, run)) {
     counts[line.verdict]++;
     done++;
     if (onProgress) onProgress({ done, total, verdicts: { ...counts } });
     yield line;
   }
-  if (stopped(run)) throw runAborted(run.signal);
 }

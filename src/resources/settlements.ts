@@ -1,7 +1,4 @@
-/**
- * `summarizeSettlements`: what the bank should credit each day, the settled charges grouped by the
- * calendar day of `settledAt` in the merchant's time zone (23:30 UTC is the next day in Lagos).
- */
+// Each day's bank credit, by the merchant's calendar (23:30 UTC is the next day in Lagos).
 import { checkOptions } from '../core/options.js';
 import { ValidationError } from '../errors/base.js';
 import type { ValidationIssue } from '../errors/base.js';
@@ -63,11 +60,10 @@ function rowIssues(t: Transaction, path: string): ValidationIssue[] {
 }
 
 /**
- * Groups the `SETTLED` charges among `transactions` (verify results; any others are skipped) by
- * the calendar day of their `settledAt` in `timeZone`, and totals each day: the expected bank
- * credit of a day is its `net`. Days come in order, oldest first. Throws a `ValidationError`
- * naming every problem, before summing anything: an unknown time zone or option, or a settled
- * charge whose `amount`, `fee` or `netAmount` is not whole Kobo or whose `settledAt` is not a time.
+ * Totals the `SETTLED` charges among `transactions` (others skipped) by the calendar day of their
+ * `settledAt` in `timeZone`, oldest first: a day's `net` is the bank credit to expect. Throws one
+ * `ValidationError` before summing for an unknown time zone or option, or a settled charge whose
+ * `amount`, `fee` or `netAmount` is not whole Kobo or whose `settledAt` is not a time.
  *
  * @example
  * ```ts

@@ -1,12 +1,7 @@
-/**
- * `charges.verifyMany`, loaded on its first run: verifies a long list of references, politely. Each
- * verify is sent with the transport's retries off, so this loop sees every 429 and `Retry-After`
- * and pauses every worker at once; it retries what a verify retries with the same backoff, then
- * puts the error on its row and goes on. Results come in input order from a bounded pool.
- */
-import type { APIPromise } from '../core/transport.js';
-import { checkOptions, wholeNumber, type OptionRule } from '../core/options.js';
-import { REQUEST_OPTION_RULES } from '../core/options.js';
+// `charges.verifyMany`, loaded on first use. Each verify goes without the transport's retries, so
+// this loop sees every 429 and pauses every worker at once; a row's last error goes on its row.
+import type { APIPromise, RequestOptions } from '../core/transport.js';
+import { checkOptions, REQUEST_OPTION_RULES, wholeNumber, type OptionRule } from '../core/options.js';
 import {
   backoffDelay,
   isRetryableStatus,
@@ -14,10 +9,8 @@ import {
   parseRetryAfter,
   sleep,
 } from '../core/retry.js';
-import type { RequestOptions } from '../core/transport.js';
-import { ValidationError } from '../errors/base.js';
+import { ValidationError, type WalletError } from '../errors/base.js';
 import { isApiError, isConnectionError, RequestAbortedError } from '../errors/call.js';
-import type { WalletError } from '../errors/base.js';
 import type { Transaction } from '../types.js';
 
 /** Options of {@link Charges.verifyMany}. */
@@ -75,15 +68,11 @@ export interface FailedResult {
 /** Verify as the loops call it: the resource's own method. @internal */
 export type VerifyFn = (reference: string, options: RequestOptions) => APIPromise<Transaction>;
 
-const DEFAULT_CONCURRENCY = 8;
-const MAX_CONCURRENCY = 256;
-const DEFAULT_MAX_RETRIES = 2;
-
 /** The option rules `reconcile` shares. @internal */
 export const VERIFY_MANY_RULES: Readonly<Record<keyof VerifyManyOptions, OptionRule>> = {
-  concurrency: wholeNumber(1, MAX_CONCURRENCY),
+  concurrency: wholeNumber(1, 256),
   signal: REQUEST_OPTION_RULES.signal!,
-  maxRetries: wholeNumber(0, 10),
+  maxRetries: REQUEST_OPTION_RULES.maxRetries!,
   maxWait: wholeNumber(0, 24 * 60 * 60 * 1000),
 };
 
@@ -106,12 +95,17 @@ export function settleRun(
   const issues = checkOptions(options, rules, 'options', `an option of ${what}`);
   if (issues.length > 0) throw new ValidationError(`${what} options`, issues, 'Nothing was sent.');
   return {
-    concurrency: options?.concurrency ?? DEFAULT_CONCURRENCY,
-    maxRetries: options?.maxRetries ?? DEFAULT_MAX_RETRIES,
+    concurrency: options?.concurrency ?? 8,
+    maxRetries: options?.maxRetries ?? 2,
     maxWait: options?.maxWait ?? MAX_RETRY_AFTER_MS,
     signal: options?.signal,
     pausedUntil: 0,
   };
+}
+
+/** A failed verify worth another (the transport's retries aside): no answer, a 408, 429 or 5xx. @internal */
+export function isTransient(error: unknown): boolean {
+  return isConnectionError(error) || (isApiError(error) && isRetryableStatus(error.status));
 }
 
 // Each attempt is a call of its own: the error that ends the row names every attempt the run made.
@@ -123,11 +117,7 @@ function allAttempts(error: WalletError, attempts: number): WalletError {
   return error;
 }
 
-/**
- * Verifies one reference with the run's retries and shared pause. Never throws: an error that
- * outlasts the retries is returned for its row.
- * @internal
- */
+/** Verifies one reference with the run's retries and pause; never throws (errors go on the row). @internal */
 export async function verifyWithRetries(
   verify: VerifyFn,
   reference: string,
@@ -137,25 +127,18 @@ export async function verifyWithRetries(
   let attempts = 0;
   for (let retry = 0; ; retry++) {
     try {
-      for (
-        let left = run.pausedUntil - performance.now();
-        left > 0;
-        left = run.pausedUntil - performance.now()
-      ) {
-        await sleep(left, run.signal);
-      }
-      const options: RequestOptions = { maxRetries: 0 };
-      if (run.signal) options.signal = run.signal;
+      // Another worker's 429 may move the pause while this one waits.
+      while (run.pausedUntil > performance.now())
+        await sleep(run.pausedUntil - performance.now(), run.signal);
       attempts++;
-      return { reference, transaction: await verify(reference, options) };
+      return { reference, transaction: await verify(reference, { maxRetries: 0, signal: run.signal }) };
     } catch (error) {
       const walletError = allAttempts(error as WalletError, attempts);
-      const retryable = isConnectionError(error) || (isApiError(error) && isRetryableStatus(error.status));
       const retryAfter = isApiError(error) ? parseRetryAfter(error.headers['retry-after']) : undefined;
       const rateLimited = isApiError(error) && error.status === 429;
       // The service said when to come back: that wait is its pace, not a failed attempt of the row.
       const told = retryAfter !== undefined && retryAfter > 0;
-      if (run.signal?.aborted === true || !retryable) return { reference, error: walletError };
+      if (run.signal?.aborted === true || !isTransient(error)) return { reference, error: walletError };
       if (told ? waited + retryAfter > run.maxWait : retry >= run.maxRetries)
         return { reference, error: walletError };
       // As a verify waits: what the service asked for, else the backoff.
@@ -172,18 +155,18 @@ export async function verifyWithRetries(
   }
 }
 
-/** True once the run's signal fired (a function, so TypeScript does not keep a stale narrowing). @internal */
-export function stopped(run: ManyRun): boolean {
+// A function, so TypeScript does not keep a stale narrowing of `aborted`.
+function stopped(run: ManyRun): boolean {
   return run.signal?.aborted === true;
 }
 
-/** The abort error of a run stopped by its signal. @internal */
-export function runAborted(signal: AbortSignal | undefined): RequestAbortedError {
-  return new RequestAbortedError({
+function throwIfStopped(run: ManyRun): void {
+  if (!stopped(run)) return;
+  throw new RequestAbortedError({
     endpoint: 'GET /v1/charges/verify/{reference}',
     attempts: 0,
     message: 'The run was stopped by its signal; results already yielded stand, the rest were not reported.',
-    cause: signal?.reason,
+    cause: run.signal?.reason,
   });
 }
 
@@ -197,14 +180,7 @@ export async function* verifyMany(
   options?: VerifyManyOptions,
 ): AsyncGenerator<VerifyResult, void, undefined> {
   const run = settleRun(options, VERIFY_MANY_RULES, 'verifyMany');
-  if (stopped(run)) throw runAborted(run.signal);
-  const pool = orderedPool(references, (reference) => verifyWithRetries(verify, reference, run), run);
-  for await (const result of pool) {
-    // A row that failed because the run was stopped is not its row's truth: never yield it.
-    if (stopped(run)) throw runAborted(run.signal);
-    yield result;
-  }
-  if (stopped(run)) throw runAborted(run.signal);
+  yield* orderedPool(references, (reference) => verifyWithRetries(verify, reference, run), run);
 }
 
 /** Any iterable or async iterable, as `verifyMany` and `reconcile` take. */
@@ -217,16 +193,17 @@ function iteratorOf<T>(input: AnyIterable<T>): AsyncIterator<T> | Iterator<T> {
 }
 
 /**
- * Yields `task(item)` for each input item, in input order, at most `run.concurrency` at a time.
- * An item is read only when a slot is free, and never more than a window ahead of the oldest
- * unfinished one, so memory stays flat. `task` should not throw: a failure belongs on its result.
- * Breaking out of the loop closes the input. @internal
+ * Yields `task(item)` for each input item, in input order, at most `run.concurrency` at a time,
+ * reading no more than a window ahead of the oldest unfinished one, so memory stays flat. `task`
+ * should not throw: a failure belongs on its result. Once the run's signal fires it throws
+ * `RequestAbortedError` instead of yielding. Breaking out of the loop closes the input. @internal
  */
 export async function* orderedPool<T, R>(
   input: AnyIterable<T>,
   task: (item: T) => Promise<R>,
   run: ManyRun,
 ): AsyncGenerator<R, void, undefined> {
+  throwIfStopped(run);
   const iterator = iteratorOf(input);
   const window = Math.max(256, run.concurrency * 64);
   const finished = new Map<number, { ok: true; value: R } | { ok: false; error: unknown }>();
@@ -263,10 +240,15 @@ export async function* orderedPool<T, R>(
         finished.delete(emitted);
         emitted++;
         if (!head.ok) throw head.error;
+        // A row that failed because the run was stopped is not its row's truth: never yield it.
+        throwIfStopped(run);
         yield head.value;
         continue;
       }
-      if (running === 0 && (ended || stopped(run))) return;
+      if (running === 0 && (ended || stopped(run))) {
+        throwIfStopped(run);
+        return;
+      }
       await new Promise<void>((resolve) => (wake = resolve));
       wake = undefined;
     }

@@ -1,16 +1,12 @@
-/**
- * `charges.waitForOutcome`, loaded on its first call: polls verify until the customer has answered.
- * Each poll is an ordinary verify, so the transport's retries happen underneath; this loop adds a
- * growing interval, honours `Retry-After`, and keeps one deadline for the whole wait.
- */
-import { MAX_TIMER_MS, checkOptions, type OptionRule } from '../core/options.js';
-import { REQUEST_OPTION_RULES } from '../core/options.js';
-import { isRetryableStatus, onAbort, parseRetryAfter, sleep } from '../core/retry.js';
+// `charges.waitForOutcome`, loaded on first use: polls verify (its retries underneath) at a growing
+// interval, honouring `Retry-After`, under one deadline for the whole wait.
+import { MAX_TIMER_MS, REQUEST_OPTION_RULES, checkOptions, type OptionRule } from '../core/options.js';
+import { onAbort, parseRetryAfter, sleep } from '../core/retry.js';
 import { ValidationError, WalletError, named, type WalletErrorOptions } from '../errors/base.js';
-import { isApiError, isConnectionError, RequestAbortedError } from '../errors/call.js';
+import { isApiError, RequestAbortedError } from '../errors/call.js';
 import { quoted } from '../internal/values.js';
 import type { Transaction } from '../types.js';
-import type { VerifyFn } from './verify-many.js';
+import { isTransient, type VerifyFn } from './verify-many.js';
 
 /**
  * `charges.waitForOutcome` ran out of time while the charge was still pending. The charge goes on:
@@ -92,11 +88,6 @@ function pollDelay(poll: number, first: number): number {
   return Math.round(full * (1 - 0.2 * Math.random()));
 }
 
-/** A failed poll worth another (the transport already retried it): a 408, 429, 5xx or no answer. */
-function isTransient(error: unknown): boolean {
-  return isConnectionError(error) || (isApiError(error) && isRetryableStatus(error.status));
-}
-
 // The verify call polled, as errors name it; a reference verify would refuse is named by its template.
 function verifyEndpoint(reference: unknown): string {
   try {
@@ -112,12 +103,7 @@ function defaultTimeout(expiry: number | undefined): number {
   return Math.min(Math.max(expiry - Date.now(), 0) + EXPIRY_GRACE_MS, MAX_TIMER_MS);
 }
 
-/**
- * Polls `verify` until the charge leaves its pending states and returns that transaction, or
- * rejects with `WaitTimeoutError` (the last transaction seen attached) or `RequestAbortedError`.
- * Errors that retrying cannot fix (404, 401, a malformed response) reject at once.
- * @internal
- */
+/** Polls `verify` until the charge is no longer pending; an error retrying cannot fix rejects. @internal */
 export async function waitForOutcome(
   verify: VerifyFn,
   expiry: number | undefined,
