@@ -28,4 +28,22 @@ describe('readMcpEnv', () => {
       confirm: { dispatch_charge: false, refund_charge: false },
     });
   });
+
+  it('refuses a live key on the memory ledger, whose daily totals a restart would reset', () => {
+    const live = {
+      WALLET_MCP_ALLOW: 'dispatch_charge,refund_charge',
+      WALLET_MCP_ALLOW_LIVE: '1',
+      WALLET_MCP_LIMIT_PER_CHARGE: '100000',
+      WALLET_MCP_LIMIT_PER_REFUND: '100000',
+      WALLET_MCP_LIMIT_DAILY_CHARGES: '500000',
+      WALLET_MCP_LIMIT_DAILY_REFUNDS: '500000',
+    };
+    const memory = readMcpEnv({ ...live, WALLET_MCP_LEDGER: 'memory' });
+    expect(memory.ok).toBe(false);
+    expect(memory.ok ? [] : memory.problems).toEqual([
+      expect.stringContaining('A live key needs a ledger that outlives the process'),
+    ]);
+    expect(readMcpEnv({ ...live, WALLET_MCP_LEDGER: 'sqlite' })).toMatchObject({ ok: true, allowLive: true });
+    expect(readMcpEnv({ WALLET_MCP_LEDGER: 'memory' })).toMatchObject({ ok: true });
+  });
 });

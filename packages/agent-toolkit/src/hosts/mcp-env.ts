@@ -146,6 +146,12 @@ export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
   const missing = Object.keys(LIMITS).filter((name) => !text(name));
   if (flag === '1' && missing.length > 0)
     problems.push(`A live key needs all four limits; missing: ${missing.join(', ')}.`);
+  // A day's totals must outlive the process: a restart of the host would start the day at zero.
+  if (flag === '1' && ledger.kind === 'memory')
+    problems.push(
+      'A live key needs a ledger that outlives the process: WALLET_MCP_LEDGER=memory forgets the day ' +
+        'on every restart. Use sqlite (the default), sqlite:PATH or WALLET_MCP_REDIS_URL.',
+    );
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
