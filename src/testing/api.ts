@@ -120,10 +120,8 @@ export interface SandboxOptions {
    */
   idempotencyKeyLimit?: number;
   /**
-   * How many charges the sandbox keeps (and refunds and debits, each). Past it, the oldest
-   * finished charges (paid, failed, expired, or never dispatched) are forgotten, a hundredth of the
-   * limit at a time, and the log says which; a charge still waiting for its customer is never
-   * forgotten. A resolve that finds every kept charge waiting answers 503.
+   * How many charges (and refunds and debits, each) are kept. Past it the oldest finished ones go, a
+   * hundredth of the limit at a time (logged); a waiting charge never goes: if all wait, resolve answers 503.
    * @default 100000
    */
   maxCharges?: number;
@@ -188,12 +186,10 @@ export interface Sandbox {
    */
   listen(options?: SandboxListenOptions): Promise<SandboxServer>;
   /**
-   * Plays the customer authorizing a pending charge: it becomes `SUCCESS` with fee, `netAmount`,
-   * settlement and `paidAt`; the customer is debited once; and the signed `charge.success` is
-   * sent to `webhookUrl`. Resolves once the first delivery attempt is answered, so a test can
-   * assert on its handler right after; retries of a failed attempt go on in the background.
-   * Rejects with a `SandboxError`: 404 for an unknown reference, 409 if the charge is not pending;
-   * with a `ValidationError` for a reference that is not a non-empty string.
+   * Plays the customer authorizing a pending charge: it becomes `SUCCESS` (fee, `netAmount`,
+   * settlement, `paidAt`), the customer is debited once, and the signed `charge.success` goes to
+   * `webhookUrl`. Resolves once the first delivery attempt is answered; retries go on in the background.
+   * Rejects with a `SandboxError` 404 (unknown reference) or 409 (not pending), or a `ValidationError`.
    *
    * @example
    * ```ts
@@ -230,15 +226,13 @@ export interface Sandbox {
   /** Adds a customer, or replaces one with the same handle. */
   addCustomer(customer: SandboxCustomerInit): SandboxCustomer;
   /**
-   * Puts many charges straight into the sandbox, in any state a reconciliation meets, without a
-   * request per charge (100,000 take well under a second): paid (with the fee rule's fee, or one
-   * you give so the fee disagrees), pending (waiting for the customer until `promptTtlMs` from now,
-   * so `authorize()` works on it), failed, expired, refunded in part or in full. Each paid charge
-   * gets its debit, each refunded one a refund record; no webhook is sent. All rows are checked
-   * first and kept together or not at all: a bad row, a reference already held or repeated, or an
-   * unknown `handle` throws a `ValidationError` naming each (`3.amount: ...`) and seeds nothing. The
-   * oldest finished charges make room when `maxCharges` would be passed (said in the log). Over
-   * HTTP: `POST /_sandbox/seed` with a JSON array or JSON lines, no key needed.
+   * Puts many charges straight into the sandbox (100,000 in well under a second), in any state a
+   * reconciliation meets: paid (the fee rule's fee, or one you give), pending (until `promptTtlMs`
+   * from now, so `authorize()` works), failed, expired, refunded in part or in full. Paid charges get
+   * a debit, refunded ones a refund record; no webhook is sent. All rows or none: a bad row, a held or
+   * repeated reference, or an unknown `handle` throws one `ValidationError` naming each (`3.amount: ...`).
+   * The oldest finished charges make room past `maxCharges` (logged). Over HTTP: `POST /_sandbox/seed`
+   * with a JSON array or JSON lines, no key needed.
    *
    * @example
    * ```ts

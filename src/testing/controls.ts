@@ -1,7 +1,6 @@
 /**
- * The `/_sandbox/` routes: the test controls for callers in other languages (and curl), and the
- * customer page of a QR charge. They play the customer and the clock, not the merchant: no key, no
- * allow list, no faults, and they are not in the request log.
+ * The `/_sandbox/` routes: test controls and the QR customer page. They play the customer and the
+ * clock, not the merchant: no key, no allow list, no faults, not in the request log.
  */
 import { isValidationError } from '../errors/base.js';
 import type { Sandbox } from './api.js';
@@ -123,10 +122,7 @@ async function route(ctx: ControlContext, request: Request, path: string): Promi
   }
 }
 
-/**
- * Answers a `/_sandbox/` route (relative to the base path) with the public method a test would
- * call, so driving the sandbox over HTTP and from code cannot drift apart. @internal
- */
+/** Answers a `/_sandbox/` route with the public method a test would call, so the two cannot drift. @internal */
 export async function control(
   ctx: ControlContext,
   request: Request,

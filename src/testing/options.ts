@@ -1,14 +1,8 @@
-/**
- * The sandbox's checks, written on the SDK's one option checker (`core/options.ts`): the options of
- * `createSandbox()` and `listen()`, the arguments of the sandbox's methods, and the bin's flags once
- * turned into options. A mistake is one `ValidationError` naming every bad field at once, with "did
- * you mean" for a misspelled option, never a `TypeError` from deep inside or an option ignored.
- */
+/** The sandbox's checks on the SDK's one option checker: every bad field in one `ValidationError`. */
 import { checkOptions, ofType, throwIssues, wholeNumber } from '../core/options.js';
 import type { OptionRule } from '../core/options.js';
 import type { ValidationIssue } from '../errors/base.js';
-import { describe } from '../internal/values.js';
-import { isPlainObject } from '../internal/values.js';
+import { describe, isPlainObject } from '../internal/values.js';
 import type { SandboxOptions } from './api.js';
 import { KINDS, MAX_LATENCY_MS, MAX_RETRY_AFTER_S } from './endpoints/faults.js';
 import type { SandboxFaultKind } from './endpoints/faults.js';

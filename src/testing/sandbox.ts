@@ -1,8 +1,4 @@
-/**
- * `createSandbox()`: the service simulated in memory, and the three ways of serving it. One state
- * machine answers everything; MSW, the in-process dispatcher and the loopback server only carry
- * requests to it.
- */
+/** `createSandbox()`: one in-memory state machine, and the three ways of serving it. */
 import type { AuthorizeResult, Sandbox, SandboxOptions } from './api.js';
 import { control } from './controls.js';
 import { faultSource } from './endpoints/faults.js';

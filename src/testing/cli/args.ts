@@ -1,7 +1,4 @@
-/**
- * The `wallet-sandbox` command line, turned into `createSandbox()` and `listen()` options. Every
- * flag is checked here or by the sandbox's own option checker, and a mistake is one clear sentence.
- */
+/** The `wallet-sandbox` command line, turned into `createSandbox()` and `listen()` options. */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 

@@ -1,9 +1,5 @@
 #!/usr/bin/env node
-/**
- * `wallet-sandbox`: the sandbox on loopback as a development server, for local development and for
- * merchants whose backend is not written in JavaScript. Prints where it listens, then one line per
- * request and per webhook delivery attempt, until SIGINT or SIGTERM.
- */
+/** `wallet-sandbox`: the sandbox on loopback as a development server, logging until SIGINT or SIGTERM. */
 import { USAGE, parseBinArgs } from './args.js';
 import type { SandboxLogger } from '../endpoints/log.js';
 import { createSandbox } from '../sandbox.js';

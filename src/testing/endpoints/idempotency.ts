@@ -1,8 +1,6 @@
 /**
- * Idempotent replay of POSTs, as the spec says: the first answer to a key is saved, and every later
- * request with that key gets it again, byte for byte, and changes nothing, whatever its parameters
- * (as in production). The SDK checks answers against requests, and the log flags a key reused for
- * a different request, so a merchant's tests show the mistake.
+ * Idempotent replay of POSTs: the first answer to a key is saved and replayed byte for byte, whatever
+ * the later request's parameters; the log flags a key reused for a different request.
  */
 import { createHash } from 'node:crypto';
 

@@ -53,11 +53,7 @@ export function escapeControls(line: string): string {
   });
 }
 
-/**
- * Every log line goes to each logger attached (the `logger` option's, each `listen({ logger })`'s
- * while its server runs), escaped, and never throws into the sandbox: a broken sink loses a line.
- * @internal
- */
+/** Sends each line, escaped, to every logger attached; a broken sink loses a line, never throws. @internal */
 export class LogLines implements SandboxLogger {
   readonly #sinks = new Set<{ logger: SandboxLogger }>();
 

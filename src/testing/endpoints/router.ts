@@ -1,8 +1,6 @@
 /**
- * The sandbox as one Fetch-style handler: routes under the base path, injected faults, who may
- * call (any `sk_test_` key; a live key is refused, the sandbox moves no money; from the allow
- * list when one is set), idempotent replay and the request log, in front of the endpoints. MSW,
- * the in-process dispatcher and the loopback server all call it, so they cannot drift apart.
+ * The sandbox as one Fetch-style handler: routing, faults, who may call (`sk_test_` keys, the allow
+ * list), idempotent replay and the request log. Every transport calls it, so they cannot drift.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 

@@ -1,8 +1,4 @@
-/**
- * The service's four endpoints: each reads its request (400 on a bad body), changes the state
- * through `state/`, and answers with the service's envelope. Synchronous, so an idempotent replay
- * around them is exact. A verify may first be held on the manual clock (`holdPoll`).
- */
+/** The service's four endpoints, synchronous so an idempotent replay around them is exact. */
 import type { AuthChannel, ChargeDispatch, ResolvedCustomer, Settlement, Transaction } from '../../types.js';
 import { findCharge, promptCharge, refundCharge, registerCharge } from '../state/charges.js';
 import { settlementTime } from '../state/clock.js';
@@ -157,10 +153,8 @@ export function endpointAt(ctx: ServiceContext, path: string, pageBase: string):
 const MAX_HOLD_S = 25;
 
 /**
- * On the manual clock, a verify sent with `Prefer: wait=N` (RFC 7240, as `waitForOutcome` polls) of
- * a waiting charge is held until the charge stops waiting (the clock passes `expiresAt`, or a
- * control acts), N seconds pass, or the caller gives up: nothing else can change it, so the
- * answer comes the moment the test acts, with no real waiting. @internal
+ * On the manual clock, holds a verify of a waiting charge sent with `Prefer: wait=N` until the
+ * charge changes, N seconds pass or the caller gives up, so the answer comes when the test acts. @internal
  */
 export async function holdPoll(ctx: ServiceContext, request: Request, path: string): Promise<void> {
   const { clock } = ctx;

@@ -1,8 +1,4 @@
-/**
- * The service's wire: request bodies read with the SDK's one bounded reader and checked by hand
- * (400 as a strict service answers; no zod, so `@wallet/node/testing` stays cheap to load), and the
- * response envelopes every way of serving answers with, byte for byte the same.
- */
+/** The service's wire: request bodies checked by hand (no zod, so the sandbox loads cheaply), and the envelopes. */
 import { MAX_BODY_BYTES, readBounded } from '../../core/body.js';
 import { SandboxError } from '../state/errors.js';
 
@@ -36,10 +32,7 @@ export function toResponse(saved: SavedResponse, extra: Record<string, string> =
   return new Response(saved.body, { status: saved.status, headers });
 }
 
-/**
- * A request's body as text, 413 past `limit` (at once from `Content-Length`, or at the first chunk
- * past it): the bytes beyond are never kept. @internal
- */
+/** A request's body as text; 413 past `limit`, and the bytes beyond are never kept. @internal */
 export async function readBody(request: Request, limit: number = MAX_BODY_BYTES): Promise<string> {
   if (request.body === null) return '';
   const reader = request.body.getReader();
@@ -123,10 +116,7 @@ export function optionalString(body: JsonObject, field: string): string | undefi
   return value;
 }
 
-/**
- * An amount: a positive safe integer of Kobo. An optional one refuses `null`, because a refund's
- * missing amount means "refund everything" and that must never be an accident. @internal
- */
+/** A positive safe integer of Kobo; an optional one refuses `null` (a refund of everything by accident). @internal */
 export function amount(body: JsonObject, field: string, required: boolean): number | undefined {
   const value = body[field];
   if (value === undefined && !required) return undefined;

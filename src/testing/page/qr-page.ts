@@ -1,8 +1,4 @@
-/**
- * The customer's side of a QR charge, the page a `qrCodeUrl` opens: a scannable QR code of its own
- * address (`uqr`, loaded only when a page is drawn) and Authorize / Decline buttons, so a developer
- * pays from a browser or a phone. Plain HTML forms, no script: it works under a strict CSP.
- */
+/** The customer's side of a QR charge: a QR code of its own address and Authorize / Decline forms, no script. */
 import { formatNaira } from '../../money.js';
 import type { SandboxCharge } from '../state/records.js';
 

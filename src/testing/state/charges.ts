@@ -1,8 +1,4 @@
-/**
- * The charge's life: resolve registers it, dispatch sends a prompt, the customer authorizes or
- * declines (or the prompt expires), and a paid charge may be refunded. Each function changes the
- * state synchronously and returns what it made, or throws a {@link SandboxError}.
- */
+/** The charge's life: resolve, dispatch, authorize or decline (or expire), refund. Synchronous. */
 import { randomUUID } from 'node:crypto';
 
 import type { AuthChannel } from '../../types.js';
@@ -12,10 +8,7 @@ import type { SandboxCharge, SandboxRefund } from './records.js';
 import { isWaiting } from './store.js';
 import type { Charge, SandboxState } from './store.js';
 
-/**
- * The service's fee: 2%, rounded half up to a whole Kobo, capped at 200 000 Kobo. Not the SDK's
- * `estimateFee`, so a test comparing the two proves something. @internal
- */
+/** The service's fee: 2%, rounded half up, capped at 200 000 Kobo (not the SDK's `estimateFee`). @internal */
 export function sandboxFee(amount: number): number {
   return Math.min(Math.floor((amount * 2 + 50) / 100), 200_000);
 }
@@ -53,11 +46,7 @@ export function newCharge(reference: string, amount: number, customer: SandboxCu
   };
 }
 
-/**
- * Registers a reference. Resolving the same order again (a page reload) is harmless; reusing the
- * reference for another amount or customer is the duplicate billing it exists to prevent: 409.
- * @internal
- */
+/** Registers a reference; the same order again is harmless, another amount or customer is 409. @internal */
 export function registerCharge(
   state: SandboxState,
   reference: string,
@@ -186,11 +175,7 @@ export function recordRefund(
   return refund;
 }
 
-/**
- * Refunds a SUCCESS charge, in part or in full (all that is left when `amount` is undefined). Not
- * SUCCESS answers 409 (it may yet be paid); more than is left answers 422 (it never can).
- * @internal
- */
+/** Refunds a SUCCESS charge (all that is left without `amount`): not SUCCESS is 409, too much 422. @internal */
 export function refundCharge(
   state: SandboxState,
   request: { reference: string; amount: number | undefined; reason: string | undefined },

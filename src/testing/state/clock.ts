@@ -1,7 +1,6 @@
 /**
- * The sandbox's time. The real clock follows the machine's; the manual clock stands still until a
- * test moves it, so expiry and settlement happen exactly when the test says and never on their
- * own. A poll held on the manual clock waits here for the next change instead of for real time.
+ * The sandbox's time: the real clock, or a manual one that stands still until a test moves it (a
+ * poll held on it waits for the next change).
  */
 import { SandboxError } from './errors.js';
 
@@ -11,10 +10,7 @@ export type SandboxClock = 'real' | 'manual';
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-/**
- * When a charge paid at `paidAt` settles on the manual clock: 10:00 Lagos time (UTC+1 all year) on
- * the day after the Lagos day of payment, so a day's charges settle together. @internal
- */
+/** Manual-clock settlement: 10:00 Lagos time (UTC+1) the day after the Lagos day of payment. @internal */
 export function settlementTime(paidAt: string): string {
   const lagosDay = Math.floor((Date.parse(paidAt) + HOUR_MS) / DAY_MS);
   return new Date((lagosDay + 1) * DAY_MS + 9 * HOUR_MS).toISOString();

@@ -1,7 +1,4 @@
-/**
- * The sandbox's customers and their mandate banks, and how a resolve request finds one: by handle
- * with or without `@`, case-insensitive, or by registered phone number in the usual Nigerian forms.
- */
+/** The sandbox's customers, found by handle (any case, `@` optional) or Nigerian phone number. */
 import type { LinkedBank } from '../../types.js';
 
 /** What a handle may be made of. @internal */
@@ -98,10 +95,7 @@ export function withAt(handle: string): string {
   return `@${handle.trim().replace(/^@/, '').toLowerCase()}`;
 }
 
-/**
- * A phone's national digits, or `undefined` for text that is not a phone number: `+234 800 000
- * 0001`, `2348000000001` and `08000000001` all find the customer of `+2348000000001`. @internal
- */
+/** A phone's national digits (`+234 800…`, `234800…`, `0800…` alike), or `undefined`. @internal */
 export function phoneKey(phone: string): string | undefined {
   const trimmed = phone.trim();
   if (!/^\+?[\d\s()-]+$/.test(trimmed)) return undefined;

@@ -1,7 +1,4 @@
-/**
- * The records a merchant's test reads: charges, refunds, debits, webhook delivery attempts and
- * requests answered. Plain data, frozen when handed out, with no behaviour of their own.
- */
+/** The records a merchant's test reads: plain data, frozen when handed out. */
 import type { AuthChannel } from '../../types.js';
 
 /**

@@ -1,8 +1,4 @@
-/**
- * Seeding: many charges put straight into the state, in any state a reconciliation meets (paid,
- * pending, failed, expired, refunded, with a fee that disagrees with the fee rule), without a
- * request per charge. Every row is checked first, then all are kept together or none.
- */
+/** Seeding: many charges put straight into the state, every row checked first, all kept or none. */
 import { throwIssues } from '../../core/options.js';
 import type { ValidationIssue } from '../../errors/base.js';
 import type { AuthChannel } from '../../types.js';
@@ -165,11 +161,7 @@ function seededCharge(state: SandboxState, row: SandboxSeedCharge, now: Date, tt
   return charge;
 }
 
-/**
- * Checks every row (a `ValidationError` naming each problem, and nothing kept), then keeps them as
- * charges, with a debit for each paid one and a refund record for each refunded one; a pending
- * one waits `ttlMs`. @internal
- */
+/** Checks every row (nothing kept on a problem), then keeps them with their debits and refunds. @internal */
 export function seedCharges(
   state: SandboxState,
   rows: readonly SandboxSeedCharge[],

@@ -1,8 +1,6 @@
 /**
- * What the sandbox remembers: plain data changed only by synchronous functions, so no two requests
- * interleave inside one change (what makes idempotent replay exact without locks). Everything is
- * bounded: charges by `maxCharges` (the oldest finished go first, never one still waiting for its
- * customer), the records by `maxCharges` and `historyLimit`.
+ * What the sandbox remembers: plain data changed only by synchronous functions, so requests never
+ * interleave inside a change (idempotent replay is exact without locks). Everything is bounded.
  */
 import type { SandboxCustomer } from './customers.js';
 import { SandboxError } from './errors.js';
@@ -29,10 +27,7 @@ export function isWaiting(charge: SandboxCharge, now: Date): boolean {
   return pending && (charge.expiresAt === null || Date.parse(charge.expiresAt) > now.getTime());
 }
 
-/**
- * The newest `limit` items pushed, oldest first: a ring buffer, so a server left running for days
- * never copies a full history to make room (`test/sandbox/bounds.stress.ts`). @internal
- */
+/** The newest `limit` items pushed, oldest first: a ring buffer, so a full history is never copied. @internal */
 export class History<T> {
   #items: T[] = [];
   #start = 0;

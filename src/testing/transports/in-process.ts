@@ -1,7 +1,4 @@
-/**
- * The two in-process ways of serving the sandbox, with no sockets: an undici-style dispatcher for
- * the SDK, and MSW handlers. Both only carry requests to the one Fetch handler.
- */
+/** The in-process ways of serving the sandbox: an undici-style dispatcher and MSW handlers. */
 import { createRequire } from 'node:module';
 
 import type * as MswModule from 'msw';

@@ -1,8 +1,4 @@
-/**
- * The sandbox over HTTP on loopback, for apps in other processes and languages. A request's body
- * streams from the socket, so the one bounded reader refuses a huge body without holding it; the
- * socket's address is the caller's IP.
- */
+/** The sandbox over HTTP on loopback, for apps in other processes and languages. */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -1,9 +1,6 @@
 /**
- * Webhooks as the service sends them: signed exactly as the SDK verifies, POSTed with global
- * `fetch`, retried with doubling delays (capped) while the merchant's endpoint fails or is too
- * slow, every attempt recorded. The caller learns how the first attempt went; retries go on in the
- * background, so a failing endpoint never holds `authorize()` for the whole schedule. The spec
- * shows no retry schedule; the defaults are short so a test suite never waits long.
+ * Webhooks as the service sends them: signed, POSTed, retried with capped doubling delays, every
+ * attempt recorded. The caller waits for the first attempt only; retries go on in the background.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
