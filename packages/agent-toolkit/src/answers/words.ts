@@ -115,13 +115,12 @@ export function errorResult(error: unknown, doing: string): { text: string; erro
   if (typeof status === 'number') data.status = status;
   if (error.idempotencyKey !== undefined) data.idempotencyKey = error.idempotencyKey;
   const retryAfter = (error as { retryAfter?: unknown }).retryAfter;
-  let advice = ADVICE[error.name] ?? '';
-  if (advice === '' && error.name.startsWith('Connection')) {
-    advice = error.outcomeUnknown
-      ? 'The answer was lost; this call moves no money, so it is safe to call again.'
-      : 'Nothing reached the service, so nothing happened: it is safe to call again.';
-  }
-  if (advice === '') advice = 'Try again later, or tell the user.';
+  const connection = error.outcomeUnknown
+    ? 'The answer was lost; this call moves no money, so it is safe to call again.'
+    : 'Nothing reached the service, so nothing happened: it is safe to call again.';
+  let advice =
+    ADVICE[error.name] ??
+    (error.name.startsWith('Connection') ? connection : 'Try again later, or tell the user.');
   if (error.name === 'RateLimitError' && typeof retryAfter === 'number') advice += ` Wait ${retryAfter} s.`;
   const said = dataLine('Error', { code: error.code, message: error.message });
   return { text: `${error.name} while ${doing}. ${advice}\n${said}`, error: data };

@@ -1,6 +1,5 @@
 /**
- * `@wallet/agent-toolkit/ai`: the same tools for the Vercel AI SDK (`ai`, an optional peer
- * dependency: only this entry loads it).
+ * `@wallet/agent-toolkit/ai`: the tools for the Vercel AI SDK (`ai`, an optional peer only this entry loads).
  *
  * @module \@wallet/agent-toolkit/ai
  */
@@ -17,18 +16,16 @@ export type WalletAiTools = Record<string, Tool<Record<string, unknown>, ToolRes
 /** Options of {@link walletAiTools}: those of `walletTools()`, and the person's step. */
 export interface WalletAiToolsOptions extends WalletToolsOptions {
   /**
-   * Whether the money tools wait for a person's approval (the AI SDK's tool approval: the chat UI
-   * shows the call, the user approves or denies) before they run. A model that obeys text planted
-   * in a customer's name cannot move money without it.
+   * Whether money tools wait for the user's approval in the chat UI (AI SDK tool approval) before
+   * they run, so planted text cannot move money.
    * @default true
    */
   needsApproval?: boolean;
 }
 
 /**
- * Turns tools from `walletTools()` into AI SDK tools. The input JSON Schema is shown to the model
- * as is; the toolkit checks the input itself (with the SDK's messages), so a wrong call comes back
- * to the model as a result it can fix, never as an exception that ends the run.
+ * Turns tools from `walletTools()` into AI SDK tools. The toolkit checks input itself, so a wrong
+ * call comes back to the model as a result it can fix, never an exception that ends the run.
  */
 export function toAiTools(
   tools: readonly WalletTool[],

@@ -1,8 +1,5 @@
 #!/usr/bin/env node
-/**
- * `wallet-mcp`: the Wallet tools over MCP on stdio, configured by the environment (see ENV_HELP),
- * failing closed. stdout carries the protocol, so everything for people goes to stderr.
- */
+/** `wallet-mcp`: the tools over MCP on stdio, configured by ENV_HELP's variables, failing closed; people read stderr. */
 import { Console } from 'node:console';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Wallet, isWalletError, type RedisClientLike } from '@wallet/node';
@@ -35,8 +32,7 @@ async function connectRedis(url: string): Promise<{ client: RedisClientLike; clo
     fail("WALLET_MCP_REDIS_URL is set but the 'redis' package is not installed: npm install redis");
   }
   const client = redis.createClient({ url });
-  // Unheard, an 'error' event would end the process; the client reconnects, and until then the
-  // ledger refuses money calls.
+  // Unheard, 'error' would end the process; until the client reconnects the ledger refuses money calls.
   let said = '';
   client.on('error', (error) => {
     if (error.message !== said) process.stderr.write(`wallet-mcp: redis: ${error.message}\n`);

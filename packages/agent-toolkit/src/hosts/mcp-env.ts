@@ -1,9 +1,8 @@
-/**
- * The `wallet-mcp` bin's configuration, from the environment an MCP host starts it with: every
- * problem said at once, so a host's log shows why the server did not start.
- */
+/** The `wallet-mcp` bin's configuration from its environment: every problem at once, for the host's log. */
 import type { SpendLimits } from '../spending/limits.js';
 import { isMoneyTool, type MoneyToolName } from '../tools/shapes.js';
+
+type LedgerChoice = { kind: 'sqlite'; path?: string } | { kind: 'memory' };
 
 /** What the bin runs with, or why it cannot start. @internal */
 export type McpEnv =
@@ -16,7 +15,7 @@ export type McpEnv =
       confirm: Partial<Record<MoneyToolName, boolean>> | undefined;
       redisUrl: string | undefined;
       /** `sqlite` (default path), `sqlite:PATH`, or `memory`. */
-      ledger: { kind: 'sqlite'; path?: string } | { kind: 'memory' };
+      ledger: LedgerChoice;
       timeZone: string | undefined;
       confirmSecret: string | undefined;
       confirmTtl: number | undefined;
@@ -135,7 +134,7 @@ export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
   if (ttl !== undefined && !(/^\d+$/.test(ttl) && Number(ttl) >= 1 && Number(ttl) <= 86_400))
     problems.push(`WALLET_MCP_CONFIRM_TTL must be seconds from 1 to 86400 (got '${ttl}').`);
   const ledgerRaw = text('WALLET_MCP_LEDGER') ?? 'sqlite';
-  let ledger: { kind: 'sqlite'; path?: string } | { kind: 'memory' } = { kind: 'sqlite' };
+  let ledger: LedgerChoice = { kind: 'sqlite' };
   if (ledgerRaw === 'memory') ledger = { kind: 'memory' };
   else if (ledgerRaw.startsWith('sqlite:') && ledgerRaw.length > 7)
     ledger = { kind: 'sqlite', path: ledgerRaw.slice(7) };

@@ -1,27 +1,16 @@
-/**
- * The spend ledger: each day's totals and a journal of every money-moving operation, changed only
- * in steps that check and write at once. Its rules run here once for the stores in this process
- * (memory, SQLite); Redis says the same in one Lua script per step.
- */
+/** The spend ledger: day totals and a journal of money calls, changed in atomic check-and-write steps (Redis: in Lua). */
 import { ValidationError, WalletError } from '@wallet/node';
 
 /** What a daily total counts. */
 export type SpendKind = 'charges' | 'refunds';
 
-/**
- * Where an operation stands: `sent` (on its way, or cut off before its answer was journaled),
- * `unknown` (the service may have acted), `done` (it acted), `failed` (it did not act: its amount
- * was given back).
- */
+/** `sent` (on its way, or cut off), `unknown` (the service may have acted), `done`, `failed` (amount given back). */
 export type EntryState = 'sent' | 'unknown' | 'done' | 'failed';
 
 /** How long an operation may stay `sent` before it counts as cut off: longer than any call with its retries. @internal */
 export const CUT_OFF_MS: number = 5 * 60_000;
 
-/**
- * Whether a new call repeats `entry`, so it must reuse its key: the same call in doubt (or cut
- * off), or the same token (the token is the key). Two calls in flight are two operations. @internal
- */
+/** Whether a call repeats `entry` (same token, or same call in doubt or cut off), so it reuses its key. @internal */
 export function repeats(entry: JournalEntry, call: string, token: string | undefined, now: number): boolean {
   if (entry.state !== 'sent' && entry.state !== 'unknown') return false;
   if (token !== undefined && entry.key === token) return true;
@@ -89,11 +78,7 @@ export type BeginAnswer =
 export interface SpendLedger {
   /** The IANA time zone its days are counted in. */
   readonly timeZone: string;
-  /**
-   * In one step: finds an operation this call repeats (the token's own first, then the oldest),
-   * else refuses a spent token, else adds `amount` to today's total unless it would pass `limit`,
-   * journals the entry as `sent`; either way (repeat or new) it spends the token.
-   */
+  /** In one step: reuses an operation this call repeats, else refuses a spent token or a passed `limit`, else counts and journals it; spends the token. */
   begin(request: BeginRequest): Promise<BeginAnswer>;
   /** Records how an operation ended; `failed` gives its amount back, once. */
   finish(key: string, state: Exclude<EntryState, 'sent'>): Promise<void>;
@@ -115,7 +100,7 @@ export interface SpendLedgerOptions {
   now?: () => number;
 }
 
-/** A ledger's time zone, clock and date function (`YYYY-MM-DD` in that zone). @internal */
+/** A ledger's time zone, clock and `YYYY-MM-DD` date function. @internal */
 export interface LedgerDays {
   timeZone: string;
   now: () => number;
@@ -212,8 +197,7 @@ export function storedLedger(store: LedgerStore, { timeZone, now, dayOf }: Ledge
 }
 
 /**
- * A ledger in memory. Every restart of the process starts the day at zero: use it in tests, never
- * for an agent that moves real money ({@link sqliteSpendLedger} is the default).
+ * A ledger in memory that forgets the day on restart: for tests, never for real money.
  *
  * @example
  * ```ts

@@ -1,8 +1,4 @@
-/**
- * The spend ledger in Redis, shared by a fleet: each step is one Lua script (ledger.ts's rules, in
- * Lua), on the same clients as the SDK's `redisDedupeStore`. A command that does not answer in
- * time refuses the call (nothing is sent), and the client's own reconnect resumes.
- */
+/** The spend ledger in Redis for a fleet: each step one Lua script; a command that times out refuses the call. */
 import { createHash } from 'node:crypto';
 import type { RedisClientLike } from '@wallet/node';
 import { redisCommand, withTimeout } from '@wallet/node/workspace';
@@ -71,8 +67,7 @@ end
 redis.call('HSET', KEYS[1], 'state', ARGV[1])
 return 1`;
 
-// Totals outlive their day by two, so a late give-back still finds its day's key; the journal
-// stays for refunds of older charges.
+// Totals outlive their day so a late give-back finds them; the journal stays for refunds of old charges.
 const DAY_TTL_SECONDS = String(3 * 86_400);
 const JOURNAL_TTL_SECONDS = String(400 * 86_400);
 

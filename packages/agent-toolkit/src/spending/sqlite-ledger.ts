@@ -1,8 +1,4 @@
-/**
- * The spend ledger in a SQLite file through `node:sqlite`: every process that opens the file shares
- * it. Each step is one `BEGIN IMMEDIATE` transaction; WAL lets readers run beside a writer, and a
- * busy timeout makes a second process wait its turn.
- */
+/** The spend ledger in a SQLite file (`node:sqlite`) shared by every process that opens it. */
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';

@@ -58,10 +58,7 @@ const TITLES: Record<ToolName, string> = {
   refund_charge: 'Refund a charge',
 };
 
-/**
- * A tool's MCP annotations: money tools are destructive and not idempotent, the others read only
- * (resolving registers a reference and amount but moves nothing). @internal
- */
+/** A tool's MCP annotations: money tools are destructive, the others read only (resolving moves nothing). @internal */
 export function annotationsOf(name: ToolName): ToolAnnotations {
   const money = isMoneyTool(name);
   return {

@@ -1,9 +1,4 @@
-/**
- * The one path every money-moving call takes, all before anything is sent: the per-call limit; a
- * preview with a token bound to every argument that will be sent (when confirming), or that token's
- * checks; then one ledger step (see ledger.ts). The amount is given back only when the service is
- * known not to have acted.
- */
+/** The one path of every money call: limits, preview or token check, one ledger step, send; amounts return only when nothing acted. */
 import { randomUUID } from 'node:crypto';
 import { IdempotencyError, ResponseValidationError, isWalletError } from '@wallet/node';
 import type { ToolContext } from './options.js';

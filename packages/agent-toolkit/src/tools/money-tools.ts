@@ -63,12 +63,7 @@ export function dispatchCharge(
   });
 }
 
-/**
- * refund_charge: always sent with an explicit amount the toolkit computed (what the agent asked, or
- * the charge's amount minus the refunds its journal knows of), so the service can never refund
- * more than the ledger counted. A repeat of a refund in doubt sends the journaled amount and key.
- * @internal
- */
+/** refund_charge: always an explicit amount (asked, or what the journal leaves), so nothing beyond the count is refunded. @internal */
 export async function refundCharge(
   ctx: ToolContext,
   args: Record<string, unknown>,

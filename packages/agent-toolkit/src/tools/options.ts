@@ -1,7 +1,4 @@
-/**
- * What the tools are given: `walletTools()` options, checked at construction (a wrong option is a
- * `ValidationError` naming it), and the context the tools run with.
- */
+/** `walletTools()` options, checked at construction (a `ValidationError` names each), and the tools' context. */
 import {
   ValidationError,
   type ChargeDispatch,
@@ -21,11 +18,7 @@ import type { SpendLimits } from '../spending/limits.js';
 import { sqliteSpendLedger } from '../spending/sqlite-ledger.js';
 import { isMoneyTool, MONEY_TOOLS, type MoneyToolName } from './shapes.js';
 
-/**
- * The part of a `Wallet` the tools use, by its shape rather than `Pick<Wallet, ...>`: a CommonJS
- * file's `Wallet` comes from the SDK's .d.cts, a second copy of its classes, and a class with
- * private fields (`Charges`, `APIPromise`) only matches its own copy.
- */
+/** The part of a `Wallet` the tools use, by shape: a CommonJS `Wallet` (from .d.cts) must match too. */
 export interface WalletLike {
   /** `wallet.charges`. */
   readonly charges: {
@@ -124,7 +117,7 @@ const isSecret = (value: unknown): boolean =>
 const isLedger = (value: unknown): boolean =>
   isObject(value) && typeof value['begin'] === 'function' && typeof value['journal'] === 'function';
 
-/** Every problem with `options` at once, as one `ValidationError`. */
+// Every problem at once, as one ValidationError.
 function checkOptions(options: WalletToolsOptions): void {
   if (!isObject(options)) {
     throw new ValidationError('walletTools options', [

@@ -1,7 +1,4 @@
-/**
- * The tools that move no money: resolve_customer, get_charge, wait_for_charge. The last two also
- * show the charge's journaled refunds and settle its dispatches: a FAILED charge gives its amount back.
- */
+/** The tools that move no money; get_charge and wait_for_charge also settle journaled dispatches (FAILED gives back). */
 import { WaitTimeoutError, type Transaction } from '@wallet/node';
 import type { ToolContext } from './options.js';
 import { countedRefunds, type JournalEntry } from '../spending/ledger.js';
@@ -26,8 +23,7 @@ function stateWords(ctx: ToolContext, state: string): string {
     : 'OUTCOME UNKNOWN: this agent cannot refund; the agent or person who sent it must repeat it to learn it';
 }
 
-// The dispatches already answered, read before the service is asked: only these can its answer
-// settle (a prompt still on its way may re-prompt a FAILED charge).
+// Dispatches answered before the service is asked: only these can its answer settle (one in flight may re-prompt).
 async function answeredDispatches(ctx: ToolContext, reference: string): Promise<JournalEntry[]> {
   try {
     const journal = await ctx.ledger.journal(reference);

@@ -1,8 +1,4 @@
-/**
- * What a tool is, and its input, built from the SDK's own request schemas (`@wallet/node/schemas`):
- * one source for shapes and for the messages a wrong input gets. zod 4 turns them into the JSON
- * Schemas that MCP hosts and the AI SDK show the model.
- */
+/** What a tool is, and its input from the SDK's own request schemas (zod 4 makes their JSON Schemas). */
 import { check, dispatchParams, refundParams, resolveHandleParams, verifyParams } from '@wallet/node/schemas';
 import type { ValidationIssue } from '@wallet/node';
 import * as z from 'zod';
@@ -65,8 +61,7 @@ const resolve = shapeOf(resolveHandleParams);
 const dispatch = shapeOf(dispatchParams);
 const refund = shapeOf(refundParams);
 const verify = shapeOf(verifyParams);
-// The SDK's Kobo rule is a custom check (so its messages can say what is wrong); JSON Schema gets
-// its meaning here.
+// The SDK's Kobo rule is a custom check: toJsonSchema gives it its JSON Schema.
 const kobo = resolve['amount'];
 const field = (shape: Shape, key: string): z.ZodType => {
   const schema = shape[key];
@@ -121,8 +116,7 @@ function toJsonSchema(name: ToolName, schema: z.ZodType): JsonSchema {
     io: 'input',
     unrepresentable: 'any',
     override: (ctx) => {
-      // Whatever zod makes of the rule (nothing for a custom check, ±2^53 bounds for an int), the
-      // model is shown exactly what the SDK accepts.
+      // Show the model exactly what the SDK accepts, whatever zod makes of the custom check.
       if ((ctx.zodSchema as unknown) === kobo) {
         for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
         Object.assign(ctx.jsonSchema, { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
