@@ -263,6 +263,13 @@ export type SchemaName =
   | 'transaction'
   | 'refund';
 
+// zod builds an answer's compiled check the first time it runs it (about 1.3 ms for a verify's),
+// then reads each answer in half the time: a process that makes a few calls (a serverless cold
+// start) never pays for it, one that makes many pays once (docs/performance.md).
+const WARM = 256;
+const INTERPRETED = { jitless: true };
+let checks = 0;
+
 /** The outcome of {@link check}. */
 export type Checked = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
 
@@ -271,7 +278,7 @@ export type Checked = { ok: true; value: unknown } | { ok: false; issues: Valida
  * key when a parameter is misspelled.
  */
 export function check(schema: ZodMiniType, value: unknown, prefix = ''): Checked {
-  const result = z.safeParse(schema, value);
+  const result = z.safeParse(schema, value, ++checks > WARM ? undefined : INTERPRETED);
   if (result.success) return { ok: true, value: result.data };
   const known = Object.keys((schema as { shape?: object }).shape ?? {});
   const issues: ValidationIssue[] = [];
