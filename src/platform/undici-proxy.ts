@@ -72,11 +72,8 @@ function forwardRefusals(handler: DispatchHandler, route: ProxyRoute, target: st
 }
 
 /**
- * The client's own dispatcher through a proxy: a CONNECT tunnel to an `https:` service (TLS 1.3 to
- * the service inside it) or an HTTP proxy (absolute-form requests) for an `http:` one. A tunnel the
- * proxy refuses (407, 403, 502 to CONNECT) fails with code `WALLET_PROXY_REFUSED`, a proxy that
- * cannot be reached keeps its system code (`ECONNREFUSED`): both prove the request never reached
- * the service, and their messages name the proxy, never its credentials.
+ * A CONNECT tunnel to an `https:` service, or a forward proxy for an `http:` one. A refusal
+ * (`WALLET_PROXY_REFUSED`) or an unreachable proxy (its system code) proves nothing reached the service.
  */
 export function createProxyAgent(route: ProxyRoute, options: ProxiedAgentOptions): OwnDispatcher {
   const tls = { minVersion: 'TLSv1.3' as const };
