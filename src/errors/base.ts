@@ -200,8 +200,7 @@ export class WalletError extends Error {
 
   /** @param code - defaults to the class's own. @param options - the `cause`, and the API call it ended. */
   constructor(message: string, code?: WalletErrorCode, options?: WalletErrorOptions) {
-    // A plain-data copy of the cause: a DOMException, a Request or a Proxy in it would make
-    // console.error(error) throw or show what it holds.
+    // A plain-data copy of the cause, so that console.error(error) can neither throw nor show what it holds.
     super(message, options?.cause === undefined ? undefined : { cause: safeCopy(options.cause) });
     const kind = sdkKind(new.target);
     this.code = code ?? TREE[kind][1];

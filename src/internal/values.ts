@@ -1,8 +1,6 @@
 /**
- * Values the SDK did not make, made safe to show: named in messages (`describe`, `quoted`,
- * `nairaText`), encoded into request paths (`path`), and copied as plain data into errors
- * (`safeCopy`, `boundedCopy`), so that `console.error`, `util.inspect` and `JSON.stringify` of an
- * error never throw, stall or pass an object through, whatever a hostile body holds.
+ * Values the SDK did not make, made safe to name in messages, encode into paths and copy into
+ * errors, so that logging an error never throws, stalls or passes an object through.
  */
 
 /** Names a value for an error message without printing more of it than helps. */
@@ -27,10 +25,7 @@ export function describe(value: unknown): string {
   }
 }
 
-/**
- * The closest of `candidates` to a misspelled `name`: by edit distance, else the candidate that
- * starts like `name` for at least half of it (`maxBodySize` for `maxBodyBytes`).
- */
+/** The closest of `candidates` to a misspelled `name`: by edit distance, else by a shared start. */
 export function closest(name: string, candidates: readonly string[]): string | undefined {
   const lower = name.toLowerCase();
   let best: string | undefined;
@@ -170,9 +165,8 @@ function summaryOf(value: object, type: string, text: Text): string {
 }
 
 /**
- * A plain-data copy of `value`, bounded, strings passed through `text`; anything not plain data
- * (a `Request`, `Headers`, a buffer) becomes `{ type, summary }`. Without `text`, SDK errors are
- * kept as they are; with it, they are copied so that every string is filtered. Never throws.
+ * A bounded plain-data copy, strings passed through `text`; anything else becomes `{ type, summary }`.
+ * SDK errors are kept as they are unless `text` is given. Never throws.
  */
 export function safeCopy(value: unknown, text?: Text): unknown {
   return copy(value, text ?? same, text === undefined, 0);
@@ -223,8 +217,7 @@ function copy(value: unknown, text: Text, keepSdk: boolean, depth: number): unkn
   }
 }
 
-// A plain Error with the original's name, message, stack and own fields, each copied: no getter of
-// the original's class (a DOMException's) is left to throw.
+// A plain Error copy, so that no getter of the original's class (a DOMException's) is left to throw.
 function copyError(error: object, text: Text, keepSdk: boolean, depth: number): Error {
   const message = read(error, 'message');
   const out = new Error(typeof message === 'string' ? text(message) : '');

@@ -1,8 +1,6 @@
 /**
- * Bun and Deno: a Fetch runtime (the runtime's `fetch`, Web Crypto) that also has `node:crypto`,
- * so the synchronous webhook functions work there as on Node. Deno without `--allow-env` throws
- * `NotCapable` on a read of `process.env`: the SDK reads only the variables Deno allows, and a
- * setting it could not read says which flags to run with.
+ * Bun and Deno: a Fetch runtime with `node:crypto`, for the synchronous webhook functions. Deno
+ * without `--allow-env` throws on a read of `process.env`, so only allowed variables are read.
  */
 import * as crypto from 'node:crypto';
 import type { Platform } from './types.js';

@@ -1,9 +1,6 @@
 /**
- * Which proxy, if any, the client's own connections go through: the `proxy` option (a URL, or
- * `'env'`), or `NODE_USE_ENV_PROXY=1` with `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` read the way
- * Node reads them (uppercase, else lowercase; `https:` targets use `HTTPS_PROXY`, `http:` targets
- * `HTTP_PROXY`). Pure: no undici, no `node:` module; `undici-proxy.ts` builds the dispatcher.
- * Proxy credentials are secrets: they are handed to the scrubber, never logged.
+ * Which proxy the client's own connections use: the `proxy` option, or `NODE_USE_ENV_PROXY=1` with the
+ * proxy variables read as Node reads them. Pure; credentials go to the scrubber, never to a log.
  */
 
 /** The `proxy` client option: a proxy URL, or `'env'` to read the proxy variables. */

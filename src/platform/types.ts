@@ -1,8 +1,6 @@
 /**
- * The runtime seam: everything that differs between Node, Fetch runtimes (workers, edge functions,
- * Bun, Deno) and browsers, behind one small interface. Each entry of the package is built with one
- * implementation (`node.ts`, `web.ts`, `bun-deno.ts`, `browser.ts`; see `tsup.config.ts`), chosen
- * by the package's export conditions, so no other module probes globals to guess where it runs.
+ * The runtime seam: what differs between Node, Fetch runtimes, Bun/Deno and browsers. Each entry is
+ * built with one implementation, chosen by export conditions (`tsup.config.ts`); nothing probes globals.
  */
 import type * as NodeCryptoModule from 'node:crypto';
 import type * as DiagnosticsChannel from 'node:diagnostics_channel';

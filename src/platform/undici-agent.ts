@@ -1,10 +1,6 @@
 /**
- * Only undici's `Agent` (its pools, HTTP/1.1 client and `dispatch()`), from the undici version this
- * package pins: the build bundles this file with the undici files it reaches into
- * `dist/undici-agent.*`, without fetch, WebSocket, the cache, mocks or HTTP/2 (the client never
- * offers h2), which is what makes the first call cheap. The package depends on no undici at run
- * time, so an install holds this one copy (docs/design.md). undici is MIT licensed; its notice is
- * kept at the top of the bundle.
+ * Only undici's `Agent`, from the pinned undici, bundled into `dist/undici-agent.*` (no fetch,
+ * WebSocket, cache, mocks or HTTP/2): the one copy an install holds. Its MIT notice tops the bundle.
  */
 import type { Agent as UndiciAgent } from 'undici';
 // @ts-expect-error undici ships no declarations for its internal files; the type comes from its root.

@@ -1,9 +1,6 @@
 /**
- * The client's dispatcher through a proxy, from only undici's `ProxyAgent`, the `Pool` it reaches
- * the proxy with and its `connect` (the CONNECT request): the build bundles this file and the undici
- * files it reaches into `dist/undici-proxy.*` (HTTP/2 and FormData bodies left out, as in the
- * Agent's bundle), which the Node platform loads only when a proxy is used, instead of the Agent's
- * file. Never the whole of undici: no fetch, WebSocket, cache (with its `node:sqlite`) or mocks.
+ * The client's dispatcher through a proxy, from only undici's `ProxyAgent`, `Pool` and `connect`:
+ * bundled into `dist/undici-proxy.*`, loaded only when a proxy is used; never the whole of undici.
  */
 import type { Dispatcher, Pool as UndiciPool, ProxyAgent as UndiciProxyAgent } from 'undici';
 // @ts-expect-error undici ships no declarations for its internal files; the types come from its root.
@@ -18,8 +15,7 @@ import type { AgentOptions, DispatchHandler, OwnDispatcher } from './types.js';
 const ProxyAgent = ProxyAgentClass as typeof UndiciProxyAgent;
 const Pool = PoolClass as typeof UndiciPool;
 type ConnectOptions = Parameters<UndiciPool['connect']>[0];
-// undici's `connect` (a CONNECT request over a dispatcher), called with the pool as `this`: undici's
-// root module adds it to every dispatcher, and only the proxy's parts are bundled here.
+// undici's CONNECT, called with the pool as `this` (undici's root module, not bundled, would add it).
 const connectThrough = connect as (
   this: UndiciPool,
   options: ConnectOptions,
@@ -76,11 +72,8 @@ function forwardRefusals(handler: DispatchHandler, route: ProxyRoute, target: st
 }
 
 /**
- * The client's own dispatcher through a proxy: a CONNECT tunnel to an `https:` service (TLS 1.3 to
- * the service inside it) or an HTTP proxy (absolute-form requests) for an `http:` one. A tunnel the
- * proxy refuses (407, 403, 502 to CONNECT) fails with code `WALLET_PROXY_REFUSED`, a proxy that
- * cannot be reached keeps its system code (`ECONNREFUSED`): both prove the request never reached
- * the service, and their messages name the proxy, never its credentials.
+ * A CONNECT tunnel to an `https:` service, or a forward proxy for an `http:` one. A refusal
+ * (`WALLET_PROXY_REFUSED`) or an unreachable proxy (its system code) proves nothing reached the service.
  */
 export function createProxyAgent(route: ProxyRoute, options: ProxiedAgentOptions): OwnDispatcher {
   const tls = { minVersion: 'TLSv1.3' as const };

@@ -1,7 +1,6 @@
 /**
- * Fetch runtimes (Cloudflare Workers, Vercel and Next.js Edge, Netlify Edge): the runtime's
- * `fetch`, Web Crypto, and no `node:` import at all. `process.getBuiltinModule` is never touched:
- * Next.js Edge defines it as a function that throws.
+ * Fetch runtimes (Workers, Vercel/Next.js Edge, Netlify Edge): `fetch`, Web Crypto, no `node:` import,
+ * and never `process.getBuiltinModule`, which Next.js Edge defines as a function that throws.
  */
 import type { Platform, SubtleCrypto } from './types.js';
 
@@ -15,8 +14,7 @@ const host = globalThis as WebGlobals;
 /** The parts every Fetch runtime shares; `bun-deno.ts` adds `node:crypto` to them. */
 export const webPlatform: Platform = {
   runtime: host.navigator?.userAgent?.slice(0, 64) || 'runtime/unknown',
-  // Next.js Edge and Netlify expose process.env; a Worker gets its bindings through its handler,
-  // so there the options must be passed.
+  // A Worker has no process.env (its bindings come through its handler): options must be passed.
   env: () => host.process?.env ?? {},
   unsetHint: (variable, option) =>
     host.process?.env === undefined

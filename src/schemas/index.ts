@@ -1,8 +1,6 @@
 /**
- * The zod schemas (zod 4's `zod/mini` form: the same shapes at a third of the load time) that judge
- * every call's parameters and answer, loaded with the transport on a client's first call. Also the
- * shapes `@wallet/agent-toolkit` derives its tools' JSON Schemas from (`z.toJSONSchema`), so zod
- * stays the one place they are written.
+ * The zod schemas (`zod/mini`: a third of the load time) of every call's parameters and answer,
+ * loaded on a client's first call; `@wallet/agent-toolkit` derives its tools' JSON Schemas from them.
  */
 import { config, type ZodMiniType } from 'zod/mini';
 import { en } from 'zod/locales';
@@ -29,10 +27,7 @@ function koboProblem(value: unknown): string | undefined {
 const koboError = (issue: { input?: unknown }): string =>
   koboProblem(issue.input) ?? 'must be a positive whole number of Kobo';
 
-/**
- * A positive safe integer of Kobo (an integer schema, so the JSON Schema derived from it says so);
- * the messages say exactly what is wrong with anything else.
- */
+/** A positive safe integer of Kobo (an integer schema, so the derived JSON Schema says so). */
 const kobo: z.ZodMiniType<number> = z.int({ error: koboError }).check(z.positive({ error: koboError }));
 
 const string = z.string({
@@ -69,10 +64,7 @@ const filled: z.ZodMiniType<string> = string.check(refine(filledText));
 /** Free text (a description, a reason): any string that is well-formed UTF-16. */
 const freeText: z.ZodMiniType<string> = string.check(refine(wellFormed));
 
-/**
- * A reference: filled text, and not `.` or `..`, dot segments that as a segment of the verify URL
- * would move it to another endpoint.
- */
+/** A reference: filled text, never `.` or `..`, which would move the verify URL to another endpoint. */
 const reference: z.ZodMiniType<string> = string.check(
   refine(
     (value: string) =>
