@@ -66,8 +66,6 @@ export function isByteArray(value: unknown): value is Uint8Array {
 /** The body's bytes, which is what the signature covers. */
 export function bodyBytes(rawBody: RawWebhookBody): Uint8Array {
   if (typeof rawBody === 'string') return encoder.encode(rawBody);
-  // The common case, a Buffer from node:http or express.raw(), without the tag checks below.
-  if (rawBody instanceof Uint8Array && rawBody.buffer instanceof ArrayBuffer) return rawBody;
   if (isByteArray(rawBody)) {
     // Web Crypto refuses views of shared memory; a copy keeps the two verifiers in agreement.
     return tagOf(rawBody.buffer) === '[object ArrayBuffer]' ? rawBody : new Uint8Array(rawBody);
