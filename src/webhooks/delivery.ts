@@ -171,10 +171,7 @@ export const tooLargeError = (max: number): WalletError =>
 export const bodyTimeoutError = (ms: number): WalletError =>
   new WalletError(`The webhook body did not arrive within bodyTimeout (${ms} ms).`, 'webhook_body_timeout');
 
-/**
- * A failed verification. A misconfiguration (a pre-parsed body, no secret) is the merchant's to fix:
- * 500 with the reason, so the delivery comes again once fixed. Anything else might be a forgery: 400.
- */
+/** A misconfiguration (a parsed body, no secret) answers 500 so it comes again once fixed; anything else 400. */
 function verificationFailure(error: unknown): HandlerAnswer {
   if (!isWebhookVerificationError(error)) return FAILED;
   if (error.reason !== 'raw_body_required' && error.reason !== 'missing_secret') return BAD_REQUEST;
@@ -202,10 +199,8 @@ export type Deliver = (
 ) => Promise<HandlerAnswer>;
 
 /**
- * Checks the options (a missing or empty secret throws `missing_secret` as the verifiers do; every
- * other problem, all at once, a `ValidationError`) and returns the delivery flow both handlers share.
- * `verify` resolves to the signed bytes: a failure there may be a forgery; anything after it is
- * known genuine by where it happened.
+ * Checks the options (`missing_secret` as the verifiers throw it, the rest at once as a
+ * `ValidationError`) and returns the flow both handlers share; anything after `verify` is genuine.
  */
 export function createDeliver(
   options: WebhookHandlerOptions,

@@ -102,11 +102,7 @@ export type NodeWebhookHandler = (
   res: ServerResponse,
 ) => Promise<void>;
 
-/**
- * The signature header as the list it is when it came more than once: Node joins repeated values
- * (`"sig, sig"`), `headersDistinct` keeps them apart. A stand-in request may lack it: a hex signature
- * holds no comma, so the joined form is split instead.
- */
+/** The header as a list when it came more than once (Node joins repeats; a hex signature holds no comma). */
 function signatureHeader(req: IncomingMessage): string | string[] | undefined {
   const distinct = (req as Partial<Pick<IncomingMessage, 'headersDistinct'>>).headersDistinct;
   const values = distinct?.[WEBHOOK_SIGNATURE_HEADER];

@@ -1,7 +1,4 @@
-/**
- * Signing deliveries the way the service does, so merchants' tests and the sandbox can produce
- * bodies that the verifiers in this entry accept.
- */
+/** Signing deliveries as the service does, for merchants' tests and the sandbox. */
 import { ValidationError } from '../errors/base.js';
 import { WebhookVerificationError } from '../errors/webhook.js';
 import { nodeCrypto } from './verify.js';

@@ -1,9 +1,6 @@
 /**
- * Verifying a delivery: synchronously with `node:crypto` (the fastest path on Node, used by the
- * Node handler) and with Web Crypto (`verifyWebhookAsync`, for runtimes without `node:crypto`: edge
- * functions, workers). Both share every check, so they accept and refuse the same inputs.
- * `node:crypto` comes from the platform when first needed rather than imported, so the webhooks
- * entry also loads on edge runtimes that have only Web Crypto; there the sync functions say so.
+ * Verifying a delivery with `node:crypto` (sync) or Web Crypto (async), sharing every check.
+ * `node:crypto` is loaded on first need, so this entry also loads on edge runtimes.
  */
 import type * as NodeCryptoModule from 'node:crypto';
 import type { webcrypto } from 'node:crypto';
@@ -32,8 +29,7 @@ export function nodeCrypto(caller: string): NodeCrypto {
   return mod;
 }
 
-// Secrets are few (one, two during a rotation); the bound only guards against a caller passing a
-// fresh secret per call. A KeyObject spares createHmac re-reading the string key on every call.
+// Each secret's key is made once; the bound guards against a caller passing a fresh secret per call.
 const MAX_KEYS = 16;
 const keys = new Map<string, KeyObject>();
 
@@ -93,11 +89,7 @@ export function verifyWebhook(
   return parseEvent(verifySignature(rawBody, signature, secret));
 }
 
-/**
- * The signature half of {@link verifyWebhook}: the body's bytes once a secret's signature matched.
- * The handlers call it apart from the parse, so a genuine body that does not fit the documented
- * shape is known to be genuine by where it failed, not by an error's reason.
- */
+/** The signature half of {@link verifyWebhook}: the body's bytes once a secret's signature matched. */
 export function verifySignature(
   rawBody: RawWebhookBody,
   signature: WebhookSignatureHeader,
@@ -132,8 +124,8 @@ function subtleCrypto(): webcrypto.SubtleCrypto {
   return subtle;
 }
 
-// As for the sync verifier: secrets are few, so each is imported once; the bound guards against a
-// caller passing a fresh secret per call. The promise is kept, so concurrent first calls share it.
+// As above (importing the key per call would double an async verification's cost, measured); the
+// promise is kept, so concurrent first calls share one import.
 const subtleKeys = new Map<string, Promise<webcrypto.CryptoKey>>();
 
 function verifyKey(subtle: webcrypto.SubtleCrypto, secret: string): Promise<webcrypto.CryptoKey> {
