@@ -1,7 +1,4 @@
-/**
- * How the command line speaks: colours only on a terminal and never with `NO_COLOR`, JSON with
- * `--json`, text from the ledger or the service made safe, and the exit codes every command shares.
- */
+/** How the command line speaks: colours, `--json`, safe text, and the exit codes every command shares. */
 import pc from 'picocolors';
 import { escapeControls } from '@wallet/node/workspace';
 

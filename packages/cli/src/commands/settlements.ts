@@ -1,10 +1,6 @@
 /**
- * `wallet settlements FILE.csv --statement STATEMENT.csv`: did the bank credit, each day, what the
- * service settled? The ledger's references are verified by `wallet reconcile`'s own pipeline (its
- * reader, concurrency, shared 429 pause, truth rules, a refused key ending the run); settled
- * charges are summed per day by the SDK's `summarizeSettlements`; the statement's credits per day
- * are compared with them. Read-only with any key. Memory holds per-day totals only: the charges
- * go to a temporary file, read back to list the ones behind each day that does not match.
+ * `wallet settlements`: did the bank credit, each day, what the service settled? Verified by reconcile's
+ * pipeline, summed by the SDK's `summarizeSettlements`, compared with the statement. Read-only.
  */
 import { summarizeSettlements, VERDICTS, type ReconcileLine, type Verdict } from '@wallet/node';
 

@@ -1,9 +1,6 @@
 /**
- * `wallet webhooks trigger` sends a delivery signed exactly as the service (and the sandbox) signs
- * one: the sandbox's own body bytes (`webhookBody`), signed by the SDK's own `signWebhook`. The
- * event's data is the flags' charge, or the merchant's own (`--data FILE`, a JSON object), with
- * each `--override path=value` applied in order: a dotted path into the data and a value read as
- * JSON when it is JSON (`250000`, `true`, `"17"`), else as the text given (`@bola`).
+ * `wallet webhooks trigger`: a delivery signed exactly as the service signs one; the data is the flags'
+ * charge or `--data FILE`, with each `--override path=value` applied (the value read as JSON when it is).
  */
 import { readFile } from 'node:fs/promises';
 

@@ -1,8 +1,4 @@
-/**
- * The merchant's ledger export, read as a stream: columns named by flags, amounts in Kobo or in
- * Naira (the SDK's exact `toKobo`). A row that cannot be used keeps its place and line, with its
- * problem, so the report shows it where it was.
- */
+/** The merchant's ledger export as a stream; a row that cannot be used keeps its place and line, with its problem. */
 import { toKobo, type LedgerRow, type LedgerStatus } from '@wallet/node';
 
 import { UsageError } from '../output.js';
@@ -168,11 +164,7 @@ export interface LedgerScan {
   repeats: Map<number, number>;
 }
 
-/**
- * Counts the rows (for the progress bar) and finds repeated references, before anything is sent.
- * References are kept by hash; a second read of just the rows whose hash matched confirms each
- * repeat (a false one would count two charges once, and make a settled day look short).
- */
+/** Counts the rows and finds repeated references; a second read confirms each hash match (a false repeat would make a day look short). */
 export async function scanLedger(
   file: string,
   format: LedgerFormat,

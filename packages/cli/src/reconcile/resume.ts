@@ -1,9 +1,7 @@
 /**
- * `--resume`: carry on the report of the same, unchanged ledger only (each row's ledger side is
- * fingerprinted), verifying again the rows that ended in `error`. The report is read as a stream
- * (memory stays flat) and a torn last record of any shape is cut off before new rows are added. A
- * report with no `error` row is carried on in place; one with `error` rows is rewritten beside it
- * and renamed over it, its other rows copied byte for byte, so an interruption loses nothing.
+ * `--resume`: carry on the report of the same, unchanged ledger (rows fingerprinted), verifying the
+ * `error` rows again. A torn last record is cut off; a report with `error` rows is rewritten beside
+ * it and renamed over it, so an interruption loses nothing.
  */
 import { createReadStream, existsSync, renameSync, truncateSync } from 'node:fs';
 import { TextDecoder } from 'node:util';
@@ -169,10 +167,7 @@ export function sameLedger(
 /** Counts of written rows by verdict. */
 export type Counts = Record<Verdict, number>;
 
-/**
- * Rewrites the report: rows whose earlier row is not `error` are copied, the others verified.
- * Resolves when the report is whole again (after an interruption too: the rest is copied as it was).
- */
+/** Rewrites the report, copying rows not in `error` and verifying the others; whole again even if interrupted. */
 export async function rewriteReport(
   report: string,
   format: ReportFormat,

@@ -1,8 +1,4 @@
-/**
- * The pipeline of every command that verifies a ledger (reconcile, settlements): its inputs checked,
- * the SDK's `charges.reconcile` (concurrency, one pause for every worker on a 429 or `Retry-After`
- * up to `--max-wait`, its truth rules) with a progress display, and a refused key ending the run.
- */
+/** The pipeline of every command that verifies a ledger: inputs checked, the SDK's `charges.reconcile`, progress, a refused key ending the run. */
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
@@ -47,10 +43,7 @@ function sameFile(a: string, b: string): boolean {
   }
 }
 
-/**
- * The report's path (`--out`, else `suffix` beside the ledger), after checking every input exists
- * and none of them is the report: a usage error, before anything is written.
- */
+/** The report's path (`--out`, else `suffix` beside the ledger); a usage error if an input is missing or is the report. */
 export function reportPath(
   file: string,
   out: string | undefined,

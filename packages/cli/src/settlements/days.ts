@@ -1,8 +1,4 @@
-/**
- * The expected bank credit per day, summed by the SDK's `summarizeSettlements` (its day rule, its
- * checks) a batch of charges at a time, so memory holds one batch and the per-day totals, never
- * every charge. Then each day is judged against the statement.
- */
+/** The expected bank credit per day, summed by the SDK's `summarizeSettlements` a batch at a time (flat memory), then judged. */
 import { summarizeSettlements, type SettlementDay, type Transaction, type Verdict } from '@wallet/node';
 
 import type { Credited } from './statement.js';

@@ -1,10 +1,6 @@
 /**
- * The settlement report for the finance team's spreadsheet: one row per day (`kind` day), then one
- * row per charge behind a day that does not match and per charge with a problem of its own
- * (`kind` charge), amounts in Naira with two decimals. Text from the ledger or the service is made
- * inert (`inertCell`); the numbers are ours, so a shortfall stays a number the spreadsheet adds up.
- * The run's charges wait on disk, in a private temporary file, until the days are judged: memory
- * stays flat however long the ledger.
+ * The settlement report for the finance team's spreadsheet: a row per day, then per charge behind a
+ * mismatched day or with its own problem; text made inert, numbers kept numbers. Charges wait on disk.
  */
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,9 +1,6 @@
 /**
- * The bank statement's credits per calendar day, read by the one CSV reader: amounts in Naira
- * (`₦1,234.50`, `1234.5`, the SDK's exact `toKobo`) or whole Kobo. A date is `YYYY-MM-DD` (the
- * bank's day as printed), a local time `YYYY-MM-DD HH:MM[:SS]` (its date part), or a timestamp
- * with a zone, whose day is taken in the merchant's time zone. Debit rows are skipped; a row that
- * cannot be read is a problem with its line, never a guess.
+ * The bank statement's credits per day: Naira or whole Kobo; a date, a local time, or a zoned timestamp
+ * (its day in the merchant's zone). Debits skipped; an unreadable row is a problem, never a guess.
  */
 import { toKobo } from '@wallet/node';
 

@@ -1,9 +1,6 @@
 /**
- * `wallet webhooks verify`: whether a captured delivery verifies with the SDK's own
- * `verifyWebhook`, and if not, why. The signature covers the exact bytes the service sent; they
- * are changed on the way to the check in a handful of ways. For each, this rebuilds what the
- * service may have signed from what was captured and tries every secret given, so the one
- * alteration that explains the mismatch is named.
+ * `wallet webhooks verify`: whether a captured delivery verifies with the SDK's `verifyWebhook`, and if
+ * not, which alteration of the signed bytes explains it (each tried with every secret given).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
