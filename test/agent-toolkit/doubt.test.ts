@@ -151,6 +151,21 @@ describe('refund amounts', () => {
     const none = await tools['refund_charge']!.execute({ reference: 'full_1' });
     expect(none.data).toMatchObject({ refusedBy: 'amount', left: 0 });
   });
+
+  it('refuses the second of two concurrent refunds that together pass what the charge paid', async () => {
+    r = rig();
+    await r.paid('twice_1', 100_000);
+    const { tools, ledger } = toolsOn((_q, a) => a, { allow: ['refund_charge'], confirm: false });
+    const answers = await Promise.all([
+      tools['refund_charge']!.execute({ reference: 'twice_1', amount: 60_000, reason: 'a' }),
+      tools['refund_charge']!.execute({ reference: 'twice_1', amount: 60_000, reason: 'b' }),
+    ]);
+    expect(answers.map((x) => x.isError).sort()).toEqual([false, true]);
+    expect(answers.find((x) => x.isError)!.data).toMatchObject({ refusedBy: 'amount', left: 40_000 });
+    expect(refundKeys()).toHaveLength(1);
+    expect(refunded()).toBe(60_000);
+    expect(await ledger.total('refunds')).toBe(60_000);
+  });
 });
 
 describe('dispatches', () => {

@@ -37,6 +37,29 @@ export function ledgerContract(pair: Pair): void {
     expect(await b.total('refunds')).toBe(accepted);
   });
 
+  it('refuses refunds counted past what their charge paid, across ledgers, failed ones not counted', async () => {
+    const [a, b] = pair({ now: Date.parse('2026-11-24T12:00:00Z') });
+    const reference = `paid_${n}`;
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 ? a : b).begin(request(30_000, { reference, paid: 100_000 })),
+      ),
+    );
+    const begun = answers.filter((x) => x.state === 'begun');
+    expect(begun).toHaveLength(3);
+    expect(answers.filter((x) => x.state === 'over_paid')).toContainEqual({
+      state: 'over_paid',
+      counted: 90_000,
+    });
+    if (begun[0]?.state !== 'begun') throw new Error('not begun');
+    await a.finish(begun[0].entry.key, 'failed');
+    expect(await b.begin(request(30_000, { reference, paid: 100_000 }))).toMatchObject({ state: 'begun' });
+    expect(await a.begin(request(20_000, { reference, paid: 100_000 }))).toEqual({
+      state: 'over_paid',
+      counted: 90_000,
+    });
+  });
+
   it('finds a call in doubt by its arguments and answers its key, counted once', async () => {
     const [a, b] = pair({ now: Date.parse('2026-11-24T12:00:00Z') });
     const first = await a.begin(request(5_000, { call: 'same', key: 'first', reference: 'doubt_1' }));

@@ -55,6 +55,8 @@ export interface BeginRequest extends Pick<
 > {
   /** The daily limit of `kind`; none: no limit. */
   limit: number | undefined;
+  /** A refund's charge paid this much, Kobo: refused when the refunds counted for `reference` would pass it. */
+  paid?: number;
   /** A confirmation token to spend in the same step (refused when already spent). */
   token?: { id: string; ttlMs: number };
 }
@@ -67,6 +69,8 @@ export type BeginAnswer =
   | { state: 'repeat'; entry: JournalEntry }
   /** It would pass the limit: nothing journaled, the token left unspent. */
   | { state: 'over'; total: number }
+  /** With the refunds already counted for the reference it would pass `paid`: nothing journaled. */
+  | { state: 'over_paid'; counted: number }
   /** The token was already spent. */
   | { state: 'token_used' };
 
@@ -78,7 +82,7 @@ export type BeginAnswer =
 export interface SpendLedger {
   /** The IANA time zone its days are counted in. */
   readonly timeZone: string;
-  /** In one step: reuses an operation this call repeats, else refuses a spent token or a passed `limit`, else counts and journals it; spends the token. */
+  /** In one step: reuses an operation this call repeats, else refuses a spent token, a passed `paid` or `limit`, else counts and journals it; spends the token. */
   begin(request: BeginRequest): Promise<BeginAnswer>;
   /** Records how an operation ended; `failed` gives its amount back, once. */
   finish(key: string, state: Exclude<EntryState, 'sent'>): Promise<void>;
@@ -162,7 +166,7 @@ export function storedLedger(store: LedgerStore, { timeZone, now, dayOf }: Ledge
     timeZone,
     begin: (request) =>
       step((): BeginAnswer => {
-        const { limit, token, ...asked } = request;
+        const { limit, token, paid, ...asked } = request;
         const at = now();
         const spend = (): void => {
           if (token !== undefined) store.spend(token.id, at + token.ttlMs);
@@ -175,6 +179,10 @@ export function storedLedger(store: LedgerStore, { timeZone, now, dayOf }: Ledge
           return { state: 'repeat', entry: { ...prior } };
         }
         if (token !== undefined && store.spent(token.id, at)) return { state: 'token_used' };
+        if (paid !== undefined) {
+          const { counted } = countedRefunds(store.byReference(asked.reference));
+          if (counted + asked.amount > paid) return { state: 'over_paid', counted };
+        }
         const day = dayOf(at);
         const before = store.total(asked.kind, day);
         if (limit !== undefined && before + asked.amount > limit) return { state: 'over', total: before };

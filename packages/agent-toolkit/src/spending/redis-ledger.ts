@@ -21,8 +21,8 @@ export interface RedisSpendLedgerOptions extends SpendLedgerOptions {
 }
 
 // KEYS: zone, call index, token, total. ARGV: zone, key, amount, limit ('' none), token ttl ms
-// ('' none), prefix, reference, day ttl s, journal ttl s, cut-off time ms, then the entry's fields
-// as name, value.
+// ('' none), prefix, reference, day ttl s, journal ttl s, cut-off time ms, paid ('' none), then the
+// entry's fields as name, value.
 const BEGIN = `
 local function spent() if ARGV[5] ~= '' then redis.call('SET', KEYS[3], '1', 'PX', ARGV[5]) end end
 local zone = redis.call('GET', KEYS[1])
@@ -41,12 +41,20 @@ for _, prior in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
   end
 end
 if ARGV[5] ~= '' and redis.call('EXISTS', KEYS[3]) == 1 then return {'token_used'} end
+if ARGV[11] ~= '' then
+  local counted = 0
+  for _, key in ipairs(redis.call('LRANGE', ARGV[6] .. 'reference:' .. ARGV[7], 0, -1)) do
+    local f = redis.call('HMGET', ARGV[6] .. 'entry:' .. key, 'tool', 'state', 'amount')
+    if f[1] == 'refund_charge' and f[2] ~= 'failed' then counted = counted + tonumber(f[3]) end
+  end
+  if counted + tonumber(ARGV[3]) > tonumber(ARGV[11]) then return {'over_paid', tostring(counted)} end
+end
 local total = tonumber(redis.call('GET', KEYS[4]) or '0')
 if ARGV[4] ~= '' and total + tonumber(ARGV[3]) > tonumber(ARGV[4]) then return {'over', tostring(total)} end
 total = redis.call('INCRBY', KEYS[4], ARGV[3])
 redis.call('EXPIRE', KEYS[4], ARGV[8])
 local entry = ARGV[6] .. 'entry:' .. ARGV[2]
-redis.call('HSET', entry, unpack(ARGV, 11))
+redis.call('HSET', entry, unpack(ARGV, 12))
 redis.call('EXPIRE', entry, ARGV[9])
 redis.call('RPUSH', KEYS[2], ARGV[2])
 redis.call('EXPIRE', KEYS[2], ARGV[9])
@@ -136,6 +144,7 @@ export function redisSpendLedger(
         DAY_TTL_SECONDS,
         JOURNAL_TTL_SECONDS,
         String(at - CUT_OFF_MS),
+        request.paid === undefined ? '' : String(request.paid),
         ...Object.entries(fields).flatMap(([name, value]) => [name, String(value)]),
       ])) as [string, unknown?];
       switch (String(reply[0])) {
@@ -147,6 +156,8 @@ export function redisSpendLedger(
           return { state: 'token_used' };
         case 'over':
           return { state: 'over', total: Number(reply[1]) };
+        case 'over_paid':
+          return { state: 'over_paid', counted: Number(reply[1]) };
         default:
           return { state: 'begun', entry: { ...fields, state: 'sent' }, total: Number(reply[1]) };
       }

@@ -21,6 +21,8 @@ export interface MoneyCall {
   token: string | undefined;
   /** The most this call can move, known before sending. */
   amount: number;
+  /** A refund's charge paid this much: the ledger's step refuses refunds counted past it. */
+  paid?: number;
   /** What the call would do, in the toolkit's words (no text from others). */
   summary: string;
   /** What others said that the person confirming should see (quoted as data). */
@@ -85,10 +87,12 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
     amount: call.amount,
     call: callOf(call.tool, call.args),
     limit: daily.max,
+    ...(call.paid === undefined ? {} : { paid: call.paid }),
     ...(token === undefined ? {} : { token: { id: token, ttlMs: ctx.confirmer.ttlMs } }),
   });
   if (begun.state === 'token_used')
     return refused(tokenProblemText('used', call.tool), { refusedBy: 'token_used' });
+  if (begun.state === 'over_paid') return overPaid(call.paid ?? 0, begun.counted);
   if (begun.state === 'over') {
     const { limit, max = 0 } = daily;
     return limitRefused(
@@ -97,6 +101,15 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
     );
   }
   return send(ctx, call, begun.entry, begun.state === 'repeat');
+}
+
+/** A refund past what the charge paid, less the refunds journaled for it: nothing is sent. @internal */
+export function overPaid(paid: number, counted: number): ToolResult {
+  const left = Math.max(0, paid - counted);
+  return refused(
+    `Refused: nothing was sent. The charge was paid ${amountText(paid)} and the refunds this toolkit journaled for it (sent, or with their outcome unknown) come to ${amountText(counted)}, so at most ${amountText(left)} can be refunded. Check with get_charge and the user.`,
+    { refusedBy: 'amount', left },
+  );
 }
 
 // An answer that does not match its request, or no answer, leaves the service's act in doubt.

@@ -2,7 +2,7 @@
 import type { AuthChannel } from '@wallet/node';
 import type { ToolContext } from './options.js';
 import { limitRefused, perCallRefusal } from '../spending/limits.js';
-import { callOf, runMoneyCall } from './money-flow.js';
+import { callOf, overPaid, runMoneyCall } from './money-flow.js';
 import { countedRefunds, repeats } from '../spending/ledger.js';
 import { dispatchResult, refundResult, refused, type ToolResult } from '../answers/report.js';
 import { amountText, dataLine } from '../answers/words.js';
@@ -86,12 +86,8 @@ export async function refundCharge(
   const prior = refunds.find((entry) => repeats(entry, callOf('refund_charge', args), token, ctx.now()));
   const left = tx.amount - counted;
   const amount = prior?.amount ?? requested ?? left;
-  if (prior === undefined && (left <= 0 || amount > left)) {
-    return refused(
-      `Refused: nothing was sent. The charge was paid ${amountText(tx.amount)} and the refunds this toolkit journaled for it (sent, or with their outcome unknown) come to ${amountText(counted)}, so at most ${amountText(Math.max(0, left))} can be refunded. Check with get_charge and the user.`,
-      { refusedBy: 'amount', left: Math.max(0, left) },
-    );
-  }
+  // Checked here for the preview and again in the ledger's step, where a concurrent refund counts.
+  if (prior === undefined && (left <= 0 || amount > left)) return overPaid(tx.amount, counted);
   const sent = { reference, amount, ...(reason === undefined ? {} : { reason }) };
   const what = requested === undefined ? `all that is left, ${amountText(amount)},` : amountText(amount);
   return runMoneyCall(ctx, {
@@ -102,6 +98,7 @@ export async function refundCharge(
     reference,
     token,
     amount,
+    paid: tx.amount,
     summary: `refund ${what} of a charge paid ${amountText(tx.amount)}`,
     context: { customer: tx.customer, status: tx.status },
     async send(key) {
