@@ -169,6 +169,11 @@ export function refusal(cause: unknown, code: string | undefined = errorCode(cau
   return { kind: 'failure', reason: 'refused', reached: false, code, cause };
 }
 
+/** A failure after the request may have been written: its outcome is unknown. */
+export function cutOff(cause: unknown): AttemptResult {
+  return { kind: 'failure', reason: 'network', reached: true, code: errorCode(cause), cause };
+}
+
 /** What a deadline ends: the attempt under way. */
 export interface Stoppable {
   stop(reason: unknown): void;

@@ -1,5 +1,5 @@
 import type { DispatchController, DispatchHandler, Dispatcher } from '../platform/types.js';
-import { refusal, startDeadline, type Deadline, type Stoppable } from './retry.js';
+import { cutOff, refusal, startDeadline, type Deadline, type Stoppable } from './retry.js';
 import { BodyDecoder, BoundedBody, MAX_BODY_BYTES, encodingPlan, readBounded } from './body.js';
 import type { AttemptRequest, AttemptResult, FetchFunction, Sender } from './types.js';
 
@@ -139,7 +139,7 @@ class UndiciExchange implements DispatchHandler, Stoppable {
       return this.#end(refusal(cause));
     }
     this.#controller.abort(cause as Error);
-    this.#end({ ...refusal(cause), reason: 'network', reached: true } as AttemptResult);
+    this.#end(cutOff(cause));
   }
 }
 

@@ -25,19 +25,19 @@ export const TARGETS = [
   {
     name: 'charges.verify vs raw undici dispatch() GET',
     unit: 'x',
-    max: { full: 1.2, short: 2.5 },
+    max: { full: 1.3, short: 2.5 },
     of: (r) => r.cpu.ratios['sdk charges.verify'],
   },
   {
     name: 'charges.dispatch vs raw dispatch() POST',
     unit: 'x',
-    max: { full: 1.2, short: 2.5 },
+    max: { full: 1.3, short: 2.5 },
     of: (r) => r.cpu.ratios['sdk charges.dispatch'],
   },
   {
     name: 'refunds.create vs raw dispatch() POST',
     unit: 'x',
-    max: { full: 1.2, short: 2.5 },
+    max: { full: 1.3, short: 2.5 },
     of: (r) => r.cpu.ratios['sdk refunds.create'],
   },
   {
