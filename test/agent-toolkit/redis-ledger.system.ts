@@ -45,6 +45,19 @@ describe('redisSpendLedger', () => {
     expect(() => redisSpendLedger(node, { timeZone: 'Lagos' })).toThrow(/not an IANA time zone/);
   });
 
+  it('gives an amount back after its day total expired without leaving a total that never expires', async () => {
+    const prefix = `test${prefixes++}:`;
+    const ledger = redisSpendLedger(node, { prefix, now: () => Date.parse('2026-11-24T12:00:00Z') });
+    const begun = await ledger.begin(request(5_000, { kind: 'charges', limit: 10_000 }));
+    if (begun.state !== 'begun') throw new Error('not begun');
+    await node.sendCommand(['DEL', `${prefix}charges:2026-11-24`]);
+    await ledger.finish(begun.entry.key, 'failed');
+    expect(await ledger.total('charges', '2026-11-24')).toBe(0);
+    const ttl = Number(await node.sendCommand(['TTL', `${prefix}charges:2026-11-24`]));
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(3 * 86_400);
+  });
+
   it('refuses a client that is neither redis nor ioredis, as the SDK does, under its own name', () => {
     expect(() => redisSpendLedger({} as never)).toThrow(/redis \(createClient\) or ioredis/);
     const error = (() => {

@@ -63,7 +63,8 @@ redis.call('EXPIRE', ARGV[6] .. 'reference:' .. ARGV[7], ARGV[9])
 spent()
 return {'begun', tostring(total)}`;
 
-// KEYS: entry. ARGV: state, prefix. 'failed' gives the amount back once, never below zero.
+// KEYS: entry. ARGV: state, prefix, day ttl s. 'failed' gives the amount back once, never below
+// zero; a total that had expired is made again with its ttl, so it cannot stay forever.
 const FINISH = `
 local state = redis.call('HGET', KEYS[1], 'state')
 if not state or state == 'failed' then return 0 end
@@ -71,6 +72,7 @@ if ARGV[1] == 'failed' then
   local fields = redis.call('HMGET', KEYS[1], 'kind', 'day', 'amount')
   local total = ARGV[2] .. fields[1] .. ':' .. fields[2]
   if redis.call('DECRBY', total, fields[3]) < 0 then redis.call('SET', total, '0', 'KEEPTTL') end
+  if redis.call('TTL', total) < 0 then redis.call('EXPIRE', total, ARGV[3]) end
 end
 redis.call('HSET', KEYS[1], 'state', ARGV[1])
 return 1`;
@@ -163,7 +165,7 @@ export function redisSpendLedger(
       }
     },
     async finish(key, state) {
-      await run(['EVAL', FINISH, '1', `${prefix}entry:${key}`, state, prefix]);
+      await run(['EVAL', FINISH, '1', `${prefix}entry:${key}`, state, prefix, DAY_TTL_SECONDS]);
     },
     async journal(reference) {
       const keys = (await run(['LRANGE', `${prefix}reference:${reference}`, '0', '-1'])) as string[];
