@@ -100,7 +100,10 @@ async function askPerson(
 export function createMcpServer(options: McpServerOptions): McpServer {
   const { name = 'wallet', version = VERSION, ...given } = options;
   // One ledger for both sets below, so they count the same day.
-  const rest = { ...given, ledger: given.ledger ?? sqliteSpendLedger() };
+  const rest = {
+    ...given,
+    ledger: given.ledger ?? sqliteSpendLedger(given.now === undefined ? {} : { now: given.now }),
+  };
   const tools = new Map<string, WalletTool>(walletTools(rest).map((tool) => [tool.name, tool]));
   // With a client that can ask its user (elicitation), money tools preview, ask, then act.
   const asking = new Map<string, WalletTool>(
