@@ -12,7 +12,7 @@ const SRC = join(REPO, 'src');
 // Lowest first. A module may import only from modules on a lower line.
 export const LAYERS = [
   ['internal'],
-  ['types.ts', 'version.ts'],
+  ['types.ts'],
   ['errors'],
   ['schemas', 'platform'],
   ['core'],

@@ -23,7 +23,6 @@ const CATEGORY_BY_SOURCE = [
   ['src/types', 'Types'],
   ['src/client', 'Client'],
   ['src/core/', 'Client'],
-  ['src/version', 'Client'],
 ];
 
 /** Guides by file name, in reading order; guides not listed follow, alphabetically. */

@@ -24,7 +24,9 @@ import { ValidationError, WalletError, type ValidationIssue } from './errors/bas
 import { platform } from './platform/index.js';
 import { proxyProblem, settleProxy } from './platform/proxy.js';
 import { Charges, Refunds } from './resources/charges.js';
-import { VERSION } from './version.js';
+
+/** The SDK's version, sent in the `User-Agent`. A test keeps it equal to package.json's. */
+export const VERSION = '0.4.0';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 

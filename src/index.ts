@@ -3,7 +3,7 @@
  *
  * @module \@wallet/node
  */
-export { Wallet } from './client.js';
+export { Wallet, VERSION } from './client.js';
 export { APIPromise } from './core/transport.js';
 export type { ResponseMeta, WithResponse } from './core/types.js';
 export type { ClientOptions, AppInfo } from './core/config.js';
@@ -40,7 +40,6 @@ export { summarizeSettlements } from './resources/settlements.js';
 export type { SettlementDay, SettlementOptions } from './resources/settlements.js';
 export { toKobo, toNaira, formatNaira, estimateFee } from './money.js';
 export type { FormatNairaOptions } from './money.js';
-export { VERSION } from './version.js';
 export {
   verifyWebhook,
   verifyWebhookAsync,

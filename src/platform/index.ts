@@ -1,7 +1,43 @@
 /**
- * The platform this build runs on. In the sources (and so in the tests) this is Node; each entry of
- * the package is built with its runtime's implementation bound here instead (the `platform` esbuild
- * plugin in `tsup.config.ts`), so every import stays static and no module guesses its runtime.
+ * The platform the sources run on: Node. Undici's bundled Agent (or ProxyAgent) is loaded by the
+ * first call, `process.env` read, and builtins taken through `process.getBuiltinModule` when first
+ * needed, so an import loads none it may not use. Each entry of the package is built with its
+ * runtime's file (web.ts, bun-deno.ts, browser.ts) bound here instead (the `files` esbuild plugin in
+ * `tsup.config.ts`), so every import stays static and no module guesses its runtime.
  */
-export { platform } from './node.js';
+import type {
+  AgentOptions,
+  Diagnostics,
+  NodeCrypto,
+  OwnDispatcher,
+  Platform,
+  SubtleCrypto,
+  Zlib,
+} from './types.js';
+
+// From `node:timers` at load, since fake clocks replace the global; not an `import`, which costs ~1 ms.
+const nextTurn = process.getBuiltinModule('node:timers').setImmediate;
+
+export const platform: Platform = {
+  runtime: `node/${process.versions.node}`,
+  env: () => process.env,
+  async createAgent({ proxy, ...options }: AgentOptions): Promise<OwnDispatcher> {
+    if (proxy) {
+      // Only with a proxy, instead of the Agent's file; a literal specifier, as below.
+      const { createProxyAgent } = await import('./undici-proxy.js');
+      const { connect: _, ...rest } = options;
+      return createProxyAgent(proxy, rest);
+    }
+    // A literal specifier, so bundlers follow it (the CommonJS build makes it a require()).
+    const { createAgent } = await import('./undici-agent.js');
+    return createAgent(options);
+  },
+  realSetImmediate: (run) => void nextTurn(run),
+  diagnostics: (): Diagnostics => process.getBuiltinModule('node:diagnostics_channel'),
+  nodeCrypto: (): NodeCrypto => process.getBuiltinModule('node:crypto'),
+  subtle: (): SubtleCrypto => globalThis.crypto.subtle,
+  zlib: (): Zlib => process.getBuiltinModule('node:zlib'),
+  refusal: undefined,
+};
+
 export type { AgentOptions, Diagnostics, NodeCrypto, Platform, SubtleCrypto, Zlib } from './types.js';

@@ -1,2 +1,0 @@
-/** The SDK's version, sent in the `User-Agent`. A test keeps it equal to package.json's. */
-export const VERSION = '0.4.0';
