@@ -7,6 +7,7 @@ import { estimateFee } from '../money.js';
 import type { Transaction } from '../types.js';
 import {
   orderedPool,
+  PENDING,
   settleRun,
   VERIFY_MANY_RULES,
   verifyWithRetries,
@@ -90,7 +91,6 @@ export interface ReconcileOptions extends VerifyManyOptions {
 }
 
 const STATUSES: readonly LedgerStatus[] = ['paid', 'pending', 'failed'];
-const PENDING: ReadonlySet<string> = new Set(['PENDING_AUTHORIZATION', 'PENDING_SCAN']);
 /** The statuses the spec lists: a verdict is a statement about money, given on these only. */
 const KNOWN: ReadonlySet<string> = new Set(['SUCCESS', 'FAILED', ...PENDING]);
 

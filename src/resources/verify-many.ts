@@ -65,6 +65,9 @@ export interface FailedResult {
   readonly error: WalletError;
 }
 
+/** The statuses of a charge still waiting for its customer. @internal */
+export const PENDING: ReadonlySet<string> = new Set(['PENDING_AUTHORIZATION', 'PENDING_SCAN']);
+
 /** Verify as the loops call it: the resource's own method. @internal */
 export type VerifyFn = (reference: string, options: RequestOptions) => APIPromise<Transaction>;
 
@@ -170,10 +173,7 @@ function throwIfStopped(run: ManyRun): void {
   });
 }
 
-/**
- * Yields one {@link VerifyResult} per reference, in input order.
- * @internal
- */
+/** Yields one {@link VerifyResult} per reference, in input order. @internal */
 export async function* verifyMany(
   verify: VerifyFn,
   references: AnyIterable<string>,
@@ -192,12 +192,7 @@ function iteratorOf<T>(input: AnyIterable<T>): AsyncIterator<T> | Iterator<T> {
   return (input as Iterable<T>)[Symbol.iterator]();
 }
 
-/**
- * Yields `task(item)` for each input item, in input order, at most `run.concurrency` at a time,
- * reading no more than a window ahead of the oldest unfinished one, so memory stays flat. `task`
- * should not throw: a failure belongs on its result. Once the run's signal fires it throws
- * `RequestAbortedError` instead of yielding. Breaking out of the loop closes the input. @internal
- */
+/** Yields `task(item)` per item in input order, `run.concurrency` at a time within a bounded window. @internal */
 export async function* orderedPool<T, R>(
   input: AnyIterable<T>,
   task: (item: T) => Promise<R>,

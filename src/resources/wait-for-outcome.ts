@@ -6,7 +6,7 @@ import { ValidationError, WalletError, named, type WalletErrorOptions } from '..
 import { isApiError, RequestAbortedError } from '../errors/call.js';
 import { quoted } from '../internal/values.js';
 import type { Transaction } from '../types.js';
-import { isTransient, type VerifyFn } from './verify-many.js';
+import { isTransient, PENDING, type VerifyFn } from './verify-many.js';
 
 /**
  * `charges.waitForOutcome` ran out of time while the charge was still pending. The charge goes on:
@@ -60,8 +60,6 @@ export interface WaitForOutcomeOptions {
   pollInterval?: number;
 }
 
-/** The statuses of a charge still waiting for its customer. */
-const PENDING: ReadonlySet<string> = new Set(['PENDING_AUTHORIZATION', 'PENDING_SCAN']);
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_POLL_INTERVAL_MS = 1_000;
 const MIN_POLL_INTERVAL_MS = 100;

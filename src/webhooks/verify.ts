@@ -34,7 +34,7 @@ const MAX_KEYS = 16;
 const keys = new Map<string, KeyObject>();
 
 /** The HMAC key for `secret`, made once. */
-export function hmacKey(crypto: NodeCrypto, secret: string): KeyObject {
+function hmacKey(crypto: NodeCrypto, secret: string): KeyObject {
   let key = keys.get(secret);
   if (key === undefined) {
     if (keys.size >= MAX_KEYS) keys.clear();
