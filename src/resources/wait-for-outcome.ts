@@ -148,8 +148,7 @@ export async function waitForOutcome(
       let retryAfter: number | undefined;
       polls++;
       try {
-        // Prefer: wait (RFC 7240) lets a server that can tell when the outcome comes (the sandbox on
-        // its manual clock) answer then instead of now; the service may ignore it.
+        // Prefer: wait (RFC 7240): a server that knows when the outcome comes may hold the answer till then.
         const holdS = Math.min(PREFER_WAIT_S, Math.ceil((deadline - performance.now()) / 1000));
         const headers = holdS > 0 ? { prefer: `wait=${holdS}` } : {};
         const { data, response } = await verify(reference, { signal: stop.signal, headers }).withResponse();
@@ -163,8 +162,7 @@ export async function waitForOutcome(
         if (isApiError(error)) retryAfter = parseRetryAfter(error.headers['retry-after']);
       }
       const wait = Math.max(pollDelay(polls, first), retryAfter ?? 0);
-      // A pause that reaches the deadline waits for the deadline itself: no poll the service asked
-      // us not to make, and no race between two timers due at the same moment.
+      // A pause past the deadline waits for the deadline's own abort: no second timer racing it.
       const pause = wait >= deadline - performance.now() ? MAX_TIMER_MS : wait;
       await sleep(pause, stop.signal).catch(() => {
         throw stopped();

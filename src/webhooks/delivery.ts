@@ -1,7 +1,6 @@
 /**
- * One delivery, from request to answer, for both handlers: their options, checked once at creation,
- * and the answer each outcome gets. 200 only once the merchant's callback succeeded, 400 for a
- * delivery that cannot be trusted, 5xx for anything that can be fixed (so it comes again).
+ * One delivery, from request to answer, for both handlers: 200 only once the merchant's callback
+ * succeeded, 400 for a delivery that cannot be trusted, 5xx for anything that can be fixed.
  */
 import { MAX_BODY_BYTES } from '../core/body.js';
 import { MAX_INT32, MAX_TIMER_MS, checkOptions, ofType, throwIssues, wholeNumber } from '../core/options.js';

@@ -14,10 +14,7 @@ type Report = (error: unknown, context: { status: number }) => void;
 const hex = (bytes: ArrayBuffer): string =>
   Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 
-/**
- * The event's identity (the service sends no event id): kind and `data.reference` for a known kind,
- * so a redelivery is the same event whatever its bytes; else the SHA-256 of the raw body.
- */
+/** The event's id (the service sends none): `charge.success:<reference>`, else the body's SHA-256. */
 async function eventIdentity(event: WebhookEvent, body: Uint8Array): Promise<string> {
   const reference = event.event === 'charge.success' ? event.data.reference : undefined;
   // A lone surrogate would become U+FFFD on its way to a store, so two references would share a key.
@@ -34,10 +31,7 @@ function leaseLost(id: string, detail: string, cause?: unknown): WalletError {
   );
 }
 
-/**
- * Renews the claim every third of `claimTtl` (so two renewals may fail before it lapses), when the
- * store can; `stop()` ends the renewals and returns why the lease was lost, if it was.
- */
+/** Renews the claim every third of `claimTtl` when the store can; `stop()` returns why the lease was lost, if it was. */
 function keepLease(store: WebhookDedupeStore, id: string, token: string): () => WalletError | undefined {
   const { claimTtl } = store;
   if (typeof store.renew !== 'function' || typeof claimTtl !== 'number' || !(claimTtl > 0)) {
