@@ -224,8 +224,8 @@ export class WalletError extends Error {
   /** A plain, bounded copy for loggers and `JSON.stringify`; never throws, whatever the body holds. */
   toJSON(): Record<string, unknown> {
     try {
-      const out: Record<string, unknown> = { name: this.name, code: this.code, message: this.message };
-      out.outcomeUnknown = this.outcomeUnknown;
+      const { name, code, message, outcomeUnknown } = this;
+      const out: Record<string, unknown> = { name, code, message, outcomeUnknown };
       for (const key of Object.keys(this)) {
         if (!(key in out)) out[key] = boundedCopy((this as unknown as Record<string, unknown>)[key]);
       }

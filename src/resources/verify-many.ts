@@ -128,7 +128,8 @@ export async function verifyWithRetries(
 ): Promise<VerifyResult> {
   let waited = 0;
   let attempts = 0;
-  for (let retry = 0; ; retry++) {
+  let retry = 0;
+  for (;;) {
     try {
       // Another worker's 429 may move the pause while this one waits.
       while (run.pausedUntil > performance.now())
@@ -146,10 +147,8 @@ export async function verifyWithRetries(
         return { reference, error: walletError };
       // As a verify waits: what the service asked for, else the backoff.
       const delay = retryAfter ?? backoffDelay(retry + 1);
-      if (told) {
-        waited += delay;
-        retry--;
-      }
+      if (told) waited += delay;
+      else retry++;
       // The service asked the client to slow down, not this one request: every worker waits.
       if (rateLimited || retryAfter !== undefined) {
         run.pausedUntil = Math.max(run.pausedUntil, performance.now() + delay);
