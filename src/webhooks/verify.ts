@@ -12,11 +12,8 @@ import { bodyBytes, checkSecrets, hexBytes, mismatchError, parseEvent, signature
 
 type KeyObject = NodeCryptoModule.KeyObject;
 
-let cached: NodeCrypto | undefined;
-
 /** `node:crypto`, or a clear error on a runtime without it. */
 export function nodeCrypto(caller: string): NodeCrypto {
-  if (cached) return cached;
   const mod = platform.nodeCrypto();
   if (!mod) {
     throw new WalletError(
@@ -25,7 +22,6 @@ export function nodeCrypto(caller: string): NodeCrypto {
       'node_crypto_unavailable',
     );
   }
-  cached = mod;
   return mod;
 }
 
