@@ -1,7 +1,4 @@
-/**
- * The root of the error tree and the refusal of a check's parameters.
- * Guards and `instanceof` read a global brand, so they hold across two copies of the package.
- */
+/** The error tree's root; guards and `instanceof` read a global brand, so they hold across package copies. */
 import { boundedCopy, safeCopy } from '../internal/values.js';
 
 const BRAND = Symbol.for('@wallet/node.error');

@@ -1,7 +1,4 @@
-/**
- * Values the SDK did not make, made safe to name in messages, encode into paths and copy into
- * errors, so that logging an error never throws, stalls or passes an object through.
- */
+/** Values the SDK did not make, made safe to name in messages, encode into paths and copy into errors. */
 
 /** Names a value for an error message without printing more of it than helps. */
 export function describe(value: unknown): string {
@@ -91,7 +88,7 @@ export interface Route {
   build(params: Readonly<Record<string, unknown>>): string;
 }
 
-/** `` path`/v1/charges/verify/${'reference'}` ``: each value is one encoded segment, so it cannot reach another endpoint. */
+/** `` path`/v1/charges/verify/${'reference'}` ``: each value is one encoded segment (no other endpoint). */
 export function path(strings: TemplateStringsArray, ...names: readonly string[]): Route {
   const template = strings.reduce((out, part, i) => out + (i > 0 ? `{${names[i - 1]}}` : '') + part, '');
   return {

@@ -191,7 +191,7 @@ function iteratorOf<T>(input: AnyIterable<T>): AsyncIterator<T> | Iterator<T> {
   return (input as Iterable<T>)[Symbol.iterator]();
 }
 
-/** Yields `task(item)` per item in input order, `run.concurrency` at a time within a bounded window. @internal */
+/** Yields `task(item)` per item in input order, `run.concurrency` at a time in a bounded window. @internal */
 export async function* orderedPool<T, R>(
   input: AnyIterable<T>,
   task: (item: T) => Promise<R>,

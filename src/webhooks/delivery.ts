@@ -198,7 +198,7 @@ export type Deliver = (
   signature: WebhookSignatureHeader,
 ) => Promise<HandlerAnswer>;
 
-/** Checks the options (missing_secret as the verifiers throw it, the rest as one ValidationError); returns the shared flow. */
+/** Checks the options (missing_secret as the verifiers throw it, the rest at once); returns the shared flow. */
 export function createDeliver(
   options: WebhookHandlerOptions,
   caller: string,

@@ -1,4 +1,4 @@
-/** The Fetch-style handler (Web APIs only) and the `node:http`/Express one, each reading its body within the bounds. */
+/** The Fetch-style handler (Web APIs only) and the `node:http`/Express one, each reading its body in bounds. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { BoundedBody, readBounded } from '../core/body.js';

@@ -1,7 +1,6 @@
 /**
- * The checks of a delivery, shared by both verifiers and the handlers so they refuse the same inputs
- * with the same reason: its inputs before the signature is compared, its payload after it matched.
- * No `node:` module, no `Buffer` (edge runtimes) and no zod (this entry must stay light).
+ * The checks of a delivery shared by both verifiers and the handlers, so they refuse alike. No `node:`
+ * module, no `Buffer` (edge runtimes) and no zod (this entry must stay light).
  */
 import { WalletError } from '../errors/base.js';
 import { WebhookVerificationError } from '../errors/webhook.js';

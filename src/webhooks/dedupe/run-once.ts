@@ -1,8 +1,6 @@
 /**
- * How a handler with a dedupe store runs `onEvent` once per event across a fleet: claim, run (the
- * claim is a lease, renewed meanwhile), then mark done or release. Every step that cannot be
- * completed ends in an answer that makes the service deliver again, except failing to record a
- * success while the lease held: then 200, so it is not run twice.
+ * Runs `onEvent` once per event across a fleet: claim, run (the claim a renewed lease), then done or
+ * release. A step that fails makes the service deliver again, except recording a success: then 200.
  */
 import { WalletError } from '../../errors/base.js';
 import type { WebhookEvent } from '../types.js';
@@ -31,7 +29,7 @@ function leaseLost(id: string, detail: string, cause?: unknown): WalletError {
   );
 }
 
-/** Renews the claim every third of `claimTtl` when the store can; `stop()` returns why the lease was lost, if it was. */
+/** Renews the claim every third of `claimTtl` if the store can; `stop()` returns why the lease was lost. */
 function keepLease(store: WebhookDedupeStore, id: string, token: string): () => WalletError | undefined {
   const { claimTtl } = store;
   if (typeof store.renew !== 'function' || typeof claimTtl !== 'number' || !(claimTtl > 0)) {
