@@ -2,7 +2,7 @@
  * Money helpers. The service counts in Kobo, integer (100 Kobo = 1 Naira). Conversion from Naira
  * is done on the decimal digits, never by multiplying floats, so `19.99` is exactly `1999`.
  */
-import { checkOptions, type OptionRule } from './core/options.js';
+import { checkOptions, throwIssues, type OptionRule } from './core/options.js';
 import { ValidationError } from './errors/base.js';
 import { describe, nairaText } from './internal/values.js';
 
@@ -98,10 +98,10 @@ const FORMAT_RULES: Readonly<Record<string, OptionRule>> = {
  */
 export function formatNaira(kobo: number, options?: FormatNairaOptions): string {
   assertKobo(kobo, 'formatNaira');
-  if (options !== undefined) {
-    const issues = checkOptions(options, FORMAT_RULES, 'options', 'an option of formatNaira');
-    if (issues.length > 0) throw new ValidationError('formatNaira options', issues);
-  }
+  throwIssues(
+    'formatNaira options',
+    checkOptions(options, FORMAT_RULES, 'options', 'an option of formatNaira'),
+  );
   const locale = options?.locale ?? 'en-NG';
   try {
     return nairaText(kobo, locale);

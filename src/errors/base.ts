@@ -1,7 +1,4 @@
-/**
- * The root of the error tree and the refusal of a check's parameters.
- * Guards and `instanceof` read a global brand, so they hold across two copies of the package.
- */
+/** The error tree's root; guards and `instanceof` read a global brand, so they hold across package copies. */
 import { boundedCopy, safeCopy } from '../internal/values.js';
 
 const BRAND = Symbol.for('@wallet/node.error');
@@ -224,8 +221,8 @@ export class WalletError extends Error {
   /** A plain, bounded copy for loggers and `JSON.stringify`; never throws, whatever the body holds. */
   toJSON(): Record<string, unknown> {
     try {
-      const out: Record<string, unknown> = { name: this.name, code: this.code, message: this.message };
-      out.outcomeUnknown = this.outcomeUnknown;
+      const { name, code, message, outcomeUnknown } = this;
+      const out: Record<string, unknown> = { name, code, message, outcomeUnknown };
       for (const key of Object.keys(this)) {
         if (!(key in out)) out[key] = boundedCopy((this as unknown as Record<string, unknown>)[key]);
       }

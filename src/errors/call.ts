@@ -1,8 +1,4 @@
-/**
- * The errors an API call ends in: the service's error answer (`ApiError`, one class per common
- * HTTP status) or a broken one, no answer (`ConnectionError`), the call's own end (aborted,
- * closed, oversized, waited out), or an idempotency key that belongs to another request.
- */
+/** The errors an API call ends in: an error answer, no answer, its own end, a reused idempotency key. */
 import {
   WalletError,
   isKind,

@@ -1,7 +1,4 @@
-/**
- * Values the SDK did not make, made safe to name in messages, encode into paths and copy into
- * errors, so that logging an error never throws, stalls or passes an object through.
- */
+/** Values the SDK did not make, made safe to name in messages, encode into paths and copy into errors. */
 
 /** Names a value for an error message without printing more of it than helps. */
 export function describe(value: unknown): string {
@@ -15,8 +12,7 @@ export function describe(value: unknown): string {
     if (typeof value === 'bigint') return `the bigint ${value}n`;
     if (typeof value === 'function') return 'a function';
     if (typeof value === 'object') {
-      const name = (Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null)?.constructor
-        ?.name;
+      const name = constructorName(value);
       return name && name !== 'Object' ? `an instance of ${name}` : 'an object';
     }
     return `a ${typeof value}`;
@@ -92,10 +88,7 @@ export interface Route {
   build(params: Readonly<Record<string, unknown>>): string;
 }
 
-/**
- * Declares a route whose placeholders are parameter names: `` path`/v1/charges/verify/${'reference'}` ``.
- * Each value is one `encodeURIComponent` segment: `/`, `?`, `#` and `%` cannot reach another endpoint.
- */
+/** `` path`/v1/charges/verify/${'reference'}` ``: each value is one encoded segment (no other endpoint). */
 export function path(strings: TemplateStringsArray, ...names: readonly string[]): Route {
   const template = strings.reduce((out, part, i) => out + (i > 0 ? `{${names[i - 1]}}` : '') + part, '');
   return {
@@ -115,7 +108,19 @@ const MAX_STRING = 4_096;
 const SDK_ERROR = Symbol.for('@wallet/node.error');
 
 type Text = (text: string) => string;
-const same: Text = (t) => t;
+
+/** How a copy treats strings, SDK errors, other errors and instances (see safeCopy and boundedCopy). */
+interface Walk {
+  readonly text: Text;
+  readonly keepSdk: boolean;
+  readonly json: boolean;
+}
+
+const JSON_WALK: Walk = {
+  text: (t) => (t.length > MAX_STRING ? `${t.slice(0, MAX_STRING)}… (${t.length} chars)` : t),
+  keepSdk: false,
+  json: true,
+};
 
 function read(target: object, name: PropertyKey): unknown {
   try {
@@ -125,11 +130,15 @@ function read(target: object, name: PropertyKey): unknown {
   }
 }
 
+function constructorName(value: object): string | undefined {
+  const name = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor
+    ?.name;
+  return typeof name === 'string' && name !== '' ? name : undefined;
+}
+
 function typeOf(value: object): string {
   try {
-    const ctor = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor;
-    if (typeof ctor?.name === 'string' && ctor.name !== '') return ctor.name;
-    return Object.prototype.toString.call(value).slice(8, -1);
+    return constructorName(value) ?? Object.prototype.toString.call(value).slice(8, -1);
   } catch {
     return 'Object';
   }
@@ -169,20 +178,26 @@ function summaryOf(value: object, type: string, text: Text): string {
  * SDK errors are kept as they are unless `text` is given. Never throws.
  */
 export function safeCopy(value: unknown, text?: Text): unknown {
-  return copy(value, text ?? same, text === undefined, 0);
+  return copy(value, { text: text ?? ((t) => t), keepSdk: text === undefined, json: false }, 0);
 }
 
-function copy(value: unknown, text: Text, keepSdk: boolean, depth: number): unknown {
+/** A JSON-safe copy of `value` for `toJSON`, cut at a fixed depth, width and string length. Never throws. */
+export function boundedCopy(value: unknown): unknown {
+  return copy(value, JSON_WALK, 0);
+}
+
+function copy(value: unknown, walk: Walk, depth: number): unknown {
   try {
     switch (typeof value) {
       case 'string':
       case 'symbol':
-        return text(String(value));
+        return walk.text(String(value));
       case 'bigint':
         return `${value}n`;
       case 'function': {
+        if (walk.json) return walk.text(String(value));
         const name = read(value, 'name');
-        return `[function ${typeof name === 'string' ? text(name) : ''}]`;
+        return `[function ${typeof name === 'string' ? walk.text(name) : ''}]`;
       }
       case 'object':
         break;
@@ -191,25 +206,30 @@ function copy(value: unknown, text: Text, keepSdk: boolean, depth: number): unkn
     }
     if (value === null) return null;
     if (depth >= MAX_DEPTH) return '[nested too deep]';
-    if (keepSdk && (value as { [SDK_ERROR]?: unknown })[SDK_ERROR] !== undefined) return value;
-    if (isError(value)) return copyError(value, text, keepSdk, depth);
-    if (Array.isArray(value)) {
-      const items = value.slice(0, MAX_ENTRIES).map((item) => copy(item, text, keepSdk, depth + 1));
+    if (walk.keepSdk && (value as { [SDK_ERROR]?: unknown })[SDK_ERROR] !== undefined) return value;
+    const out: Record<string, unknown> = {};
+    if (isError(value)) {
+      if (!walk.json) return copyError(value, walk, depth);
+      // JSON shows no Error's own name, message and cause: a plain object that carries them.
+      out.name = read(value, 'name');
+      out.message = copy(read(value, 'message'), walk, depth + 1);
+      const cause = read(value, 'cause');
+      if (cause !== undefined) out.cause = copy(cause, walk, depth + 1);
+    } else if (Array.isArray(value)) {
+      const items = value.slice(0, MAX_ENTRIES).map((item) => copy(item, walk, depth + 1));
       if (value.length > MAX_ENTRIES) items.push(`… ${value.length - MAX_ENTRIES} more`);
       return items;
-    }
-    if (!isPlainObject(value)) {
+    } else if (!walk.json && !isPlainObject(value)) {
       const type = typeOf(value);
       try {
-        return { type, summary: summaryOf(value, type, text) };
+        return { type, summary: summaryOf(value, type, walk.text) };
       } catch {
         return { type, summary: `an instance of ${type}` };
       }
     }
-    const out: Record<string, unknown> = {};
     const keys = Object.keys(value);
     for (const key of keys.slice(0, MAX_ENTRIES))
-      out[text(key)] = copy(read(value, key), text, keepSdk, depth + 1);
+      out[walk.text(key)] = copy(read(value, key), walk, depth + 1);
     if (keys.length > MAX_ENTRIES) out['…'] = `${keys.length - MAX_ENTRIES} more keys`;
     return out;
   } catch {
@@ -218,7 +238,8 @@ function copy(value: unknown, text: Text, keepSdk: boolean, depth: number): unkn
 }
 
 // A plain Error copy, so that no getter of the original's class (a DOMException's) is left to throw.
-function copyError(error: object, text: Text, keepSdk: boolean, depth: number): Error {
+function copyError(error: object, walk: Walk, depth: number): Error {
+  const { text } = walk;
   const message = read(error, 'message');
   const out = new Error(typeof message === 'string' ? text(message) : '');
   const own = (key: string, item: unknown, enumerable = false): void => {
@@ -242,7 +263,7 @@ function copyError(error: object, text: Text, keepSdk: boolean, depth: number): 
     } catch {
       // An unreadable descriptor: kept, not enumerable.
     }
-    own(text(key), copy(read(error, key), text, keepSdk, depth + 1), enumerable);
+    own(text(key), copy(read(error, key), walk, depth + 1), enumerable);
   }
   return out;
 }
@@ -255,38 +276,5 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
     return proto === Object.prototype || proto === null;
   } catch {
     return false;
-  }
-}
-
-/** A JSON-safe copy of `value` for `toJSON`, cut at a fixed depth, width and string length. Never throws. */
-export function boundedCopy(value: unknown, depth = 0): unknown {
-  try {
-    if (typeof value === 'string') {
-      return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… (${value.length} chars)` : value;
-    }
-    if (typeof value === 'bigint') return `${value}n`;
-    if (value === null || typeof value !== 'object') {
-      return typeof value === 'function' || typeof value === 'symbol' ? String(value) : value;
-    }
-    if (depth >= MAX_DEPTH) return '[nested too deep]';
-    if (Array.isArray(value)) {
-      const items = value.slice(0, MAX_ENTRIES).map((item) => boundedCopy(item, depth + 1));
-      if (value.length > MAX_ENTRIES) items.push(`… ${value.length - MAX_ENTRIES} more`);
-      return items;
-    }
-    const out: Record<string, unknown> = {};
-    if (value instanceof Error) {
-      out.name = value.name;
-      out.message = boundedCopy(value.message, depth + 1);
-      if (value.cause !== undefined) out.cause = boundedCopy(value.cause, depth + 1);
-    }
-    const keys = Object.keys(value);
-    for (const key of keys.slice(0, MAX_ENTRIES)) {
-      out[key] = boundedCopy((value as Record<string, unknown>)[key], depth + 1);
-    }
-    if (keys.length > MAX_ENTRIES) out['…'] = `${keys.length - MAX_ENTRIES} more keys`;
-    return out;
-  } catch {
-    return '[unreadable]';
   }
 }

@@ -7,6 +7,7 @@ import { estimateFee } from '../money.js';
 import type { Transaction } from '../types.js';
 import {
   orderedPool,
+  PENDING,
   settleRun,
   VERIFY_MANY_RULES,
   verifyWithRetries,
@@ -90,7 +91,6 @@ export interface ReconcileOptions extends VerifyManyOptions {
 }
 
 const STATUSES: readonly LedgerStatus[] = ['paid', 'pending', 'failed'];
-const PENDING: ReadonlySet<string> = new Set(['PENDING_AUTHORIZATION', 'PENDING_SCAN']);
 /** The statuses the spec lists: a verdict is a statement about money, given on these only. */
 const KNOWN: ReadonlySet<string> = new Set(['SUCCESS', 'FAILED', ...PENDING]);
 
@@ -154,21 +154,20 @@ function judge(row: LedgerRow, result: VerifyResult): { verdict: Verdict; detail
   if (tx.amount !== row.amount) {
     return { verdict: 'amount_mismatch', detail: `ledger ${row.amount} Kobo, service ${tx.amount} Kobo` };
   }
-  if (PENDING.has(tx.status)) {
-    return row.status === 'paid'
-      ? { verdict: 'recorded_not_paid', detail: `ledger paid, service ${tx.status}` }
-      : { verdict: 'still_pending', detail: `service ${tx.status}` };
-  }
   if (tx.status === 'SUCCESS') {
     if (row.status !== 'paid')
       return { verdict: 'paid_not_recorded', detail: `ledger ${row.status}, service SUCCESS` };
     const fee = feeProblem(tx);
     return fee === undefined ? { verdict: 'match', detail: '' } : { verdict: 'fee_mismatch', detail: fee };
   }
-  // FAILED (an expired prompt ends FAILED too): no money arrived.
-  return row.status === 'paid'
-    ? { verdict: 'recorded_not_paid', detail: `ledger paid, service ${tx.status}` }
-    : { verdict: 'match', detail: row.status === 'pending' ? `service ${tx.status}: close the order` : '' };
+  // Pending or FAILED (an expired prompt ends FAILED too): no money arrived yet.
+  if (row.status === 'paid')
+    return { verdict: 'recorded_not_paid', detail: `ledger paid, service ${tx.status}` };
+  if (PENDING.has(tx.status)) return { verdict: 'still_pending', detail: `service ${tx.status}` };
+  return {
+    verdict: 'match',
+    detail: row.status === 'pending' ? `service ${tx.status}: close the order` : '',
+  };
 }
 
 /** Yields one {@link ReconcileLine} per ledger row, in input order. @internal */

@@ -1,7 +1,6 @@
 // Each day's bank credit, by the merchant's calendar (23:30 UTC is the next day in Lagos).
 import { checkOptions } from '../core/options.js';
-import { ValidationError } from '../errors/base.js';
-import type { ValidationIssue } from '../errors/base.js';
+import { ValidationError, type ValidationIssue } from '../errors/base.js';
 import type { Transaction } from '../types.js';
 
 /** Options of {@link summarizeSettlements}. */

@@ -65,6 +65,9 @@ export interface FailedResult {
   readonly error: WalletError;
 }
 
+/** The statuses of a charge still waiting for its customer. @internal */
+export const PENDING: ReadonlySet<string> = new Set(['PENDING_AUTHORIZATION', 'PENDING_SCAN']);
+
 /** Verify as the loops call it: the resource's own method. @internal */
 export type VerifyFn = (reference: string, options: RequestOptions) => APIPromise<Transaction>;
 
@@ -125,7 +128,8 @@ export async function verifyWithRetries(
 ): Promise<VerifyResult> {
   let waited = 0;
   let attempts = 0;
-  for (let retry = 0; ; retry++) {
+  let retry = 0;
+  for (;;) {
     try {
       // Another worker's 429 may move the pause while this one waits.
       while (run.pausedUntil > performance.now())
@@ -143,10 +147,8 @@ export async function verifyWithRetries(
         return { reference, error: walletError };
       // As a verify waits: what the service asked for, else the backoff.
       const delay = retryAfter ?? backoffDelay(retry + 1);
-      if (told) {
-        waited += delay;
-        retry--;
-      }
+      if (told) waited += delay;
+      else retry++;
       // The service asked the client to slow down, not this one request: every worker waits.
       if (rateLimited || retryAfter !== undefined) {
         run.pausedUntil = Math.max(run.pausedUntil, performance.now() + delay);
@@ -170,10 +172,7 @@ function throwIfStopped(run: ManyRun): void {
   });
 }
 
-/**
- * Yields one {@link VerifyResult} per reference, in input order.
- * @internal
- */
+/** Yields one {@link VerifyResult} per reference, in input order. @internal */
 export async function* verifyMany(
   verify: VerifyFn,
   references: AnyIterable<string>,
@@ -192,12 +191,7 @@ function iteratorOf<T>(input: AnyIterable<T>): AsyncIterator<T> | Iterator<T> {
   return (input as Iterable<T>)[Symbol.iterator]();
 }
 
-/**
- * Yields `task(item)` for each input item, in input order, at most `run.concurrency` at a time,
- * reading no more than a window ahead of the oldest unfinished one, so memory stays flat. `task`
- * should not throw: a failure belongs on its result. Once the run's signal fires it throws
- * `RequestAbortedError` instead of yielding. Breaking out of the loop closes the input. @internal
- */
+/** Yields `task(item)` per item in input order, `run.concurrency` at a time in a bounded window. @internal */
 export async function* orderedPool<T, R>(
   input: AnyIterable<T>,
   task: (item: T) => Promise<R>,

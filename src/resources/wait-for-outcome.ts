@@ -6,7 +6,7 @@ import { ValidationError, WalletError, named, type WalletErrorOptions } from '..
 import { isApiError, RequestAbortedError } from '../errors/call.js';
 import { quoted } from '../internal/values.js';
 import type { Transaction } from '../types.js';
-import { isTransient, type VerifyFn } from './verify-many.js';
+import { isTransient, PENDING, type VerifyFn } from './verify-many.js';
 
 /**
  * `charges.waitForOutcome` ran out of time while the charge was still pending. The charge goes on:
@@ -60,8 +60,6 @@ export interface WaitForOutcomeOptions {
   pollInterval?: number;
 }
 
-/** The statuses of a charge still waiting for its customer. */
-const PENDING: ReadonlySet<string> = new Set(['PENDING_AUTHORIZATION', 'PENDING_SCAN']);
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_POLL_INTERVAL_MS = 1_000;
 const MIN_POLL_INTERVAL_MS = 100;
@@ -150,8 +148,7 @@ export async function waitForOutcome(
       let retryAfter: number | undefined;
       polls++;
       try {
-        // Prefer: wait (RFC 7240) lets a server that can tell when the outcome comes (the sandbox on
-        // its manual clock) answer then instead of now; the service may ignore it.
+        // Prefer: wait (RFC 7240): a server that knows when the outcome comes may hold the answer till then.
         const holdS = Math.min(PREFER_WAIT_S, Math.ceil((deadline - performance.now()) / 1000));
         const headers = holdS > 0 ? { prefer: `wait=${holdS}` } : {};
         const { data, response } = await verify(reference, { signal: stop.signal, headers }).withResponse();
@@ -165,8 +162,7 @@ export async function waitForOutcome(
         if (isApiError(error)) retryAfter = parseRetryAfter(error.headers['retry-after']);
       }
       const wait = Math.max(pollDelay(polls, first), retryAfter ?? 0);
-      // A pause that reaches the deadline waits for the deadline itself: no poll the service asked
-      // us not to make, and no race between two timers due at the same moment.
+      // A pause past the deadline waits for the deadline's own abort: no second timer racing it.
       const pause = wait >= deadline - performance.now() ? MAX_TIMER_MS : wait;
       await sleep(pause, stop.signal).catch(() => {
         throw stopped();

@@ -1,8 +1,8 @@
 /**
- * One delivery, from request to answer, for both handlers: their options, checked once at creation,
- * and the answer each outcome gets. 200 only once the merchant's callback succeeded, 400 for a
- * delivery that cannot be trusted, 5xx for anything that can be fixed (so it comes again).
+ * One delivery, from request to answer, for both handlers: 200 only once the merchant's callback
+ * succeeded, 400 for a delivery that cannot be trusted, 5xx for anything that can be fixed.
  */
+import { MAX_BODY_BYTES } from '../core/body.js';
 import { MAX_INT32, MAX_TIMER_MS, checkOptions, ofType, throwIssues, wholeNumber } from '../core/options.js';
 import { WalletError, type ValidationIssue } from '../errors/base.js';
 import { isWebhookVerificationError, type WebhookVerificationError } from '../errors/webhook.js';
@@ -198,10 +198,7 @@ export type Deliver = (
   signature: WebhookSignatureHeader,
 ) => Promise<HandlerAnswer>;
 
-/**
- * Checks the options (`missing_secret` as the verifiers throw it, the rest at once as a
- * `ValidationError`) and returns the flow both handlers share; anything after `verify` is genuine.
- */
+/** Checks the options (missing_secret as the verifiers throw it, the rest at once); returns the shared flow. */
 export function createDeliver(
   options: WebhookHandlerOptions,
   caller: string,
@@ -226,7 +223,7 @@ export function createDeliver(
   }
   throwIssues(`${caller} options`, issues);
   if (!missing) checkSecrets(options.secret);
-  const { onEvent, onInvalidEvent, dedupe, maxBodyBytes = 1_048_576, bodyTimeout = 10_000 } = options;
+  const { onEvent, onInvalidEvent, dedupe, maxBodyBytes = MAX_BODY_BYTES, bodyTimeout = 10_000 } = options;
   const secret = missing ? missingSecretError() : (options.secret as WebhookSecret);
   const report = options.onError ?? defaultOnError;
   const onError = (error: unknown, context: WebhookErrorContext): void => {

@@ -1,8 +1,4 @@
-/**
- * The two handlers: the Fetch-style one (Next.js App Router, Hono, Bun, Deno, workers; Web APIs
- * only) and the one for `node:http` and Express, each reading its body within the bounds: a body over
- * the limit is not buffered, one still incomplete at the deadline is abandoned.
- */
+/** The Fetch-style handler (Web APIs only) and the `node:http`/Express one, each reading its body in bounds. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { BoundedBody, readBounded } from '../core/body.js';
@@ -147,12 +143,9 @@ function readNodeBody(req: IncomingMessage, maxBytes: number, timeoutMs: number)
 }
 
 /**
- * Creates a webhook endpoint for `node:http` and Express. It takes the raw body from `req.body` when
- * `express.raw()` (or `express.text()`) left a Buffer or string there, and otherwise reads it from the
- * request itself. It answers 200 `{"received":true}` once `onEvent` resolved; 400 with no detail for a
- * bad signature or body; 500 when `onEvent` throws, so the service delivers again; 405 for a method
- * other than POST; 408 when the body is not complete within `bodyTimeout`; 413 over `maxBodyBytes`;
- * 503 when a `dedupe` store cannot guard the event (held by another delivery, or unreachable).
+ * Creates a webhook endpoint for `node:http` and Express, answering as {@link createWebhookHandler}
+ * does. It takes the raw body from `req.body` when `express.raw()` (or `express.text()`) left a
+ * Buffer or string there, and otherwise reads it from the request itself.
  *
  * When `express.json()` (or any parser) already turned the body into an object, the signed bytes are
  * gone: it answers 500 with reason `raw_body_required` and passes a `WebhookVerificationError` saying

@@ -1,11 +1,10 @@
 /**
- * The checks of a delivery, shared by both verifiers and the handlers so they refuse the same inputs
- * with the same reason: its inputs before the signature is compared, its payload after it matched.
- * No `node:` module, no `Buffer` (edge runtimes) and no zod (this entry must stay light).
+ * The checks of a delivery shared by both verifiers and the handlers, so they refuse alike. No `node:`
+ * module, no `Buffer` (edge runtimes) and no zod (this entry must stay light).
  */
 import { WalletError } from '../errors/base.js';
 import { WebhookVerificationError } from '../errors/webhook.js';
-import { describe } from '../internal/values.js';
+import { describe, isPlainObject } from '../internal/values.js';
 import { platform } from '../platform/index.js';
 import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
 
@@ -142,10 +141,6 @@ export function mismatchError(secretCount: number): WebhookVerificationError {
   );
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The JSON type of a value, for messages: never the value itself, which may carry personal data. */
 function jsonType(value: unknown): string {
   if (value === undefined) return 'missing';
@@ -171,7 +166,7 @@ function chargeSuccessProblem(data: Record<string, unknown>): string | undefined
   }
   // As in the API's answers (schemas/index.ts): money paid is never negative.
   if ((amount as number) < 0) return 'data.amount is negative, not an amount paid in Kobo';
-  if (!isObject(customer)) return `data.customer is ${jsonType(customer)}, not an object`;
+  if (!isPlainObject(customer)) return `data.customer is ${jsonType(customer)}, not an object`;
   const handle = customer['handle'];
   if (typeof handle !== 'string') return `data.customer.handle is ${jsonType(handle)}, not a string`;
   return undefined;
@@ -200,11 +195,11 @@ export function readEvent(body: Uint8Array): ReadEvent {
     return { ok: false, payload: text, error: invalid('the body is not JSON') };
   }
   const fail = (detail: string): ReadEvent => ({ ok: false, payload: parsed, error: invalid(detail) });
-  if (!isObject(parsed)) return fail(`the body is ${jsonType(parsed)}, not a JSON object`);
+  if (!isPlainObject(parsed)) return fail(`the body is ${jsonType(parsed)}, not a JSON object`);
   if (typeof parsed['event'] !== 'string')
     return fail(`"event" is ${jsonType(parsed['event'])}, not a string`);
   const data = parsed['data'];
-  if (!isObject(data)) return fail(`"data" is ${jsonType(data)}, not an object`);
+  if (!isPlainObject(data)) return fail(`"data" is ${jsonType(data)}, not an object`);
   if (parsed['event'] === 'charge.success') {
     const problem = chargeSuccessProblem(data);
     if (problem !== undefined) return fail(`in this charge.success event ${problem}`);

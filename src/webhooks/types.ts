@@ -1,7 +1,4 @@
-/**
- * The shapes of webhook events and of what the verifiers take. Types only: nothing here exists at
- * run time.
- */
+/** The shapes of webhook events and of what the verifiers take; types only. */
 
 /** Event kinds this version of the SDK knows and types. */
 export type KnownWebhookEventKind = 'charge.success';
@@ -31,15 +28,10 @@ export interface ChargeSuccessEvent {
 }
 
 /**
- * The `event` of a kind this SDK version does not type yet. At run time it is a plain string.
- *
- * Why a brand and not `string`: with `string` here, TypeScript keeps this member in the union after
- * `event.event === 'charge.success'` and the data stays `unknown`. Any type built on `string` (even
- * `string & {}`) has the same problem; a template literal over a branded string does not, because no
- * string literal is comparable to it. The cost: compare it to a kind the SDK does not know yet as a
- * string, `(event.event as string) === 'refund.success'`. The brand is named by a string, not a
- * `unique symbol`, so the ESM and CommonJS declarations' copies of this type are one type (see
- * `UnknownTransactionStatus`).
+ * The `event` of a kind this SDK version does not type yet; a plain string at run time. Branded, so
+ * that `event.event === 'charge.success'` narrows `data` (plain `string` would not); compare it to a
+ * kind the SDK does not know as `(event.event as string) === 'refund.success'`. The brand is a
+ * string, not a `unique symbol`, so the ESM and CommonJS declarations share one type.
  */
 export type UnknownWebhookEventKind = `${string & {
   /** A compile-time brand only; never present at run time. */

@@ -12,11 +12,8 @@ import { bodyBytes, checkSecrets, hexBytes, mismatchError, parseEvent, signature
 
 type KeyObject = NodeCryptoModule.KeyObject;
 
-let cached: NodeCrypto | undefined;
-
 /** `node:crypto`, or a clear error on a runtime without it. */
 export function nodeCrypto(caller: string): NodeCrypto {
-  if (cached) return cached;
   const mod = platform.nodeCrypto();
   if (!mod) {
     throw new WalletError(
@@ -25,7 +22,6 @@ export function nodeCrypto(caller: string): NodeCrypto {
       'node_crypto_unavailable',
     );
   }
-  cached = mod;
   return mod;
 }
 
@@ -34,7 +30,7 @@ const MAX_KEYS = 16;
 const keys = new Map<string, KeyObject>();
 
 /** The HMAC key for `secret`, made once. */
-export function hmacKey(crypto: NodeCrypto, secret: string): KeyObject {
+function hmacKey(crypto: NodeCrypto, secret: string): KeyObject {
   let key = keys.get(secret);
   if (key === undefined) {
     if (keys.size >= MAX_KEYS) keys.clear();

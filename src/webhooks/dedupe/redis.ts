@@ -1,7 +1,6 @@
 /**
- * A dedupe store on Redis, over the merchant's own client (found by shape: this SDK imports no
- * Redis package). A claim is a key set with `SET NX PX` (one of two racing deliveries wins) holding
- * the claimant's token; done overwrites it with a long-lived mark.
+ * A dedupe store on the merchant's own Redis client (found by shape: no Redis package imported). A claim
+ * is `SET NX PX` of the claimant's token (one racing delivery wins); done overwrites it with a long mark.
  */
 import { MAX_TIMER_MS, ofType, wholeNumber, type OptionRule } from '../../core/options.js';
 import { ValidationError } from '../../errors/base.js';

@@ -1,8 +1,6 @@
 /**
- * How a handler with a dedupe store runs `onEvent` once per event across a fleet: claim, run (the
- * claim is a lease, renewed meanwhile), then mark done or release. Every step that cannot be
- * completed ends in an answer that makes the service deliver again, except failing to record a
- * success while the lease held: then 200, so it is not run twice.
+ * Runs `onEvent` once per event across a fleet: claim, run (the claim a renewed lease), then done or
+ * release. A step that fails makes the service deliver again, except recording a success: then 200.
  */
 import { WalletError } from '../../errors/base.js';
 import type { WebhookEvent } from '../types.js';
@@ -14,10 +12,7 @@ type Report = (error: unknown, context: { status: number }) => void;
 const hex = (bytes: ArrayBuffer): string =>
   Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 
-/**
- * The event's identity (the service sends no event id): kind and `data.reference` for a known kind,
- * so a redelivery is the same event whatever its bytes; else the SHA-256 of the raw body.
- */
+/** The event's id (the service sends none): `charge.success:<reference>`, else the body's SHA-256. */
 async function eventIdentity(event: WebhookEvent, body: Uint8Array): Promise<string> {
   const reference = event.event === 'charge.success' ? event.data.reference : undefined;
   // A lone surrogate would become U+FFFD on its way to a store, so two references would share a key.
@@ -34,10 +29,7 @@ function leaseLost(id: string, detail: string, cause?: unknown): WalletError {
   );
 }
 
-/**
- * Renews the claim every third of `claimTtl` (so two renewals may fail before it lapses), when the
- * store can; `stop()` ends the renewals and returns why the lease was lost, if it was.
- */
+/** Renews the claim every third of `claimTtl` if the store can; `stop()` returns why the lease was lost. */
 function keepLease(store: WebhookDedupeStore, id: string, token: string): () => WalletError | undefined {
   const { claimTtl } = store;
   if (typeof store.renew !== 'function' || typeof claimTtl !== 'number' || !(claimTtl > 0)) {

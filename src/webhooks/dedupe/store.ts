@@ -1,7 +1,4 @@
-/**
- * The contract between the webhook handlers and a dedupe store, the ttl options of both built-in
- * stores, and the store in memory.
- */
+/** The dedupe store contract, the ttl options of both built-in stores, and the store in memory. */
 import { MAX_TIMER_MS, checkOptions, throwIssues, type OptionRule } from '../../core/options.js';
 
 /**
