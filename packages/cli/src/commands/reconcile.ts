@@ -11,7 +11,8 @@ import { isLiveKey } from '../client.js';
 import { OK, PROBLEM, table, terminalMessage, type Output } from '../output.js';
 import { readHeader, readLedger, scanLedger, type CsvRow } from '../reconcile/ledger.js';
 import { formatOf, reportWriter, rowText, type ReportFormat } from '../reconcile/report.js';
-import { readEarlier, rewriteReport, sameLedger, type Counts } from '../reconcile/resume.js';
+import { noCounts } from '../reconcile/progress.js';
+import { readEarlier, rewriteReport, sameLedger } from '../reconcile/resume.js';
 import { KeyRefused, noter, PROBLEMS, reportPath, startRun, type LedgerFlags } from '../reconcile/run.js';
 
 /** The flags of `wallet reconcile`. */
@@ -92,7 +93,7 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
   };
   process.on('SIGINT', onSigint);
 
-  const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Counts;
+  const counts = noCounts();
   const run = startRun(flags, out, scan.rows, before);
   const verify = (rows: AsyncIterable<CsvRow>) => run.verify(rows, abort.signal);
   const each = (line: ReconcileLine<CsvRow>): string => {

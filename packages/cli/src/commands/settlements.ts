@@ -2,11 +2,12 @@
  * `wallet settlements`: did the bank credit, each day, what the service settled? Verified by reconcile's
  * pipeline, summed by the SDK's `summarizeSettlements`, compared with the statement. Read-only.
  */
-import { summarizeSettlements, VERDICTS, type ReconcileLine, type Verdict } from '@wallet/node';
+import { summarizeSettlements, type ReconcileLine } from '@wallet/node';
 
 import { isLiveKey } from '../client.js';
 import { OK, PROBLEM, terminalMessage, UsageError, type Output } from '../output.js';
 import type { Encoding } from '../reconcile/csv.js';
+import { noCounts } from '../reconcile/progress.js';
 import { readHeader, readLedger, scanLedger, type CsvRow } from '../reconcile/ledger.js';
 import { KeyRefused, noter, reportPath, startRun, type LedgerFlags } from '../reconcile/run.js';
 import { DayTotals, type Charge } from '../settlements/days.js';
@@ -53,7 +54,7 @@ export async function settlementsCommand(
   const abort = new AbortController();
   const onSigint = (): void => abort.abort(new Error('interrupted'));
   process.on('SIGINT', onSigint);
-  const verdicts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
+  const verdicts = noCounts();
   const run = startRun(flags, out, scan.rows);
   const charges = new ChargeFile();
   const totals = new DayTotals(flags.timeZone);

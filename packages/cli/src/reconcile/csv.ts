@@ -12,7 +12,7 @@ export const ENCODINGS = ['utf8', 'latin1', 'windows-1252', 'utf16le'] as const;
 /** One of {@link ENCODINGS}. */
 export type Encoding = (typeof ENCODINGS)[number];
 
-function notValid(file: string, label: string, chunk: Buffer, before: number): UsageError {
+function notValid(file: string, flag: string, label: string, chunk: Buffer, before: number): UsageError {
   // Where: decode without `fatal` and find the first replacement character.
   const loose = new TextDecoder(label).decode(chunk);
   const at = Math.max(loose.indexOf('\uFFFD'), 0);
@@ -23,12 +23,16 @@ function notValid(file: string, label: string, chunk: Buffer, before: number): U
   return new UsageError(
     `${file} is not ${name}: line ${line} has bytes that are not valid ${name}${shown}. ` +
       'Nothing was verified. Spreadsheets on Windows often export Windows-1252: run again with ' +
-      '--encoding windows-1252 (or latin1; utf16le for UTF-16 without a BOM).',
+      `${flag} windows-1252 (or latin1; utf16le for UTF-16 without a BOM).`,
   );
 }
 
-/** The file's text, chunk by chunk; rejects with a `UsageError` at the first invalid byte. */
-export async function* decodeFile(file: string, encoding: Encoding | undefined): AsyncGenerator<string> {
+/** The file's text, chunk by chunk; rejects with a `UsageError` naming `flag` at the first invalid byte. */
+export async function* decodeFile(
+  file: string,
+  encoding: Encoding | undefined,
+  flag = '--encoding',
+): AsyncGenerator<string> {
   let decoder: TextDecoder | undefined;
   let label = '';
   let lines = 0;
@@ -47,7 +51,7 @@ export async function* decodeFile(file: string, encoding: Encoding | undefined):
     try {
       text = decoder.decode(chunk, { stream: true });
     } catch {
-      throw notValid(file, label, chunk, lines);
+      throw notValid(file, flag, label, chunk, lines);
     }
     for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
     yield text;
@@ -56,7 +60,7 @@ export async function* decodeFile(file: string, encoding: Encoding | undefined):
     const rest = decoder?.decode() ?? '';
     if (rest !== '') yield rest;
   } catch {
-    throw notValid(file, label, Buffer.alloc(0), lines);
+    throw notValid(file, flag, label, Buffer.alloc(0), lines);
   }
 }
 

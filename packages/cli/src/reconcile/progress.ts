@@ -3,7 +3,7 @@
  * with rate, ETA and counts by verdict. Not on a terminal: a plain line at most every few seconds
  * (CI logs stay short), or nothing with `--quiet`.
  */
-import type { ReconcileProgress, Verdict } from '@wallet/node';
+import { VERDICTS, type ReconcileProgress, type Verdict } from '@wallet/node';
 
 import type { Output } from '../output.js';
 
@@ -25,6 +25,14 @@ function duration(seconds: number): string {
   return `${h > 0 ? `${h}:` : ''}${String(m).padStart(h > 0 ? 2 : 1, '0')}:${String(r).padStart(2, '0')}`;
 }
 
+/** Rows by verdict. */
+export type Counts = Record<Verdict, number>;
+
+/** Every verdict at zero. */
+export function noCounts(): Counts {
+  return Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Counts;
+}
+
 /** The counts that are not zero, as `match 12 · error 1`. */
 export function verdictCounts(verdicts: Readonly<Partial<Record<Verdict, number>>>): string {
   return Object.entries(verdicts)
@@ -43,19 +51,14 @@ export interface Before {
  * One progress line: `[####----]  45%  4,500/10,000  1,234/s  ETA 0:04  match 4,400 · …`. Rate
  * and ETA are this run's; the counts and the bar include the rows from before a resume.
  */
-export function progressLine(
-  p: ReconcileProgress,
-  elapsedMs: number,
-  total: number | undefined,
-  before: Before = { done: 0, verdicts: {} },
-): string {
+export function progressLine(p: ReconcileProgress, elapsedMs: number, total: number, before: Before): string {
   const rate = elapsedMs > 0 ? (p.done * 1000) / elapsedMs : 0;
   const done = before.done + p.done;
   const all: Partial<Record<Verdict, number>> = { ...before.verdicts };
   for (const [v, n] of Object.entries(p.verdicts) as [Verdict, number][]) all[v] = (all[v] ?? 0) + n;
   const counts = verdictCounts(all);
   const rateText = `${Math.round(rate).toLocaleString('en')}/s`;
-  if (total === undefined || total === 0) return `${done.toLocaleString('en')} rows  ${rateText}  ${counts}`;
+  if (total === 0) return `${done.toLocaleString('en')} rows  ${rateText}  ${counts}`;
   const share = Math.min(done / total, 1);
   const filled = Math.round(share * BAR_WIDTH);
   const bar = `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}]`;
@@ -65,12 +68,7 @@ export function progressLine(
 }
 
 /** The progress display for this run's output and flags. */
-export function createProgress(
-  out: Output,
-  quiet: boolean,
-  total: number | undefined,
-  before: Before,
-): Progress {
+export function createProgress(out: Output, quiet: boolean, total: number, before: Before): Progress {
   const started = performance.now();
   const line = (p: ReconcileProgress): string => progressLine(p, performance.now() - started, total, before);
   if (quiet || out.json) return { update: () => undefined, stop: () => undefined };

@@ -6,11 +6,12 @@
 import { createReadStream, existsSync, renameSync, truncateSync } from 'node:fs';
 import { TextDecoder } from 'node:util';
 
-import { VERDICTS, type ReconcileLine, type Verdict } from '@wallet/node';
+import type { ReconcileLine, Verdict } from '@wallet/node';
 
 import { UsageError } from '../output.js';
 import { readCsv } from './csv.js';
 import type { CsvRow } from './ledger.js';
+import { noCounts, type Counts } from './progress.js';
 import { COLUMNS, fingerprint, ledgerCells, reportWriter, type ReportFormat } from './report.js';
 
 /** An earlier report, summed up. */
@@ -18,11 +19,11 @@ export interface EarlierReport {
   /** Whole rows in it. */
   rows: number;
   /** Rows by verdict. */
-  verdicts: Record<Verdict, number>;
-  /** Per row: 1 when it ended in `error` (verified again by the resumed run). */
-  errors: Uint8Array;
+  verdicts: Counts;
+  /** Per row: whether it ended in `error` (verified again by the resumed run). */
+  errors: boolean[];
   /** Per row: the fingerprint of its ledger side. */
-  prints: Uint32Array;
+  prints: number[];
 }
 
 async function* text(file: string): AsyncGenerator<string> {
@@ -85,19 +86,12 @@ async function* reportRecords(
 /** Stands for the header row among records. */
 const HEADER: Record<string, string> = { verdict: 'header' };
 
-function grow<T extends Uint8Array | Uint32Array>(array: T, length: number): T {
-  if (length <= array.length) return array;
-  const bigger = new (array.constructor as new (n: number) => T)(Math.max(length, array.length * 2));
-  bigger.set(array);
-  return bigger;
-}
-
 /** Reads the report an interrupted run left, cutting off a torn last record; refuses any other file. */
 export async function readEarlier(file: string, format: ReportFormat): Promise<EarlierReport | undefined> {
   if (!existsSync(file)) return undefined;
-  const verdicts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
-  let errors = new Uint8Array(1024);
-  let prints = new Uint32Array(1024);
+  const verdicts = noCounts();
+  const errors: boolean[] = [];
+  const prints: number[] = [];
   let rows = 0;
   let whole = 0;
   let cut = false;
@@ -118,21 +112,14 @@ export async function readEarlier(file: string, format: ReportFormat): Promise<E
       throw new UsageError(
         `${file} is not a report of wallet reconcile (a record before byte ${end} is not a report row): not resumed, nothing written. Give --out another file, or run without --resume to start over.`,
       );
-    errors = grow(errors, rows + 1);
-    prints = grow(prints, rows + 1);
-    errors[rows] = verdict === 'error' ? 1 : 0;
-    prints[rows] = fingerprint([
-      cells.line!,
-      cells.reference!,
-      cells.expected_amount!,
-      cells.expected_status!,
-    ]);
+    errors.push(verdict === 'error');
+    prints.push(fingerprint([cells.line!, cells.reference!, cells.expected_amount!, cells.expected_status!]));
     verdicts[verdict]++;
     rows++;
     whole = end;
   }
   if (cut) truncateSync(file, whole);
-  return { rows, verdicts, errors: errors.subarray(0, rows), prints: prints.subarray(0, rows) };
+  return { rows, verdicts, errors, prints };
 }
 
 /** Compares each ledger row with the report's row at the same place; call `done()` after the last. */
@@ -164,9 +151,6 @@ export function sameLedger(
   };
 }
 
-/** Counts of written rows by verdict. */
-export type Counts = Record<Verdict, number>;
-
 /** Rewrites the report, copying rows not in `error` and verifying the others; whole again even if interrupted. */
 export async function rewriteReport(
   report: string,
@@ -196,7 +180,7 @@ export async function rewriteReport(
     let index = 0;
     let copies = 0;
     for await (const row of rows) {
-      if (index < earlier.rows && earlier.errors[index] === 0) copies++;
+      if (index < earlier.rows && !earlier.errors[index]) copies++;
       else {
         gaps.push({ copies, replaces: index < earlier.rows });
         copies = 0;

@@ -98,16 +98,7 @@ export async function readStatement(file: string, format: StatementFormat): Prom
     unreadable++;
     if (problems.length < MAX_PROBLEMS) problems.push(text);
   };
-  const decoded = async function* (): AsyncGenerator<string> {
-    try {
-      yield* decodeFile(file, format.encoding);
-    } catch (error) {
-      // The flag to use, as this command spells it.
-      if (!(error instanceof UsageError)) throw error;
-      throw new UsageError(error.message.replace(/--encoding/g, '--statement-encoding'));
-    }
-  };
-  for await (const record of readCsv(decoded())) {
+  for await (const record of readCsv(decodeFile(file, format.encoding, '--statement-encoding'))) {
     if (record.fields === undefined) {
       problem(record.problem);
       continue;
