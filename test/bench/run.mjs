@@ -38,7 +38,7 @@ const PLAN = {
     whOps: 10_000,
     imports: 5,
     first: 0,
-    cold: 3,
+    cold: 5,
     coldRows: ['global fetch', '@wallet/node'],
     burst: 1000,
     flat: [500, 1, 5],
