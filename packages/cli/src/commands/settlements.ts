@@ -1,19 +1,95 @@
 /**
  * `wallet settlements`: did the bank credit, each day, what the service settled? Verified by reconcile's
- * pipeline, summed by the SDK's `summarizeSettlements`, compared with the statement. Read-only.
+ * pipeline, summed by the SDK's `summarizeSettlements`, compared with the statement, and summed up for
+ * a finance person: each day, the charges behind a day that is off, what to do. Read-only.
  */
-import { summarizeSettlements, type ReconcileLine } from '@wallet/node';
+import { formatNaira, summarizeSettlements, type ReconcileLine } from '@wallet/node';
 
 import { isLiveKey } from '../client.js';
-import { OK, PROBLEM, terminalMessage, UsageError, type Output } from '../output.js';
+import { OK, PROBLEM, table, terminalMessage, terminalText, UsageError, type Output } from '../output.js';
 import type { Encoding } from '../reconcile/csv.js';
-import { noCounts } from '../reconcile/progress.js';
+import { noCounts, verdictCounts } from '../reconcile/progress.js';
 import { readHeader, readLedger, scanLedger, type CsvRow } from '../reconcile/ledger.js';
 import { KeyRefused, noter, reportPath, startRun, type LedgerFlags } from '../reconcile/run.js';
-import { DayTotals, type Charge } from '../settlements/days.js';
+import { DayTotals, type Charge, type DayVerdict } from '../settlements/days.js';
 import { ChargeFile, chargeOf, writeReport, type Findings } from '../settlements/report.js';
 import { readStatement } from '../settlements/statement.js';
-import { printSummary } from '../settlements/summary.js';
+
+/** How many references a day lists on the terminal. */
+const SHOWN = 10;
+
+/** Kobo for people: `₦1,234.50`, `-₦45.00`. */
+const money = (kobo: number): string => `${kobo < 0 ? '-' : ''}${formatNaira(Math.abs(kobo))}`;
+
+/** What each day verdict asks of the finance team. */
+const DAY_ACTION: Readonly<Record<DayVerdict, string>> = {
+  match: 'nothing to do',
+  short: 'the bank credited less than settled: raise it with the service, with the charges below',
+  over: 'the bank credited more than settled: another credit on the same day, or a late one',
+  missing_credit: 'settled, but no credit that day: a late or missing settlement, ask the service',
+  unexpected_credit: 'a credit with no settlement behind it: not from these charges',
+};
+
+/** Prints the summary (as JSON with `--json`). */
+function printSummary(out: Output, found: Findings, timeZone: string, unreadable: number): void {
+  if (out.json) {
+    out.data({
+      report: found.report,
+      timeZone,
+      days: found.days.map((d) => ({
+        ...d,
+        ...(d.verdict === 'match' ? {} : { references: found.behind.get(d.date) ?? [] }),
+      })),
+      charges: found.verdicts,
+      unsettled: found.unsettled,
+      problems: found.problems,
+      problemCount: found.problemCount,
+      statement: { unreadable, problems: found.statementProblems },
+    });
+    return;
+  }
+  const { bold, green, red } = out.colors;
+  const paint = (v: DayVerdict): string => (v === 'match' ? green(v) : red(v));
+  out.line();
+  out.line(bold(`Settlement days (${terminalText(timeZone)})`));
+  const rows = [['date', 'verdict', 'expected', 'credited', 'difference', 'charges'].map(bold)];
+  for (const d of found.days)
+    rows.push([
+      d.date,
+      paint(d.verdict),
+      money(d.net),
+      money(d.credited),
+      money(d.difference),
+      d.charges.toLocaleString('en'),
+    ]);
+  for (const l of table(rows)) out.line(l);
+  const off = found.days.filter((d) => d.verdict !== 'match');
+  for (const d of off) {
+    out.line();
+    out.line(`${bold(d.date)} ${paint(d.verdict)}: ${DAY_ACTION[d.verdict]}.`);
+    const refs = (found.behind.get(d.date) ?? []).slice(0, SHOWN);
+    if (d.charges === 0) continue;
+    const more = d.charges - refs.length;
+    out.line(
+      `  ${d.charges.toLocaleString('en')} charge(s) behind it: ${refs.map(terminalText).join(', ')}${more > 0 ? `, and ${more.toLocaleString('en')} more in the report` : ''}`,
+    );
+  }
+  if (found.problemCount > 0) {
+    out.line();
+    out.line(red(`${found.problemCount.toLocaleString('en')} charge(s) with a problem of their own:`));
+    for (const c of found.problems.slice(0, SHOWN))
+      out.line(`  line ${c.line} ${terminalText(c.reference)} ${c.verdict}: ${terminalText(c.detail)}`);
+    if (found.problemCount > SHOWN) out.line('  (all of them are in the report)');
+  }
+  out.line();
+  out.line(`Charges: ${verdictCounts(found.verdicts) || 'none'}`);
+  if (found.unsettled > 0)
+    out.line(
+      `${found.unsettled.toLocaleString('en')} paid charge(s) not settled yet: in no day above; run again after settlement.`,
+    );
+  for (const p of found.statementProblems) out.line(red(`Statement: ${terminalText(p)}`));
+  out.line(`Report: ${terminalMessage(found.report)}`);
+}
 
 /** The flags of `wallet settlements`. */
 export interface SettlementsFlags extends LedgerFlags {
