@@ -3,15 +3,15 @@
  * pipeline, summed by the SDK's `summarizeSettlements`, compared with the statement, and summed up for
  * a finance person: each day, the charges behind a day that is off, what to do. Read-only.
  */
-import { formatNaira, summarizeSettlements, type ReconcileLine } from '@wallet/node';
+import { formatNaira, summarizeSettlements } from '@wallet/node';
 
 import { isLiveKey } from '../client.js';
 import { OK, PROBLEM, table, terminalMessage, terminalText, UsageError, type Output } from '../output.js';
 import type { Encoding } from '../reconcile/csv.js';
 import { noCounts, verdictCounts } from '../reconcile/progress.js';
-import { readHeader, readLedger, scanLedger, type CsvRow } from '../reconcile/ledger.js';
+import { readHeader, readLedger, scanLedger } from '../reconcile/ledger.js';
 import { KeyRefused, noter, reportPath, startRun, type LedgerFlags } from '../reconcile/run.js';
-import { DayTotals, type Charge, type DayVerdict } from '../settlements/days.js';
+import { DayTotals, type DayVerdict } from '../settlements/days.js';
 import { ChargeFile, chargeOf, writeReport, type Findings } from '../settlements/report.js';
 import { readStatement } from '../settlements/statement.js';
 
@@ -135,27 +135,22 @@ export async function settlementsCommand(
   const charges = new ChargeFile();
   const totals = new DayTotals(flags.timeZone);
   let unsettled = 0;
-  const write = async (dated: Charge[]): Promise<void> => {
-    for (const c of dated) await charges.write(c);
-  };
-  const each = async (line: ReconcileLine<CsvRow>): Promise<void> => {
-    verdicts[line.verdict]++;
-    const first = scan.repeats.get(line.expected.line);
-    const charge = chargeOf(line, first === undefined ? '' : `reference repeats line ${first}`);
-    const t = line.actual;
-    // The truth rules: no day for an answer reconcile would not give a verdict on.
-    const settled = line.verdict !== 'error' && t?.status === 'SUCCESS' && t.settlement?.status === 'SETTLED';
-    if (!settled || first !== undefined) {
-      if (t?.status === 'SUCCESS' && line.verdict !== 'error' && !settled) unsettled++;
-      return charges.write(charge);
-    }
-    await write(totals.add(t, charge));
-  };
-
   try {
-    for await (const line of run.verify(readLedger(file, flags, header.columns), abort.signal))
-      await each(line);
-    await write(totals.flush());
+    for await (const line of run.verify(readLedger(file, flags, header.columns), abort.signal)) {
+      verdicts[line.verdict]++;
+      const first = scan.repeats.get(line.expected.line);
+      const charge = chargeOf(line, first === undefined ? '' : `reference repeats line ${first}`);
+      const t = line.actual;
+      // The truth rules: no day for an answer reconcile would not give a verdict on.
+      const paid = line.verdict !== 'error' && t?.status === 'SUCCESS';
+      const settled = paid && t.settlement?.status === 'SETTLED';
+      if (settled && first === undefined) await charges.write(...totals.add(t, charge));
+      else {
+        if (paid && !settled) unsettled++;
+        await charges.write(charge);
+      }
+    }
+    await charges.write(...totals.flush());
     await charges.close();
     run.progress.stop();
     const found = await writeReport(reportFile, totals.judge(statement.credits), charges);

@@ -38,8 +38,8 @@ export class ChargeFile {
   readonly #file = join(this.#dir, 'charges.jsonl');
   readonly #writer = new FileWriter(this.#file);
 
-  write(charge: Charge): Promise<void> {
-    return this.#writer.write(`${JSON.stringify(charge)}\n`);
+  async write(...charges: Charge[]): Promise<void> {
+    for (const charge of charges) await this.#writer.write(`${JSON.stringify(charge)}\n`);
   }
 
   close(): Promise<void> {
