@@ -72,7 +72,7 @@ export function createProgress(out: Output, quiet: boolean, total: number, befor
   const started = performance.now();
   const line = (p: ReconcileProgress): string => progressLine(p, performance.now() - started, total, before);
   if (quiet || out.json) return { update: () => undefined, stop: () => undefined };
-  if (!out.stderrIsTty) {
+  if (process.stderr.isTTY !== true) {
     let printed = started;
     return {
       update(p) {
