@@ -56,13 +56,10 @@ const PROXY_VARS = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'N
 
 /** A proxy variable as shown: its password hidden. */
 function hidden(value: string): string {
-  try {
-    const url = new URL(value);
-    if (url.username || url.password) [url.username, url.password] = ['***', ''];
-    return url.href;
-  } catch {
-    return value;
-  }
+  if (!URL.canParse(value)) return value;
+  const url = new URL(value);
+  if (url.username || url.password) [url.username, url.password] = ['***', ''];
+  return url.href;
 }
 
 /** The proxy check, and whether API calls go through the proxy (so direct checks do not apply). */

@@ -32,12 +32,9 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 const FORBIDDEN = new Set(['__proto__', 'prototype', 'constructor']);
 
 async function readData(file: string): Promise<Json> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`--data ${file}: ${(error as Error).message}`);
-  }
+  const text = await readFile(file, 'utf8').catch((error: Error) => {
+    throw new UsageError(`--data ${file}: ${error.message}`);
+  });
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -102,12 +99,8 @@ async function eventData(flags: TriggerFlags): Promise<Record<string, unknown>> 
 export async function triggerCommand(event: string, flags: TriggerFlags, out: Output): Promise<number> {
   if (event !== 'charge.success')
     throw new UsageError(`Unknown event '${event}': the service sends charge.success.`);
-  let url: URL;
-  try {
-    url = new URL(flags.to);
-  } catch {
-    throw new UsageError(`--to must be a URL (got '${flags.to}').`);
-  }
+  if (!URL.canParse(flags.to)) throw new UsageError(`--to must be a URL (got '${flags.to}').`);
+  const url = new URL(flags.to);
   // A webhook endpoint is HTTP: file:, data: or javascript: would be read, not delivered to.
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new UsageError(`--to must be an http: or https: URL (got ${url.protocol}).`);

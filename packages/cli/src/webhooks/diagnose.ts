@@ -4,6 +4,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { buffer } from 'node:stream/consumers';
 
 import { verifyWebhook } from '@wallet/node/webhooks';
 
@@ -144,16 +145,10 @@ export async function webhookVerifyCommand(
   out: Output,
 ): Promise<number> {
   const secrets = flags.secret.length > 0 ? flags.secret : [secretOr(undefined)];
-  let captured: Buffer;
-  try {
-    if (file === undefined || file === '-') {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      captured = Buffer.concat(chunks);
-    } else captured = await readFile(file);
-  } catch (error) {
-    throw new UsageError(`Cannot read ${file ?? 'stdin'}: ${(error as Error).message}`);
-  }
+  const stdin = file === undefined || file === '-';
+  const captured = await (stdin ? buffer(process.stdin) : readFile(file)).catch((error: Error) => {
+    throw new UsageError(`Cannot read ${file ?? 'stdin'}: ${error.message}`);
+  });
   let verified = true;
   try {
     verifyWebhook(captured, flags.signature, secrets[0]!);
