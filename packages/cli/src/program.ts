@@ -84,10 +84,7 @@ function sandboxCommand(args: readonly string[]): Promise<number> {
   });
 }
 
-/**
- * Builds the program. `done` receives the chosen command's work, so the caller owns the exit code
- * (commander's own exit is turned off).
- */
+/** Builds the program; `done` receives the chosen command's work, so the caller owns the exit code. */
 export function buildProgram(version: string, done: (run: Run) => void): Command {
   const program = new Command('wallet')
     .description(

@@ -83,9 +83,8 @@ async function confirmed(question: string): Promise<boolean> {
 }
 
 /**
- * `wallet refunds create REF [--amount A] [--reason R] [--idempotency-key K] [--yes]`. Each run is a
- * fresh process, so a re-run after an unknown outcome is a new refund unless it sends the key the
- * first run's message named: `--idempotency-key` is how an operator retries instead of refunding twice.
+ * `wallet refunds create REF`: a re-run after an unknown outcome is a new refund unless it sends the
+ * `--idempotency-key` the first run's message named.
  */
 export async function refundCommand(
   reference: string,
