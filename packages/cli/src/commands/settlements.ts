@@ -18,9 +18,6 @@ import { readStatement } from '../settlements/statement.js';
 /** How many references a day lists on the terminal. */
 const SHOWN = 10;
 
-/** Kobo for people: `₦1,234.50`, `-₦45.00`. */
-const money = (kobo: number): string => `${kobo < 0 ? '-' : ''}${formatNaira(Math.abs(kobo))}`;
-
 /** What each day verdict asks of the finance team. */
 const DAY_ACTION: Readonly<Record<DayVerdict, string>> = {
   match: 'nothing to do',
@@ -57,9 +54,9 @@ function printSummary(out: Output, found: Findings, timeZone: string, unreadable
     rows.push([
       d.date,
       paint(d.verdict),
-      money(d.net),
-      money(d.credited),
-      money(d.difference),
+      formatNaira(d.net),
+      formatNaira(d.credited),
+      formatNaira(d.difference),
       d.charges.toLocaleString('en'),
     ]);
   for (const l of table(rows)) out.line(l);
