@@ -13,7 +13,7 @@ import { readHeader, readLedger, scanLedger } from '../reconcile/ledger.js';
 import { KeyRefused, noter, reportPath, startRun, type LedgerFlags } from '../reconcile/run.js';
 import { DayTotals, type DayVerdict } from '../settlements/days.js';
 import { ChargeFile, chargeOf, writeReport, type Findings } from '../settlements/report.js';
-import { readStatement } from '../settlements/statement.js';
+import { readStatement, type StatementFormat } from '../settlements/statement.js';
 
 /** How many references a day lists on the terminal. */
 const SHOWN = 10;
@@ -89,12 +89,8 @@ function printSummary(out: Output, found: Findings, timeZone: string, unreadable
 }
 
 /** The flags of `wallet settlements`. */
-export interface SettlementsFlags extends LedgerFlags {
+export interface SettlementsFlags extends LedgerFlags, Omit<StatementFormat, 'encoding'> {
   statement: string;
-  timeZone: string;
-  dateColumn: string;
-  creditColumn: string;
-  creditUnit: 'kobo' | 'naira';
   statementEncoding?: Encoding;
 }
 

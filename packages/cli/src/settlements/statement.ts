@@ -7,7 +7,8 @@ import { toKobo } from '@wallet/node';
 import { UsageError } from '../output.js';
 import { decodeFile, readCsv, type Encoding } from '../reconcile/csv.js';
 
-interface StatementFormat {
+/** The statement's columns, credit unit, time zone and encoding. */
+export interface StatementFormat {
   dateColumn: string;
   creditColumn: string;
   creditUnit: 'kobo' | 'naira';
