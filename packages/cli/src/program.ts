@@ -23,9 +23,8 @@ export type Run = (out: Output) => Promise<number>;
 
 function whole(min: number, max: number) {
   return (raw: string): number => {
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
       throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}.`);
-    }
     return Number(raw);
   };
 }

@@ -55,11 +55,10 @@ export async function waitCommand(
 /** Parses an amount flag: Kobo digits, or Naira with `--amount-unit naira`. */
 function amountFlag(raw: string, unit: 'kobo' | 'naira'): number {
   if (unit === 'kobo') {
-    if (!/^\d+$/.test(raw) || Number(raw) <= 0 || !Number.isSafeInteger(Number(raw))) {
+    if (!/^\d+$/.test(raw) || Number(raw) <= 0 || !Number.isSafeInteger(Number(raw)))
       throw new UsageError(
         `--amount must be a positive whole number of Kobo (got '${raw}'); for Naira add --amount-unit naira.`,
       );
-    }
     return Number(raw);
   }
   try {

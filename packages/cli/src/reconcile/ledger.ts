@@ -66,11 +66,10 @@ export async function readHeader(
 
 function amountOf(raw: string, unit: LedgerFormat['amountUnit']): number | string {
   if (raw === '') return 'the amount is empty';
-  if (unit === 'kobo') {
+  if (unit === 'kobo')
     return /^\d+$/.test(raw) && Number.isSafeInteger(Number(raw)) && Number(raw) > 0
       ? Number(raw)
       : `amount '${raw}' is not a positive whole number of Kobo (use --amount-unit naira for amounts like 4500.00)`;
-  }
   try {
     const kobo = toKobo(raw);
     return kobo > 0 ? kobo : `amount '${raw}' is not positive`;
