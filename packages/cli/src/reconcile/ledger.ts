@@ -111,20 +111,13 @@ export async function* readLedger(
   }
 }
 
-/** What a first pass over the ledger found: its rows, and each repeated reference's first line. */
-export interface LedgerScan {
-  rows: number;
-  /** `line -> first line` for every row whose reference an earlier row already had. */
-  repeats: Map<number, number>;
-}
-
-/** Counts the rows and finds the rows whose reference an earlier row already had. */
+/** Counts the rows, and maps the line of each row whose reference an earlier row had to that row's line. */
 export async function scanLedger(
   file: string,
   format: LedgerFormat,
   columns: Columns,
   each?: (row: CsvRow) => void,
-): Promise<LedgerScan> {
+): Promise<{ rows: number; repeats: Map<number, number> }> {
   const firstLine = new Map<string, number>();
   const repeats = new Map<number, number>();
   let rows = 0;
