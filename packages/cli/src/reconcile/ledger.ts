@@ -111,7 +111,7 @@ export async function* readLedger(
   }
 }
 
-// cyrb53: a 53-bit hash, so a million references fit in a Map of numbers, not of strings.
+// cyrb53: a 53-bit hash, so the table holds numbers, not strings.
 function hash53(text: string): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
@@ -125,7 +125,7 @@ function hash53(text: string): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
-/** First line of each reference by 53-bit hash, in typed arrays off the heap (a `Map` of strings took a 300,000-row resume past 200 MB). */
+/** First line by reference hash, off the heap: a `Map` of strings broke the 300k-row resume's 200 MB bound. */
 class FirstLines {
   #keys = new Float64Array(1 << 16);
   #lines = new Uint32Array(1 << 16);
