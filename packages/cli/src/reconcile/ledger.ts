@@ -53,15 +53,8 @@ export async function readHeader(
     throw new UsageError(
       `${file} names the column ${twice.map((m) => `'${m}'`).join(', ')} more than once: which one holds the value is a guess. Rename the copies in the header.`,
     );
-  const at = (name: string): number => header.indexOf(name);
-  return {
-    columns: {
-      reference: at(format.referenceColumn),
-      amount: at(format.amountColumn),
-      status: at(format.statusColumn),
-    },
-    repeated,
-  };
+  const [reference, amount, status] = needed.map((c) => header.indexOf(c)) as [number, number, number];
+  return { columns: { reference, amount, status }, repeated };
 }
 
 function amountOf(raw: string, unit: LedgerFormat['amountUnit']): number | string {
