@@ -2,7 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
-import { isApiError, type ReconcileLine, type Verdict, type WalletError } from '@wallet/node';
+import { isApiError, VERDICTS, type ReconcileLine, type Verdict, type WalletError } from '@wallet/node';
 
 import { createClient, type ClientFlags } from '../client.js';
 import { terminalMessage, UsageError, type Output } from '../output.js';
@@ -20,14 +20,9 @@ export interface LedgerFlags extends ClientFlags, LedgerFormat {
 }
 
 /** The verdicts that need someone to act; `match` and `still_pending` do not. */
-export const PROBLEMS: ReadonlySet<Verdict> = new Set([
-  'paid_not_recorded',
-  'recorded_not_paid',
-  'amount_mismatch',
-  'fee_mismatch',
-  'unknown_reference',
-  'error',
-]);
+export const PROBLEMS: ReadonlySet<Verdict> = new Set(
+  VERDICTS.filter((v) => v !== 'match' && v !== 'still_pending'),
+);
 
 /** The same file by any path (a link, `./`, another spelling); a path that does not exist is no input. */
 function sameFile(a: string, b: string): boolean {
