@@ -8,12 +8,12 @@ import { formatNaira, summarizeSettlements } from '@wallet/node';
 import { isLiveKey } from '../client.js';
 import { OK, PROBLEM, table, terminalMessage, terminalText, UsageError, type Output } from '../output.js';
 import type { Encoding } from '../reconcile/csv.js';
-import { noCounts, verdictCounts } from '../reconcile/progress.js';
+import { noCounts, verdictCounts, type Counts } from '../reconcile/progress.js';
 import { readHeader, readLedger, scanLedger } from '../reconcile/ledger.js';
 import { KeyRefused, noter, reportPath, startRun, type LedgerFlags } from '../reconcile/run.js';
 import { DayTotals, type DayVerdict } from '../settlements/days.js';
 import { ChargeFile, chargeOf, writeReport, type Findings } from '../settlements/report.js';
-import { readStatement, type StatementFormat } from '../settlements/statement.js';
+import { readStatement, type Statement, type StatementFormat } from '../settlements/statement.js';
 
 /** How many references a day lists on the terminal. */
 const SHOWN = 10;
@@ -28,20 +28,25 @@ const DAY_ACTION: Readonly<Record<DayVerdict, string>> = {
 };
 
 /** Prints the summary (as JSON with `--json`). */
-function printSummary(out: Output, found: Findings, timeZone: string, unreadable: number): void {
+function printSummary(
+  out: Output,
+  found: Findings,
+  run: { verdicts: Counts; unsettled: number; statement: Statement; report: string; timeZone: string },
+): void {
+  const { verdicts, unsettled, statement, report, timeZone } = run;
   if (out.json) {
     out.data({
-      report: found.report,
+      report,
       timeZone,
       days: found.days.map((d) => ({
         ...d,
         ...(d.verdict === 'match' ? {} : { references: found.behind.get(d.date) ?? [] }),
       })),
-      charges: found.verdicts,
-      unsettled: found.unsettled,
+      charges: verdicts,
+      unsettled,
       problems: found.problems,
       problemCount: found.problemCount,
-      statement: { unreadable, problems: found.statementProblems },
+      statement: { unreadable: statement.unreadable, problems: statement.problems },
     });
     return;
   }
@@ -79,13 +84,13 @@ function printSummary(out: Output, found: Findings, timeZone: string, unreadable
     if (found.problemCount > SHOWN) out.line('  (all of them are in the report)');
   }
   out.line();
-  out.line(`Charges: ${verdictCounts(found.verdicts) || 'none'}`);
-  if (found.unsettled > 0)
+  out.line(`Charges: ${verdictCounts(verdicts) || 'none'}`);
+  if (unsettled > 0)
     out.line(
-      `${found.unsettled.toLocaleString('en')} paid charge(s) not settled yet: in no day above; run again after settlement.`,
+      `${unsettled.toLocaleString('en')} paid charge(s) not settled yet: in no day above; run again after settlement.`,
     );
-  for (const p of found.statementProblems) out.line(red(`Statement: ${terminalText(p)}`));
-  out.line(`Report: ${terminalMessage(found.report)}`);
+  for (const p of statement.problems) out.line(red(`Statement: ${terminalText(p)}`));
+  out.line(`Report: ${terminalMessage(report)}`);
 }
 
 /** The flags of `wallet settlements`. */
@@ -147,17 +152,16 @@ export async function settlementsCommand(
     await charges.close();
     run.progress.stop();
     const found = await writeReport(reportFile, totals.judge(statement.credits), charges);
-    const findings: Findings = {
-      ...found,
+    printSummary(out, found, {
       verdicts,
       unsettled,
-      statementProblems: statement.problems,
+      statement,
       report: reportFile,
-    };
-    printSummary(out, findings, flags.timeZone, statement.unreadable);
+      timeZone: flags.timeZone,
+    });
     const ok =
-      findings.days.every((d) => d.verdict === 'match') &&
-      findings.problemCount === 0 &&
+      found.days.every((d) => d.verdict === 'match') &&
+      found.problemCount === 0 &&
       statement.unreadable === 0;
     return ok ? OK : PROBLEM;
   } catch (error) {
