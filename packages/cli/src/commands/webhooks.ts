@@ -54,7 +54,7 @@ function valueOf(raw: string): unknown {
   }
 }
 
-/** `data` with one `path=value` set (a copy: the input is not changed). */
+/** Sets one `path=value` in `data` (the run's own object) and returns it. */
 function applyOverride(data: Json, override: string): Json {
   const eq = override.indexOf('=');
   const path = eq < 0 ? [] : override.slice(0, eq).split('.');
@@ -64,8 +64,7 @@ function applyOverride(data: Json, override: string): Json {
     );
   const bad = path.find((p) => FORBIDDEN.has(p));
   if (bad !== undefined) throw new UsageError(`--override '${override}': '${bad}' cannot be a field name.`);
-  const copy = structuredClone(data);
-  let at: Json = copy;
+  let at = data;
   for (const part of path.slice(0, -1)) {
     const next = Object.hasOwn(at, part) ? at[part] : undefined;
     if (next !== undefined && !isObject(next))
@@ -74,7 +73,7 @@ function applyOverride(data: Json, override: string): Json {
     at = at[part] as Json;
   }
   at[path.at(-1)!] = valueOf(override.slice(eq + 1));
-  return copy;
+  return data;
 }
 
 /** The event's data: `--data FILE` or the flags' charge, then every `--override`. */
