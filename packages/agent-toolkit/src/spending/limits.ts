@@ -42,13 +42,9 @@ export function perCallRefusal(
   return max !== undefined && amount > max ? { limit, max, requested: amount, left: max } : undefined;
 }
 
-/** The daily limit of `kind`: its name and its value (none: no limit). @internal */
-export function dailyLimitOf(
-  limits: SpendLimits,
-  kind: SpendKind,
-): { limit: keyof SpendLimits; max: number | undefined } {
-  const limit = NAMES[kind].daily;
-  return { limit, max: limits[limit] };
+/** The daily limit of `kind`, Kobo (none: no limit). @internal */
+export function dailyLimit(limits: SpendLimits, kind: SpendKind): number | undefined {
+  return limits[NAMES[kind].daily];
 }
 
 /** A refusal when today's `total` plus `amount` would pass the daily limit, or undefined. @internal */
@@ -58,7 +54,8 @@ export function dailyRefusal(
   amount: number,
   total: number,
 ): LimitRefusal | undefined {
-  const { limit, max } = dailyLimitOf(limits, kind);
+  const limit = NAMES[kind].daily;
+  const max = limits[limit];
   return max !== undefined && total + amount > max
     ? { limit, max, requested: amount, left: Math.max(0, max - total) }
     : undefined;

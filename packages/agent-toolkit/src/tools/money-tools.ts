@@ -1,5 +1,5 @@
 /** The tools that move money: dispatch_charge and refund_charge, each through money-flow.ts. */
-import type { AuthChannel } from '@wallet/node';
+import type { DispatchParams, RefundParams, ResolveHandleParams } from '@wallet/node';
 import type { ToolContext } from './options.js';
 import { limitRefused, perCallRefusal } from '../spending/limits.js';
 import { callOf, overPaid, runMoneyCall } from './money-flow.js';
@@ -7,18 +7,16 @@ import { countedRefunds, repeats } from '../spending/ledger.js';
 import { dispatchResult, refundResult, refused, type ToolResult } from '../answers/report.js';
 import { amountText, dataLine } from '../answers/words.js';
 
+// dispatch_charge's checked input (shapes.ts), where bankId is optional.
+type DispatchArgs = ResolveHandleParams & Omit<DispatchParams, 'bankId'> & { bankId?: string };
+
 /** dispatch_charge: resolve, pick the bank, dispatch; the amount is known before anything is sent. @internal */
 export function dispatchCharge(
   ctx: ToolContext,
   args: Record<string, unknown>,
   token: string | undefined,
 ): Promise<ToolResult> {
-  const handle = args['handle'] as string;
-  const amount = args['amount'] as number;
-  const reference = args['reference'] as string;
-  const authChannel = args['authChannel'] as AuthChannel;
-  const bankId = args['bankId'] as string | undefined;
-  const description = args['description'] as string | undefined;
+  const { handle, amount, reference, authChannel, bankId, description } = args as unknown as DispatchArgs;
   const bankWords =
     bankId === undefined ? "the customer's first bank with an active mandate" : 'the bank named';
   return runMoneyCall(ctx, {
@@ -69,9 +67,7 @@ export async function refundCharge(
   args: Record<string, unknown>,
   token: string | undefined,
 ): Promise<ToolResult> {
-  const reference = args['reference'] as string;
-  const requested = args['amount'] as number | undefined;
-  const reason = args['reason'] as string | undefined;
+  const { reference, amount: requested, reason } = args as unknown as RefundParams;
   // An explicit amount over the limit is refused before even a verify is sent.
   const perCall = requested === undefined ? undefined : perCallRefusal(ctx.limits, 'refunds', requested);
   if (perCall) return limitRefused(perCall, 'refunds');
