@@ -76,18 +76,11 @@ export interface ToolContext {
   limits: SpendLimits;
   ledger: SpendLedger;
   confirmer: Confirmer;
-  /** Anything but a test key counts as live: a mode that cannot be read is not assumed harmless. */
-  live: boolean;
-  allowLive: boolean;
   confirm: Record<MoneyToolName, boolean>;
   /** The money tools this agent was given: advice names only those. */
   allow: ReadonlySet<MoneyToolName>;
   now: () => number;
 }
-
-/** Why a live key is refused, at construction and on every call. @internal */
-export const LIVE_REFUSED =
-  'This agent toolkit was given a live key (sk_live_: real money) without allowLive: true. Use an sk_test_ key, or pass allowLive: true once limits and confirmation are set.';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
@@ -163,12 +156,12 @@ export function toolContext(options: WalletToolsOptions): ToolContext {
   if (issues.length > 0) throw new ValidationError('walletTools options', issues);
   const { wallet, confirm: given, confirmSecret: secret, confirmTtl: ttlMs } = options;
   const now = options.now ?? Date.now;
+  // Anything but a test key counts as live: a mode that cannot be read is not assumed harmless.
   const live = wallet.mode !== 'test';
-  const allowLive = options.allowLive ?? false;
-  if (live && !allowLive) {
-    throw new ValidationError('walletTools options', [
-      { path: 'allowLive', message: `is not set. ${LIVE_REFUSED}` },
-    ]);
+  if (live && options.allowLive !== true) {
+    const message =
+      'is not set. This agent toolkit was given a live key (sk_live_: real money) without allowLive: true. Use an sk_test_ key, or pass allowLive: true once limits and confirmation are set.';
+    throw new ValidationError('walletTools options', [{ path: 'allowLive', message }]);
   }
   const confirmFor = (tool: MoneyToolName, byDefault: boolean): boolean =>
     typeof given === 'boolean' ? given : (given?.[tool] ?? byDefault);
@@ -181,8 +174,6 @@ export function toolContext(options: WalletToolsOptions): ToolContext {
       ...(secret === undefined ? {} : { secret }),
       ...(ttlMs === undefined ? {} : { ttlMs }),
     }),
-    live,
-    allowLive,
     confirm: {
       dispatch_charge: confirmFor('dispatch_charge', live),
       refund_charge: confirmFor('refund_charge', true),

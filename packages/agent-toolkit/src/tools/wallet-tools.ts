@@ -2,7 +2,7 @@
 import { check } from '@wallet/node/schemas';
 import { annotationsOf, DESCRIPTIONS } from './descriptions.js';
 import { dispatchCharge, refundCharge } from './money-tools.js';
-import { LIVE_REFUSED, toolContext, type ToolContext, type WalletToolsOptions } from './options.js';
+import { toolContext, type ToolContext, type WalletToolsOptions } from './options.js';
 import { getCharge, resolveCustomer, waitForCharge } from './read-tools.js';
 import { refused, type ToolResult } from '../answers/report.js';
 import { isMoneyTool, toJsonSchema, toolSchema, type ToolName, type WalletTool } from './shapes.js';
@@ -34,8 +34,6 @@ function makeTool(ctx: ToolContext, name: ToolName): WalletTool {
     annotations: annotationsOf(name),
     async execute(raw) {
       try {
-        if (ctx.live && !ctx.allowLive)
-          return refused(`Refused: nothing was sent. ${LIVE_REFUSED}`, { refusedBy: 'live_key' });
         // The SDK's own rules and messages ("did you mean" for a misspelled key).
         const parsed = check(schema, raw ?? {});
         if (!parsed.ok) {
