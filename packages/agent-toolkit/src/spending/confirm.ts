@@ -30,8 +30,8 @@ const TOKEN = /^wct_([0-9a-z]{1,11})_([0-9A-Za-z_-]{16})_([0-9A-Za-z_-]{32})$/;
 
 /** A confirmer with `secret` (by default random: only this process confirms its previews). @internal */
 export function createConfirmer(options: {
-  secret?: string | Uint8Array;
-  ttlMs?: number;
+  secret: string | Uint8Array | undefined;
+  ttlMs: number | undefined;
   now: () => number;
 }): Confirmer {
   const secret = options.secret ?? randomBytes(32);

@@ -154,7 +154,7 @@ export function toolContext(options: WalletToolsOptions): ToolContext {
       checkOptions({ ...options, wallet: options.wallet ?? null }, RULES, '', known(RULES))
     : [{ path: 'options', message: `must be an object, not ${show(options)}` }];
   if (issues.length > 0) throw new ValidationError('walletTools options', issues);
-  const { wallet, confirm: given, confirmSecret: secret, confirmTtl: ttlMs } = options;
+  const { wallet, confirm: given } = options;
   const now = options.now ?? Date.now;
   // Anything but a test key counts as live: a mode that cannot be read is not assumed harmless.
   const live = wallet.mode !== 'test';
@@ -169,11 +169,7 @@ export function toolContext(options: WalletToolsOptions): ToolContext {
     wallet,
     limits: { ...options.limits },
     ledger: options.ledger ?? sqliteSpendLedger({ now }),
-    confirmer: createConfirmer({
-      now,
-      ...(secret === undefined ? {} : { secret }),
-      ...(ttlMs === undefined ? {} : { ttlMs }),
-    }),
+    confirmer: createConfirmer({ now, secret: options.confirmSecret, ttlMs: options.confirmTtl }),
     confirm: {
       dispatch_charge: confirmFor('dispatch_charge', live),
       refund_charge: confirmFor('refund_charge', true),

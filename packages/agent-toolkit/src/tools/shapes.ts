@@ -10,12 +10,9 @@ export type ToolName =
 /** The tools that move money, which only `allow` turns on. */
 export type MoneyToolName = 'dispatch_charge' | 'refund_charge';
 
-/** Every {@link MoneyToolName}, for the checks of options and of the bin's variables. @internal */
-export const MONEY_TOOLS: readonly MoneyToolName[] = ['dispatch_charge', 'refund_charge'];
-
 /** Whether `name` moves money. @internal */
 export function isMoneyTool(name: unknown): name is MoneyToolName {
-  return MONEY_TOOLS.includes(name as MoneyToolName);
+  return name === 'dispatch_charge' || name === 'refund_charge';
 }
 
 /** A JSON Schema object, as MCP's `inputSchema` and the AI SDK's `jsonSchema()` take it. */
