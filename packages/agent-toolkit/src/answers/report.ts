@@ -96,11 +96,7 @@ export function dispatchResult(
     `${how} Not paid yet: call wait_for_charge or get_charge to learn the outcome; do not dispatch it again.`,
     dataLine('The charge as the service reports it', shown),
   ].join('\n');
-  return ok(text, {
-    ...shown,
-    statusMeaning: chargeStatusMeaning(dispatch.status),
-    amount: money(amount),
-  });
+  return ok(text, { ...shown, statusMeaning: chargeStatusMeaning(dispatch.status), amount: money(amount) });
 }
 
 /** A refund as a result: counted at what was sent, whatever the answer says. @internal */
@@ -115,9 +111,5 @@ export function refundResult(refund: Refund, reference: string, sent: number): T
     `Refund of ${amountText(sent)}: ${refundStatusMeaning(refund.status)}.`,
     dataLine('The refund as the service reports it', { ...shown, amount: refund.amount }),
   ].join('\n');
-  return ok(text, {
-    ...shown,
-    amount: money(sent),
-    statusMeaning: refundStatusMeaning(refund.status),
-  });
+  return ok(text, { ...shown, amount: money(sent), statusMeaning: refundStatusMeaning(refund.status) });
 }

@@ -43,15 +43,13 @@ export function dispatchCharge(
         ].join('\n');
         return { result: refused(text, { refusedBy: 'bank' }), acted: false };
       }
-      const dispatched = await ctx.wallet.charges.dispatch(
-        {
-          reference,
-          bankId: bank.bankId,
-          authChannel,
-          ...(description === undefined ? {} : { description }),
-        },
-        { idempotencyKey: key },
-      );
+      const params = {
+        reference,
+        bankId: bank.bankId,
+        authChannel,
+        ...(description === undefined ? {} : { description }),
+      };
+      const dispatched = await ctx.wallet.charges.dispatch(params, { idempotencyKey: key });
       const customer = {
         customer: resolved.customer,
         bank: { bankId: bank.bankId, bankName: bank.bankName, accountNumberMasked: bank.accountNumberMasked },
