@@ -31,30 +31,20 @@ const NAMES: Record<SpendKind, { per: keyof SpendLimits; daily: keyof SpendLimit
   refunds: { per: 'perRefund', daily: 'dailyRefunds', one: 'refund' },
 };
 
-/** A refusal over the per-call limit, or undefined. @internal */
-export function perCallRefusal(
-  limits: SpendLimits,
-  kind: SpendKind,
-  amount: number,
-): LimitRefusal | undefined {
-  const limit = NAMES[kind].per;
-  const max = limits[limit];
-  return max !== undefined && amount > max ? { limit, max, requested: amount, left: max } : undefined;
-}
-
 /** The daily limit of `kind`, Kobo (none: no limit). @internal */
 export function dailyLimit(limits: SpendLimits, kind: SpendKind): number | undefined {
   return limits[NAMES[kind].daily];
 }
 
-/** A refusal when today's `total` plus `amount` would pass the daily limit, or undefined. @internal */
-export function dailyRefusal(
+/** A refusal when `total` (today's for the daily limit, none for one call) plus `amount` passes the limit. @internal */
+export function overLimit(
   limits: SpendLimits,
   kind: SpendKind,
+  which: 'per' | 'daily',
   amount: number,
-  total: number,
+  total = 0,
 ): LimitRefusal | undefined {
-  const limit = NAMES[kind].daily;
+  const limit = NAMES[kind][which];
   const max = limits[limit];
   return max !== undefined && total + amount > max
     ? { limit, max, requested: amount, left: Math.max(0, max - total) }

@@ -4,7 +4,7 @@ import { IdempotencyError, ResponseValidationError, isWalletError } from '@walle
 import type { ToolContext } from './options.js';
 import { canonical, tokenProblemText } from '../spending/confirm.js';
 import { repeats, type JournalEntry, type SpendKind } from '../spending/ledger.js';
-import { dailyLimit, dailyRefusal, limitRefused, perCallRefusal } from '../spending/limits.js';
+import { dailyLimit, overLimit, limitRefused } from '../spending/limits.js';
 import { ok, refused, type ToolResult } from '../answers/report.js';
 import type { MoneyToolName } from './shapes.js';
 import { amountText, dataLine, errorResult, money } from '../answers/words.js';
@@ -41,7 +41,7 @@ async function preview(ctx: ToolContext, call: MoneyCall): Promise<ToolResult> {
   const prior = journal.find((entry) => repeats(entry, callOf(call.tool, call.args), undefined, ctx.now()));
   if (prior === undefined) {
     const total = dailyLimit(ctx.limits, call.kind) === undefined ? 0 : await ctx.ledger.total(call.kind);
-    const daily = dailyRefusal(ctx.limits, call.kind, call.amount, total);
+    const daily = overLimit(ctx.limits, call.kind, 'daily', call.amount, total);
     if (daily) return limitRefused(daily, call.kind);
   }
   const { token, expiresAt } = ctx.confirmer.issue(call.tool, call.sent);
@@ -68,7 +68,7 @@ async function preview(ctx: ToolContext, call: MoneyCall): Promise<ToolResult> {
 
 /** Runs a money call through every check, then sends it. Never throws. @internal */
 export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<ToolResult> {
-  const perCall = perCallRefusal(ctx.limits, call.kind, call.amount);
+  const perCall = overLimit(ctx.limits, call.kind, 'per', call.amount);
   if (perCall) return limitRefused(perCall, call.kind);
   const token = call.token;
   if (ctx.confirm[call.tool] && token === undefined) return preview(ctx, call);
@@ -93,7 +93,7 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
   if (begun.state === 'over_paid') return overPaid(call.paid ?? 0, begun.counted);
   if (begun.state === 'over') {
     // The ledger found the day's total plus this amount past the limit: that is the refusal.
-    return limitRefused(dailyRefusal(ctx.limits, call.kind, call.amount, begun.total)!, call.kind);
+    return limitRefused(overLimit(ctx.limits, call.kind, 'daily', call.amount, begun.total)!, call.kind);
   }
   return send(ctx, call, begun.entry, begun.state === 'repeat');
 }

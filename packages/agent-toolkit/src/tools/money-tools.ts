@@ -1,7 +1,7 @@
 /** The tools that move money: dispatch_charge and refund_charge, each through money-flow.ts. */
 import type { DispatchParams, RefundParams, ResolveHandleParams } from '@wallet/node';
 import type { ToolContext } from './options.js';
-import { limitRefused, perCallRefusal } from '../spending/limits.js';
+import { overLimit, limitRefused } from '../spending/limits.js';
 import { callOf, overPaid, runMoneyCall } from './money-flow.js';
 import { countedRefunds, repeats } from '../spending/ledger.js';
 import { dispatchResult, refundResult, refused, type ToolResult } from '../answers/report.js';
@@ -67,7 +67,7 @@ export async function refundCharge(
 ): Promise<ToolResult> {
   const { reference, amount: requested, reason } = args as unknown as RefundParams;
   // An explicit amount over the limit is refused before even a verify is sent.
-  const perCall = requested === undefined ? undefined : perCallRefusal(ctx.limits, 'refunds', requested);
+  const perCall = requested === undefined ? undefined : overLimit(ctx.limits, 'refunds', 'per', requested);
   if (perCall) return limitRefused(perCall, 'refunds');
   const tx = await ctx.wallet.charges.verify(reference);
   if (tx.status !== 'SUCCESS') {
