@@ -18,6 +18,7 @@ import type { SpendLedger } from '../spending/ledger.js';
 import type { SpendLimits } from '../spending/limits.js';
 import { sqliteSpendLedger } from '../spending/sqlite-ledger.js';
 import { isMoneyTool, type MoneyToolName } from './shapes.js';
+import type { ToolResult } from '../answers/report.js';
 
 /** The part of a `Wallet` the tools use, by shape: a CommonJS `Wallet` (from .d.cts) must match too. */
 export interface WalletLike {
@@ -81,6 +82,13 @@ export interface ToolContext {
   allow: ReadonlySet<MoneyToolName>;
   now: () => number;
 }
+
+/** A tool's run: its checked arguments, and apart from them a money tool's confirmationToken. @internal */
+export type ToolRun = (
+  ctx: ToolContext,
+  args: Record<string, unknown>,
+  token: string | undefined,
+) => Promise<ToolResult>;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;

@@ -2,21 +2,14 @@
 import { check } from '@wallet/node/schemas';
 import { annotationsOf, DESCRIPTIONS } from './descriptions.js';
 import { dispatchCharge, refundCharge } from './money-tools.js';
-import { toolContext, type ToolContext, type WalletToolsOptions } from './options.js';
+import { toolContext, type ToolContext, type ToolRun, type WalletToolsOptions } from './options.js';
 import { getCharge, resolveCustomer, waitForCharge } from './read-tools.js';
-import { refused, type ToolResult } from '../answers/report.js';
+import { refused } from '../answers/report.js';
 import { isMoneyTool, toJsonSchema, toolSchema, type ToolName, type WalletTool } from './shapes.js';
 import { errorResult } from '../answers/words.js';
 
-// A money tool's arguments come without their confirmationToken, which comes apart.
-type Run = (
-  ctx: ToolContext,
-  args: Record<string, unknown>,
-  token: string | undefined,
-) => Promise<ToolResult>;
-
 // Each tool's run, and what it was doing when an error came before anything was sent.
-const RUNS: Record<ToolName, [Run, string]> = {
+const RUNS: Record<ToolName, [ToolRun, string]> = {
   resolve_customer: [resolveCustomer, 'looking up the customer'],
   get_charge: [getCharge, 'getting the charge'],
   wait_for_charge: [waitForCharge, 'waiting for the charge'],
