@@ -3,6 +3,7 @@
  * lists the tools and runs a whole flow; then the same server under attack, with the sandbox's own
  * request log showing that nothing was sent.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { mcpRefusal, startMcp, startSandbox, type McpSession, type SandboxProcess } from './processes.js';
@@ -33,6 +34,12 @@ const moneyPosts = async () =>
   );
 
 describe('wallet-mcp over stdio', () => {
+  it("tells the client its name and the toolkit's own version", async () => {
+    const manifest = new URL('../../packages/agent-toolkit/package.json', import.meta.url);
+    const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
+    expect(mcp.client.getServerVersion()).toMatchObject({ name: 'wallet', version });
+  });
+
   it('lists the five tools with JSON Schemas from the SDK and MCP annotations', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([

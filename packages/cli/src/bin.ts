@@ -28,10 +28,8 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // `--help` asked for is 0; help shown because no command was given (`wallet`) is a usage error.
-      return error.exitCode === 0 ? OK : USAGE;
-    }
+    // `--help` asked for is 0; help shown because no command was given (`wallet`) is a usage error.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? OK : USAGE;
     throw error;
   }
   if (run === undefined) {

@@ -17,7 +17,6 @@ export class UsageError extends Error {
 /** Where a command writes, and whether it writes for people or for programs. */
 export interface Output {
   readonly json: boolean;
-  readonly stderrIsTty: boolean;
   readonly colors: ReturnType<typeof pc.createColors>;
   /** A line for people on stdout (nothing with `--json`). */
   line(text?: string): void;
@@ -28,14 +27,14 @@ export interface Output {
 }
 
 /** The output of one run, from its `--json` flag and the process's streams and environment. */
-export function createOutput(json: boolean, env: NodeJS.ProcessEnv = process.env): Output {
+export function createOutput(json: boolean): Output {
+  const env = process.env;
   // https://no-color.org: present and not empty disables colour; FORCE_COLOR wins for CI logs.
   const forced = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0';
   const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
   const tty = process.stdout.isTTY === true && env.TERM !== 'dumb';
   return {
     json,
-    stderrIsTty: process.stderr.isTTY === true,
     colors: pc.createColors(!json && (forced || (!noColor && tty))),
     line: (text = '') => {
       if (!json) process.stdout.write(`${text}\n`);

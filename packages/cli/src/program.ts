@@ -23,9 +23,8 @@ export type Run = (out: Output) => Promise<number>;
 
 function whole(min: number, max: number) {
   return (raw: string): number => {
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
       throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}.`);
-    }
     return Number(raw);
   };
 }
@@ -84,10 +83,7 @@ function sandboxCommand(args: readonly string[]): Promise<number> {
   });
 }
 
-/**
- * Builds the program. `done` receives the chosen command's work, so the caller owns the exit code
- * (commander's own exit is turned off).
- */
+/** Builds the program; `done` receives the chosen command's work, so the caller owns the exit code. */
 export function buildProgram(version: string, done: (run: Run) => void): Command {
   const program = new Command('wallet')
     .description(

@@ -59,27 +59,18 @@ export function resolvedResult(
   reference: string,
   canCharge: boolean,
 ): ToolResult {
-  const active = resolved.linkedBanks.filter((bank) => bank.mandateStatus === 'ACTIVE').length;
+  const { customer, linkedBanks, availableAuthChannels } = resolved;
+  const shown = { customer, linkedBanks, availableAuthChannels };
+  const active = linkedBanks.filter((bank) => bank.mandateStatus === 'ACTIVE').length;
   const text = [
     `Customer found, with ${active} bank(s) with an active mandate${active === 0 ? ': this customer cannot be charged now' : ''}.`,
     `The reference is registered for ${amountText(amount)}. No money has moved.`,
-    dataLine('The customer as the service reports it', {
-      reference,
-      customer: resolved.customer,
-      linkedBanks: resolved.linkedBanks,
-      availableAuthChannels: resolved.availableAuthChannels,
-    }),
+    dataLine('The customer as the service reports it', { reference, ...shown }),
     canCharge
       ? 'To charge, use dispatch_charge with the same handle, amount and reference.'
       : 'This agent cannot charge (dispatch_charge is not allowed): a person must send the charge.',
   ].join('\n');
-  return ok(text, {
-    customer: resolved.customer,
-    linkedBanks: resolved.linkedBanks,
-    availableAuthChannels: resolved.availableAuthChannels,
-    reference,
-    amount: money(amount),
-  });
+  return ok(text, { ...shown, reference, amount: money(amount) });
 }
 
 /** A dispatched charge as a result. @internal */
@@ -105,11 +96,7 @@ export function dispatchResult(
     `${how} Not paid yet: call wait_for_charge or get_charge to learn the outcome; do not dispatch it again.`,
     dataLine('The charge as the service reports it', shown),
   ].join('\n');
-  return ok(text, {
-    ...shown,
-    statusMeaning: chargeStatusMeaning(dispatch.status),
-    amount: money(amount),
-  });
+  return ok(text, { ...shown, statusMeaning: chargeStatusMeaning(dispatch.status), amount: money(amount) });
 }
 
 /** A refund as a result: counted at what was sent, whatever the answer says. @internal */
@@ -124,9 +111,5 @@ export function refundResult(refund: Refund, reference: string, sent: number): T
     `Refund of ${amountText(sent)}: ${refundStatusMeaning(refund.status)}.`,
     dataLine('The refund as the service reports it', { ...shown, amount: refund.amount }),
   ].join('\n');
-  return ok(text, {
-    ...shown,
-    amount: money(sent),
-    statusMeaning: refundStatusMeaning(refund.status),
-  });
+  return ok(text, { ...shown, amount: money(sent), statusMeaning: refundStatusMeaning(refund.status) });
 }

@@ -1,4 +1,5 @@
 /** The `wallet-mcp` bin's configuration from its environment: every problem at once, for the host's log. */
+import { closest } from '@wallet/node/workspace';
 import type { SpendLimits } from '../spending/limits.js';
 import { isMoneyTool, type MoneyToolName } from '../tools/shapes.js';
 
@@ -51,10 +52,7 @@ const LIMITS = {
 
 const KNOWN = [
   'WALLET_MCP_ALLOW',
-  'WALLET_MCP_LIMIT_PER_CHARGE',
-  'WALLET_MCP_LIMIT_DAILY_CHARGES',
-  'WALLET_MCP_LIMIT_PER_REFUND',
-  'WALLET_MCP_LIMIT_DAILY_REFUNDS',
+  ...Object.keys(LIMITS),
   'WALLET_MCP_CONFIRM',
   'WALLET_MCP_LEDGER',
   'WALLET_MCP_REDIS_URL',
@@ -63,23 +61,6 @@ const KNOWN = [
   'WALLET_MCP_CONFIRM_TTL',
   'WALLET_MCP_ALLOW_LIVE',
 ];
-
-// Edit distance, for "did you mean": a misspelt limit must not be silently absent.
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
-}
-
-function closest(name: string): string {
-  const upper = name.toUpperCase();
-  return KNOWN.reduce((best, known) => (distance(upper, known) < distance(upper, best) ? known : best));
-}
 
 function list(raw: string | undefined): string[] {
   return (raw ?? '')
@@ -95,9 +76,10 @@ export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
   for (const [name, value] of Object.entries(env)) {
     // Any letter case: a host's config written in lower case must not drop a limit silently.
     if (!name.toUpperCase().startsWith('WALLET_MCP_')) continue;
-    if (!KNOWN.includes(name))
-      problems.push(`${name} is not a wallet-mcp variable: did you mean ${closest(name)}?`);
-    else if (!value?.trim()) problems.push(`${name} is set but empty: give it a value, or unset it.`);
+    if (!KNOWN.includes(name)) {
+      const guess = closest(name, KNOWN);
+      problems.push(`${name} is not a wallet-mcp variable${guess ? `: did you mean ${guess}?` : '.'}`);
+    } else if (!value?.trim()) problems.push(`${name} is set but empty: give it a value, or unset it.`);
   }
   const allow = list(env['WALLET_MCP_ALLOW']);
   for (const name of allow.filter((name) => !isMoneyTool(name)))

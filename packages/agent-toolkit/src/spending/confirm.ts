@@ -30,8 +30,8 @@ const TOKEN = /^wct_([0-9a-z]{1,11})_([0-9A-Za-z_-]{16})_([0-9A-Za-z_-]{32})$/;
 
 /** A confirmer with `secret` (by default random: only this process confirms its previews). @internal */
 export function createConfirmer(options: {
-  secret?: string | Uint8Array;
-  ttlMs?: number;
+  secret: string | Uint8Array | undefined;
+  ttlMs: number | undefined;
   now: () => number;
 }): Confirmer {
   const secret = options.secret ?? randomBytes(32);
@@ -62,16 +62,12 @@ export function createConfirmer(options: {
 
 /** The message a refused token gets. @internal */
 export function tokenProblemText(problem: TokenProblem | 'used', tool: string): string {
-  const start = `Refused: nothing was sent. The confirmationToken`;
   const again = `Call ${tool} without confirmationToken for a new preview, and confirm with the user again.`;
-  switch (problem) {
-    case 'malformed':
-      return `${start} is not one this tool issued. ${again}`;
-    case 'mismatch':
-      return `${start} was issued for other arguments (or by another server): a token confirms exactly the call it previewed. ${again}`;
-    case 'expired':
-      return `${start} has expired. ${again}`;
-    case 'used':
-      return `${start} was already used: it confirmed one operation already, and each token works once, so a repeated call cannot move money twice. Check the result with get_charge (it lists the refunds this toolkit journaled). Only if the user wants another, separate operation: ${again.toLowerCase()}`;
-  }
+  const why = {
+    malformed: `is not one this tool issued. ${again}`,
+    mismatch: `was issued for other arguments (or by another server): a token confirms exactly the call it previewed. ${again}`,
+    expired: `has expired. ${again}`,
+    used: `was already used: it confirmed one operation already, and each token works once, so a repeated call cannot move money twice. Check the result with get_charge (it lists the refunds this toolkit journaled). Only if the user wants another, separate operation: ${again.toLowerCase()}`,
+  };
+  return `Refused: nothing was sent. The confirmationToken ${why[problem]}`;
 }

@@ -124,12 +124,8 @@ export function ledgerDays(options: SpendLedgerOptions, what: string): LedgerDay
       day: '2-digit',
     });
   } catch {
-    throw new ValidationError(`${what} options`, [
-      {
-        path: 'timeZone',
-        message: `${JSON.stringify(timeZone)} is not an IANA time zone such as 'Africa/Lagos'`,
-      },
-    ]);
+    const message = `${JSON.stringify(timeZone)} is not an IANA time zone such as 'Africa/Lagos'`;
+    throw new ValidationError(`${what} options`, [{ path: 'timeZone', message }]);
   }
   return { timeZone, now: options.now ?? Date.now, dayOf: (ms) => format.format(ms) };
 }

@@ -31,34 +31,21 @@ const NAMES: Record<SpendKind, { per: keyof SpendLimits; daily: keyof SpendLimit
   refunds: { per: 'perRefund', daily: 'dailyRefunds', one: 'refund' },
 };
 
-/** A refusal over the per-call limit, or undefined. @internal */
-export function perCallRefusal(
+/** The daily limit of `kind`, Kobo (none: no limit). @internal */
+export function dailyLimit(limits: SpendLimits, kind: SpendKind): number | undefined {
+  return limits[NAMES[kind].daily];
+}
+
+/** A refusal when `total` (today's for the daily limit, none for one call) plus `amount` passes the limit. @internal */
+export function overLimit(
   limits: SpendLimits,
   kind: SpendKind,
+  which: 'per' | 'daily',
   amount: number,
+  total = 0,
 ): LimitRefusal | undefined {
-  const limit = NAMES[kind].per;
+  const limit = NAMES[kind][which];
   const max = limits[limit];
-  return max !== undefined && amount > max ? { limit, max, requested: amount, left: max } : undefined;
-}
-
-/** The daily limit of `kind`: its name and its value (none: no limit). @internal */
-export function dailyLimitOf(
-  limits: SpendLimits,
-  kind: SpendKind,
-): { limit: keyof SpendLimits; max: number | undefined } {
-  const limit = NAMES[kind].daily;
-  return { limit, max: limits[limit] };
-}
-
-/** A refusal when today's `total` plus `amount` would pass the daily limit, or undefined. @internal */
-export function dailyRefusal(
-  limits: SpendLimits,
-  kind: SpendKind,
-  amount: number,
-  total: number,
-): LimitRefusal | undefined {
-  const { limit, max } = dailyLimitOf(limits, kind);
   return max !== undefined && total + amount > max
     ? { limit, max, requested: amount, left: Math.max(0, max - total) }
     : undefined;

@@ -149,20 +149,14 @@ export function redisSpendLedger(
         request.paid === undefined ? '' : String(request.paid),
         ...Object.entries(fields).flatMap(([name, value]) => [name, String(value)]),
       ])) as [string, unknown?];
-      switch (String(reply[0])) {
-        case 'zone':
-          throw timeZoneMismatch(String(reply[1]), timeZone, `in Redis under '${prefix}'`);
-        case 'repeat':
-          return { state: 'repeat', entry: entryOf(reply[1]) };
-        case 'token_used':
-          return { state: 'token_used' };
-        case 'over':
-          return { state: 'over', total: Number(reply[1]) };
-        case 'over_paid':
-          return { state: 'over_paid', counted: Number(reply[1]) };
-        default:
-          return { state: 'begun', entry: { ...fields, state: 'sent' }, total: Number(reply[1]) };
-      }
+      const state = String(reply[0]);
+      const value = reply[1];
+      if (state === 'zone') throw timeZoneMismatch(String(value), timeZone, `in Redis under '${prefix}'`);
+      if (state === 'repeat') return { state: 'repeat', entry: entryOf(value) };
+      if (state === 'token_used') return { state: 'token_used' };
+      if (state === 'over') return { state: 'over', total: Number(value) };
+      if (state === 'over_paid') return { state: 'over_paid', counted: Number(value) };
+      return { state: 'begun', entry: { ...fields, state: 'sent' }, total: Number(value) };
     },
     async finish(key, state) {
       await run(['EVAL', FINISH, '1', `${prefix}entry:${key}`, state, prefix, DAY_TTL_SECONDS]);

@@ -78,8 +78,6 @@ export function sqliteSpendLedger(options: SqliteSpendLedgerOptions = {}): Spend
   db.exec('PRAGMA journal_mode = WAL');
   db.exec(SCHEMA);
   const q = {
-    zoneAdd: db.prepare(`INSERT OR IGNORE INTO meta (name, value) VALUES ('time_zone', ?)`),
-    zone: db.prepare(`SELECT value FROM meta WHERE name = 'time_zone'`),
     candidates: db.prepare(
       `SELECT * FROM journal WHERE state IN ('sent', 'unknown') AND (key = ?1 OR call = ?2)
         ORDER BY key IS ?1 DESC, rowid`,
@@ -110,10 +108,9 @@ export function sqliteSpendLedger(options: SqliteSpendLedgerOptions = {}): Spend
       throw error;
     }
   };
-  const stored = atomically(() => {
-    q.zoneAdd.run(days.timeZone);
-    return String(q.zone.get()?.['value']);
-  });
+  // The first process to open the file sets its time zone, which never changes after.
+  db.prepare(`INSERT OR IGNORE INTO meta (name, value) VALUES ('time_zone', ?)`).run(days.timeZone);
+  const stored = String(db.prepare(`SELECT value FROM meta WHERE name = 'time_zone'`).get()?.['value']);
   if (stored !== days.timeZone) {
     db.close();
     throw timeZoneMismatch(stored, days.timeZone, `in ${path}`);

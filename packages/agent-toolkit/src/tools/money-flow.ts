@@ -4,7 +4,7 @@ import { IdempotencyError, ResponseValidationError, isWalletError } from '@walle
 import type { ToolContext } from './options.js';
 import { canonical, tokenProblemText } from '../spending/confirm.js';
 import { repeats, type JournalEntry, type SpendKind } from '../spending/ledger.js';
-import { dailyLimitOf, dailyRefusal, limitRefused, perCallRefusal } from '../spending/limits.js';
+import { dailyLimit, overLimit, limitRefused } from '../spending/limits.js';
 import { ok, refused, type ToolResult } from '../answers/report.js';
 import type { MoneyToolName } from './shapes.js';
 import { amountText, dataLine, errorResult, money } from '../answers/words.js';
@@ -40,9 +40,8 @@ async function preview(ctx: ToolContext, call: MoneyCall): Promise<ToolResult> {
   const journal = await ctx.ledger.journal(call.reference);
   const prior = journal.find((entry) => repeats(entry, callOf(call.tool, call.args), undefined, ctx.now()));
   if (prior === undefined) {
-    const { max } = dailyLimitOf(ctx.limits, call.kind);
-    const total = max === undefined ? 0 : await ctx.ledger.total(call.kind);
-    const daily = dailyRefusal(ctx.limits, call.kind, call.amount, total);
+    const total = dailyLimit(ctx.limits, call.kind) === undefined ? 0 : await ctx.ledger.total(call.kind);
+    const daily = overLimit(ctx.limits, call.kind, 'daily', call.amount, total);
     if (daily) return limitRefused(daily, call.kind);
   }
   const { token, expiresAt } = ctx.confirmer.issue(call.tool, call.sent);
@@ -69,7 +68,7 @@ async function preview(ctx: ToolContext, call: MoneyCall): Promise<ToolResult> {
 
 /** Runs a money call through every check, then sends it. Never throws. @internal */
 export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<ToolResult> {
-  const perCall = perCallRefusal(ctx.limits, call.kind, call.amount);
+  const perCall = overLimit(ctx.limits, call.kind, 'per', call.amount);
   if (perCall) return limitRefused(perCall, call.kind);
   const token = call.token;
   if (ctx.confirm[call.tool] && token === undefined) return preview(ctx, call);
@@ -77,7 +76,6 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
     const problem = ctx.confirmer.check(call.tool, call.sent, token);
     if (problem) return refused(tokenProblemText(problem, call.tool), { refusedBy: `token_${problem}` });
   }
-  const daily = dailyLimitOf(ctx.limits, call.kind);
   const begun = await ctx.ledger.begin({
     // The token is the idempotency key: a model that sends the confirmed call twice moves money once.
     key: token ?? `wak_${randomUUID()}`,
@@ -86,7 +84,7 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
     kind: call.kind,
     amount: call.amount,
     call: callOf(call.tool, call.args),
-    limit: daily.max,
+    limit: dailyLimit(ctx.limits, call.kind),
     ...(call.paid === undefined ? {} : { paid: call.paid }),
     ...(token === undefined ? {} : { token: { id: token, ttlMs: ctx.confirmer.ttlMs } }),
   });
@@ -94,11 +92,8 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
     return refused(tokenProblemText('used', call.tool), { refusedBy: 'token_used' });
   if (begun.state === 'over_paid') return overPaid(call.paid ?? 0, begun.counted);
   if (begun.state === 'over') {
-    const { limit, max = 0 } = daily;
-    return limitRefused(
-      { limit, max, requested: call.amount, left: Math.max(0, max - begun.total) },
-      call.kind,
-    );
+    // The ledger found the day's total plus this amount past the limit: that is the refusal.
+    return limitRefused(overLimit(ctx.limits, call.kind, 'daily', call.amount, begun.total)!, call.kind);
   }
   return send(ctx, call, begun.entry, begun.state === 'repeat');
 }

@@ -1,24 +1,18 @@
 /** The tools that move money: dispatch_charge and refund_charge, each through money-flow.ts. */
-import type { AuthChannel } from '@wallet/node';
-import type { ToolContext } from './options.js';
-import { limitRefused, perCallRefusal } from '../spending/limits.js';
+import type { DispatchParams, RefundParams, ResolveHandleParams } from '@wallet/node';
+import type { ToolRun } from './options.js';
+import { overLimit, limitRefused } from '../spending/limits.js';
 import { callOf, overPaid, runMoneyCall } from './money-flow.js';
 import { countedRefunds, repeats } from '../spending/ledger.js';
-import { dispatchResult, refundResult, refused, type ToolResult } from '../answers/report.js';
+import { dispatchResult, refundResult, refused } from '../answers/report.js';
 import { amountText, dataLine } from '../answers/words.js';
 
+// dispatch_charge's checked input (shapes.ts), where bankId is optional.
+type DispatchArgs = ResolveHandleParams & Omit<DispatchParams, 'bankId'> & { bankId?: string };
+
 /** dispatch_charge: resolve, pick the bank, dispatch; the amount is known before anything is sent. @internal */
-export function dispatchCharge(
-  ctx: ToolContext,
-  args: Record<string, unknown>,
-  token: string | undefined,
-): Promise<ToolResult> {
-  const handle = args['handle'] as string;
-  const amount = args['amount'] as number;
-  const reference = args['reference'] as string;
-  const authChannel = args['authChannel'] as AuthChannel;
-  const bankId = args['bankId'] as string | undefined;
-  const description = args['description'] as string | undefined;
+export const dispatchCharge: ToolRun = (ctx, args, token) => {
+  const { handle, amount, reference, authChannel, bankId, description } = args as unknown as DispatchArgs;
   const bankWords =
     bankId === undefined ? "the customer's first bank with an active mandate" : 'the bank named';
   return runMoneyCall(ctx, {
@@ -45,15 +39,13 @@ export function dispatchCharge(
         ].join('\n');
         return { result: refused(text, { refusedBy: 'bank' }), acted: false };
       }
-      const dispatched = await ctx.wallet.charges.dispatch(
-        {
-          reference,
-          bankId: bank.bankId,
-          authChannel,
-          ...(description === undefined ? {} : { description }),
-        },
-        { idempotencyKey: key },
-      );
+      const params = {
+        reference,
+        bankId: bank.bankId,
+        authChannel,
+        ...(description === undefined ? {} : { description }),
+      };
+      const dispatched = await ctx.wallet.charges.dispatch(params, { idempotencyKey: key });
       const customer = {
         customer: resolved.customer,
         bank: { bankId: bank.bankId, bankName: bank.bankName, accountNumberMasked: bank.accountNumberMasked },
@@ -61,19 +53,13 @@ export function dispatchCharge(
       return { result: dispatchResult(dispatched, amount, customer), acted: true };
     },
   });
-}
+};
 
 /** refund_charge: always an explicit amount (asked, or what the journal leaves), so nothing beyond the count is refunded. @internal */
-export async function refundCharge(
-  ctx: ToolContext,
-  args: Record<string, unknown>,
-  token: string | undefined,
-): Promise<ToolResult> {
-  const reference = args['reference'] as string;
-  const requested = args['amount'] as number | undefined;
-  const reason = args['reason'] as string | undefined;
+export const refundCharge: ToolRun = async (ctx, args, token) => {
+  const { reference, amount: requested, reason } = args as unknown as RefundParams;
   // An explicit amount over the limit is refused before even a verify is sent.
-  const perCall = requested === undefined ? undefined : perCallRefusal(ctx.limits, 'refunds', requested);
+  const perCall = requested === undefined ? undefined : overLimit(ctx.limits, 'refunds', 'per', requested);
   if (perCall) return limitRefused(perCall, 'refunds');
   const tx = await ctx.wallet.charges.verify(reference);
   if (tx.status !== 'SUCCESS') {
@@ -106,4 +92,4 @@ export async function refundCharge(
       return { result: refundResult(refund, reference, amount), acted: true };
     },
   });
-}
+};

@@ -12,11 +12,13 @@ import {
   type ValidationIssue,
   type WaitForOutcomeOptions,
 } from '@wallet/node';
+import { checkOptions, type OptionRule } from '@wallet/node/workspace';
 import { createConfirmer, type Confirmer } from '../spending/confirm.js';
 import type { SpendLedger } from '../spending/ledger.js';
 import type { SpendLimits } from '../spending/limits.js';
 import { sqliteSpendLedger } from '../spending/sqlite-ledger.js';
-import { isMoneyTool, MONEY_TOOLS, type MoneyToolName } from './shapes.js';
+import { isMoneyTool, type MoneyToolName } from './shapes.js';
+import type { ToolResult } from '../answers/report.js';
 
 /** The part of a `Wallet` the tools use, by shape: a CommonJS `Wallet` (from .d.cts) must match too. */
 export interface WalletLike {
@@ -75,31 +77,21 @@ export interface ToolContext {
   limits: SpendLimits;
   ledger: SpendLedger;
   confirmer: Confirmer;
-  /** Anything but a test key counts as live: a mode that cannot be read is not assumed harmless. */
-  live: boolean;
-  allowLive: boolean;
   confirm: Record<MoneyToolName, boolean>;
   /** The money tools this agent was given: advice names only those. */
   allow: ReadonlySet<MoneyToolName>;
   now: () => number;
 }
 
-/** Why a live key is refused, at construction and on every call. @internal */
-export const LIVE_REFUSED =
-  'This agent toolkit was given a live key (sk_live_: real money) without allowLive: true. Use an sk_test_ key, or pass allowLive: true once limits and confirmation are set.';
+/** A tool's run: its checked arguments, and apart from them a money tool's confirmationToken. @internal */
+export type ToolRun = (
+  ctx: ToolContext,
+  args: Record<string, unknown>,
+  token: string | undefined,
+) => Promise<ToolResult>;
 
-const LIMIT_KEYS = ['perCharge', 'perRefund', 'dailyCharges', 'dailyRefunds'];
-const OPTION_KEYS = [
-  'wallet',
-  'allow',
-  'limits',
-  'ledger',
-  'confirm',
-  'allowLive',
-  'confirmSecret',
-  'confirmTtl',
-  'now',
-];
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
 
 function show(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
@@ -108,84 +100,76 @@ function show(value: unknown): string {
   return value === null ? 'null' : typeof value;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
+// Names the known options; the SDK's checker adds a "did you mean" when one is close.
+const known = (rules: object): string => `an option (known: ${Object.keys(rules).join(', ')})`;
+const trueOrFalse: OptionRule = (value) => (typeof value === 'boolean' ? undefined : 'must be true or false');
+const kobo: OptionRule = (value) =>
+  Number.isSafeInteger(value) && (value as number) >= 0
+    ? undefined
+    : `must be a whole number of Kobo, 0 or more, not ${show(value)}`;
+const LIMIT_RULES = { perCharge: kobo, perRefund: kobo, dailyCharges: kobo, dailyRefunds: kobo };
+const CONFIRM_RULES = { dispatch_charge: trueOrFalse, refund_charge: trueOrFalse };
+// A misspelt limit is named before any wrong amount.
+const unknownFirst = (issue: ValidationIssue): number =>
+  Object.hasOwn(LIMIT_RULES, issue.path.slice('limits.'.length)) ? 1 : 0;
 
-const isSecret = (value: unknown): boolean =>
-  (typeof value === 'string' || value instanceof Uint8Array) && value.length >= 32;
-const isLedger = (value: unknown): boolean =>
-  isObject(value) && typeof value['begin'] === 'function' && typeof value['journal'] === 'function';
-
-// Every problem at once, as one ValidationError.
-function checkOptions(options: WalletToolsOptions): void {
-  if (!isObject(options)) {
-    throw new ValidationError('walletTools options', [
-      { path: 'options', message: `must be an object, not ${show(options)}` },
-    ]);
-  }
-  const issues: ValidationIssue[] = [];
-  const problem = (path: string, message: string): void => void issues.push({ path, message });
-  const unknownKeys = (value: object, known: readonly string[], path: string): void => {
-    for (const key of Object.keys(value))
-      if (!known.includes(key)) problem(`${path}${key}`, `is not an option (known: ${known.join(', ')})`);
-  };
-  unknownKeys(options, OPTION_KEYS, '');
-  const { wallet, allow, limits, confirm, allowLive, confirmSecret, confirmTtl: ttl, ledger } = options;
-  if (!isObject(wallet) || !isObject(wallet.charges) || !isObject(wallet.refunds))
-    problem('wallet', 'must be a Wallet client: new Wallet({ apiKey, baseUrl })');
-  if (allow !== undefined && !Array.isArray(allow))
-    problem('allow', `must be an array of tool names, not ${show(allow)}`);
-  for (const name of Array.isArray(allow) ? (allow as unknown[]) : []) {
-    if (!isMoneyTool(name))
-      problem(
-        'allow',
-        `${show(name)} is not a money tool: allow takes 'dispatch_charge' and 'refund_charge' (the others are always there)`,
-      );
-  }
-  if (limits !== undefined && !isObject(limits))
-    problem('limits', `must be an object of Kobo amounts, not ${show(limits)}`);
-  else if (limits !== undefined) {
-    unknownKeys(limits, LIMIT_KEYS, 'limits.');
-    for (const key of LIMIT_KEYS) {
-      const value = limits[key];
-      if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 0))
-        problem(`limits.${key}`, `must be a whole number of Kobo, 0 or more, not ${show(value)}`);
-    }
-  }
-  if (confirm !== undefined && typeof confirm !== 'boolean' && !isObject(confirm))
-    problem('confirm', `must be true, false or { dispatch_charge?, refund_charge? }, not ${show(confirm)}`);
-  else if (isObject(confirm)) {
-    unknownKeys(confirm, MONEY_TOOLS, 'confirm.');
-    for (const [key, value] of Object.entries(confirm))
-      if (typeof value !== 'boolean' && value !== undefined)
-        problem(`confirm.${key}`, 'must be true or false');
-  }
-  if (allowLive !== undefined && typeof allowLive !== 'boolean')
-    problem('allowLive', 'must be true or false');
-  if (confirmSecret !== undefined && !isSecret(confirmSecret))
-    problem('confirmSecret', 'must be a string or bytes of at least 32 characters');
-  if (ttl !== undefined && !(Number.isSafeInteger(ttl) && ttl >= 1000 && ttl <= 86_400_000))
-    problem('confirmTtl', `must be ms between 1000 and 86400000, not ${show(ttl)}`);
-  if (ledger !== undefined && !isLedger(ledger))
-    problem(
-      'ledger',
-      'must be a spend ledger: sqliteSpendLedger(), redisSpendLedger(client) or memorySpendLedger()',
-    );
-  if (issues.length > 0) throw new ValidationError('walletTools options', issues);
-}
+const RULES: Readonly<Record<string, OptionRule>> = {
+  wallet: (wallet) =>
+    isObject(wallet) && isObject(wallet['charges']) && isObject(wallet['refunds'])
+      ? undefined
+      : 'must be a Wallet client: new Wallet({ apiKey, baseUrl })',
+  allow: (allow) =>
+    Array.isArray(allow)
+      ? allow
+          .filter((name) => !isMoneyTool(name))
+          .map((name) => ({
+            path: 'allow',
+            message: `${show(name)} is not a money tool: allow takes 'dispatch_charge' and 'refund_charge' (the others are always there)`,
+          }))
+      : `must be an array of tool names, not ${show(allow)}`,
+  limits: (limits, path) =>
+    isObject(limits)
+      ? checkOptions(limits, LIMIT_RULES, path, known(LIMIT_RULES)).sort(
+          (a, b) => unknownFirst(a) - unknownFirst(b),
+        )
+      : `must be an object of Kobo amounts, not ${show(limits)}`,
+  ledger: (ledger) =>
+    isObject(ledger) && typeof ledger['begin'] === 'function' && typeof ledger['journal'] === 'function'
+      ? undefined
+      : 'must be a spend ledger: sqliteSpendLedger(), redisSpendLedger(client) or memorySpendLedger()',
+  confirm: (confirm, path) =>
+    typeof confirm === 'boolean'
+      ? undefined
+      : isObject(confirm)
+        ? checkOptions(confirm, CONFIRM_RULES, path, known(CONFIRM_RULES))
+        : `must be true, false or { dispatch_charge?, refund_charge? }, not ${show(confirm)}`,
+  allowLive: trueOrFalse,
+  confirmSecret: (secret) =>
+    (typeof secret === 'string' || secret instanceof Uint8Array) && secret.length >= 32
+      ? undefined
+      : 'must be a string or bytes of at least 32 characters',
+  confirmTtl: (ttl) =>
+    Number.isSafeInteger(ttl) && (ttl as number) >= 1000 && (ttl as number) <= 86_400_000
+      ? undefined
+      : `must be ms between 1000 and 86400000, not ${show(ttl)}`,
+  now: () => undefined,
+};
 
 /** Checks `options` and settles what the tools run with. @internal */
 export function toolContext(options: WalletToolsOptions): ToolContext {
-  checkOptions(options);
-  const { wallet, confirm: given, confirmSecret: secret, confirmTtl: ttlMs } = options;
+  const issues = isObject(options)
+    ? // null, not undefined: a missing wallet is reported, not skipped.
+      checkOptions({ ...options, wallet: options.wallet ?? null }, RULES, '', known(RULES))
+    : [{ path: 'options', message: `must be an object, not ${show(options)}` }];
+  if (issues.length > 0) throw new ValidationError('walletTools options', issues);
+  const { wallet, confirm: given } = options;
   const now = options.now ?? Date.now;
+  // Anything but a test key counts as live: a mode that cannot be read is not assumed harmless.
   const live = wallet.mode !== 'test';
-  const allowLive = options.allowLive ?? false;
-  if (live && !allowLive) {
-    throw new ValidationError('walletTools options', [
-      { path: 'allowLive', message: `is not set. ${LIVE_REFUSED}` },
-    ]);
+  if (live && options.allowLive !== true) {
+    const message =
+      'is not set. This agent toolkit was given a live key (sk_live_: real money) without allowLive: true. Use an sk_test_ key, or pass allowLive: true once limits and confirmation are set.';
+    throw new ValidationError('walletTools options', [{ path: 'allowLive', message }]);
   }
   const confirmFor = (tool: MoneyToolName, byDefault: boolean): boolean =>
     typeof given === 'boolean' ? given : (given?.[tool] ?? byDefault);
@@ -193,13 +177,7 @@ export function toolContext(options: WalletToolsOptions): ToolContext {
     wallet,
     limits: { ...options.limits },
     ledger: options.ledger ?? sqliteSpendLedger({ now }),
-    confirmer: createConfirmer({
-      now,
-      ...(secret === undefined ? {} : { secret }),
-      ...(ttlMs === undefined ? {} : { ttlMs }),
-    }),
-    live,
-    allowLive,
+    confirmer: createConfirmer({ now, secret: options.confirmSecret, ttlMs: options.confirmTtl }),
     confirm: {
       dispatch_charge: confirmFor('dispatch_charge', live),
       refund_charge: confirmFor('refund_charge', true),

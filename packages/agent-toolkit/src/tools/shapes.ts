@@ -1,6 +1,5 @@
 /** What a tool is, and its input from the SDK's own request schemas (zod 4 makes their JSON Schemas). */
-import { check, dispatchParams, refundParams, resolveHandleParams, verifyParams } from '@wallet/node/schemas';
-import type { ValidationIssue } from '@wallet/node';
+import { dispatchParams, refundParams, resolveHandleParams, verifyParams } from '@wallet/node/schemas';
 import * as z from 'zod';
 import type { ToolResult } from '../answers/report.js';
 
@@ -11,12 +10,9 @@ export type ToolName =
 /** The tools that move money, which only `allow` turns on. */
 export type MoneyToolName = 'dispatch_charge' | 'refund_charge';
 
-/** Every {@link MoneyToolName}, for the checks of options and of the bin's variables. @internal */
-export const MONEY_TOOLS: readonly MoneyToolName[] = ['dispatch_charge', 'refund_charge'];
-
 /** Whether `name` moves money. @internal */
 export function isMoneyTool(name: unknown): name is MoneyToolName {
-  return MONEY_TOOLS.includes(name as MoneyToolName);
+  return name === 'dispatch_charge' || name === 'refund_charge';
 }
 
 /** A JSON Schema object, as MCP's `inputSchema` and the AI SDK's `jsonSchema()` take it. */
@@ -111,7 +107,8 @@ const FIELDS: Record<string, string> = {
 const REFUND_AMOUNT =
   'Amount to refund in Kobo (100 Kobo = ₦1). Omit it to refund everything that is left of the payment.';
 
-function toJsonSchema(name: ToolName, schema: z.ZodType): JsonSchema {
+/** The JSON Schema a model is shown for tool `name`'s `schema`, each property described. @internal */
+export function toJsonSchema(name: ToolName, schema: z.ZodType): JsonSchema {
   const json = z.toJSONSchema(schema, {
     io: 'input',
     unrepresentable: 'any',
@@ -135,23 +132,7 @@ function toJsonSchema(name: ToolName, schema: z.ZodType): JsonSchema {
   return json;
 }
 
-/** A tool's input: its zod schema (to check) and its JSON Schema (to show). @internal */
-export interface ToolInput {
-  schema: z.ZodType;
-  jsonSchema: JsonSchema;
-}
-
-/** The input of tool `name`; money tools take `confirmationToken` only when they confirm. @internal */
-export function toolInput(name: ToolName, confirm: boolean): ToolInput {
-  const schema = z.strictObject(SCHEMAS[name](confirm));
-  return { schema, jsonSchema: toJsonSchema(name, schema) };
-}
-
-/** Checks an input with the SDK's own rules and messages ("did you mean" for a misspelled key). @internal */
-export function parseInput(
-  input: ToolInput,
-  value: unknown,
-): { ok: true; value: Record<string, unknown> } | { ok: false; issues: ValidationIssue[] } {
-  const checked = check(input.schema, value ?? {});
-  return checked.ok ? { ok: true, value: checked.value as Record<string, unknown> } : checked;
+/** The input schema of tool `name`; money tools take `confirmationToken` only when they confirm. @internal */
+export function toolSchema(name: ToolName, confirm: boolean): z.ZodType {
+  return z.strictObject(SCHEMAS[name](confirm));
 }

@@ -1,21 +1,15 @@
 /** `walletTools()`: the SDK's calls as five tools for an AI agent, safe with money by construction. */
+import { check } from '@wallet/node/schemas';
 import { annotationsOf, DESCRIPTIONS } from './descriptions.js';
 import { dispatchCharge, refundCharge } from './money-tools.js';
-import { LIVE_REFUSED, toolContext, type ToolContext, type WalletToolsOptions } from './options.js';
+import { toolContext, type ToolContext, type ToolRun, type WalletToolsOptions } from './options.js';
 import { getCharge, resolveCustomer, waitForCharge } from './read-tools.js';
-import { refused, type ToolResult } from '../answers/report.js';
-import { isMoneyTool, parseInput, toolInput, type ToolName, type WalletTool } from './shapes.js';
+import { refused } from '../answers/report.js';
+import { isMoneyTool, toJsonSchema, toolSchema, type ToolName, type WalletTool } from './shapes.js';
 import { errorResult } from '../answers/words.js';
 
-// A money tool's arguments come without their confirmationToken, which comes apart.
-type Run = (
-  ctx: ToolContext,
-  args: Record<string, unknown>,
-  token: string | undefined,
-) => Promise<ToolResult>;
-
 // Each tool's run, and what it was doing when an error came before anything was sent.
-const RUNS: Record<ToolName, [Run, string]> = {
+const RUNS: Record<ToolName, [ToolRun, string]> = {
   resolve_customer: [resolveCustomer, 'looking up the customer'],
   get_charge: [getCharge, 'getting the charge'],
   wait_for_charge: [waitForCharge, 'waiting for the charge'],
@@ -24,18 +18,17 @@ const RUNS: Record<ToolName, [Run, string]> = {
 };
 
 function makeTool(ctx: ToolContext, name: ToolName): WalletTool {
-  const input = toolInput(name, isMoneyTool(name) && ctx.confirm[name]);
+  const schema = toolSchema(name, isMoneyTool(name) && ctx.confirm[name]);
   const [run, doing] = RUNS[name];
   return {
     name,
     description: DESCRIPTIONS[name],
-    inputSchema: input.jsonSchema,
+    inputSchema: toJsonSchema(name, schema),
     annotations: annotationsOf(name),
     async execute(raw) {
       try {
-        if (ctx.live && !ctx.allowLive)
-          return refused(`Refused: nothing was sent. ${LIVE_REFUSED}`, { refusedBy: 'live_key' });
-        const parsed = parseInput(input, raw);
+        // The SDK's own rules and messages ("did you mean" for a misspelled key).
+        const parsed = check(schema, raw ?? {});
         if (!parsed.ok) {
           const problems = parsed.issues
             .map((issue) => `${issue.path || 'input'} ${issue.message}`)
@@ -44,7 +37,7 @@ function makeTool(ctx: ToolContext, name: ToolName): WalletTool {
             issues: parsed.issues,
           });
         }
-        const { confirmationToken, ...args } = parsed.value;
+        const { confirmationToken, ...args } = parsed.value as Record<string, unknown>;
         return await run(ctx, args, confirmationToken as string | undefined);
       } catch (error) {
         // A money call answers its own errors once sent: these come before, or from a read.

@@ -10,22 +10,22 @@ import { formatNaira, isWalletError, toKobo, type Transaction } from '@wallet/no
 import { createClient, isLiveKey, type ClientFlags } from '../client.js';
 import { OK, PROBLEM, terminalText, UsageError, type Output } from '../output.js';
 
-function printTransaction(out: Output, tx: Transaction): void {
+/** Prints the transaction (as JSON with `--json`); exit 0 when it is SUCCESS. */
+function printTransaction(out: Output, tx: Transaction): number {
+  out.data(tx);
   const { green, red, yellow } = out.colors;
   const paint = tx.status === 'SUCCESS' ? green : tx.status === 'FAILED' ? red : yellow;
   out.line(`${terminalText(tx.reference)}  ${paint(terminalText(tx.status))}  ${formatNaira(tx.amount)}`);
   if (tx.fee != null) out.line(`  fee ${formatNaira(tx.fee)}, net ${formatNaira(tx.netAmount ?? 0)}`);
   if (tx.paidAt != null) out.line(`  paid at ${terminalText(tx.paidAt)}`);
+  return tx.status === 'SUCCESS' ? OK : PROBLEM;
 }
 
 /** `wallet charges verify REF`: exit 0 when the charge is SUCCESS, 1 otherwise. */
 export async function verifyCommand(reference: string, flags: ClientFlags, out: Output): Promise<number> {
   const wallet = createClient(flags);
   try {
-    const tx = await wallet.charges.verify(reference);
-    out.data(tx);
-    if (!out.json) printTransaction(out, tx);
-    return tx.status === 'SUCCESS' ? OK : PROBLEM;
+    return printTransaction(out, await wallet.charges.verify(reference));
   } finally {
     await wallet.close();
   }
@@ -43,14 +43,9 @@ export async function waitCommand(
   process.once('SIGINT', onSigint);
   try {
     if (!out.json) out.note(`Waiting for ${terminalText(reference)}…`);
-    const options =
-      flags.timeout === undefined
-        ? { signal: abort.signal }
-        : { signal: abort.signal, timeout: flags.timeout };
-    const tx = await wallet.charges.waitForOutcome(reference, options);
-    out.data(tx);
-    if (!out.json) printTransaction(out, tx);
-    return tx.status === 'SUCCESS' ? OK : PROBLEM;
+    const { signal } = abort;
+    const options = flags.timeout === undefined ? { signal } : { signal, timeout: flags.timeout };
+    return printTransaction(out, await wallet.charges.waitForOutcome(reference, options));
   } finally {
     process.off('SIGINT', onSigint);
     await wallet.close();
@@ -60,11 +55,10 @@ export async function waitCommand(
 /** Parses an amount flag: Kobo digits, or Naira with `--amount-unit naira`. */
 function amountFlag(raw: string, unit: 'kobo' | 'naira'): number {
   if (unit === 'kobo') {
-    if (!/^\d+$/.test(raw) || Number(raw) <= 0 || !Number.isSafeInteger(Number(raw))) {
+    if (!/^\d+$/.test(raw) || Number(raw) <= 0 || !Number.isSafeInteger(Number(raw)))
       throw new UsageError(
         `--amount must be a positive whole number of Kobo (got '${raw}'); for Naira add --amount-unit naira.`,
       );
-    }
     return Number(raw);
   }
   try {
@@ -88,9 +82,8 @@ async function confirmed(question: string): Promise<boolean> {
 }
 
 /**
- * `wallet refunds create REF [--amount A] [--reason R] [--idempotency-key K] [--yes]`. Each run is a
- * fresh process, so a re-run after an unknown outcome is a new refund unless it sends the key the
- * first run's message named: `--idempotency-key` is how an operator retries instead of refunding twice.
+ * `wallet refunds create REF`: a re-run after an unknown outcome is a new refund unless it sends the
+ * `--idempotency-key` the first run's message named.
  */
 export async function refundCommand(
   reference: string,
@@ -122,9 +115,8 @@ export async function refundCommand(
     const params: { reference: string; amount?: number; reason?: string } = { reference };
     if (amount !== undefined) params.amount = amount;
     if (flags.reason !== undefined) params.reason = flags.reason;
-    const key = flags.idempotencyKey;
     const { data: refund, response } = await wallet.refunds
-      .create(params, key === undefined ? undefined : { idempotencyKey: key })
+      .create(params, { idempotencyKey: flags.idempotencyKey })
       .withResponse();
     // A replayed key gets the saved answer of the first run: nothing new was refunded now.
     const replayed = response.headers['idempotent-replayed'] === 'true';

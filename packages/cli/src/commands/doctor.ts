@@ -56,13 +56,10 @@ const PROXY_VARS = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'N
 
 /** A proxy variable as shown: its password hidden. */
 function hidden(value: string): string {
-  try {
-    const url = new URL(value);
-    if (url.username || url.password) [url.username, url.password] = ['***', ''];
-    return url.href;
-  } catch {
-    return value;
-  }
+  if (!URL.canParse(value)) return value;
+  const url = new URL(value);
+  if (url.username || url.password) [url.username, url.password] = ['***', ''];
+  return url.href;
 }
 
 /** The proxy check, and whether API calls go through the proxy (so direct checks do not apply). */
@@ -159,14 +156,15 @@ function apiFailure(error: ApiError, url: URL | undefined): Check {
   );
 }
 
-/** The round trip, and the `Date` header of its answer when one came back. */
+/** The round trip (skipped without `flags`), and the `Date` header of its answer when one came back. */
 async function checkRoundTrip(
-  wallet: Wallet | undefined,
+  flags: ClientFlags | undefined,
   url: URL | undefined,
 ): Promise<[Check, (string | undefined)?]> {
-  if (wallet === undefined) return [{ status: 'skipped', detail: 'needs a valid key and base URL' }];
+  if (flags === undefined) return [{ status: 'skipped', detail: 'needs a valid key and base URL' }];
   // A reference nobody uses: an authenticated 404 proves key, route and network all work.
   const probe = `wallet_doctor_${Date.now().toString(36)}`;
+  const wallet = createClient(flags, { maxRetries: 0, timeout: 10_000 });
   try {
     const { response } = await wallet.charges.verify(probe).withResponse();
     return [pass(`authenticated GET /v1/charges/verify answered ${response.status}`), response.headers.date];
@@ -184,6 +182,8 @@ async function checkRoundTrip(
         ? `Nothing is listening at ${url?.host ?? 'the base URL'}: start the sandbox (npx wallet-sandbox --port N) or fix WALLET_BASE_URL.`
         : 'Check the network path to the service (firewall, proxy, VPN) and the earlier checks.';
     return [fail((error as Error).message.split('\n')[0] ?? String(error), fix)];
+  } finally {
+    await wallet.close();
   }
 }
 
@@ -225,18 +225,10 @@ export async function doctorCommand(flags: ClientFlags, out: Output): Promise<nu
   show('proxy', proxy);
   show('DNS', await checkDns(url, proxied));
   show('TLS 1.3', await checkTls(url, proxied));
-  const wallet =
-    key.status === 'pass' && urlCheck.status === 'pass'
-      ? createClient(flags, { maxRetries: 0, timeout: 10_000 })
-      : undefined;
-  let roundTrip: [Check, (string | undefined)?];
-  try {
-    roundTrip = await checkRoundTrip(wallet, url);
-  } finally {
-    await wallet?.close();
-  }
-  show('round trip', roundTrip[0]);
-  show('clock', checkClock(roundTrip[1]));
+  const ready = key.status === 'pass' && urlCheck.status === 'pass';
+  const [roundTrip, serverDate] = await checkRoundTrip(ready ? flags : undefined, url);
+  show('round trip', roundTrip);
+  show('clock', checkClock(serverDate));
   const failed = results.filter((r) => r.status === 'fail').length;
   out.data({ ok: failed === 0, checks: results });
   out.line();

@@ -77,8 +77,7 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
   if (isLiveKey(flags)) note('Live key: reconcile only verifies; no money moves.');
 
   const errors = earlier?.verdicts.error ?? 0;
-  const kept = { ...(earlier?.verdicts ?? {}), error: 0 };
-  const before = { done: (earlier?.rows ?? 0) - errors, verdicts: kept };
+  const before = { done: (earlier?.rows ?? 0) - errors, verdicts: { ...earlier?.verdicts, error: 0 } };
   if (earlier !== undefined)
     note(
       `Resuming after ${earlier.rows.toLocaleString('en')} rows already in ${reportFile}${errors > 0 ? `; verifying its ${errors.toLocaleString('en')} error row(s) again` : ''}.`,

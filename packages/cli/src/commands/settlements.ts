@@ -1,27 +1,101 @@
 /**
  * `wallet settlements`: did the bank credit, each day, what the service settled? Verified by reconcile's
- * pipeline, summed by the SDK's `summarizeSettlements`, compared with the statement. Read-only.
+ * pipeline, summed by the SDK's `summarizeSettlements`, compared with the statement, and summed up for
+ * a finance person: each day, the charges behind a day that is off, what to do. Read-only.
  */
-import { summarizeSettlements, type ReconcileLine } from '@wallet/node';
+import { formatNaira, summarizeSettlements } from '@wallet/node';
 
 import { isLiveKey } from '../client.js';
-import { OK, PROBLEM, terminalMessage, UsageError, type Output } from '../output.js';
+import { OK, PROBLEM, table, terminalMessage, terminalText, UsageError, type Output } from '../output.js';
 import type { Encoding } from '../reconcile/csv.js';
-import { noCounts } from '../reconcile/progress.js';
-import { readHeader, readLedger, scanLedger, type CsvRow } from '../reconcile/ledger.js';
+import { noCounts, verdictCounts, type Counts } from '../reconcile/progress.js';
+import { readHeader, readLedger, scanLedger } from '../reconcile/ledger.js';
 import { KeyRefused, noter, reportPath, startRun, type LedgerFlags } from '../reconcile/run.js';
-import { DayTotals, type Charge } from '../settlements/days.js';
+import { DayTotals, type DayVerdict } from '../settlements/days.js';
 import { ChargeFile, chargeOf, writeReport, type Findings } from '../settlements/report.js';
-import { readStatement } from '../settlements/statement.js';
-import { printSummary } from '../settlements/summary.js';
+import { readStatement, type Statement, type StatementFormat } from '../settlements/statement.js';
+
+/** How many references a day lists on the terminal. */
+const SHOWN = 10;
+
+/** What each day verdict asks of the finance team. */
+const DAY_ACTION: Readonly<Record<DayVerdict, string>> = {
+  match: 'nothing to do',
+  short: 'the bank credited less than settled: raise it with the service, with the charges below',
+  over: 'the bank credited more than settled: another credit on the same day, or a late one',
+  missing_credit: 'settled, but no credit that day: a late or missing settlement, ask the service',
+  unexpected_credit: 'a credit with no settlement behind it: not from these charges',
+};
+
+/** Prints the summary (as JSON with `--json`). */
+function printSummary(
+  out: Output,
+  found: Findings,
+  run: { verdicts: Counts; unsettled: number; statement: Statement; report: string; timeZone: string },
+): void {
+  const { verdicts, unsettled, statement, report, timeZone } = run;
+  if (out.json) {
+    out.data({
+      report,
+      timeZone,
+      days: found.days.map((d) => ({
+        ...d,
+        ...(d.verdict === 'match' ? {} : { references: found.behind.get(d.date) ?? [] }),
+      })),
+      charges: verdicts,
+      unsettled,
+      problems: found.problems,
+      problemCount: found.problemCount,
+      statement: { unreadable: statement.unreadable, problems: statement.problems },
+    });
+    return;
+  }
+  const { bold, green, red } = out.colors;
+  const paint = (v: DayVerdict): string => (v === 'match' ? green(v) : red(v));
+  out.line();
+  out.line(bold(`Settlement days (${terminalText(timeZone)})`));
+  const rows = [['date', 'verdict', 'expected', 'credited', 'difference', 'charges'].map(bold)];
+  for (const d of found.days)
+    rows.push([
+      d.date,
+      paint(d.verdict),
+      formatNaira(d.net),
+      formatNaira(d.credited),
+      formatNaira(d.difference),
+      d.charges.toLocaleString('en'),
+    ]);
+  for (const l of table(rows)) out.line(l);
+  const off = found.days.filter((d) => d.verdict !== 'match');
+  for (const d of off) {
+    out.line();
+    out.line(`${bold(d.date)} ${paint(d.verdict)}: ${DAY_ACTION[d.verdict]}.`);
+    const refs = (found.behind.get(d.date) ?? []).slice(0, SHOWN);
+    if (d.charges === 0) continue;
+    const more = d.charges - refs.length;
+    out.line(
+      `  ${d.charges.toLocaleString('en')} charge(s) behind it: ${refs.map(terminalText).join(', ')}${more > 0 ? `, and ${more.toLocaleString('en')} more in the report` : ''}`,
+    );
+  }
+  if (found.problemCount > 0) {
+    out.line();
+    out.line(red(`${found.problemCount.toLocaleString('en')} charge(s) with a problem of their own:`));
+    for (const c of found.problems.slice(0, SHOWN))
+      out.line(`  line ${c.line} ${terminalText(c.reference)} ${c.verdict}: ${terminalText(c.detail)}`);
+    if (found.problemCount > SHOWN) out.line('  (all of them are in the report)');
+  }
+  out.line();
+  out.line(`Charges: ${verdictCounts(verdicts) || 'none'}`);
+  if (unsettled > 0)
+    out.line(
+      `${unsettled.toLocaleString('en')} paid charge(s) not settled yet: in no day above; run again after settlement.`,
+    );
+  for (const p of statement.problems) out.line(red(`Statement: ${terminalText(p)}`));
+  out.line(`Report: ${terminalMessage(report)}`);
+}
 
 /** The flags of `wallet settlements`. */
-export interface SettlementsFlags extends LedgerFlags {
+export interface SettlementsFlags extends LedgerFlags, Omit<StatementFormat, 'encoding'> {
   statement: string;
-  timeZone: string;
-  dateColumn: string;
-  creditColumn: string;
-  creditUnit: 'kobo' | 'naira';
   statementEncoding?: Encoding;
 }
 
@@ -59,41 +133,35 @@ export async function settlementsCommand(
   const charges = new ChargeFile();
   const totals = new DayTotals(flags.timeZone);
   let unsettled = 0;
-  const write = async (dated: Charge[]): Promise<void> => {
-    for (const c of dated) await charges.write(c);
-  };
-  const each = async (line: ReconcileLine<CsvRow>): Promise<void> => {
-    verdicts[line.verdict]++;
-    const first = scan.repeats.get(line.expected.line);
-    const charge = chargeOf(line, first === undefined ? '' : `reference repeats line ${first}`);
-    const t = line.actual;
-    // The truth rules: no day for an answer reconcile would not give a verdict on.
-    const settled = line.verdict !== 'error' && t?.status === 'SUCCESS' && t.settlement?.status === 'SETTLED';
-    if (!settled || first !== undefined) {
-      if (t?.status === 'SUCCESS' && line.verdict !== 'error' && !settled) unsettled++;
-      return charges.write(charge);
-    }
-    await write(totals.add(t, charge));
-  };
-
   try {
-    for await (const line of run.verify(readLedger(file, flags, header.columns), abort.signal))
-      await each(line);
-    await write(totals.flush());
+    for await (const line of run.verify(readLedger(file, flags, header.columns), abort.signal)) {
+      verdicts[line.verdict]++;
+      const first = scan.repeats.get(line.expected.line);
+      const charge = chargeOf(line, first === undefined ? '' : `reference repeats line ${first}`);
+      const t = line.actual;
+      // The truth rules: no day for an answer reconcile would not give a verdict on.
+      const paid = line.verdict !== 'error' && t?.status === 'SUCCESS';
+      const settled = paid && t.settlement?.status === 'SETTLED';
+      if (settled && first === undefined) await charges.write(...totals.add(t, charge));
+      else {
+        if (paid && !settled) unsettled++;
+        await charges.write(charge);
+      }
+    }
+    await charges.write(...totals.flush());
     await charges.close();
     run.progress.stop();
     const found = await writeReport(reportFile, totals.judge(statement.credits), charges);
-    const findings: Findings = {
-      ...found,
+    printSummary(out, found, {
       verdicts,
       unsettled,
-      statementProblems: statement.problems,
+      statement,
       report: reportFile,
-    };
-    printSummary(out, findings, flags.timeZone, statement.unreadable);
+      timeZone: flags.timeZone,
+    });
     const ok =
-      findings.days.every((d) => d.verdict === 'match') &&
-      findings.problemCount === 0 &&
+      found.days.every((d) => d.verdict === 'match') &&
+      found.problemCount === 0 &&
       statement.unreadable === 0;
     return ok ? OK : PROBLEM;
   } catch (error) {

@@ -32,12 +32,9 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 const FORBIDDEN = new Set(['__proto__', 'prototype', 'constructor']);
 
 async function readData(file: string): Promise<Json> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`--data ${file}: ${(error as Error).message}`);
-  }
+  const text = await readFile(file, 'utf8').catch((error: Error) => {
+    throw new UsageError(`--data ${file}: ${error.message}`);
+  });
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -57,7 +54,7 @@ function valueOf(raw: string): unknown {
   }
 }
 
-/** `data` with one `path=value` set (a copy: the input is not changed). */
+/** Sets one `path=value` in `data` (the run's own object) and returns it. */
 function applyOverride(data: Json, override: string): Json {
   const eq = override.indexOf('=');
   const path = eq < 0 ? [] : override.slice(0, eq).split('.');
@@ -67,8 +64,7 @@ function applyOverride(data: Json, override: string): Json {
     );
   const bad = path.find((p) => FORBIDDEN.has(p));
   if (bad !== undefined) throw new UsageError(`--override '${override}': '${bad}' cannot be a field name.`);
-  const copy = structuredClone(data);
-  let at: Json = copy;
+  let at = data;
   for (const part of path.slice(0, -1)) {
     const next = Object.hasOwn(at, part) ? at[part] : undefined;
     if (next !== undefined && !isObject(next))
@@ -77,7 +73,7 @@ function applyOverride(data: Json, override: string): Json {
     at = at[part] as Json;
   }
   at[path.at(-1)!] = valueOf(override.slice(eq + 1));
-  return copy;
+  return data;
 }
 
 /** The event's data: `--data FILE` or the flags' charge, then every `--override`. */
@@ -102,12 +98,8 @@ async function eventData(flags: TriggerFlags): Promise<Record<string, unknown>> 
 export async function triggerCommand(event: string, flags: TriggerFlags, out: Output): Promise<number> {
   if (event !== 'charge.success')
     throw new UsageError(`Unknown event '${event}': the service sends charge.success.`);
-  let url: URL;
-  try {
-    url = new URL(flags.to);
-  } catch {
-    throw new UsageError(`--to must be a URL (got '${flags.to}').`);
-  }
+  if (!URL.canParse(flags.to)) throw new UsageError(`--to must be a URL (got '${flags.to}').`);
+  const url = new URL(flags.to);
   // A webhook endpoint is HTTP: file:, data: or javascript: would be read, not delivered to.
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new UsageError(`--to must be an http: or https: URL (got ${url.protocol}).`);

@@ -201,8 +201,7 @@ export class CsvSplitter {
     this.#state = State.SkipLine;
   }
 
-  // The quote that opened on the record's first line is the stray one: report that line, then read
-  // the rest again (swallowed by the open quote, not broken). Called between pushes.
+  // The quote opened on the record's first line is the stray one: report that line, read the rest again.
   #unclosed(): void {
     const [raw, start] = [this.#raw, this.#start];
     const cut = raw.indexOf('\n') + 1 || raw.length;

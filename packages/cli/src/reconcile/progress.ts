@@ -47,10 +47,7 @@ export interface Before {
   verdicts: Readonly<Partial<Record<Verdict, number>>>;
 }
 
-/**
- * One progress line: `[####----]  45%  4,500/10,000  1,234/s  ETA 0:04  match 4,400 · …`. Rate
- * and ETA are this run's; the counts and the bar include the rows from before a resume.
- */
+/** `[####----]  45%  4,500/10,000  1,234/s  ETA 0:04  match 4,400 · …` (counts include a resume's rows). */
 export function progressLine(p: ReconcileProgress, elapsedMs: number, total: number, before: Before): string {
   const rate = elapsedMs > 0 ? (p.done * 1000) / elapsedMs : 0;
   const done = before.done + p.done;
@@ -72,7 +69,7 @@ export function createProgress(out: Output, quiet: boolean, total: number, befor
   const started = performance.now();
   const line = (p: ReconcileProgress): string => progressLine(p, performance.now() - started, total, before);
   if (quiet || out.json) return { update: () => undefined, stop: () => undefined };
-  if (!out.stderrIsTty) {
+  if (process.stderr.isTTY !== true) {
     let printed = started;
     return {
       update(p) {

@@ -102,8 +102,7 @@ export async function readEarlier(file: string, format: ReportFormat): Promise<E
     }
     const verdict = cells?.verdict as Verdict | undefined;
     const row = cells !== undefined && verdict !== undefined && verdict in verdicts;
-    // The first record that is not a whole row starts the torn tail; a whole row after it means
-    // the file is not a report (or was edited), never something to carry on.
+    // The first record that is not a whole row starts the torn tail; a whole row after it: not a report.
     if ((!row && end !== -1) || torn) {
       cut = true;
       continue;

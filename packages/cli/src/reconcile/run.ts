@@ -1,8 +1,8 @@
 /** The pipeline of every command that verifies a ledger: inputs checked, the SDK's `charges.reconcile`, progress, a refused key ending the run. */
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
-import { isApiError, type ReconcileLine, type Verdict, type WalletError } from '@wallet/node';
+import { isApiError, VERDICTS, type ReconcileLine, type Verdict, type WalletError } from '@wallet/node';
 
 import { createClient, type ClientFlags } from '../client.js';
 import { terminalMessage, UsageError, type Output } from '../output.js';
@@ -20,26 +20,17 @@ export interface LedgerFlags extends ClientFlags, LedgerFormat {
 }
 
 /** The verdicts that need someone to act; `match` and `still_pending` do not. */
-export const PROBLEMS: ReadonlySet<Verdict> = new Set([
-  'paid_not_recorded',
-  'recorded_not_paid',
-  'amount_mismatch',
-  'fee_mismatch',
-  'unknown_reference',
-  'error',
-]);
+export const PROBLEMS: ReadonlySet<Verdict> = new Set(
+  VERDICTS.filter((v) => v !== 'match' && v !== 'still_pending'),
+);
 
-/** The same file by any path (a link, `./`, another spelling): dev and inode, or the real path. */
+/** The same file by any path (a link, `./`, another spelling); a path that does not exist is no input. */
 function sameFile(a: string, b: string): boolean {
   try {
     const [x, y] = [statSync(a), statSync(b)];
     return x.dev === y.dev && x.ino === y.ino;
   } catch {
-    try {
-      return join(realpathSync(dirname(b)), basename(b)) === realpathSync(a);
-    } catch {
-      return false;
-    }
+    return false;
   }
 }
 

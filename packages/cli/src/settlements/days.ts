@@ -60,21 +60,15 @@ export class DayTotals {
   /** Sums the batch. A charge the SDK refuses to sum (money not whole Kobo, `settledAt` not a time) has no day. */
   flush(): Charge[] {
     const batch = this.#batch.splice(0);
-    const sum = (ts: Transaction[]): SettlementDay[] =>
-      summarizeSettlements(ts, { timeZone: this.#timeZone });
-    let days: SettlementDay[];
-    try {
-      days = sum(batch.map(([t]) => t));
-    } catch {
-      // One at a time, to leave out only the charges the SDK refuses.
-      days = batch.flatMap(([t]) => {
-        try {
-          return sum([t]);
-        } catch {
-          return [];
-        }
-      });
-    }
+    // A batch the SDK refuses is summed one at a time, to leave out only the charges it refuses.
+    const sum = (ts: Transaction[]): SettlementDay[] => {
+      try {
+        return summarizeSettlements(ts, { timeZone: this.#timeZone });
+      } catch {
+        return ts.length > 1 ? ts.flatMap((t) => sum([t])) : [];
+      }
+    };
+    const days = sum(batch.map(([t]) => t));
     const dayOf = new Map<string, string>();
     for (const day of days) {
       const total = this.#days.get(day.date) ?? { charges: 0, amount: 0, fees: 0, net: 0 };

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 import { stringify } from 'csv-stringify/sync';
-import type { ReconcileLine, Verdict } from '@wallet/node';
+import type { ReconcileLine } from '@wallet/node';
 
 import { inertCell } from '../output.js';
 import type { CsvRow } from '../reconcile/ledger.js';
@@ -38,8 +38,8 @@ export class ChargeFile {
   readonly #file = join(this.#dir, 'charges.jsonl');
   readonly #writer = new FileWriter(this.#file);
 
-  write(charge: Charge): Promise<void> {
-    return this.#writer.write(`${JSON.stringify(charge)}\n`);
+  async write(...charges: Charge[]): Promise<void> {
+    for (const charge of charges) await this.#writer.write(`${JSON.stringify(charge)}\n`);
   }
 
   close(): Promise<void> {
@@ -76,7 +76,7 @@ const COLUMNS = [
   'detail',
 ] as const;
 
-/** What the run found, for the summary and `--json`. */
+/** What the report found, for the summary and `--json`. */
 export interface Findings {
   days: Day[];
   /** The first references behind each day that does not match (the report has every one). */
@@ -85,11 +85,6 @@ export interface Findings {
   problems: Charge[];
   /** How many charges have a problem of their own. */
   problemCount: number;
-  verdicts: Record<Verdict, number>;
-  /** Paid charges the service has not settled yet: in no day's expected credit. */
-  unsettled: number;
-  statementProblems: string[];
-  report: string;
 }
 
 /** Kobo as Naira with two decimals (`-4500` is `-45.00`), exactly: no floating point. */
@@ -103,11 +98,7 @@ function naira(kobo: number | null): string {
 const LISTED = 1000;
 
 /** Writes the report (days, then charges worth a look) and gathers what the summary names. */
-export async function writeReport(
-  file: string,
-  days: Day[],
-  charges: ChargeFile,
-): Promise<Pick<Findings, 'days' | 'behind' | 'problems' | 'problemCount'>> {
+export async function writeReport(file: string, days: Day[], charges: ChargeFile): Promise<Findings> {
   const writer = new FileWriter(file, stringify([[...COLUMNS]]));
   const row = (cells: Partial<Record<(typeof COLUMNS)[number], string>>): Promise<void> =>
     writer.write(stringify([COLUMNS.map((c) => cells[c] ?? '')]));

@@ -7,7 +7,8 @@ import { toKobo } from '@wallet/node';
 import { UsageError } from '../output.js';
 import { decodeFile, readCsv, type Encoding } from '../reconcile/csv.js';
 
-interface StatementFormat {
+/** The statement's columns, credit unit, time zone and encoding. */
+export interface StatementFormat {
   dateColumn: string;
   creditColumn: string;
   creditUnit: 'kobo' | 'naira';
@@ -71,19 +72,17 @@ function dayOf(raw: string, day: (at: number) => string): string | { problem: st
 }
 
 /** A credit cell in Kobo, 0 for an empty cell (a debit row), or why it cannot be read. */
-function creditOf(raw: string, unit: StatementFormat['creditUnit']): number | { problem: string } {
+function creditOf(raw: string, unit: StatementFormat['creditUnit']): number | string {
   if (raw === '') return 0;
   if (unit === 'kobo')
     return /^\d+$/.test(raw) && Number.isSafeInteger(Number(raw))
       ? Number(raw)
-      : { problem: `credit '${raw}' is not a whole number of Kobo (use --credit-unit naira)` };
+      : `credit '${raw}' is not a whole number of Kobo (use --credit-unit naira)`;
   try {
     const kobo = toKobo(raw);
-    return kobo >= 0 ? kobo : { problem: `credit '${raw}' is negative` };
+    return kobo >= 0 ? kobo : `credit '${raw}' is negative`;
   } catch (error) {
-    return {
-      problem: `credit '${raw}' is not an exact Naira amount (${(error as Error).message.split('\n')[0] ?? ''})`,
-    };
+    return `credit '${raw}' is not an exact Naira amount (${(error as Error).message.split('\n')[0] ?? ''})`;
   }
 }
 
@@ -120,7 +119,7 @@ export async function readStatement(file: string, format: StatementFormat): Prom
     const cell = (i: number): string => (record.fields[i] ?? '').trim();
     const credit = creditOf(cell(columns.credit), format.creditUnit);
     if (typeof credit !== 'number') {
-      problem(`statement line ${record.line}: ${credit.problem}`);
+      problem(`statement line ${record.line}: ${credit}`);
       continue;
     }
     if (credit === 0) continue;

@@ -4,6 +4,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { buffer } from 'node:stream/consumers';
 
 import { verifyWebhook } from '@wallet/node/webhooks';
 
@@ -106,7 +107,7 @@ function diagnose(
   captured: Buffer,
   signature: string,
   secrets: readonly string[],
-): { secretIndex?: number; alteration?: Alteration; signatureNote: string | undefined } {
+): { secretIndex?: number; alteration?: Alteration | undefined; signatureNote: string | undefined } {
   const { bytes, note } = signatureBytes(signature);
   if (bytes === undefined) return { signatureNote: note };
   let json: unknown;
@@ -123,9 +124,7 @@ function diagnose(
   for (const [body, alteration] of candidates)
     for (const [secretIndex, secret] of secrets.entries())
       if (timingSafeEqual(createHmac('sha512', secret).update(body).digest(), bytes))
-        return alteration === undefined
-          ? { secretIndex, signatureNote: note }
-          : { secretIndex, alteration, signatureNote: note };
+        return { secretIndex, alteration, signatureNote: note };
   return { signatureNote: note };
 }
 
@@ -146,46 +145,40 @@ export async function webhookVerifyCommand(
   out: Output,
 ): Promise<number> {
   const secrets = flags.secret.length > 0 ? flags.secret : [secretOr(undefined)];
-  let captured: Buffer;
-  try {
-    if (file === undefined || file === '-') {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      captured = Buffer.concat(chunks);
-    } else captured = await readFile(file);
-  } catch (error) {
-    throw new UsageError(`Cannot read ${file ?? 'stdin'}: ${(error as Error).message}`);
-  }
+  const stdin = file === undefined || file === '-';
+  const captured = await (stdin ? buffer(process.stdin) : readFile(file)).catch((error: Error) => {
+    throw new UsageError(`Cannot read ${file ?? 'stdin'}: ${error.message}`);
+  });
   let verified = true;
   try {
     verifyWebhook(captured, flags.signature, secrets[0]!);
   } catch {
     verified = false;
   }
-  const d = verified ? undefined : diagnose(captured, flags.signature, secrets);
-  const otherSecret = d?.secretIndex !== undefined && d.secretIndex > 0;
-  const cause = verified
-    ? undefined
-    : (d?.alteration?.explanation ??
-      (otherSecret
-        ? `It was signed with the ${ORDINAL[d.secretIndex!] ?? `#${d.secretIndex! + 1}`} --secret, not the first: the handler is set up with another secret (rotation, or test vs live).`
-        : undefined) ??
-      d?.signatureNote ??
-      'The signature is well formed, but neither the body as captured nor any common alteration of it was signed with the --secret given: the secret is most likely wrong (another endpoint, test vs live, rotated), or the body was changed some other way.');
   const { green, red } = out.colors;
-  out.data({
-    verifies: verified,
-    alteration: d?.alteration?.id ?? null,
-    secretIndex: d?.secretIndex ?? (verified ? 0 : null),
-    cause: cause ?? null,
-  });
-  if (verified) out.line(green('The delivery verifies with the first secret.'));
-  else {
-    out.line(red('The signature does not match this body.'));
-    if (d?.alteration && otherSecret)
-      out.line(`Signed with the ${ORDINAL[d.secretIndex!] ?? ''} --secret, and:`);
-    out.line(cause);
-    if (d?.signatureNote && d.alteration) out.line(d.signatureNote);
+  if (verified) {
+    out.data({ verifies: true, alteration: null, secretIndex: 0, cause: null });
+    out.line(green('The delivery verifies with the first secret.'));
+    return OK;
   }
-  return verified ? OK : PROBLEM;
+  const d = diagnose(captured, flags.signature, secrets);
+  const nth = d.secretIndex ?? 0;
+  const cause =
+    d.alteration?.explanation ??
+    (nth > 0
+      ? `It was signed with the ${ORDINAL[nth] ?? `#${nth + 1}`} --secret, not the first: the handler is set up with another secret (rotation, or test vs live).`
+      : undefined) ??
+    d.signatureNote ??
+    'The signature is well formed, but neither the body as captured nor any common alteration of it was signed with the --secret given: the secret is most likely wrong (another endpoint, test vs live, rotated), or the body was changed some other way.';
+  out.data({
+    verifies: false,
+    alteration: d.alteration?.id ?? null,
+    secretIndex: d.secretIndex ?? null,
+    cause,
+  });
+  out.line(red('The signature does not match this body.'));
+  if (d.alteration && nth > 0) out.line(`Signed with the ${ORDINAL[nth] ?? ''} --secret, and:`);
+  out.line(cause);
+  if (d.signatureNote && d.alteration) out.line(d.signatureNote);
+  return PROBLEM;
 }
