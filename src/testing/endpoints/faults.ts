@@ -5,10 +5,7 @@ export type { SandboxFaultKind };
 
 /** Options of fault injection (`createSandbox({ faults })`). Control routes are never faulted. */
 export interface SandboxFaults {
-  /**
-   * Share of API requests that fail, from 0 to 1.
-   * @default 0
-   */
+  /** Share of API requests that fail, from 0 to 1. @default 0 */
   failRate?: number;
   /**
    * How failing requests fail; each picks one of these at random (list one twice to make it twice

@@ -29,15 +29,9 @@ export interface SandboxCustomerInit {
   phone: string;
   /** Display name. */
   name: string;
-  /**
-   * URL of the avatar image.
-   * @default `https://sandbox.wallet.test/avatars/<handle>.png`
-   */
+  /** URL of the avatar image. @default `https://sandbox.wallet.test/avatars/<handle>.png` */
   avatarUrl?: string;
-  /**
-   * The customer's bank accounts, with any mandate status.
-   * @default []
-   */
+  /** The customer's bank accounts, with any mandate status. @default [] */
   banks?: readonly SandboxBankInit[];
 }
 

@@ -24,10 +24,7 @@ export interface SandboxSeedCharge {
    * now (authorize, decline and expire work on it); `EXPIRED` verifies as `FAILED`.
    */
   status: SandboxSeedStatus;
-  /**
-   * Who pays: a handle or phone the sandbox knows.
-   * @default '@ada'
-   */
+  /** Who pays: a handle or phone the sandbox knows. @default '@ada' */
   handle?: string;
   /**
    * The fee of a `SUCCESS` charge, Kobo. Give one the fee rule does not give to seed a charge a
@@ -35,10 +32,7 @@ export interface SandboxSeedCharge {
    * @default the fee rule: 2%, rounded half up, capped at 200000
    */
   fee?: number;
-  /**
-   * The net amount of a `SUCCESS` charge, Kobo.
-   * @default amount - fee
-   */
+  /** The net amount of a `SUCCESS` charge, Kobo. @default amount - fee */
   netAmount?: number;
   /**
    * Kobo already refunded from a `SUCCESS` charge, or `true` for all of it; one refund record is
@@ -46,15 +40,9 @@ export interface SandboxSeedCharge {
    * @default 0
    */
   refunded?: number | boolean;
-  /**
-   * When a `SUCCESS` charge was paid (ISO-8601).
-   * @default now
-   */
+  /** When a `SUCCESS` charge was paid (ISO-8601). @default now */
   paidAt?: string;
-  /**
-   * The channel of its dispatch.
-   * @default 'wallet_push'
-   */
+  /** The channel of its dispatch. @default 'wallet_push' */
   channel?: AuthChannel;
 }
 
