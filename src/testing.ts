@@ -17,13 +17,14 @@ export type {
   SandboxDebit,
   SandboxDeliveryAttempt,
   SandboxRequestRecord,
+  SandboxFaultKind,
 } from './testing/state/records.js';
 export type { SandboxRequestContext } from './testing/endpoints/router.js';
 export type { SandboxMswHandler } from './testing/transports/in-process.js';
 export type { SandboxListenOptions, SandboxServer } from './testing/transports/server.js';
 export type { WebhookRetryOptions, WebhookOutcome, WebhookDelivery } from './testing/webhooks/sender.js';
 export type { SandboxLogger } from './testing/endpoints/log.js';
-export type { SandboxFaults, SandboxFaultKind } from './testing/endpoints/faults.js';
+export type { SandboxFaults } from './testing/endpoints/faults.js';
 export type { WebhookTarget } from './testing/webhooks/sender.js';
 export type { SandboxClock } from './testing/state/clock.js';
 export type { SandboxSeedCharge, SandboxSeedResult, SandboxSeedStatus } from './testing/state/seed.js';

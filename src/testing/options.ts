@@ -5,7 +5,7 @@ import type { ValidationIssue } from '../errors/base.js';
 import { describe, isPlainObject } from '../internal/values.js';
 import type { SandboxOptions } from './api.js';
 import { KINDS, MAX_LATENCY_MS, MAX_RETRY_AFTER_S } from './endpoints/faults.js';
-import type { SandboxFaultKind } from './endpoints/faults.js';
+import type { SandboxFaultKind } from './state/records.js';
 import { HANDLE, phoneKey, withAt } from './state/customers.js';
 import type { SandboxCustomerInit } from './state/customers.js';
 import type { SandboxListenOptions } from './transports/server.js';

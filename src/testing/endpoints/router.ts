@@ -13,7 +13,7 @@ import type { IdempotencyStore } from './idempotency.js';
 import { requestLine } from './log.js';
 import type { SandboxLogger } from './log.js';
 import { endpointAt, holdPoll } from './service.js';
-import type { ServiceContext } from './service.js';
+import type { Endpoint, ServiceContext } from './service.js';
 import { failure, parseJsonObject, readBody, refusal, toResponse } from './wire.js';
 import type { SavedResponse } from './wire.js';
 
@@ -67,6 +67,9 @@ function authenticate(header: string | null): string {
   return key;
 }
 
+/** A request to an endpoint the service serves; a path with a bad segment is its own 400. */
+type Call = { request: Request; path: string; endpoint: Endpoint | SandboxError; clientIp: string };
+
 /** An answer; `otherRequest` when it replays a key first used for a different request. */
 type Outcome = { response: SavedResponse; replayed: boolean; otherRequest?: boolean };
 
@@ -74,14 +77,8 @@ const MAX_KEY_LENGTH = 255;
 
 // Synchronous from the idempotency lookup to saving the answer: no other request can run in between,
 // so two concurrent requests with one key act once and the second replays the first.
-function answer(
-  ctx: RouterContext,
-  request: Request,
-  path: string,
-  body: string,
-  clientIp: string,
-  pageBase: string,
-): Outcome {
+function answer(ctx: RouterContext, call: Call, body: string): Outcome {
+  const { request, path, endpoint, clientIp } = call;
   const apiKey = authenticate(request.headers.get('authorization'));
   if (ctx.state.allowedIps !== undefined && !ctx.state.allowedIps.has(clientIp)) {
     throw new SandboxError(
@@ -89,7 +86,7 @@ function answer(
       `Requests from ${clientIp} are not allowed: the IP is not on this key's allow list.`,
     );
   }
-  const endpoint = endpointAt(ctx, path, pageBase);
+  if (endpoint instanceof SandboxError) throw endpoint;
   if (endpoint.method !== request.method)
     throw new SandboxError(405, `${path} accepts ${endpoint.method} only.`);
   const run = (): SavedResponse => {
@@ -116,14 +113,8 @@ function answer(
 }
 
 // Everything but the injected delay, the body read and a held poll is synchronous: see answer().
-async function serve(
-  ctx: RouterContext,
-  request: Request,
-  path: string,
-  clientIp: string,
-  fault: Fault | undefined,
-  pageBase: string,
-): Promise<Outcome> {
+async function serve(ctx: RouterContext, call: Call, fault: Fault | undefined): Promise<Outcome> {
+  const { request, endpoint } = call;
   if (fault !== undefined && fault.delayMs > 0) await sleep(fault.delayMs);
   const refused = (response: SavedResponse): Outcome => ({ response, replayed: false });
   if (fault?.kind === 'error')
@@ -133,21 +124,10 @@ async function serve(
     return refused(failure(429, 'Injected rate limit: the sandbox did not act.'));
   try {
     const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await readBody(request);
-    await holdPoll(ctx, request, path);
-    return answer(ctx, request, path, body, clientIp, pageBase);
+    if (!(endpoint instanceof SandboxError)) await holdPoll(ctx, request, endpoint.reference);
+    return answer(ctx, call, body);
   } catch (error) {
     return refused(refusal(error));
-  }
-}
-
-/** True when an endpoint serves the path; a served path with a bad segment is the service's own 400. */
-function served(ctx: RouterContext, path: string | undefined, pageBase: string): path is string {
-  if (path === undefined) return false;
-  try {
-    endpointAt(ctx, path, pageBase);
-    return true;
-  } catch (error) {
-    return !(error instanceof SandboxError && error.status === 404);
   }
 }
 
@@ -170,10 +150,11 @@ export function createRouter(ctx: RouterContext): Handle {
     const fault = ctx.faults?.();
     // A path the service does not serve never reaches it: the web server in front answers, in
     // plain text, not the service's envelope. So a wrong base URL shows as `endpoint_not_found`.
-    const front = !served(ctx, path, pageBase);
+    const endpoint = path === undefined ? undefined : endpointAt(ctx, path, pageBase);
+    const front = path === undefined || endpoint === undefined;
     const outcome: Outcome = front
       ? { response: { status: 404, body: 'Not Found\n' }, replayed: false }
-      : await serve(ctx, request, path, clientIp, fault, pageBase);
+      : await serve(ctx, { request, path, endpoint, clientIp }, fault);
     const record: SandboxRequestRecord = Object.freeze({
       method: request.method,
       path: url.pathname,

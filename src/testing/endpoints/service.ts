@@ -21,10 +21,11 @@ export interface ServiceContext {
   promptTtlMs: number;
 }
 
-/** One endpoint: its method, and how it answers a request's body (already read). @internal */
+/** One endpoint: its method, its answer to a body (already read), a verify's reference. @internal */
 export interface Endpoint {
   method: 'GET' | 'POST';
   run: (body: () => JsonObject) => SavedResponse;
+  reference?: string;
 }
 
 function resolveHandle(ctx: ServiceContext, body: JsonObject): SavedResponse {
@@ -133,8 +134,15 @@ export function decodeSegment(raw: string): string {
   }
 }
 
-/** The endpoint at a path (relative to the base path), or a 404. @internal */
-export function endpointAt(ctx: ServiceContext, path: string, pageBase: string): Endpoint {
+/**
+ * The endpoint at a path (relative to the base path), `undefined` for none, or the 400 of a bad
+ * segment, returned so that it is answered only after the key and the allow list are checked. @internal
+ */
+export function endpointAt(
+  ctx: ServiceContext,
+  path: string,
+  pageBase: string,
+): Endpoint | SandboxError | undefined {
   switch (path) {
     case '/v1/charges/resolve-handle':
       return { method: 'POST', run: (body) => resolveHandle(ctx, body()) };
@@ -144,9 +152,13 @@ export function endpointAt(ctx: ServiceContext, path: string, pageBase: string):
       return { method: 'POST', run: (body) => refund(ctx, body()) };
   }
   const raw = VERIFY.exec(path)?.[1];
-  if (raw === undefined) throw new SandboxError(404, `No endpoint at ${path}.`);
-  const reference = decodeSegment(raw);
-  return { method: 'GET', run: () => verify(ctx, reference) };
+  if (raw === undefined) return undefined;
+  try {
+    const reference = decodeSegment(raw);
+    return { method: 'GET', run: () => verify(ctx, reference), reference };
+  } catch (error) {
+    return error as SandboxError;
+  }
 }
 
 /** The longest hold, whatever the preference asks: below the SDK's default attempt timeout. */
@@ -156,18 +168,11 @@ const MAX_HOLD_S = 25;
  * On the manual clock, holds a verify of a waiting charge sent with `Prefer: wait=N` until the
  * charge changes, N seconds pass or the caller gives up, so the answer comes when the test acts. @internal
  */
-export async function holdPoll(ctx: ServiceContext, request: Request, path: string): Promise<void> {
+export async function holdPoll(ctx: ServiceContext, request: Request, reference?: string): Promise<void> {
   const { clock } = ctx;
-  if (!clock.manual || request.method !== 'GET') return;
+  if (!clock.manual || request.method !== 'GET' || reference === undefined) return;
   const wait = /(?:^|[,;\s])wait=(\d{1,6})(?:$|[,;\s])/i.exec(request.headers.get('prefer') ?? '')?.[1];
-  const raw = VERIFY.exec(path)?.[1];
-  if (wait === undefined || raw === undefined) return;
-  let reference: string;
-  try {
-    reference = decodeURIComponent(raw);
-  } catch {
-    return; // verify answers the 400
-  }
+  if (wait === undefined) return;
   const until = performance.now() + Math.min(Number(wait), MAX_HOLD_S) * 1000;
   const closing = clock.closing;
   for (;;) {
