@@ -8,5 +8,5 @@
  */
 export { redisCommand, withTimeout } from './webhooks/dedupe/redis.js';
 export type { RedisCommand } from './webhooks/dedupe/redis.js';
-export { webhookBody } from './testing/webhooks/body.js';
+export { webhookBody } from './testing/webhooks/sender.js';
 export { escapeControls } from './testing/endpoints/log.js';

@@ -1,7 +1,4 @@
-/**
- * The `/_sandbox/` routes: test controls and the QR customer page. They play the customer and the
- * clock, not the merchant: no key, no allow list, no faults, not in the request log.
- */
+/** The `/_sandbox/` routes, test controls and QR pages: no key, no allow list, no faults, no request log. */
 import { isValidationError } from '../errors/base.js';
 import type { Sandbox } from './api.js';
 import { decodeSegment } from './endpoints/service.js';

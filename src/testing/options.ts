@@ -70,12 +70,6 @@ export function checkValue(context: string, name: string, value: unknown, rule: 
   throwIssues(context, issuesOf(rule(value, name), name));
 }
 
-/** A string argument of a sandbox function, such as the reference `authorize()` takes. @internal */
-export function checkArgument(context: string, name: string, value: unknown): string {
-  checkValue(context, name, value, text);
-  return value as string;
-}
-
 /** `one`, or `[min, max]` of it with min <= max; `what` words one value in the message. */
 const oneOrRange =
   (one: OptionRule, what: string): OptionRule =>
@@ -243,10 +237,8 @@ export function checkWebhookTarget(value: unknown): asserts value is WebhookTarg
   if (issues.length === 0 && isPlainObject(value)) {
     if (value.url === undefined)
       issues.push({ path: 'url', message: 'is required: where should events go?' });
-    if (value.secret === undefined) {
+    if (value.secret === undefined)
       issues.push({ path: 'secret', message: 'is required: your handler verifies with it' });
-    }
   }
-  if (value === undefined) issues.push({ path: '', message: 'must be { url, secret }' });
   throwIssues('webhook target', issues);
 }

@@ -7,7 +7,6 @@ import { LogLines, deliveryLine } from './endpoints/log.js';
 import { createRouter, normalizeIp } from './endpoints/router.js';
 import type { Handle } from './endpoints/router.js';
 import {
-  checkArgument,
   checkCustomer,
   checkFetchArguments,
   checkListenOptions,
@@ -135,12 +134,12 @@ class SandboxImpl implements Sandbox {
   }
 
   async redeliver(reference: string): Promise<WebhookDelivery> {
-    checkArgument('redeliver() argument', 'reference', reference);
+    checkValue('redeliver() argument', 'reference', reference, text);
     return await this.#webhooks.resend(this.#state, reference);
   }
 
   async replay(id: string): Promise<WebhookDelivery> {
-    checkArgument('replay() argument', 'id', id);
+    checkValue('replay() argument', 'id', id, text);
     return await this.#webhooks.replay(this.#state, id);
   }
 
@@ -155,7 +154,7 @@ class SandboxImpl implements Sandbox {
 
   // The customer (or the prompt's end) acts on a charge: held polls look again, and the log says so.
   #act(name: string, reference: string, change: typeof authorizeCharge): SandboxCharge {
-    checkArgument(`${name}() argument`, 'reference', reference);
+    checkValue(`${name}() argument`, 'reference', reference, text);
     const charge = snapshot(change(this.#state, reference, this.#now()));
     this.#clock.changed();
     this.#logger.note(this.#now(), `customer ${name} ${reference}: ${charge.status}`);
@@ -199,7 +198,7 @@ class SandboxImpl implements Sandbox {
   }
 
   charge(reference: string): SandboxCharge | undefined {
-    checkArgument('charge() argument', 'reference', reference);
+    checkValue('charge() argument', 'reference', reference, text);
     const charge = this.#state.charges.get(reference);
     return charge === undefined ? undefined : snapshot(charge);
   }

@@ -1,7 +1,4 @@
-/**
- * The sandbox's time: the real clock, or a manual one that stands still until a test moves it (a
- * poll held on it waits for the next change).
- */
+/** The sandbox's time: the real clock, or a manual one that stands still until a test moves it. */
 import { SandboxError } from './errors.js';
 
 /** How the sandbox's time passes: with the machine's (`'real'`), or only by `advance()` (`'manual'`). */

@@ -14,10 +14,7 @@ export interface SandboxBankInit {
   bankCode: string;
   /** The full account number; resolve shows only its last four digits. */
   accountNumber: string;
-  /**
-   * The debit mandate's status. Only `ACTIVE` banks are listed by resolve and accepted by dispatch.
-   * @default 'ACTIVE'
-   */
+  /** The debit mandate's status: resolve lists and dispatch takes only `ACTIVE` ones. @default 'ACTIVE' */
   mandateStatus?: string;
 }
 
