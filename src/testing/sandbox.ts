@@ -47,7 +47,6 @@ class SandboxImpl implements Sandbox {
   readonly fetch: Handle;
   readonly #options: SandboxOptions;
   readonly #state: SandboxState;
-  readonly #now: () => Date;
   readonly #clock: Clock;
   readonly #webhooks: WebhookSender;
   readonly #idempotency: IdempotencyStore;
@@ -61,7 +60,6 @@ class SandboxImpl implements Sandbox {
   constructor(options: SandboxOptions) {
     this.#options = options;
     this.#clock = new Clock(options.clock ?? 'real', options.now ?? (() => new Date()));
-    this.#now = () => this.#clock.now();
     this.#promptTtlMs = options.promptTtlMs ?? 600_000;
     this.#logger.attach(options.logger);
     this.#state = new SandboxState({
@@ -70,17 +68,22 @@ class SandboxImpl implements Sandbox {
     });
     this.#state.onForget = (references) =>
       this.#logger.note(
-        this.#now(),
+        this.#clock.now(),
         `sandbox full (maxCharges ${this.#state.limits.maxCharges}): forgot ${references.length} oldest finished ${references.length === 1 ? `charge, ${references[0]}` : `charges, ${references[0]} to ${references.at(-1)}`}`,
       );
     this.#idempotency = new IdempotencyStore(options.idempotencyKeyLimit ?? 10_000);
     const { webhookUrl: url, webhookSecret: secret } = options;
     const target = url === undefined || secret === undefined ? undefined : { url, secret };
-    this.#webhooks = new WebhookSender(target, options.webhookRetry, this.#now, (attempt) => {
-      this.#state.deliveries.push(attempt);
-      if (attempt.ok) this.#logger.info(deliveryLine(attempt));
-      else this.#logger.warn(deliveryLine(attempt));
-    });
+    this.#webhooks = new WebhookSender(
+      target,
+      options.webhookRetry,
+      () => this.#clock.now(),
+      (attempt) => {
+        this.#state.deliveries.push(attempt);
+        if (attempt.ok) this.#logger.info(deliveryLine(attempt));
+        else this.#logger.warn(deliveryLine(attempt));
+      },
+    );
     const base = new URL(options.baseUrl ?? 'https://sandbox.wallet.test');
     this.#basePath = base.pathname.replace(/\/+$/, '');
     this.baseUrl = `${base.origin}${this.#basePath}`;
@@ -155,9 +158,9 @@ class SandboxImpl implements Sandbox {
   // The customer (or the prompt's end) acts on a charge: held polls look again, and the log says so.
   #act(name: string, reference: string, change: typeof authorizeCharge): SandboxCharge {
     checkValue(`${name}() argument`, 'reference', reference, text);
-    const charge = snapshot(change(this.#state, reference, this.#now()));
+    const charge = snapshot(change(this.#state, reference, this.#clock.now()));
     this.#clock.changed();
-    this.#logger.note(this.#now(), `customer ${name} ${reference}: ${charge.status}`);
+    this.#logger.note(this.#clock.now(), `customer ${name} ${reference}: ${charge.status}`);
     return charge;
   }
 
@@ -180,7 +183,7 @@ class SandboxImpl implements Sandbox {
   }
 
   seed(charges: readonly SandboxSeedCharge[]): SandboxSeedResult {
-    const now = this.#now();
+    const now = this.#clock.now();
     const result = seedCharges(this.#state, charges, now, this.#promptTtlMs);
     this.#logger.note(now, `sandbox seeded ${result.seeded} charges (${result.charges} held)`);
     return result;
@@ -189,7 +192,7 @@ class SandboxImpl implements Sandbox {
   setWebhook(target: WebhookTarget | undefined): void {
     if (target !== undefined) checkWebhookTarget(target);
     this.#webhooks.target = target === undefined ? undefined : { url: target.url, secret: target.secret };
-    this.#logger.note(this.#now(), `webhooks ${target === undefined ? 'off' : `-> ${target.url}`}`);
+    this.#logger.note(this.#clock.now(), `webhooks ${target === undefined ? 'off' : `-> ${target.url}`}`);
   }
 
   setAllowedIps(ips: readonly string[] | undefined): void {

@@ -8,8 +8,8 @@ import { QR_PAGE_PREFIX } from '../page/qr-page.js';
 import { SandboxError } from '../state/errors.js';
 import type { SandboxRequestRecord } from '../state/records.js';
 import type { Fault } from './faults.js';
-import { fingerprint, storeKey } from './idempotency.js';
-import type { IdempotencyStore } from './idempotency.js';
+import { fingerprint } from './idempotency.js';
+import type { IdempotencyStore, Outcome } from './idempotency.js';
 import { requestLine } from './log.js';
 import type { SandboxLogger } from './log.js';
 import { endpointAt, holdPoll } from './service.js';
@@ -70,9 +70,6 @@ function authenticate(header: string | null): string {
 /** A request to an endpoint the service serves; a path with a bad segment is its own 400. */
 type Call = { request: Request; path: string; endpoint: Endpoint | SandboxError; clientIp: string };
 
-/** An answer; `otherRequest` when it replays a key first used for a different request. */
-type Outcome = { response: SavedResponse; replayed: boolean; otherRequest?: boolean };
-
 const MAX_KEY_LENGTH = 255;
 
 // Synchronous from the idempotency lookup to saving the answer: no other request can run in between,
@@ -102,14 +99,7 @@ function answer(ctx: RouterContext, call: Call, body: string): Outcome {
   if (key.trim() === '' || key.length > MAX_KEY_LENGTH) {
     throw new SandboxError(400, `X-Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`);
   }
-  const print = fingerprint(request.method, path, body);
-  const stored = storeKey(apiKey, key);
-  const found = ctx.idempotency.lookup(stored, print);
-  if (found !== undefined)
-    return { response: found.response, replayed: true, otherRequest: !found.sameRequest };
-  const response = run();
-  ctx.idempotency.remember(stored, print, response);
-  return { response, replayed: false };
+  return ctx.idempotency.answer(apiKey, key, fingerprint(request.method, path, body), run);
 }
 
 // Everything but the injected delay, the body read and a held poll is synchronous: see answer().
