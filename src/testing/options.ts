@@ -1,13 +1,11 @@
 /** The sandbox's checks on the SDK's one option checker: every bad field in one `ValidationError`. */
-import { checkOptions, ofType, throwIssues, wholeNumber } from '../core/options.js';
-import type { OptionRule } from '../core/options.js';
+import { checkOptions, ofType, throwIssues, wholeNumber, type OptionRule } from '../core/options.js';
 import type { ValidationIssue } from '../errors/base.js';
 import { describe, isPlainObject } from '../internal/values.js';
 import type { SandboxOptions } from './api.js';
 import { KINDS, MAX_LATENCY_MS, MAX_RETRY_AFTER_S } from './endpoints/faults.js';
 import type { SandboxFaultKind } from './state/records.js';
-import { HANDLE, phoneKey, withAt } from './state/customers.js';
-import type { SandboxCustomerInit } from './state/customers.js';
+import { HANDLE, phoneKey, withAt, type SandboxCustomerInit } from './state/customers.js';
 import type { SandboxListenOptions } from './transports/server.js';
 import type { WebhookTarget } from './webhooks/sender.js';
 

@@ -4,8 +4,7 @@ import { control } from './controls.js';
 import { faultSource } from './endpoints/faults.js';
 import { IdempotencyStore } from './endpoints/idempotency.js';
 import { LogLines, deliveryLine } from './endpoints/log.js';
-import { createRouter, normalizeIp } from './endpoints/router.js';
-import type { Handle } from './endpoints/router.js';
+import { createRouter, normalizeIp, type Handle } from './endpoints/router.js';
 import {
   checkCustomer,
   checkFetchArguments,
@@ -28,15 +27,11 @@ import type {
   SandboxRefund,
   SandboxRequestRecord,
 } from './state/records.js';
-import { seedCharges } from './state/seed.js';
-import type { SandboxSeedCharge, SandboxSeedResult } from './state/seed.js';
+import { seedCharges, type SandboxSeedCharge, type SandboxSeedResult } from './state/seed.js';
 import { SandboxState, snapshot } from './state/store.js';
-import { FetchDispatcher, mswHandlers } from './transports/in-process.js';
-import type { SandboxMswHandler } from './transports/in-process.js';
-import { startServer } from './transports/server.js';
-import type { SandboxListenOptions, SandboxServer } from './transports/server.js';
-import { WebhookSender } from './webhooks/sender.js';
-import type { WebhookDelivery, WebhookTarget } from './webhooks/sender.js';
+import { FetchDispatcher, mswHandlers, type SandboxMswHandler } from './transports/in-process.js';
+import { startServer, type SandboxListenOptions, type SandboxServer } from './transports/server.js';
+import { WebhookSender, type WebhookDelivery, type WebhookTarget } from './webhooks/sender.js';
 
 /** The longest single move of the manual clock: a year. */
 const MAX_ADVANCE_MS = 366 * 24 * 3_600_000;

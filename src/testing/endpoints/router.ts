@@ -8,14 +8,10 @@ import { QR_PAGE_PREFIX } from '../page/qr-page.js';
 import { SandboxError } from '../state/errors.js';
 import type { SandboxRequestRecord } from '../state/records.js';
 import type { Fault } from './faults.js';
-import { fingerprint } from './idempotency.js';
-import type { IdempotencyStore, Outcome } from './idempotency.js';
-import { requestLine } from './log.js';
-import type { SandboxLogger } from './log.js';
-import { endpointAt, holdPoll } from './service.js';
-import type { Endpoint, ServiceContext } from './service.js';
-import { failure, parseJsonObject, readBody, refusal, toResponse } from './wire.js';
-import type { SavedResponse } from './wire.js';
+import { fingerprint, type IdempotencyStore, type Outcome } from './idempotency.js';
+import { requestLine, type SandboxLogger } from './log.js';
+import { endpointAt, holdPoll, type Endpoint, type ServiceContext } from './service.js';
+import { failure, parseJsonObject, readBody, refusal, toResponse, type SavedResponse } from './wire.js';
 
 /** Who is calling, as the way of serving knows it. */
 export interface SandboxRequestContext {

@@ -1,13 +1,11 @@
 /** The service's four endpoints, synchronous so an idempotent replay around them is exact. */
 import type { AuthChannel, ChargeDispatch, ResolvedCustomer, Settlement, Transaction } from '../../types.js';
 import { findCharge, promptCharge, refundCharge, registerCharge } from '../state/charges.js';
-import { settlementTime } from '../state/clock.js';
-import type { Clock } from '../state/clock.js';
+import { settlementTime, type Clock } from '../state/clock.js';
 import { findCustomer, linkedBanks } from '../state/customers.js';
 import { SandboxError } from '../state/errors.js';
 import type { SandboxCharge } from '../state/records.js';
-import { isWaiting } from '../state/store.js';
-import type { SandboxState } from '../state/store.js';
+import { isWaiting, type SandboxState } from '../state/store.js';
 import { amount, optionalObject, optionalString, requireOneOf, requireString, success } from './wire.js';
 import type { JsonObject, SavedResponse } from './wire.js';
 

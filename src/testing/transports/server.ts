@@ -1,7 +1,6 @@
 /** The sandbox over HTTP on loopback, for apps in other processes and languages. */
 import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import type { SandboxLogger } from '../endpoints/log.js';
