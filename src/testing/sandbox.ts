@@ -69,16 +69,11 @@ class SandboxImpl implements Sandbox {
     this.#idempotency = new IdempotencyStore(options.idempotencyKeyLimit ?? 10_000);
     const { webhookUrl: url, webhookSecret: secret } = options;
     const target = url === undefined || secret === undefined ? undefined : { url, secret };
-    this.#webhooks = new WebhookSender(
-      target,
-      options.webhookRetry,
-      () => this.#clock.now(),
-      (attempt) => {
-        this.#state.deliveries.push(attempt);
-        if (attempt.ok) this.#logger.info(deliveryLine(attempt));
-        else this.#logger.warn(deliveryLine(attempt));
-      },
-    );
+    const now = (): Date => this.#clock.now();
+    this.#webhooks = new WebhookSender(target, options.webhookRetry, now, (attempt) => {
+      this.#state.deliveries.push(attempt);
+      this.#logger[attempt.ok ? 'info' : 'warn'](deliveryLine(attempt));
+    });
     const base = new URL(options.baseUrl ?? 'https://sandbox.wallet.test');
     this.#basePath = base.pathname.replace(/\/+$/, '');
     this.baseUrl = `${base.origin}${this.#basePath}`;
