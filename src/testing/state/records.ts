@@ -1,5 +1,6 @@
 /** The records a merchant's test reads: plain data, frozen when handed out. */
 import type { AuthChannel } from '../../types.js';
+import type { SandboxCustomer } from './customers.js';
 
 /**
  * Where a charge is in the sandbox. `RESOLVED`: registered by resolve, not dispatched yet.
@@ -18,14 +19,7 @@ export interface SandboxCharge {
   /** Always `NGN`. */
   readonly currency: 'NGN';
   /** Who is paying. */
-  readonly customer: {
-    /** Handle with a leading `@`. */
-    readonly handle: string;
-    /** Registered phone number. */
-    readonly phone: string;
-    /** Display name. */
-    readonly name: string;
-  };
+  readonly customer: Pick<SandboxCustomer, 'handle' | 'phone' | 'name'>;
   /** Where the charge is. */
   readonly status: SandboxChargeStatus;
   /** The bank of the latest dispatch, or `null` before one. */
