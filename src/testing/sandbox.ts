@@ -72,7 +72,7 @@ class SandboxImpl implements Sandbox {
     const now = (): Date => this.#clock.now();
     this.#webhooks = new WebhookSender(target, options.webhookRetry, now, (attempt) => {
       this.#state.deliveries.push(attempt);
-      this.#logger[attempt.ok ? 'info' : 'warn'](deliveryLine(attempt));
+      this.#logger.write(attempt.ok ? 'info' : 'warn', deliveryLine(attempt));
     });
     const base = new URL(options.baseUrl ?? 'https://sandbox.wallet.test');
     this.#basePath = base.pathname.replace(/\/+$/, '');

@@ -9,7 +9,7 @@ import { SandboxError } from '../state/errors.js';
 import type { SandboxRequestRecord } from '../state/records.js';
 import type { Fault } from './faults.js';
 import { fingerprint, type IdempotencyStore, type Outcome } from './idempotency.js';
-import { requestLine, type SandboxLogger } from './log.js';
+import { requestLine, type LogLines } from './log.js';
 import { endpointAt, holdPoll, type Endpoint, type ServiceContext } from './service.js';
 import { failure, parseJsonObject, readBody, refusal, toResponse, type SavedResponse } from './wire.js';
 
@@ -32,7 +32,7 @@ export interface RouterContext extends ServiceContext {
   defaultClientIp: string;
   basePath: string;
   faults: (() => Fault) | undefined;
-  logger: SandboxLogger | undefined;
+  logger: LogLines;
   /** Answers the `/_sandbox/` routes (the controls and the QR pages): no key, no faults, no log. */
   control: (request: Request, path: string, pageBase: string) => Promise<Response>;
 }
@@ -155,8 +155,7 @@ export function createRouter(ctx: RouterContext): Handle {
     ctx.state.requests.push(record);
     const otherRequest = outcome.otherRequest === true;
     const line = requestLine(record, otherRequest);
-    if (record.status >= 500 || record.fault !== null || otherRequest) ctx.logger?.warn(line);
-    else ctx.logger?.info(line);
+    ctx.logger.write(record.status >= 500 || record.fault !== null || otherRequest ? 'warn' : 'info', line);
     if (front) {
       return new Response(outcome.response.body, {
         status: 404,
