@@ -228,8 +228,7 @@ class SandboxImpl implements Sandbox {
   async close(): Promise<void> {
     this.#clock.release();
     const webhooks = this.#webhooks.close();
-    await Promise.all([...this.#servers].map((stop) => stop()));
-    this.#servers.clear();
+    await Promise.all([...this.#servers].map((stop) => stop())); // each stop() leaves #servers
     // close() ends what runs now, not the sandbox: deliveries, listen() and the dispatcher work again.
     await webhooks;
   }

@@ -131,9 +131,7 @@ export class FetchDispatcher implements Dispatcher {
   close(): Promise<void>;
   close(callback: () => void): void;
   close(callback?: () => void): Promise<void> | void {
-    this.#closed = true;
-    if (callback) return callback();
-    return Promise.resolve();
+    return callback ? this.destroy(null, callback) : this.destroy();
   }
 
   /** Refuses new requests. */
