@@ -66,15 +66,14 @@ function dispatch(ctx: ServiceContext, body: JsonObject, pageBase: string): Save
 }
 
 /** A paid charge settles at once on the real clock; on the manual one at {@link settlementTime}. */
-function settlement(charge: SandboxCharge, clock: Clock): Settlement | null {
-  if (charge.status !== 'SUCCESS' || charge.paidAt === null) return null;
-  if (!clock.manual) return { status: 'SETTLED', settledAt: charge.paidAt };
-  const settledAt = settlementTime(charge.paidAt);
+function settlement(paidAt: string, clock: Clock): Settlement | null {
+  if (!clock.manual) return { status: 'SETTLED', settledAt: paidAt };
+  const settledAt = settlementTime(paidAt);
   return Date.parse(settledAt) <= clock.now().getTime() ? { status: 'SETTLED', settledAt } : null;
 }
 
-/** The verify response's data for a charge. @internal */
-export function toTransaction(charge: SandboxCharge, clock: Clock): Transaction {
+/** The verify response's data for a charge. */
+function toTransaction(charge: SandboxCharge, clock: Clock): Transaction {
   const { fee, netAmount, paidAt } = charge;
   const status =
     charge.status === 'PENDING_SCAN' || charge.status === 'RESOLVED'
@@ -90,7 +89,7 @@ export function toTransaction(charge: SandboxCharge, clock: Clock): Transaction 
     if (fee === null || netAmount === null || paidAt === null) {
       throw new Error(`sandbox charge ${charge.reference} is SUCCESS without its fee`);
     }
-    const settled = settlement(charge, clock);
+    const settled = settlement(paidAt, clock);
     return { ...common, fee, netAmount, status, channel, customer, settlement: settled, paidAt };
   }
   return { ...common, fee, netAmount, status, channel, customer, settlement: null, paidAt };
