@@ -112,13 +112,8 @@ function refund(ctx: ServiceContext, body: JsonObject): SavedResponse {
     amount: amount(body, 'amount', false),
     reason: optionalString(body, 'reason'),
   };
-  const {
-    refundReference,
-    amount: refunded,
-    currency,
-    status,
-    refundedAt,
-  } = refundCharge(ctx.state, request, ctx.clock.now());
+  const refund = refundCharge(ctx.state, request, ctx.clock.now());
+  const { refundReference, amount: refunded, currency, status, refundedAt } = refund;
   return success({ refundReference, amount: refunded, currency, status, refundedAt }, 'Refund processed');
 }
 
