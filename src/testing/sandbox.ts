@@ -20,13 +20,7 @@ import { authorizeCharge, declineCharge, expireCharge } from './state/charges.js
 import { Clock } from './state/clock.js';
 import { defaultSandboxCustomers, toSandboxCustomer, withAt } from './state/customers.js';
 import type { SandboxCustomer, SandboxCustomerInit } from './state/customers.js';
-import type {
-  SandboxCharge,
-  SandboxDebit,
-  SandboxDeliveryAttempt,
-  SandboxRefund,
-  SandboxRequestRecord,
-} from './state/records.js';
+import type { SandboxCharge } from './state/records.js';
 import { seedCharges, type SandboxSeedCharge, type SandboxSeedResult } from './state/seed.js';
 import { SandboxState, snapshot } from './state/store.js';
 import { FetchDispatcher, mswHandlers, type SandboxMswHandler } from './transports/in-process.js';
@@ -196,22 +190,22 @@ class SandboxImpl implements Sandbox {
     return charge === undefined ? undefined : snapshot(charge);
   }
 
-  get customers(): readonly SandboxCustomer[] {
+  get customers(): Sandbox['customers'] {
     return snapshot([...this.#state.customers.values()]);
   }
-  get charges(): readonly SandboxCharge[] {
+  get charges(): Sandbox['charges'] {
     return snapshot([...this.#state.charges.values()]);
   }
-  get refunds(): readonly SandboxRefund[] {
+  get refunds(): Sandbox['refunds'] {
     return snapshot(this.#state.refunds.toArray());
   }
-  get debits(): readonly SandboxDebit[] {
+  get debits(): Sandbox['debits'] {
     return snapshot(this.#state.debits.toArray());
   }
-  get deliveries(): readonly SandboxDeliveryAttempt[] {
+  get deliveries(): Sandbox['deliveries'] {
     return snapshot(this.#state.deliveries.toArray());
   }
-  get requests(): readonly SandboxRequestRecord[] {
+  get requests(): Sandbox['requests'] {
     return snapshot(this.#state.requests.toArray());
   }
 
