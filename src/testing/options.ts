@@ -221,11 +221,10 @@ export function checkListenOptions(options: unknown): asserts options is Sandbox
 
 /** Checks what `sandbox.fetch()` is given: a Fetch `Request`, and an optional context. @internal */
 export function checkFetchArguments(request: unknown, context: unknown): void {
-  const issues =
-    request instanceof Request
-      ? []
-      : [{ path: 'request', message: `must be a Request (got ${describe(request)})` }];
-  issues.push(...checkOptions(context, { clientIp: text }, 'context', 'a known field of the context'));
+  const issues = checkOptions(context, { clientIp: text }, 'context', 'a known field of the context');
+  if (!(request instanceof Request)) {
+    issues.unshift({ path: 'request', message: `must be a Request (got ${describe(request)})` });
+  }
   throwIssues('sandbox.fetch() arguments', issues);
 }
 
