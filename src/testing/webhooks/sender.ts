@@ -121,10 +121,8 @@ export class WebhookSender {
   /** Remembers the `charge.success` of a charge just paid (for redelivery), and sends it. */
   sendPaid(state: SandboxState, charge: SandboxCharge): Promise<WebhookDelivery | null> {
     const { reference, amount, customer } = charge;
-    const sent = {
-      event: 'charge.success',
-      data: { reference, amount, customer: { handle: customer.handle } },
-    };
+    const data = { reference, amount, customer: { handle: customer.handle } };
+    const sent = { event: 'charge.success', data };
     state.sentEvents.set(reference, sent);
     return this.#send(reference, sent);
   }
