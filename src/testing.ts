@@ -17,15 +17,15 @@ export type {
   SandboxDebit,
   SandboxDeliveryAttempt,
   SandboxRequestRecord,
+  SandboxFaultKind,
 } from './testing/state/records.js';
 export type { SandboxRequestContext } from './testing/endpoints/router.js';
 export type { SandboxMswHandler } from './testing/transports/in-process.js';
 export type { SandboxListenOptions, SandboxServer } from './testing/transports/server.js';
 export type { WebhookRetryOptions, WebhookOutcome, WebhookDelivery } from './testing/webhooks/sender.js';
 export type { SandboxLogger } from './testing/endpoints/log.js';
-export type { SandboxFaults, SandboxFaultKind } from './testing/endpoints/faults.js';
+export type { SandboxFaults } from './testing/endpoints/faults.js';
 export type { WebhookTarget } from './testing/webhooks/sender.js';
 export type { SandboxClock } from './testing/state/clock.js';
 export type { SandboxSeedCharge, SandboxSeedResult, SandboxSeedStatus } from './testing/state/seed.js';
-export { signWebhook } from './webhooks/sign.js';
-export type { SignedWebhook } from './webhooks/sign.js';
+export { signWebhook, type SignedWebhook } from './webhooks/sign.js';

@@ -1,4 +1,4 @@
-/** The sandbox's public shape, apart from its implementation: its options, and what `createSandbox()` returns. */
+/** The sandbox's public shape: its options, and what `createSandbox()` returns. */
 import type { SandboxCustomer, SandboxCustomerInit } from './state/customers.js';
 import type { FetchDispatcher, SandboxMswHandler } from './transports/in-process.js';
 import type { SandboxRequestContext } from './endpoints/router.js';
@@ -24,15 +24,9 @@ export interface SandboxOptions {
    * @default 'https://sandbox.wallet.test'
    */
   baseUrl?: string;
-  /**
-   * Where `authorize()` delivers the signed `charge.success` event. Needs `webhookSecret`.
-   * @default undefined (no delivery)
-   */
+  /** Where `authorize()` sends the signed `charge.success`; needs `webhookSecret`. @default undefined */
   webhookUrl?: string;
-  /**
-   * The secret deliveries are signed with: give your webhook handler the same one.
-   * @default undefined
-   */
+  /** The secret deliveries are signed with: give your webhook handler the same one. @default undefined */
   webhookSecret?: string;
   /**
    * Retries of a delivery to an endpoint that fails or is too slow.
@@ -52,10 +46,7 @@ export interface SandboxOptions {
    * ```
    */
   customers?: readonly SandboxCustomerInit[];
-  /**
-   * The IP allow list: requests from any other address answer 403. Unset, every address is allowed.
-   * @default undefined
-   */
+  /** The IP allow list: requests from any other address answer 403. @default undefined (every address) */
   allowedIps?: readonly string[];
   /**
    * The caller's IP for requests served in process (MSW, `dispatcher`, `fetch` without a context),
@@ -63,14 +54,10 @@ export interface SandboxOptions {
    * @default '127.0.0.1'
    */
   clientIp?: string;
-  /**
-   * How long a dispatched prompt lives before the charge expires, ms.
-   * @default 600000 (10 minutes)
-   */
+  /** How long a dispatched prompt lives before the charge expires, ms. @default 600000 (10 minutes) */
   promptTtlMs?: number;
   /**
-   * Where the sandbox's time comes from: on the real clock, read at every moment; on the manual
-   * clock, read once, as its start.
+   * The sandbox's time: read at every moment on the real clock, once (as its start) on the manual one.
    * @default () => new Date()
    */
   now?: () => Date;
@@ -90,8 +77,7 @@ export interface SandboxOptions {
    */
   clock?: SandboxClock;
   /**
-   * Where to write one line per request answered and per webhook delivery attempt. The bin logs
-   * to the terminal; a library user turns it on with `logger: console`.
+   * Where to write a line per request answered and per webhook delivery attempt (`logger: console`).
    * @default undefined (no log)
    */
   logger?: SandboxLogger;
@@ -107,17 +93,9 @@ export interface SandboxOptions {
    * ```
    */
   faults?: SandboxFaults;
-  /**
-   * How many requests and how many webhook delivery attempts `requests` and `deliveries` keep
-   * (each); older ones are dropped, so a long-running server's memory stays bounded.
-   * @default 1000
-   */
+  /** How many entries `requests` and `deliveries` keep, each; older ones are dropped. @default 1000 */
   historyLimit?: number;
-  /**
-   * How many idempotency keys are remembered; past it the oldest is forgotten, as keys expire on the
-   * service. Keys are kept per API key.
-   * @default 10000
-   */
+  /** Idempotency keys kept, per API key; past it the oldest goes, as on the service. @default 10000 */
   idempotencyKeyLimit?: number;
   /**
    * How many charges (and refunds and debits, each) are kept. Past it the oldest finished ones go, a
@@ -131,10 +109,7 @@ export interface SandboxOptions {
 export interface AuthorizeResult {
   /** The charge, now `SUCCESS`. */
   readonly charge: SandboxCharge;
-  /**
-   * How the first attempt to deliver `charge.success` went, or `null` without a `webhookUrl`.
-   * Retries of a failed attempt go on in the background; `webhook.settled` resolves after the last.
-   */
+  /** The first attempt to deliver `charge.success` (`null` without a `webhookUrl`); see `settled`. */
   readonly webhook: WebhookDelivery | null;
 }
 
@@ -156,7 +131,7 @@ export interface Sandbox {
    */
   readonly fetch: (request: Request, context?: SandboxRequestContext) => Promise<Response>;
   /**
-   * MSW request handlers for `baseUrl`. Loads msw on first access; throws a clear error if it is not installed.
+   * MSW request handlers for `baseUrl`. Loads msw on first access; throws a clear error without it.
    *
    * @example
    * ```ts
@@ -205,10 +180,10 @@ export interface Sandbox {
    */
   redeliver(reference: string): Promise<WebhookDelivery>;
   /**
-   * Sends a past delivery (`id` from `deliveries`) again, byte for byte, to the current webhook URL,
-   * as a new delivery; resolves like `authorize()`. Your handler's dedupe should answer it as the
-   * duplicate it is. Over HTTP: `GET /_sandbox/deliveries`, `POST /_sandbox/deliveries/{id}/replay`.
-   * Rejects with a `SandboxError` 404 for an id not held, 409 without a `webhookUrl`.
+   * Sends a past delivery (`id` from `deliveries`) again, byte for byte, to the current webhook URL, as
+   * a new delivery your handler's dedupe should catch; resolves like `authorize()`. Over HTTP: `GET
+   * /_sandbox/deliveries`, `POST /_sandbox/deliveries/{id}/replay`. Rejects with a `SandboxError` 404
+   * for an id not held, 409 without a `webhookUrl`.
    */
   replay(id: string): Promise<WebhookDelivery>;
   /** Plays the customer declining a pending charge: it becomes `FAILED`. Rejects like `authorize`. */
@@ -226,13 +201,12 @@ export interface Sandbox {
   /** Adds a customer, or replaces one with the same handle. */
   addCustomer(customer: SandboxCustomerInit): SandboxCustomer;
   /**
-   * Puts many charges straight into the sandbox (100,000 in well under a second), in any state a
-   * reconciliation meets: paid (the fee rule's fee, or one you give), pending (until `promptTtlMs`
-   * from now, so `authorize()` works), failed, expired, refunded in part or in full. Paid charges get
-   * a debit, refunded ones a refund record; no webhook is sent. All rows or none: a bad row, a held or
-   * repeated reference, or an unknown `handle` throws one `ValidationError` naming each (`3.amount: ...`).
-   * The oldest finished charges make room past `maxCharges` (logged). Over HTTP: `POST /_sandbox/seed`
-   * with a JSON array or JSON lines, no key needed.
+   * Puts many charges (100,000 in well under a second) straight into the sandbox, in any state a
+   * reconciliation meets: paid (the fee rule's fee or yours), pending (`authorize()` works) until
+   * `promptTtlMs` from now, failed, expired, refunded in part or in full; with their debits and refunds,
+   * no webhook. All rows or none: one `ValidationError` names each bad row, held or repeated reference,
+   * or unknown `handle` (`3.amount: ...`). Past `maxCharges` the oldest finished charges go (logged).
+   * Over HTTP: `POST /_sandbox/seed`, a JSON array or JSON lines, no key.
    *
    * @example
    * ```ts
@@ -273,10 +247,7 @@ export interface Sandbox {
   readonly deliveries: readonly SandboxDeliveryAttempt[];
   /** API requests answered (not the `/_sandbox/` controls): the newest `historyLimit`. A frozen snapshot. */
   readonly requests: readonly SandboxRequestRecord[];
-  /**
-   * Forgets charges, refunds, debits, deliveries, requests and idempotency keys; restores customers
-   * and the allow list, and takes the manual clock back to its start.
-   */
+  /** Forgets all that happened (idempotency keys too); restores customers, allow list and manual clock. */
   reset(): void;
   /** Stops every server `listen()` started, stops webhook retries under way, and closes the dispatcher. */
   close(): Promise<void>;

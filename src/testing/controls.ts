@@ -1,7 +1,4 @@
-/**
- * The `/_sandbox/` routes: test controls and the QR customer page. They play the customer and the
- * clock, not the merchant: no key, no allow list, no faults, not in the request log.
- */
+/** The `/_sandbox/` routes, test controls and QR pages: no key, no allow list, no faults, no request log. */
 import { isValidationError } from '../errors/base.js';
 import type { Sandbox } from './api.js';
 import { decodeSegment } from './endpoints/service.js';
@@ -16,16 +13,16 @@ import type { WebhookDelivery, WebhookTarget } from './webhooks/sender.js';
 
 /** Answers a route under the QR page prefix; `rest` is the path after it. */
 async function qrRoute(
-  controls: Sandbox,
-  state: SandboxState,
+  ctx: ControlContext,
   request: Request,
   rest: string,
   pageBase: string,
 ): Promise<Response> {
+  const { sandbox, state } = ctx;
   const match = /^([0-9a-f]{32})(?:\/(qr\.svg|authorize|decline))?$/.exec(rest);
   const id = match?.[1];
   const reference = id === undefined ? undefined : state.qrCodes.get(id);
-  const charge = reference === undefined ? undefined : controls.charge(reference);
+  const charge = reference === undefined ? undefined : sandbox.charge(reference);
   if (id === undefined || charge === undefined) {
     throw new SandboxError(404, 'No such QR code: it expired with a reset, or a newer prompt replaced it.');
   }
@@ -41,12 +38,10 @@ async function qrRoute(
   }
   if (request.method !== 'POST') throw new SandboxError(405, `${action} accepts POST only.`);
   try {
-    await (action === 'authorize'
-      ? controls.authorize(charge.reference)
-      : controls.decline(charge.reference));
+    await (action === 'authorize' ? sandbox.authorize(charge.reference) : sandbox.decline(charge.reference));
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
-    const now = controls.charge(charge.reference) ?? charge;
+    const now = sandbox.charge(charge.reference) ?? charge;
     return pageResponse({ charge: now, pageUrl, notice: error.message }, error.status);
   }
   // Post/redirect/get: a reload of the page shows the outcome and does not act twice.
@@ -131,7 +126,7 @@ export async function control(
 ): Promise<Response> {
   try {
     if (!path.startsWith(QR_PAGE_PREFIX)) return toResponse(await route(ctx, request, path));
-    return await qrRoute(ctx.sandbox, ctx.state, request, path.slice(QR_PAGE_PREFIX.length), pageBase);
+    return await qrRoute(ctx, request, path.slice(QR_PAGE_PREFIX.length), pageBase);
   } catch (error) {
     if (error instanceof SandboxError) return toResponse(failure(error.status, error.message));
     if (isValidationError(error)) return toResponse(failure(400, error.message));

@@ -1,13 +1,11 @@
 /** The sandbox's checks on the SDK's one option checker: every bad field in one `ValidationError`. */
-import { checkOptions, ofType, throwIssues, wholeNumber } from '../core/options.js';
-import type { OptionRule } from '../core/options.js';
+import { checkOptions, ofType, throwIssues, wholeNumber, type OptionRule } from '../core/options.js';
 import type { ValidationIssue } from '../errors/base.js';
 import { describe, isPlainObject } from '../internal/values.js';
 import type { SandboxOptions } from './api.js';
 import { KINDS, MAX_LATENCY_MS, MAX_RETRY_AFTER_S } from './endpoints/faults.js';
-import type { SandboxFaultKind } from './endpoints/faults.js';
-import { HANDLE, phoneKey, withAt } from './state/customers.js';
-import type { SandboxCustomerInit } from './state/customers.js';
+import type { SandboxFaultKind } from './state/records.js';
+import { HANDLE, phoneKey, withAt, type SandboxCustomerInit } from './state/customers.js';
 import type { SandboxListenOptions } from './transports/server.js';
 import type { WebhookTarget } from './webhooks/sender.js';
 
@@ -68,12 +66,6 @@ export const list =
 /** Checks one value against a rule, throwing a `ValidationError` for `context`. @internal */
 export function checkValue(context: string, name: string, value: unknown, rule: OptionRule): void {
   throwIssues(context, issuesOf(rule(value, name), name));
-}
-
-/** A string argument of a sandbox function, such as the reference `authorize()` takes. @internal */
-export function checkArgument(context: string, name: string, value: unknown): string {
-  checkValue(context, name, value, text);
-  return value as string;
 }
 
 /** `one`, or `[min, max]` of it with min <= max; `what` words one value in the message. */
@@ -229,11 +221,10 @@ export function checkListenOptions(options: unknown): asserts options is Sandbox
 
 /** Checks what `sandbox.fetch()` is given: a Fetch `Request`, and an optional context. @internal */
 export function checkFetchArguments(request: unknown, context: unknown): void {
-  const issues =
-    request instanceof Request
-      ? []
-      : [{ path: 'request', message: `must be a Request (got ${describe(request)})` }];
-  issues.push(...checkOptions(context, { clientIp: text }, 'context', 'a known field of the context'));
+  const issues = checkOptions(context, { clientIp: text }, 'context', 'a known field of the context');
+  if (!(request instanceof Request)) {
+    issues.unshift({ path: 'request', message: `must be a Request (got ${describe(request)})` });
+  }
   throwIssues('sandbox.fetch() arguments', issues);
 }
 
@@ -243,10 +234,8 @@ export function checkWebhookTarget(value: unknown): asserts value is WebhookTarg
   if (issues.length === 0 && isPlainObject(value)) {
     if (value.url === undefined)
       issues.push({ path: 'url', message: 'is required: where should events go?' });
-    if (value.secret === undefined) {
+    if (value.secret === undefined)
       issues.push({ path: 'secret', message: 'is required: your handler verifies with it' });
-    }
   }
-  if (value === undefined) issues.push({ path: '', message: 'must be { url, secret }' });
   throwIssues('webhook target', issues);
 }

@@ -4,10 +4,8 @@ import { control } from './controls.js';
 import { faultSource } from './endpoints/faults.js';
 import { IdempotencyStore } from './endpoints/idempotency.js';
 import { LogLines, deliveryLine } from './endpoints/log.js';
-import { createRouter, normalizeIp } from './endpoints/router.js';
-import type { Handle } from './endpoints/router.js';
+import { createRouter, normalizeIp, type Handle } from './endpoints/router.js';
 import {
-  checkArgument,
   checkCustomer,
   checkFetchArguments,
   checkListenOptions,
@@ -22,22 +20,12 @@ import { authorizeCharge, declineCharge, expireCharge } from './state/charges.js
 import { Clock } from './state/clock.js';
 import { defaultSandboxCustomers, toSandboxCustomer, withAt } from './state/customers.js';
 import type { SandboxCustomer, SandboxCustomerInit } from './state/customers.js';
-import type {
-  SandboxCharge,
-  SandboxDebit,
-  SandboxDeliveryAttempt,
-  SandboxRefund,
-  SandboxRequestRecord,
-} from './state/records.js';
-import { seedCharges } from './state/seed.js';
-import type { SandboxSeedCharge, SandboxSeedResult } from './state/seed.js';
+import type { SandboxCharge } from './state/records.js';
+import { seedCharges, type SandboxSeedCharge, type SandboxSeedResult } from './state/seed.js';
 import { SandboxState, snapshot } from './state/store.js';
-import { FetchDispatcher, mswHandlers } from './transports/in-process.js';
-import type { SandboxMswHandler } from './transports/in-process.js';
-import { startServer } from './transports/server.js';
-import type { SandboxListenOptions, SandboxServer } from './transports/server.js';
-import { WebhookSender } from './webhooks/sender.js';
-import type { WebhookDelivery, WebhookTarget } from './webhooks/sender.js';
+import { FetchDispatcher, mswHandlers, type SandboxMswHandler } from './transports/in-process.js';
+import { startServer, type SandboxListenOptions, type SandboxServer } from './transports/server.js';
+import { WebhookSender, type WebhookDelivery, type WebhookTarget } from './webhooks/sender.js';
 
 /** The longest single move of the manual clock: a year. */
 const MAX_ADVANCE_MS = 366 * 24 * 3_600_000;
@@ -48,7 +36,6 @@ class SandboxImpl implements Sandbox {
   readonly fetch: Handle;
   readonly #options: SandboxOptions;
   readonly #state: SandboxState;
-  readonly #now: () => Date;
   readonly #clock: Clock;
   readonly #webhooks: WebhookSender;
   readonly #idempotency: IdempotencyStore;
@@ -62,7 +49,6 @@ class SandboxImpl implements Sandbox {
   constructor(options: SandboxOptions) {
     this.#options = options;
     this.#clock = new Clock(options.clock ?? 'real', options.now ?? (() => new Date()));
-    this.#now = () => this.#clock.now();
     this.#promptTtlMs = options.promptTtlMs ?? 600_000;
     this.#logger.attach(options.logger);
     this.#state = new SandboxState({
@@ -71,16 +57,16 @@ class SandboxImpl implements Sandbox {
     });
     this.#state.onForget = (references) =>
       this.#logger.note(
-        this.#now(),
+        this.#clock.now(),
         `sandbox full (maxCharges ${this.#state.limits.maxCharges}): forgot ${references.length} oldest finished ${references.length === 1 ? `charge, ${references[0]}` : `charges, ${references[0]} to ${references.at(-1)}`}`,
       );
     this.#idempotency = new IdempotencyStore(options.idempotencyKeyLimit ?? 10_000);
     const { webhookUrl: url, webhookSecret: secret } = options;
     const target = url === undefined || secret === undefined ? undefined : { url, secret };
-    this.#webhooks = new WebhookSender(target, options.webhookRetry, this.#now, (attempt) => {
+    const now = (): Date => this.#clock.now();
+    this.#webhooks = new WebhookSender(target, options.webhookRetry, now, (attempt) => {
       this.#state.deliveries.push(attempt);
-      if (attempt.ok) this.#logger.info(deliveryLine(attempt));
-      else this.#logger.warn(deliveryLine(attempt));
+      this.#logger.write(attempt.ok ? 'info' : 'warn', deliveryLine(attempt));
     });
     const base = new URL(options.baseUrl ?? 'https://sandbox.wallet.test');
     this.#basePath = base.pathname.replace(/\/+$/, '');
@@ -135,12 +121,12 @@ class SandboxImpl implements Sandbox {
   }
 
   async redeliver(reference: string): Promise<WebhookDelivery> {
-    checkArgument('redeliver() argument', 'reference', reference);
+    checkValue('redeliver() argument', 'reference', reference, text);
     return await this.#webhooks.resend(this.#state, reference);
   }
 
   async replay(id: string): Promise<WebhookDelivery> {
-    checkArgument('replay() argument', 'id', id);
+    checkValue('replay() argument', 'id', id, text);
     return await this.#webhooks.replay(this.#state, id);
   }
 
@@ -155,10 +141,10 @@ class SandboxImpl implements Sandbox {
 
   // The customer (or the prompt's end) acts on a charge: held polls look again, and the log says so.
   #act(name: string, reference: string, change: typeof authorizeCharge): SandboxCharge {
-    checkArgument(`${name}() argument`, 'reference', reference);
-    const charge = snapshot(change(this.#state, reference, this.#now()));
+    checkValue(`${name}() argument`, 'reference', reference, text);
+    const charge = snapshot(change(this.#state, reference, this.#clock.now()));
     this.#clock.changed();
-    this.#logger.note(this.#now(), `customer ${name} ${reference}: ${charge.status}`);
+    this.#logger.note(this.#clock.now(), `customer ${name} ${reference}: ${charge.status}`);
     return charge;
   }
 
@@ -181,7 +167,7 @@ class SandboxImpl implements Sandbox {
   }
 
   seed(charges: readonly SandboxSeedCharge[]): SandboxSeedResult {
-    const now = this.#now();
+    const now = this.#clock.now();
     const result = seedCharges(this.#state, charges, now, this.#promptTtlMs);
     this.#logger.note(now, `sandbox seeded ${result.seeded} charges (${result.charges} held)`);
     return result;
@@ -190,7 +176,7 @@ class SandboxImpl implements Sandbox {
   setWebhook(target: WebhookTarget | undefined): void {
     if (target !== undefined) checkWebhookTarget(target);
     this.#webhooks.target = target === undefined ? undefined : { url: target.url, secret: target.secret };
-    this.#logger.note(this.#now(), `webhooks ${target === undefined ? 'off' : `-> ${target.url}`}`);
+    this.#logger.note(this.#clock.now(), `webhooks ${target === undefined ? 'off' : `-> ${target.url}`}`);
   }
 
   setAllowedIps(ips: readonly string[] | undefined): void {
@@ -199,27 +185,27 @@ class SandboxImpl implements Sandbox {
   }
 
   charge(reference: string): SandboxCharge | undefined {
-    checkArgument('charge() argument', 'reference', reference);
+    checkValue('charge() argument', 'reference', reference, text);
     const charge = this.#state.charges.get(reference);
     return charge === undefined ? undefined : snapshot(charge);
   }
 
-  get customers(): readonly SandboxCustomer[] {
+  get customers(): Sandbox['customers'] {
     return snapshot([...this.#state.customers.values()]);
   }
-  get charges(): readonly SandboxCharge[] {
+  get charges(): Sandbox['charges'] {
     return snapshot([...this.#state.charges.values()]);
   }
-  get refunds(): readonly SandboxRefund[] {
+  get refunds(): Sandbox['refunds'] {
     return snapshot(this.#state.refunds.toArray());
   }
-  get debits(): readonly SandboxDebit[] {
+  get debits(): Sandbox['debits'] {
     return snapshot(this.#state.debits.toArray());
   }
-  get deliveries(): readonly SandboxDeliveryAttempt[] {
+  get deliveries(): Sandbox['deliveries'] {
     return snapshot(this.#state.deliveries.toArray());
   }
-  get requests(): readonly SandboxRequestRecord[] {
+  get requests(): Sandbox['requests'] {
     return snapshot(this.#state.requests.toArray());
   }
 
@@ -236,8 +222,7 @@ class SandboxImpl implements Sandbox {
   async close(): Promise<void> {
     this.#clock.release();
     const webhooks = this.#webhooks.close();
-    await Promise.all([...this.#servers].map((stop) => stop()));
-    this.#servers.clear();
+    await Promise.all([...this.#servers].map((stop) => stop())); // each stop() leaves #servers
     // close() ends what runs now, not the sandbox: deliveries, listen() and the dispatcher work again.
     await webhooks;
   }

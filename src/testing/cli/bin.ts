@@ -10,10 +10,8 @@ function fail(message: string): never {
 }
 
 // One stream, in order: a developer reads requests and the deliveries they caused together.
-const terminal: SandboxLogger = {
-  info: (line) => process.stdout.write(`${line}\n`),
-  warn: (line) => process.stdout.write(`${line}\n`),
-};
+const print = (line: string): void => void process.stdout.write(`${line}\n`);
+const terminal: SandboxLogger = { info: print, warn: print };
 
 async function main(): Promise<void> {
   const args = parseBinArgs(process.argv.slice(2));

@@ -1,14 +1,9 @@
 /** Fault injection, so merchants can prove their retry paths: the same seed, the same faults. */
 import type { SandboxFaultKind } from '../state/records.js';
 
-export type { SandboxFaultKind };
-
 /** Options of fault injection (`createSandbox({ faults })`). Control routes are never faulted. */
 export interface SandboxFaults {
-  /**
-   * Share of API requests that fail, from 0 to 1.
-   * @default 0
-   */
+  /** Share of API requests that fail, from 0 to 1. @default 0 */
   failRate?: number;
   /**
    * How failing requests fail; each picks one of these at random (list one twice to make it twice
@@ -17,20 +12,13 @@ export interface SandboxFaults {
    */
   kinds?: readonly SandboxFaultKind[];
   /**
-   * The `Retry-After` of a `'rate-limit'` fault, whole seconds: a number, or `[min, max]` for a
-   * random one in that range.
+   * The `Retry-After` of a `'rate-limit'` fault, whole seconds: a number, or `[min, max]` for a random one.
    * @default 1
    */
   retryAfter?: number | readonly [number, number];
-  /**
-   * Delay before every API answer, ms: a number, or `[min, max]` for a random delay in that range.
-   * @default 0
-   */
+  /** Delay before every API answer, ms: a number, or `[min, max]` for a random one. @default 0 */
   latency?: number | readonly [number, number];
-  /**
-   * Seed of the random choices; the same seed gives the same faults for the same sequence of requests.
-   * @default 1
-   */
+  /** Seed of the random choices: the same seed, the same faults for the same requests. @default 1 */
   seed?: number;
 }
 

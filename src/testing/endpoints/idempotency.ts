@@ -29,10 +29,8 @@ export function fingerprint(method: string, path: string, body: string): string 
   return createHash('sha256').update(`${method} ${path}\n${normalized}`).digest('base64');
 }
 
-/** The API key and the idempotency key: two merchants' equal keys never share answers. @internal */
-export function storeKey(apiKey: string, idempotencyKey: string): string {
-  return `${createHash('sha256').update(apiKey).digest('base64')} ${idempotencyKey}`;
-}
+/** An answer; `otherRequest` when it replays a key first used for a different request. @internal */
+export type Outcome = { response: SavedResponse; replayed: boolean; otherRequest?: boolean };
 
 /** The saved answers, by API key and idempotency key, the newest `limit` of them. @internal */
 export class IdempotencyStore {
@@ -41,20 +39,20 @@ export class IdempotencyStore {
   /** @param limit - keys kept; past it the oldest is forgotten, as keys expire on the service. */
   constructor(readonly limit: number) {}
 
-  /** The answer saved for a key, if any; `sameRequest` is false when it answered another request. */
-  lookup(key: string, print: string): { response: SavedResponse; sameRequest: boolean } | undefined {
-    const entry = this.#entries.get(key);
-    return entry && { response: entry.response, sameRequest: entry.fingerprint === print };
-  }
-
-  /** Saves an answer, unless it refused the request before acting (400, 401, 403): fix and resend. */
-  remember(key: string, print: string, response: SavedResponse): void {
-    if (response.status === 400 || response.status === 401 || response.status === 403) return;
-    this.#entries.set(key, { fingerprint: print, response });
-    if (this.#entries.size > this.limit) {
-      const oldest = this.#entries.keys().next();
-      if (oldest.done !== true) this.#entries.delete(oldest.value);
+  /**
+   * The answer saved for a key (two merchants' equal keys never share one), or else `run()`'s, saved
+   * unless it refused the request before acting (400, 401, 403): fix and resend.
+   */
+  answer(apiKey: string, key: string, print: string, run: () => SavedResponse): Outcome {
+    const stored = `${createHash('sha256').update(apiKey).digest('base64')} ${key}`;
+    const entry = this.#entries.get(stored);
+    if (entry) return { response: entry.response, replayed: true, otherRequest: entry.fingerprint !== print };
+    const response = run();
+    if (![400, 401, 403].includes(response.status)) {
+      this.#entries.set(stored, { fingerprint: print, response });
+      if (this.#entries.size > this.limit) this.#entries.delete(this.#entries.keys().next().value!);
     }
+    return { response, replayed: false };
   }
 
   clear(): void {

@@ -54,7 +54,7 @@ export function escapeControls(line: string): string {
 }
 
 /** Sends each line, escaped, to every logger attached; a broken sink loses a line, never throws. @internal */
-export class LogLines implements SandboxLogger {
+export class LogLines {
   readonly #sinks = new Set<{ logger: SandboxLogger }>();
 
   /** Attaches a logger; returns what detaches it. */
@@ -65,15 +65,7 @@ export class LogLines implements SandboxLogger {
     return () => void this.#sinks.delete(sink);
   }
 
-  info(line: string): void {
-    this.#write('info', line);
-  }
-
-  warn(line: string): void {
-    this.#write('warn', line);
-  }
-
-  #write(level: 'info' | 'warn', line: string): void {
+  write(level: keyof SandboxLogger, line: string): void {
     const safe = escapeControls(line);
     for (const sink of this.#sinks) {
       try {
@@ -86,6 +78,6 @@ export class LogLines implements SandboxLogger {
 
   /** `12:00:01.100 customer authorize order_1: SUCCESS`: something the sandbox did, at its time `at`. */
   note(at: Date, text: string): void {
-    this.info(`${clock(at.toISOString())} ${text}`);
+    this.write('info', `${clock(at.toISOString())} ${text}`);
   }
 }

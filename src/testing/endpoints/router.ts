@@ -8,14 +8,10 @@ import { QR_PAGE_PREFIX } from '../page/qr-page.js';
 import { SandboxError } from '../state/errors.js';
 import type { SandboxRequestRecord } from '../state/records.js';
 import type { Fault } from './faults.js';
-import { fingerprint, storeKey } from './idempotency.js';
-import type { IdempotencyStore } from './idempotency.js';
-import { requestLine } from './log.js';
-import type { SandboxLogger } from './log.js';
-import { endpointAt, holdPoll } from './service.js';
-import type { ServiceContext } from './service.js';
-import { failure, parseJsonObject, readBody, refusal, toResponse } from './wire.js';
-import type { SavedResponse } from './wire.js';
+import { fingerprint, type IdempotencyStore, type Outcome } from './idempotency.js';
+import { requestLine, type LogLines } from './log.js';
+import { endpointAt, holdPoll, type Endpoint, type ServiceContext } from './service.js';
+import { failure, parseJsonObject, readBody, refusal, toResponse, type SavedResponse } from './wire.js';
 
 /** Who is calling, as the way of serving knows it. */
 export interface SandboxRequestContext {
@@ -36,7 +32,7 @@ export interface RouterContext extends ServiceContext {
   defaultClientIp: string;
   basePath: string;
   faults: (() => Fault) | undefined;
-  logger: SandboxLogger | undefined;
+  logger: LogLines;
   /** Answers the `/_sandbox/` routes (the controls and the QR pages): no key, no faults, no log. */
   control: (request: Request, path: string, pageBase: string) => Promise<Response>;
 }
@@ -67,21 +63,15 @@ function authenticate(header: string | null): string {
   return key;
 }
 
-/** An answer; `otherRequest` when it replays a key first used for a different request. */
-type Outcome = { response: SavedResponse; replayed: boolean; otherRequest?: boolean };
+/** A request to an endpoint the service serves; a path with a bad segment is its own 400. */
+type Call = { request: Request; path: string; endpoint: Endpoint | SandboxError; clientIp: string };
 
 const MAX_KEY_LENGTH = 255;
 
 // Synchronous from the idempotency lookup to saving the answer: no other request can run in between,
 // so two concurrent requests with one key act once and the second replays the first.
-function answer(
-  ctx: RouterContext,
-  request: Request,
-  path: string,
-  body: string,
-  clientIp: string,
-  pageBase: string,
-): Outcome {
+function answer(ctx: RouterContext, call: Call, body: string): Outcome {
+  const { request, path, endpoint, clientIp } = call;
   const apiKey = authenticate(request.headers.get('authorization'));
   if (ctx.state.allowedIps !== undefined && !ctx.state.allowedIps.has(clientIp)) {
     throw new SandboxError(
@@ -89,7 +79,7 @@ function answer(
       `Requests from ${clientIp} are not allowed: the IP is not on this key's allow list.`,
     );
   }
-  const endpoint = endpointAt(ctx, path, pageBase);
+  if (endpoint instanceof SandboxError) throw endpoint;
   if (endpoint.method !== request.method)
     throw new SandboxError(405, `${path} accepts ${endpoint.method} only.`);
   const run = (): SavedResponse => {
@@ -105,25 +95,12 @@ function answer(
   if (key.trim() === '' || key.length > MAX_KEY_LENGTH) {
     throw new SandboxError(400, `X-Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`);
   }
-  const print = fingerprint(request.method, path, body);
-  const stored = storeKey(apiKey, key);
-  const found = ctx.idempotency.lookup(stored, print);
-  if (found !== undefined)
-    return { response: found.response, replayed: true, otherRequest: !found.sameRequest };
-  const response = run();
-  ctx.idempotency.remember(stored, print, response);
-  return { response, replayed: false };
+  return ctx.idempotency.answer(apiKey, key, fingerprint(request.method, path, body), run);
 }
 
 // Everything but the injected delay, the body read and a held poll is synchronous: see answer().
-async function serve(
-  ctx: RouterContext,
-  request: Request,
-  path: string,
-  clientIp: string,
-  fault: Fault | undefined,
-  pageBase: string,
-): Promise<Outcome> {
+async function serve(ctx: RouterContext, call: Call, fault: Fault | undefined): Promise<Outcome> {
+  const { request, endpoint } = call;
   if (fault !== undefined && fault.delayMs > 0) await sleep(fault.delayMs);
   const refused = (response: SavedResponse): Outcome => ({ response, replayed: false });
   if (fault?.kind === 'error')
@@ -133,21 +110,10 @@ async function serve(
     return refused(failure(429, 'Injected rate limit: the sandbox did not act.'));
   try {
     const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await readBody(request);
-    await holdPoll(ctx, request, path);
-    return answer(ctx, request, path, body, clientIp, pageBase);
+    if (!(endpoint instanceof SandboxError)) await holdPoll(ctx, request, endpoint.reference);
+    return answer(ctx, call, body);
   } catch (error) {
     return refused(refusal(error));
-  }
-}
-
-/** True when an endpoint serves the path; a served path with a bad segment is the service's own 400. */
-function served(ctx: RouterContext, path: string | undefined, pageBase: string): path is string {
-  if (path === undefined) return false;
-  try {
-    endpointAt(ctx, path, pageBase);
-    return true;
-  } catch (error) {
-    return !(error instanceof SandboxError && error.status === 404);
   }
 }
 
@@ -170,10 +136,11 @@ export function createRouter(ctx: RouterContext): Handle {
     const fault = ctx.faults?.();
     // A path the service does not serve never reaches it: the web server in front answers, in
     // plain text, not the service's envelope. So a wrong base URL shows as `endpoint_not_found`.
-    const front = !served(ctx, path, pageBase);
+    const endpoint = path === undefined ? undefined : endpointAt(ctx, path, pageBase);
+    const front = path === undefined || endpoint === undefined;
     const outcome: Outcome = front
       ? { response: { status: 404, body: 'Not Found\n' }, replayed: false }
-      : await serve(ctx, request, path, clientIp, fault, pageBase);
+      : await serve(ctx, { request, path, endpoint, clientIp }, fault);
     const record: SandboxRequestRecord = Object.freeze({
       method: request.method,
       path: url.pathname,
@@ -188,8 +155,7 @@ export function createRouter(ctx: RouterContext): Handle {
     ctx.state.requests.push(record);
     const otherRequest = outcome.otherRequest === true;
     const line = requestLine(record, otherRequest);
-    if (record.status >= 500 || record.fault !== null || otherRequest) ctx.logger?.warn(line);
-    else ctx.logger?.info(line);
+    ctx.logger.write(record.status >= 500 || record.fault !== null || otherRequest ? 'warn' : 'info', line);
     if (front) {
       return new Response(outcome.response.body, {
         status: 404,

@@ -1,13 +1,11 @@
 /** The service's four endpoints, synchronous so an idempotent replay around them is exact. */
 import type { AuthChannel, ChargeDispatch, ResolvedCustomer, Settlement, Transaction } from '../../types.js';
 import { findCharge, promptCharge, refundCharge, registerCharge } from '../state/charges.js';
-import { settlementTime } from '../state/clock.js';
-import type { Clock } from '../state/clock.js';
+import { settlementTime, type Clock } from '../state/clock.js';
 import { findCustomer, linkedBanks } from '../state/customers.js';
 import { SandboxError } from '../state/errors.js';
 import type { SandboxCharge } from '../state/records.js';
-import { isWaiting } from '../state/store.js';
-import type { SandboxState } from '../state/store.js';
+import { isWaiting, type SandboxState } from '../state/store.js';
 import { amount, optionalObject, optionalString, requireOneOf, requireString, success } from './wire.js';
 import type { JsonObject, SavedResponse } from './wire.js';
 
@@ -21,10 +19,11 @@ export interface ServiceContext {
   promptTtlMs: number;
 }
 
-/** One endpoint: its method, and how it answers a request's body (already read). @internal */
+/** One endpoint: its method, its answer to a body (already read), a verify's reference. @internal */
 export interface Endpoint {
   method: 'GET' | 'POST';
   run: (body: () => JsonObject) => SavedResponse;
+  reference?: string;
 }
 
 function resolveHandle(ctx: ServiceContext, body: JsonObject): SavedResponse {
@@ -67,15 +66,14 @@ function dispatch(ctx: ServiceContext, body: JsonObject, pageBase: string): Save
 }
 
 /** A paid charge settles at once on the real clock; on the manual one at {@link settlementTime}. */
-function settlement(charge: SandboxCharge, clock: Clock): Settlement | null {
-  if (charge.status !== 'SUCCESS' || charge.paidAt === null) return null;
-  if (!clock.manual) return { status: 'SETTLED', settledAt: charge.paidAt };
-  const settledAt = settlementTime(charge.paidAt);
+function settlement(paidAt: string, clock: Clock): Settlement | null {
+  if (!clock.manual) return { status: 'SETTLED', settledAt: paidAt };
+  const settledAt = settlementTime(paidAt);
   return Date.parse(settledAt) <= clock.now().getTime() ? { status: 'SETTLED', settledAt } : null;
 }
 
-/** The verify response's data for a charge. @internal */
-export function toTransaction(charge: SandboxCharge, clock: Clock): Transaction {
+/** The verify response's data for a charge. */
+function toTransaction(charge: SandboxCharge, clock: Clock): Transaction {
   const { fee, netAmount, paidAt } = charge;
   const status =
     charge.status === 'PENDING_SCAN' || charge.status === 'RESOLVED'
@@ -91,7 +89,7 @@ export function toTransaction(charge: SandboxCharge, clock: Clock): Transaction 
     if (fee === null || netAmount === null || paidAt === null) {
       throw new Error(`sandbox charge ${charge.reference} is SUCCESS without its fee`);
     }
-    const settled = settlement(charge, clock);
+    const settled = settlement(paidAt, clock);
     return { ...common, fee, netAmount, status, channel, customer, settlement: settled, paidAt };
   }
   return { ...common, fee, netAmount, status, channel, customer, settlement: null, paidAt };
@@ -114,13 +112,8 @@ function refund(ctx: ServiceContext, body: JsonObject): SavedResponse {
     amount: amount(body, 'amount', false),
     reason: optionalString(body, 'reason'),
   };
-  const {
-    refundReference,
-    amount: refunded,
-    currency,
-    status,
-    refundedAt,
-  } = refundCharge(ctx.state, request, ctx.clock.now());
+  const refund = refundCharge(ctx.state, request, ctx.clock.now());
+  const { refundReference, amount: refunded, currency, status, refundedAt } = refund;
   return success({ refundReference, amount: refunded, currency, status, refundedAt }, 'Refund processed');
 }
 
@@ -133,8 +126,15 @@ export function decodeSegment(raw: string): string {
   }
 }
 
-/** The endpoint at a path (relative to the base path), or a 404. @internal */
-export function endpointAt(ctx: ServiceContext, path: string, pageBase: string): Endpoint {
+/**
+ * The endpoint at a path (relative to the base path), `undefined` for none, or the 400 of a bad
+ * segment, returned so that it is answered only after the key and the allow list are checked. @internal
+ */
+export function endpointAt(
+  ctx: ServiceContext,
+  path: string,
+  pageBase: string,
+): Endpoint | SandboxError | undefined {
   switch (path) {
     case '/v1/charges/resolve-handle':
       return { method: 'POST', run: (body) => resolveHandle(ctx, body()) };
@@ -144,9 +144,13 @@ export function endpointAt(ctx: ServiceContext, path: string, pageBase: string):
       return { method: 'POST', run: (body) => refund(ctx, body()) };
   }
   const raw = VERIFY.exec(path)?.[1];
-  if (raw === undefined) throw new SandboxError(404, `No endpoint at ${path}.`);
-  const reference = decodeSegment(raw);
-  return { method: 'GET', run: () => verify(ctx, reference) };
+  if (raw === undefined) return undefined;
+  try {
+    const reference = decodeSegment(raw);
+    return { method: 'GET', run: () => verify(ctx, reference), reference };
+  } catch (error) {
+    return error as SandboxError;
+  }
 }
 
 /** The longest hold, whatever the preference asks: below the SDK's default attempt timeout. */
@@ -156,18 +160,11 @@ const MAX_HOLD_S = 25;
  * On the manual clock, holds a verify of a waiting charge sent with `Prefer: wait=N` until the
  * charge changes, N seconds pass or the caller gives up, so the answer comes when the test acts. @internal
  */
-export async function holdPoll(ctx: ServiceContext, request: Request, path: string): Promise<void> {
+export async function holdPoll(ctx: ServiceContext, request: Request, reference?: string): Promise<void> {
   const { clock } = ctx;
-  if (!clock.manual || request.method !== 'GET') return;
+  if (!clock.manual || request.method !== 'GET' || reference === undefined) return;
   const wait = /(?:^|[,;\s])wait=(\d{1,6})(?:$|[,;\s])/i.exec(request.headers.get('prefer') ?? '')?.[1];
-  const raw = VERIFY.exec(path)?.[1];
-  if (wait === undefined || raw === undefined) return;
-  let reference: string;
-  try {
-    reference = decodeURIComponent(raw);
-  } catch {
-    return; // verify answers the 400
-  }
+  if (wait === undefined) return;
   const until = performance.now() + Math.min(Number(wait), MAX_HOLD_S) * 1000;
   const closing = clock.closing;
   for (;;) {

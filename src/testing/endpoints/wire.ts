@@ -130,18 +130,11 @@ export function amount(body: JsonObject, field: string, required: boolean): numb
 /** How deep stored metadata may nest: the sandbox copies and freezes what it keeps, recursively. */
 const MAX_DEPTH = 32;
 
-function depth(value: unknown): number {
-  let deepest = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [item, level] = stack.pop()!;
-    if (typeof item !== 'object' || item === null) continue;
-    deepest = Math.max(deepest, level);
-    if (deepest > MAX_DEPTH) return deepest;
-    for (const inner of Object.values(item)) stack.push([inner, level + 1]);
-  }
-  return deepest;
-}
+// Stops at MAX_DEPTH + 1 levels, so a hostile body cannot overflow the stack.
+const tooDeep = (value: unknown, level = 1): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  (level > MAX_DEPTH || Object.values(value).some((inner) => tooDeep(inner, level + 1)));
 
 /** An optional plain object of custom pairs, nested at most 32 deep. @internal */
 export function optionalObject(body: JsonObject, field: string): JsonObject | undefined {
@@ -150,7 +143,7 @@ export function optionalObject(body: JsonObject, field: string): JsonObject | un
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw bad(`${field} must be an object of key-value pairs when given.`);
   }
-  if (depth(value) > MAX_DEPTH) throw bad(`${field} nests more than ${MAX_DEPTH} levels deep.`);
+  if (tooDeep(value)) throw bad(`${field} nests more than ${MAX_DEPTH} levels deep.`);
   return value as JsonObject;
 }
 

@@ -5,13 +5,14 @@ import type { SandboxCharge } from '../state/records.js';
 /** The path of a QR page under the sandbox's base path. @internal */
 export const QR_PAGE_PREFIX = '/_sandbox/qr/';
 
+/** Never cached, never sniffed as another type. */
+const FRESH = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const;
 /** The page's security headers: nothing loads from anywhere, forms post only to the sandbox. */
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy':
     "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'",
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
+  ...FRESH,
 } as const;
 
 /** The QR code of `text` as SVG: error correction M and a 4-module quiet zone, readable from a screen. */
@@ -25,13 +26,7 @@ async function qrSvg(text: string): Promise<string> {
 
 /** The SVG answer, for an `<img src=qrCodeUrl>` on a merchant's checkout page. @internal */
 export async function svgResponse(pageUrl: string): Promise<Response> {
-  return new Response(await qrSvg(pageUrl), {
-    headers: {
-      'content-type': 'image/svg+xml',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    },
-  });
+  return new Response(await qrSvg(pageUrl), { headers: { 'content-type': 'image/svg+xml', ...FRESH } });
 }
 
 /** True when the client asked for an image (an `<img>`), not a page: a `qrCodeUrl` works both ways. @internal */

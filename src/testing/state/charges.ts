@@ -5,8 +5,7 @@ import type { AuthChannel } from '../../types.js';
 import type { SandboxCustomer } from './customers.js';
 import { SandboxError } from './errors.js';
 import type { SandboxCharge, SandboxRefund } from './records.js';
-import { isWaiting } from './store.js';
-import type { Charge, SandboxState } from './store.js';
+import { isWaiting, type Charge, type SandboxState } from './store.js';
 
 /** The service's fee: 2%, rounded half up, capped at 200 000 Kobo (not the SDK's `estimateFee`). @internal */
 export function sandboxFee(amount: number): number {

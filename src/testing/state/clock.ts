@@ -1,7 +1,4 @@
-/**
- * The sandbox's time: the real clock, or a manual one that stands still until a test moves it (a
- * poll held on it waits for the next change).
- */
+/** The sandbox's time: the real clock, or a manual one that stands still until a test moves it. */
 import { SandboxError } from './errors.js';
 
 /** How the sandbox's time passes: with the machine's (`'real'`), or only by `advance()` (`'manual'`). */
@@ -74,12 +71,8 @@ export class Clock {
 
   /** Resolves at the next change, after `ms`, or when `signal` or the sandbox's closing aborts. */
   nextChange(signal: AbortSignal, ms: number): Promise<void> {
-    const ended = AbortSignal.any([
-      this.#wake.signal,
-      this.#stop.signal,
-      signal,
-      AbortSignal.timeout(Math.ceil(ms)),
-    ]);
+    const timeout = AbortSignal.timeout(Math.ceil(ms));
+    const ended = AbortSignal.any([this.#wake.signal, this.#stop.signal, signal, timeout]);
     return new Promise((resolve) => {
       if (ended.aborted) resolve();
       else ended.addEventListener('abort', () => resolve(), { once: true });

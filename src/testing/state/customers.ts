@@ -14,10 +14,7 @@ export interface SandboxBankInit {
   bankCode: string;
   /** The full account number; resolve shows only its last four digits. */
   accountNumber: string;
-  /**
-   * The debit mandate's status. Only `ACTIVE` banks are listed by resolve and accepted by dispatch.
-   * @default 'ACTIVE'
-   */
+  /** The debit mandate's status: resolve lists and dispatch takes only `ACTIVE` ones. @default 'ACTIVE' */
   mandateStatus?: string;
 }
 
@@ -29,15 +26,9 @@ export interface SandboxCustomerInit {
   phone: string;
   /** Display name. */
   name: string;
-  /**
-   * URL of the avatar image.
-   * @default `https://sandbox.wallet.test/avatars/<handle>.png`
-   */
+  /** URL of the avatar image. @default `https://sandbox.wallet.test/avatars/<handle>.png` */
   avatarUrl?: string;
-  /**
-   * The customer's bank accounts, with any mandate status.
-   * @default []
-   */
+  /** The customer's bank accounts, with any mandate status. @default [] */
   banks?: readonly SandboxBankInit[];
 }
 

@@ -2,9 +2,8 @@
 import { WalletError, named } from '../../errors/base.js';
 
 /**
- * A request the sandbox refused, or a test control called on a charge in the wrong state. Carries
- * the HTTP status the sandbox answers with, so the same refusal reads the same over HTTP and in
- * process. A {@link WalletError}, so `isWalletError` and `instanceof WalletError` hold.
+ * A request the sandbox refused, or a test control called on a charge in the wrong state, with the
+ * HTTP status it is answered with, over HTTP and in process alike. A {@link WalletError}.
  *
  * @example
  * ```ts

@@ -1,5 +1,6 @@
 /** The records a merchant's test reads: plain data, frozen when handed out. */
 import type { AuthChannel } from '../../types.js';
+import type { SandboxCustomer } from './customers.js';
 
 /**
  * Where a charge is in the sandbox. `RESOLVED`: registered by resolve, not dispatched yet.
@@ -18,14 +19,7 @@ export interface SandboxCharge {
   /** Always `NGN`. */
   readonly currency: 'NGN';
   /** Who is paying. */
-  readonly customer: {
-    /** Handle with a leading `@`. */
-    readonly handle: string;
-    /** Registered phone number. */
-    readonly phone: string;
-    /** Display name. */
-    readonly name: string;
-  };
+  readonly customer: Pick<SandboxCustomer, 'handle' | 'phone' | 'name'>;
   /** Where the charge is. */
   readonly status: SandboxChargeStatus;
   /** The bank of the latest dispatch, or `null` before one. */
@@ -88,10 +82,7 @@ export interface SandboxDebit {
 
 /** One attempt to deliver a webhook to the merchant's endpoint. */
 export interface SandboxDeliveryAttempt {
-  /**
-   * The delivery this attempt belongs to (`dlv_1`, `dlv_2`, ...), shared by its retries: send it
-   * again with `sandbox.replay(id)` or `POST /_sandbox/deliveries/{id}/replay`.
-   */
+  /** The delivery (`dlv_1`, ...) of this attempt and its retries; `sandbox.replay(id)` sends it again. */
   readonly id: string;
   /** Event kind, for example `charge.success`. */
   readonly event: string;
@@ -144,10 +135,9 @@ export interface SandboxRequestRecord {
 }
 
 /**
- * How a faulty request fails. `error`: a 5xx answer, and the sandbox did not act. `reset`: the
- * connection drops before the sandbox acts. `reset-after`: the sandbox acts (a charge is dispatched,
- * a refund made), then the connection drops: the outcome the merchant cannot see, which retrying
- * with the same idempotency key resolves. `rate-limit`: a 429 with a `Retry-After` (see the faults'
- * `retryAfter`), and the sandbox did not act; chosen only when `kinds` names it.
+ * How a faulty request fails. `error`: a 5xx, the sandbox did not act. `reset`: the connection drops
+ * before the sandbox acts. `reset-after`: the sandbox acts, then the connection drops: an unknown
+ * outcome, which a retry with the same idempotency key resolves. `rate-limit`: a 429 with a
+ * `Retry-After` (the faults' `retryAfter`), the sandbox did not act; chosen only when `kinds` names it.
  */
 export type SandboxFaultKind = 'error' | 'reset' | 'reset-after' | 'rate-limit';

@@ -24,10 +24,7 @@ export interface SandboxSeedCharge {
    * now (authorize, decline and expire work on it); `EXPIRED` verifies as `FAILED`.
    */
   status: SandboxSeedStatus;
-  /**
-   * Who pays: a handle or phone the sandbox knows.
-   * @default '@ada'
-   */
+  /** Who pays: a handle or phone the sandbox knows. @default '@ada' */
   handle?: string;
   /**
    * The fee of a `SUCCESS` charge, Kobo. Give one the fee rule does not give to seed a charge a
@@ -35,10 +32,7 @@ export interface SandboxSeedCharge {
    * @default the fee rule: 2%, rounded half up, capped at 200000
    */
   fee?: number;
-  /**
-   * The net amount of a `SUCCESS` charge, Kobo.
-   * @default amount - fee
-   */
+  /** The net amount of a `SUCCESS` charge, Kobo. @default amount - fee */
   netAmount?: number;
   /**
    * Kobo already refunded from a `SUCCESS` charge, or `true` for all of it; one refund record is
@@ -46,15 +40,9 @@ export interface SandboxSeedCharge {
    * @default 0
    */
   refunded?: number | boolean;
-  /**
-   * When a `SUCCESS` charge was paid (ISO-8601).
-   * @default now
-   */
+  /** When a `SUCCESS` charge was paid (ISO-8601). @default now */
   paidAt?: string;
-  /**
-   * The channel of its dispatch.
-   * @default 'wallet_push'
-   */
+  /** The channel of its dispatch. @default 'wallet_push' */
   channel?: AuthChannel;
 }
 
@@ -68,14 +56,7 @@ export interface SandboxSeedResult {
 
 const STATUSES: ReadonlySet<string> = new Set(['SUCCESS', 'FAILED', 'PENDING_AUTHORIZATION', 'EXPIRED']);
 const PAID_ONLY = ['fee', 'netAmount', 'refunded', 'paidAt'] as const;
-const FIELDS: ReadonlySet<string> = new Set([
-  'reference',
-  'amount',
-  'status',
-  'handle',
-  'channel',
-  ...PAID_ONLY,
-]);
+const FIELDS = new Set<string>(['reference', 'amount', 'status', 'handle', 'channel', ...PAID_ONLY]);
 const MAX_ISSUES = 20;
 
 const kobo = (value: unknown, zero: boolean): boolean =>
@@ -110,15 +91,12 @@ function rowIssues(state: SandboxState, row: unknown, at: string, seen: Set<stri
     return issues;
   }
   if (r.fee !== undefined && !kobo(r.fee, true)) bad('fee', 'must be a whole number of Kobo, 0 or more');
-  if (r.netAmount !== undefined && !(typeof r.netAmount === 'number' && Number.isSafeInteger(r.netAmount))) {
+  if (r.netAmount !== undefined && !Number.isSafeInteger(r.netAmount))
     bad('netAmount', 'must be a whole number of Kobo');
-  }
-  const refunded = r.refunded;
-  if (
-    refunded !== undefined &&
-    typeof refunded !== 'boolean' &&
-    !(kobo(refunded, true) && (refunded as number) <= (amount as number))
-  ) {
+  const { refunded } = r;
+  const refundable =
+    typeof refunded === 'boolean' || (kobo(refunded, true) && (refunded as number) <= (amount as number));
+  if (refunded !== undefined && !refundable) {
     bad('refunded', 'must be true, false or a whole number of Kobo up to the amount');
   }
   if (r.paidAt !== undefined && (typeof r.paidAt !== 'string' || Number.isNaN(Date.parse(r.paidAt)))) {

@@ -83,14 +83,13 @@ export class SandboxState {
    */
   admit(charge: Charge, now: Date): void {
     const { maxCharges } = this.limits;
-    if (this.charges.size >= maxCharges) {
+    if (this.charges.size >= maxCharges)
       this.#forget(maxCharges - Math.max(1, Math.floor(maxCharges / 100)), now);
-      if (this.charges.size >= maxCharges) {
-        throw new SandboxError(
-          503,
-          `The sandbox is full: it keeps ${maxCharges} charges (maxCharges) and every one is waiting for its customer. Authorize, decline or expire some, or raise maxCharges.`,
-        );
-      }
+    if (this.charges.size >= maxCharges) {
+      throw new SandboxError(
+        503,
+        `The sandbox is full: it keeps ${maxCharges} charges (maxCharges) and every one is waiting for its customer. Authorize, decline or expire some, or raise maxCharges.`,
+      );
     }
     this.charges.set(charge.reference, charge);
   }

@@ -131,9 +131,7 @@ export class FetchDispatcher implements Dispatcher {
   close(): Promise<void>;
   close(callback: () => void): void;
   close(callback?: () => void): Promise<void> | void {
-    this.#closed = true;
-    if (callback) return callback();
-    return Promise.resolve();
+    return callback ? this.destroy(null, callback) : this.destroy();
   }
 
   /** Refuses new requests. */
@@ -150,9 +148,8 @@ export class FetchDispatcher implements Dispatcher {
 }
 
 /**
- * One MSW request handler, as `setupServer()` and `worker.use()` take it (msw's `HttpHandler`).
- * `any`, because msw's handler classes have private members (no structural type is accepted) and
- * naming msw's class would break the declarations where msw, an optional peer, is not installed.
+ * One MSW request handler, as `setupServer()` and `worker.use()` take it. `any`: msw's classes have
+ * private members (no structural type fits), and naming one breaks the types where msw is not installed.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: no other type is both msw-free and accepted by msw.
 export type SandboxMswHandler = any;

@@ -1,32 +1,22 @@
 /** The sandbox over HTTP on loopback, for apps in other processes and languages. */
 import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import type { SandboxLogger } from '../endpoints/log.js';
 import type { Handle } from '../endpoints/router.js';
+import { failure } from '../endpoints/wire.js';
 
 /** Where and how `sandbox.listen()` serves. */
 export interface SandboxListenOptions {
-  /**
-   * TCP port; 0 picks a free one.
-   * @default 0
-   */
+  /** TCP port; 0 picks a free one. @default 0 */
   port?: number;
-  /**
-   * Address to bind. Keep it on loopback: the sandbox accepts any test key.
-   * @default '127.0.0.1'
-   */
+  /** Address to bind. Keep it on loopback: the sandbox accepts any test key. @default '127.0.0.1' */
   host?: string;
-  /**
-   * How long a client may take to send a whole request, ms; a slower one is cut off with 408.
-   * @default 30000
-   */
+  /** How long a client may take to send a whole request, ms; a slower one gets a 408. @default 30000 */
   requestTimeoutMs?: number;
   /**
-   * Where to log, while this server runs, one line per request and per webhook delivery attempt
-   * of the sandbox (as the `logger` option of `createSandbox()` does for its whole life).
+   * Where to log a line per request and webhook delivery attempt while this server runs.
    * @default undefined (only the sandbox's own `logger`, if any)
    *
    * @example
@@ -43,7 +33,7 @@ export interface SandboxServer {
   readonly url: string;
   /** The port it listens on. */
   readonly port: number;
-  /** Stops listening and drops open connections; resolves once the port is free. A property, so it can be destructured. */
+  /** Stops listening and drops open connections; resolves once the port is free. Can be destructured. */
   readonly close: () => Promise<void>;
 }
 
@@ -134,8 +124,9 @@ export async function startServer(
     (req, res) => {
       serve(handle, req, res, origin).catch((error: unknown) => {
         if (res.headersSent) return res.destroy();
-        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
-        res.end(JSON.stringify({ status: 'error', message: `The sandbox failed: ${String(error)}` }));
+        const { status, body } = failure(500, `The sandbox failed: ${String(error)}`);
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+        res.end(body);
       });
     },
   );

@@ -1,14 +1,20 @@
-/**
- * Webhooks as the service sends them: signed, POSTed, retried with capped doubling delays, every
- * attempt recorded. The caller waits for the first attempt only; retries go on in the background.
- */
+/** Webhooks as the service sends them: signed, retried with capped doubling delays, each attempt recorded. */
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { signWebhook } from '../../webhooks/sign.js';
 import { SandboxError } from '../state/errors.js';
 import type { SandboxCharge, SandboxDeliveryAttempt } from '../state/records.js';
 import type { SandboxState, SentEvent } from '../state/store.js';
-import { webhookBody } from './body.js';
+
+/**
+ * The body of a delivery: indented JSON with a final newline, bytes `JSON.stringify(JSON.parse(body))`
+ * does not give back, so a handler verifying a re-serialized body fails here in development, as it
+ * would against the service. Shared with `wallet webhooks trigger` (via `@wallet/node/workspace`).
+ * @internal
+ */
+export function webhookBody(event: string, data: unknown): string {
+  return `${JSON.stringify({ event, data }, null, 2)}\n`;
+}
 
 /** Where webhooks go: an endpoint and the secret it verifies with. */
 export interface WebhookTarget {
@@ -20,25 +26,13 @@ export interface WebhookTarget {
 
 /** How the sandbox retries a webhook delivery. */
 export interface WebhookRetryOptions {
-  /**
-   * Attempts in all, the first included; from 1 to 20.
-   * @default 5
-   */
+  /** Attempts in all, the first included; from 1 to 20. @default 5 */
   attempts?: number;
-  /**
-   * Delay before the second attempt, ms; it doubles before each later one, up to `maxDelayMs`.
-   * @default 50
-   */
+  /** Delay before the second attempt, ms; doubling before each later one, up to `maxDelayMs`. @default 50 */
   delayMs?: number;
-  /**
-   * The longest delay between two attempts, ms.
-   * @default 10000
-   */
+  /** The longest delay between two attempts, ms. @default 10000 */
   maxDelayMs?: number;
-  /**
-   * How long one attempt may take, from sending to the end of the endpoint's answer, ms.
-   * @default 2000
-   */
+  /** How long one attempt may take, from sending to the end of the endpoint's answer, ms. @default 2000 */
   timeoutMs?: number;
 }
 
@@ -62,7 +56,8 @@ export interface WebhookDelivery {
   readonly settled: Promise<WebhookOutcome>;
 }
 
-type Signed = { body: string; signature: string };
+type Delivery = Pick<SandboxDeliveryAttempt, 'id' | 'event' | 'reference' | 'url' | 'body' | 'signature'>;
+type Posted = { status: number | null; error: string | null };
 
 /** What went wrong with an attempt, in a few words. */
 function why(error: unknown, timeoutMs: number): string {
@@ -74,13 +69,8 @@ function why(error: unknown, timeoutMs: number): string {
   return typeof cause?.message === 'string' ? cause.message : error.message;
 }
 
-async function post(
-  url: string,
-  body: string,
-  signature: string,
-  timeoutMs: number,
-  stop: AbortSignal,
-): Promise<{ status: number | null; error: string | null }> {
+async function post(delivery: Delivery, timeoutMs: number, stop: AbortSignal): Promise<Posted> {
+  const { url, body, signature } = delivery;
   try {
     const response = await fetch(url, {
       method: 'POST',
@@ -131,10 +121,8 @@ export class WebhookSender {
   /** Remembers the `charge.success` of a charge just paid (for redelivery), and sends it. */
   sendPaid(state: SandboxState, charge: SandboxCharge): Promise<WebhookDelivery | null> {
     const { reference, amount, customer } = charge;
-    const sent = {
-      event: 'charge.success',
-      data: { reference, amount, customer: { handle: customer.handle } },
-    };
+    const data = { reference, amount, customer: { handle: customer.handle } };
+    const sent = { event: 'charge.success', data };
     state.sentEvents.set(reference, sent);
     return this.#send(reference, sent);
   }
@@ -175,7 +163,11 @@ export class WebhookSender {
   }
 
   // Resolves once the first attempt is answered (never rejects); `null` without a target.
-  #send(reference: string, sent: SentEvent, signed?: Signed): Promise<WebhookDelivery | null> {
+  #send(
+    reference: string,
+    sent: SentEvent,
+    signed?: Pick<Delivery, 'body' | 'signature'>,
+  ): Promise<WebhookDelivery | null> {
     const target = this.target;
     if (target === undefined) return Promise.resolve(null);
     this.#deliveries += 1;
@@ -192,7 +184,7 @@ export class WebhookSender {
   }
 
   async #run(
-    delivery: Pick<SandboxDeliveryAttempt, 'id' | 'event' | 'reference' | 'url' | 'body' | 'signature'>,
+    delivery: Delivery,
     onFirst: (attempt: SandboxDeliveryAttempt) => void,
   ): Promise<WebhookOutcome> {
     const { id, event, reference, url, body, signature } = delivery;
@@ -202,7 +194,7 @@ export class WebhookSender {
     for (let attempt = 1; attempt <= retry.attempts; attempt += 1) {
       const started = this.#now();
       const clock = performance.now();
-      const { status, error } = await post(url, body, signature, retry.timeoutMs, stop);
+      const { status, error } = await post(delivery, retry.timeoutMs, stop);
       const ok = status !== null && status >= 200 && status < 300;
       const more = !ok && attempt < retry.attempts && !stop.aborted;
       // Doubling from delayMs before each later attempt, capped.
