@@ -249,6 +249,9 @@ export interface Sandbox {
   readonly requests: readonly SandboxRequestRecord[];
   /** Forgets all that happened (idempotency keys too); restores customers, allow list and manual clock. */
   reset(): void;
-  /** Stops every server `listen()` started, stops webhook retries under way, and closes the dispatcher. */
+  /**
+   * Stops every server `listen()` started, webhook retries under way and held polls. The `dispatcher`
+   * holds no socket and keeps working, so a test may go on after it.
+   */
   close(): Promise<void>;
 }
