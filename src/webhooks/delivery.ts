@@ -6,7 +6,7 @@ import { MAX_BODY_BYTES } from '../core/body.js';
 import { MAX_INT32, MAX_TIMER_MS, checkOptions, ofType, throwIssues, wholeNumber } from '../core/options.js';
 import { WalletError, type ValidationIssue } from '../errors/base.js';
 import { isWebhookVerificationError, type WebhookVerificationError } from '../errors/webhook.js';
-import { runOnce, type RunOutcome } from './dedupe/run-once.js';
+import { runOnce } from './dedupe/run-once.js';
 import type { WebhookDedupeStore } from './dedupe/store.js';
 import {
   checkSecrets,
@@ -16,7 +16,8 @@ import {
   readEvent,
   secretsOf,
 } from './signature.js';
-import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
+import type { WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
+import type { verifySignature, verifySignatureAsync } from './verify.js';
 
 /** Facts about a delivery that was not acknowledged, for {@link WebhookHandlerOptions.onError}. */
 export interface WebhookErrorContext {
@@ -147,14 +148,7 @@ const FAILED = refused(500);
 // Not 409: senders take a 5xx as "try again later", and some take a 4xx as final.
 const UNAVAILABLE = refused(503);
 
-const ANSWERS: Record<RunOutcome, HandlerAnswer> = {
-  handled: RECEIVED,
-  already_done: RECEIVED,
-  failed: FAILED,
-  busy: UNAVAILABLE,
-  store_failed: UNAVAILABLE,
-  lease_lost: UNAVAILABLE,
-};
+const ANSWERS = { 200: RECEIVED, 500: FAILED, 503: UNAVAILABLE };
 
 /** Thrown by a body read over {@link WebhookHandlerOptions.maxBodyBytes}. */
 export const tooLargeError = (max: number): WalletError =>
@@ -189,11 +183,7 @@ export type Deliver = (
 export function createDeliver(
   options: WebhookHandlerOptions,
   caller: string,
-  verify: (
-    body: RawWebhookBody,
-    signature: WebhookSignatureHeader,
-    secret: WebhookSecret,
-  ) => Uint8Array | Promise<Uint8Array>,
+  verify: typeof verifySignature | typeof verifySignatureAsync,
 ): Deliver {
   const issues: ValidationIssue[] =
     options === undefined

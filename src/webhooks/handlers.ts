@@ -2,13 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { BoundedBody, readBounded } from '../core/body.js';
-import {
-  bodyTimeoutError,
-  createDeliver,
-  tooLargeError,
-  type HandlerAnswer,
-  type WebhookHandlerOptions,
-} from './delivery.js';
+import { bodyTimeoutError, createDeliver, tooLargeError, type WebhookHandlerOptions } from './delivery.js';
 import { WEBHOOK_SIGNATURE_HEADER } from './signature.js';
 import { verifySignature, verifySignatureAsync } from './verify.js';
 
@@ -182,7 +176,7 @@ function readNodeBody(req: IncomingMessage, maxBytes: number, timeoutMs: number)
 export function createNodeWebhookHandler(options: WebhookHandlerOptions): NodeWebhookHandler {
   const deliver = createDeliver(options, 'createNodeWebhookHandler', verifySignature);
   return async (req, res): Promise<void> => {
-    const answer: HandlerAnswer = await deliver(
+    const answer = await deliver(
       req.method,
       // What a body parser left, else the request's own body; consumed and left nothing: null.
       (max, ms) =>
