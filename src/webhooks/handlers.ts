@@ -139,12 +139,10 @@ function readNodeBody(req: IncomingMessage, maxBytes: number, timeoutMs: number)
 /**
  * Creates a webhook endpoint for `node:http` and Express, answering as {@link createWebhookHandler}
  * does. It takes the raw body from `req.body` when `express.raw()` (or `express.text()`) left a
- * Buffer or string there, and otherwise reads it from the request itself.
- *
- * When `express.json()` (or any parser) already turned the body into an object, the signed bytes are
- * gone: it answers 500 with reason `raw_body_required` and passes a `WebhookVerificationError` saying
- * how to fix it to `onError` (which logs it by default). A 500, not a 400: it is a setup mistake, not a
- * forgery, and the service delivers again once it is fixed.
+ * Buffer or string there, else reads it from the request. A body that `express.json()` (or any
+ * parser) already turned into an object has lost the signed bytes: answered 500 with reason
+ * `raw_body_required` (a setup mistake, not a forgery: the service delivers again once it is fixed),
+ * and a `WebhookVerificationError` saying how to fix it goes to `onError` (logged by default).
  *
  * @param options - see {@link WebhookHandlerOptions}.
  * @returns `(req, res) => Promise<void>`, a request listener and an Express handler; it never rejects.

@@ -56,10 +56,9 @@ const hmacKey = keyCache((secret): KeyObject => nodeCrypto('verifyWebhook').crea
  * @returns the event; checking `event.event` narrows `event.data`. Unknown kinds are returned too.
  * @throws WebhookVerificationError with `reason` `missing_secret`, `raw_body_required`,
  *   `missing_signature`, `malformed_signature`, `signature_mismatch` or `invalid_payload` (checked in
- *   that order). `invalid_payload` comes only after the signature matched: the delivery is genuine
- *   but its payload is not the documented shape (an amount as a string, a missing
- *   `customer.handle`). Do not answer it 4xx like a forgery, which the service may treat as final:
- *   answer 5xx so it is delivered again, or record it for a person to look at.
+ *   that order). `invalid_payload` means a genuine delivery whose payload is not the documented shape
+ *   (an amount as a string, a missing `customer.handle`): answer it 5xx so it comes again, or record
+ *   it for a person; never 4xx like a forgery, which the service may treat as final.
  *
  * @example
  * ```ts
