@@ -1,7 +1,7 @@
 /** The Fetch-style handler (Web APIs only) and the `node:http`/Express one, each reading its body in bounds. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { BoundedBody, readBounded } from '../core/body.js';
+import { BoundedBody, readBounded, type ChunkSource } from '../core/body.js';
 import { bodyTimeoutError, createDeliver, tooLargeError, type WebhookHandlerOptions } from './delivery.js';
 import { WEBHOOK_SIGNATURE_HEADER } from './signature.js';
 import { verifySignature, verifySignatureAsync } from './verify.js';
@@ -11,7 +11,6 @@ export type FetchWebhookHandler = (request: Request) => Promise<Response>;
 
 // One shared instance, compared by identity: it only ever means "the deadline passed".
 const EXPIRED = new Error('The webhook body deadline passed.');
-type Chunk = { done?: boolean; value?: Uint8Array | undefined };
 
 /** Reads a Fetch `Request`'s body. */
 async function readRequestBody(request: Request, maxBytes: number, timeoutMs: number): Promise<Uint8Array> {
@@ -27,8 +26,7 @@ async function readRequestBody(request: Request, maxBytes: number, timeoutMs: nu
     timer = setTimeout(() => reject(EXPIRED), timeoutMs);
   });
   try {
-    // Typed by hand: the global ReadableStream's reader yields `any`.
-    const next = (): Promise<Chunk> => Promise.race([reader.read() as Promise<Chunk>, expired]);
+    const next: ChunkSource = () => Promise.race([reader.read(), expired]);
     const body = await readBounded(next, cancel, declared, maxBytes);
     if (body === undefined) throw tooLargeError(maxBytes);
     return body.bytes();
