@@ -15,13 +15,11 @@ function fail(fn: string, value: unknown, why: string): never {
 }
 
 /**
- * Converts Naira to Kobo exactly.
+ * Converts Naira to Kobo exactly, from a number or a string (which may use `,` grouping and a
+ * leading `₦`). It never rounds: a silently rounded charge is a wrong charge.
  *
- * Accepts a number or a string; strings may use `,` grouping and a leading `₦`. More than two
- * decimals, non-numbers and results outside the safe integer range throw a `ValidationError` instead of
- * rounding, because a silently rounded charge is a wrong charge.
- *
- * @throws {@link ValidationError} when the input is not an exact amount of Naira.
+ * @throws {@link ValidationError} when the input is not an exact amount of Naira: more than two
+ *   decimals, not a number, or outside the safe integer range.
  *
  * @example
  * ```ts

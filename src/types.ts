@@ -99,10 +99,9 @@ export interface ChargeDispatch {
 }
 
 /**
- * A transaction status this SDK version does not know yet; at run time a plain string. A brand,
- * not `string`, so that `tx.status === 'SUCCESS'` narrows {@link Transaction} (compare a new status
- * as `(tx.status as string) === 'REVERSED'`); named by a string, not a `unique symbol`, so that the
- * ESM and CommonJS declarations' copies of it are one type.
+ * A transaction status this SDK version does not know yet; a plain string at run time. Branded so
+ * `tx.status === 'SUCCESS'` narrows {@link Transaction} (compare a new one as `(tx.status as string)
+ * === 'REVERSED'`); a string brand, not a `unique symbol`, so ESM and CommonJS share one type.
  */
 export type UnknownTransactionStatus = `${string & {
   /** A compile-time brand only; never present at run time. */

@@ -9,27 +9,18 @@
  */
 // From the error files themselves, not the errors.ts barrel: the API and connection errors stay out
 // of this entry's bundle.
-export { WalletError, isWalletError } from './errors/base.js';
-export { isValidationError } from './errors/base.js';
-export { isWebhookVerificationError } from './errors/webhook.js';
-export { ValidationError } from './errors/base.js';
-export { WebhookVerificationError } from './errors/webhook.js';
+export { WalletError, isWalletError, ValidationError, isValidationError } from './errors/base.js';
 export type { ValidationIssue } from './errors/base.js';
+export { WebhookVerificationError, isWebhookVerificationError } from './errors/webhook.js';
 export type { WebhookVerificationReason } from './errors/webhook.js';
-export { verifyWebhook } from './webhooks/verify.js';
-export { verifyWebhookAsync } from './webhooks/verify.js';
-export { signWebhook } from './webhooks/sign.js';
-export type { SignedWebhook } from './webhooks/sign.js';
-export { createWebhookHandler } from './webhooks/handlers.js';
-export type { FetchWebhookHandler } from './webhooks/handlers.js';
-export { createNodeWebhookHandler } from './webhooks/handlers.js';
-export type { NodeWebhookHandler } from './webhooks/handlers.js';
+export { verifyWebhook, verifyWebhookAsync } from './webhooks/verify.js';
+export { signWebhook, type SignedWebhook } from './webhooks/sign.js';
+export { createWebhookHandler, type FetchWebhookHandler } from './webhooks/handlers.js';
+export { createNodeWebhookHandler, type NodeWebhookHandler } from './webhooks/handlers.js';
 export type { WebhookHandlerOptions, WebhookErrorContext } from './webhooks/delivery.js';
-export { memoryDedupeStore } from './webhooks/dedupe/store.js';
-export { redisDedupeStore } from './webhooks/dedupe/redis.js';
-export type { RedisDedupeStoreOptions } from './webhooks/dedupe/redis.js';
-export type { MemoryDedupeStoreOptions } from './webhooks/dedupe/store.js';
+export { memoryDedupeStore, type MemoryDedupeStoreOptions } from './webhooks/dedupe/store.js';
 export type { WebhookDedupeStore, DedupeClaim } from './webhooks/dedupe/store.js';
+export { redisDedupeStore, type RedisDedupeStoreOptions } from './webhooks/dedupe/redis.js';
 export type { RedisClientLike, NodeRedisClientLike, IoRedisClientLike } from './webhooks/dedupe/redis.js';
 export { WEBHOOK_SIGNATURE_HEADER } from './webhooks/signature.js';
 export type {

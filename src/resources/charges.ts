@@ -74,10 +74,7 @@ const REFUND: Operation = {
   ],
 };
 
-/**
- * A verify answered with another reference (a cache or gateway mixing up answers) is refused with
- * code `reference_mismatch`, never returned as this reference's charge.
- */
+/** Refuses a verify answered about another reference (a cache mixing answers up): `reference_mismatch`. */
 function sameReference(redact: (text: string) => string): Accepted {
   return (data: unknown, response: ResponseMeta, params: Record<string, unknown>): void => {
     const answered = (data as Transaction).reference;

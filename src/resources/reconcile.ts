@@ -4,7 +4,7 @@ import { quoted } from '../internal/values.js';
 import { ValidationError, type ValidationIssue, type WalletError } from '../errors/base.js';
 import { isApiError } from '../errors/call.js';
 import { estimateFee } from '../money.js';
-import type { Transaction } from '../types.js';
+import type { PaidTransaction, Transaction } from '../types.js';
 import {
   orderedPool,
   PENDING,
@@ -118,13 +118,11 @@ function rowIssues(row: unknown): ValidationIssue[] {
   return issues;
 }
 
-function feeProblem(tx: Transaction): string | undefined {
-  const fee = tx.fee ?? undefined;
-  const net = tx.netAmount ?? undefined;
-  if (fee === undefined || net === undefined) return 'the paid charge carries no fee or netAmount';
-  const rule = estimateFee(tx.amount);
+// Verify refuses a SUCCESS answer without fee and netAmount (schemas), so both are here.
+function feeProblem({ amount, fee, netAmount }: PaidTransaction): string | undefined {
+  const rule = estimateFee(amount);
   if (fee !== rule) return `fee ${fee} Kobo, the fee rule gives ${rule}`;
-  if (net !== tx.amount - fee) return `netAmount ${net} Kobo, amount - fee is ${tx.amount - fee}`;
+  if (netAmount !== amount - fee) return `netAmount ${netAmount} Kobo, amount - fee is ${amount - fee}`;
   return undefined;
 }
 

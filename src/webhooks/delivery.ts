@@ -6,7 +6,7 @@ import { MAX_BODY_BYTES } from '../core/body.js';
 import { MAX_INT32, MAX_TIMER_MS, checkOptions, ofType, throwIssues, wholeNumber } from '../core/options.js';
 import { WalletError, type ValidationIssue } from '../errors/base.js';
 import { isWebhookVerificationError, type WebhookVerificationError } from '../errors/webhook.js';
-import { runOnce, type RunOutcome } from './dedupe/run-once.js';
+import { runOnce } from './dedupe/run-once.js';
 import type { WebhookDedupeStore } from './dedupe/store.js';
 import {
   checkSecrets,
@@ -16,14 +16,14 @@ import {
   readEvent,
   secretsOf,
 } from './signature.js';
-import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
+import type { WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
+import type { verifySignature, verifySignatureAsync } from './verify.js';
 
 /** Facts about a delivery that was not acknowledged, for {@link WebhookHandlerOptions.onError}. */
 export interface WebhookErrorContext {
   /**
-   * The HTTP status the handler answered: 400, 405, 408, 413, 500 or 503; or 200 when `onEvent`
-   * succeeded but the dedupe store could not record it (the event may run again once its claim
-   * expires).
+   * The status answered: 400, 405, 408, 413, 500 or 503; or 200 when `onEvent` succeeded but the
+   * dedupe store could not record it (the event may run again once its claim expires).
    */
   status: number;
 }
@@ -31,41 +31,36 @@ export interface WebhookErrorContext {
 /** Options of {@link createWebhookHandler} and {@link createNodeWebhookHandler}. */
 export interface WebhookHandlerOptions {
   /**
-   * Your webhook secret, or several during a rotation (any may match). A secret that is given but
-   * malformed (an empty array, a number, an empty entry in an array) throws at creation. A missing
-   * one (`undefined` or `''`, as `process.env.WALLET_WEBHOOK_SECRET` is during a `next build` with no
-   * variables) does not: the handler is built, and answers each delivery 500 and reports it through
+   * Your webhook secret, or several during a rotation (any may match). A malformed one (an empty
+   * array, a number, an empty entry) throws at creation. A missing one (`undefined` or `''`, as in a
+   * `next build` without variables) does not: each delivery is answered 500 and reported to
    * `onError` naming the missing secret, so the service delivers again once it is set.
    */
   secret: WebhookSecret | undefined;
   /**
-   * Called once per verified delivery; may return a promise (its value is ignored). The handler
-   * answers 200 only after it resolves, and 500 if it throws or rejects, so the service delivers
-   * again. Deliveries can repeat: pass {@link WebhookHandlerOptions.dedupe}, keep your own order
-   * state unique on `data.reference`, and confirm with `wallet.charges.verify(reference)` before
+   * Called once per verified delivery; its value is ignored. Answered 200 once it resolves, 500 if it
+   * throws or rejects (so the service delivers again). Deliveries repeat: pass `dedupe`, keep your
+   * order state unique on `data.reference`, and confirm with `wallet.charges.verify(reference)` before
    * giving value.
    */
   onEvent: (event: WebhookEvent) => unknown;
   /**
-   * Called for a delivery whose signature matched but whose payload breaks the documented shape
-   * (an `amount` as a string, a missing `customer.handle`, a byte order mark), with the payload as far
-   * as it could be read (the parsed JSON, else the text, else the bytes) and the
-   * `WebhookVerificationError` (`invalid_payload`) naming what did not fit. The handler answers 200
-   * once it resolves and 500 if it throws. Without it such a delivery is answered 500 and reported to
-   * `onError`, so the service delivers it again and it is never dropped. Never a 400: the delivery is
-   * genuine, and a sender may treat a 4xx as final. Not deduplicated: it may be called again for
-   * each redelivery.
+   * Called for a genuine delivery whose payload breaks the documented shape (an `amount` as a string,
+   * a missing `customer.handle`, a byte order mark), with the payload as far as it could be read (the
+   * JSON, else the text, else the bytes) and the `invalid_payload` `WebhookVerificationError` naming
+   * what did not fit. Answered 200 once it resolves, 500 if it throws. Without it such a delivery is
+   * answered 500 and reported to `onError`, so it comes again and is never dropped; never 400, which
+   * a sender may treat as final. Not deduplicated: each redelivery may call it again.
    *
    * @default undefined (answered 500 and reported to onError)
    */
   onInvalidEvent?: (payload: unknown, error: WebhookVerificationError) => unknown;
   /**
-   * Told about every delivery that was not acknowledged: a refused signature or body (400), a wrong
-   * method (405), a body too slow (408) or too large (413), a misconfiguration such as a body parsed
-   * by `express.json()` first or a missing secret (500), a genuine payload that is not the
-   * documented shape without `onInvalidEvent` (500), an error from `onEvent` or `onInvalidEvent`
-   * (500), or a dedupe store that failed, lost its claim or found the event being handled elsewhere
-   * (503). Errors it throws are ignored.
+   * Told of every delivery not acknowledged: a refused signature or body (400), a wrong method (405),
+   * a body too slow (408) or too large (413); a body parsed by `express.json()` first, a missing
+   * secret, an invalid payload without `onInvalidEvent`, or an error from `onEvent` or
+   * `onInvalidEvent` (500); a dedupe store that failed, lost its claim or found the event being
+   * handled elsewhere (503). Errors it throws are ignored.
    *
    * @default logs a warning for 4xx and an error (with the stack) for 5xx, via `console`
    */
@@ -77,19 +72,17 @@ export interface WebhookHandlerOptions {
    */
   maxBodyBytes?: number;
   /**
-   * Milliseconds allowed to receive the whole body, from the moment the handler is called. A body
-   * still incomplete then is answered 408 and the connection closed, so a sender dripping bytes
-   * cannot hold the route open. `onEvent`'s own time is not counted. It covers the bodies the
-   * handler reads itself: a body parser mounted before it (`express.raw()`) reads without it.
+   * Milliseconds to receive the whole body from the handler's call (not counting `onEvent`); past it,
+   * 408 and the connection closed, so a sender dripping bytes cannot hold the route. A body parser
+   * mounted before the handler (`express.raw()`) reads without this limit.
    *
    * @default 10_000
    */
   bodyTimeout?: number;
   /**
-   * Runs `onEvent` once per event across every process sharing the store, however often and wherever
-   * the service delivers it: see {@link memoryDedupeStore} and {@link redisDedupeStore}. A delivery
-   * of an event already handled is answered 200 without `onEvent`; one whose event is being handled
-   * elsewhere, or arriving while the store is unreachable, is answered 503 so it comes again later.
+   * Runs `onEvent` once per event across every process sharing the store ({@link memoryDedupeStore},
+   * {@link redisDedupeStore}). An event already handled is answered 200 without `onEvent`; one being
+   * handled elsewhere, or while the store is unreachable, 503 so it comes again later.
    *
    * @default undefined (every verified delivery runs `onEvent`)
    */
@@ -137,10 +130,11 @@ export interface HandlerAnswer {
   headers?: Record<string, string>;
 }
 
-const refused = (status: number, headers?: Record<string, string>): HandlerAnswer =>
-  headers === undefined
-    ? { status, body: { received: false } }
-    : { status, body: { received: false }, headers };
+const refused = (status: number, headers?: Record<string, string>): HandlerAnswer => ({
+  status,
+  body: { received: false },
+  ...(headers && { headers }),
+});
 
 const RECEIVED: HandlerAnswer = { status: 200, body: { received: true } };
 /** No detail, so a forger learns nothing. */
@@ -154,14 +148,7 @@ const FAILED = refused(500);
 // Not 409: senders take a 5xx as "try again later", and some take a 4xx as final.
 const UNAVAILABLE = refused(503);
 
-const ANSWERS: Record<RunOutcome, HandlerAnswer> = {
-  handled: RECEIVED,
-  already_done: RECEIVED,
-  failed: FAILED,
-  busy: UNAVAILABLE,
-  store_failed: UNAVAILABLE,
-  lease_lost: UNAVAILABLE,
-};
+const ANSWERS = { 200: RECEIVED, 500: FAILED, 503: UNAVAILABLE };
 
 /** Thrown by a body read over {@link WebhookHandlerOptions.maxBodyBytes}. */
 export const tooLargeError = (max: number): WalletError =>
@@ -181,20 +168,14 @@ function verificationFailure(error: unknown): HandlerAnswer {
 /** A failed body read: too large, too slow, or an upload broken off (nothing to trust). */
 function readFailure(error: unknown): HandlerAnswer {
   const code = error instanceof WalletError ? error.code : undefined;
-  return code === 'webhook_body_too_large'
-    ? TOO_LARGE
-    : code === 'webhook_body_timeout'
-      ? TIMED_OUT
-      : BAD_REQUEST;
+  if (code === 'webhook_body_too_large') return TOO_LARGE;
+  return code === 'webhook_body_timeout' ? TIMED_OUT : BAD_REQUEST;
 }
 
-/** Reads a request's raw body (or what a parser left) within the limits; rejects when it cannot. */
-export type ReadBody = (maxBytes: number, timeoutMs: number) => Promise<unknown>;
-
-/** Answers one request: its method, how to read its body, and its signature header. Never rejects. */
+/** Answers one request from its method, a body reader (raw or parsed) and its signature; never rejects. */
 export type Deliver = (
   method: string | undefined,
-  readBody: ReadBody,
+  readBody: (maxBytes: number, timeoutMs: number) => Promise<unknown>,
   signature: WebhookSignatureHeader,
 ) => Promise<HandlerAnswer>;
 
@@ -202,11 +183,7 @@ export type Deliver = (
 export function createDeliver(
   options: WebhookHandlerOptions,
   caller: string,
-  verify: (
-    body: RawWebhookBody,
-    signature: WebhookSignatureHeader,
-    secret: WebhookSecret,
-  ) => Uint8Array | Promise<Uint8Array>,
+  verify: typeof verifySignature | typeof verifySignatureAsync,
 ): Deliver {
   const issues: ValidationIssue[] =
     options === undefined

@@ -1,14 +1,8 @@
 /** The Fetch-style handler (Web APIs only) and the `node:http`/Express one, each reading its body in bounds. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { BoundedBody, readBounded } from '../core/body.js';
-import {
-  bodyTimeoutError,
-  createDeliver,
-  tooLargeError,
-  type HandlerAnswer,
-  type WebhookHandlerOptions,
-} from './delivery.js';
+import { BoundedBody, readBounded, type ChunkSource } from '../core/body.js';
+import { bodyTimeoutError, createDeliver, tooLargeError, type WebhookHandlerOptions } from './delivery.js';
 import { WEBHOOK_SIGNATURE_HEADER } from './signature.js';
 import { verifySignature, verifySignatureAsync } from './verify.js';
 
@@ -17,7 +11,6 @@ export type FetchWebhookHandler = (request: Request) => Promise<Response>;
 
 // One shared instance, compared by identity: it only ever means "the deadline passed".
 const EXPIRED = new Error('The webhook body deadline passed.');
-type Chunk = { done?: boolean; value?: Uint8Array | undefined };
 
 /** Reads a Fetch `Request`'s body. */
 async function readRequestBody(request: Request, maxBytes: number, timeoutMs: number): Promise<Uint8Array> {
@@ -33,8 +26,7 @@ async function readRequestBody(request: Request, maxBytes: number, timeoutMs: nu
     timer = setTimeout(() => reject(EXPIRED), timeoutMs);
   });
   try {
-    // Typed by hand: the global ReadableStream's reader yields `any`.
-    const next = (): Promise<Chunk> => Promise.race([reader.read() as Promise<Chunk>, expired]);
+    const next: ChunkSource = () => Promise.race([reader.read(), expired]);
     const body = await readBounded(next, cancel, declared, maxBytes);
     if (body === undefined) throw tooLargeError(maxBytes);
     return body.bytes();
@@ -145,12 +137,10 @@ function readNodeBody(req: IncomingMessage, maxBytes: number, timeoutMs: number)
 /**
  * Creates a webhook endpoint for `node:http` and Express, answering as {@link createWebhookHandler}
  * does. It takes the raw body from `req.body` when `express.raw()` (or `express.text()`) left a
- * Buffer or string there, and otherwise reads it from the request itself.
- *
- * When `express.json()` (or any parser) already turned the body into an object, the signed bytes are
- * gone: it answers 500 with reason `raw_body_required` and passes a `WebhookVerificationError` saying
- * how to fix it to `onError` (which logs it by default). A 500, not a 400: it is a setup mistake, not a
- * forgery, and the service delivers again once it is fixed.
+ * Buffer or string there, else reads it from the request. A body that `express.json()` (or any
+ * parser) already turned into an object has lost the signed bytes: answered 500 with reason
+ * `raw_body_required` (a setup mistake, not a forgery: the service delivers again once it is fixed),
+ * and a `WebhookVerificationError` saying how to fix it goes to `onError` (logged by default).
  *
  * @param options - see {@link WebhookHandlerOptions}.
  * @returns `(req, res) => Promise<void>`, a request listener and an Express handler; it never rejects.
@@ -182,7 +172,7 @@ function readNodeBody(req: IncomingMessage, maxBytes: number, timeoutMs: number)
 export function createNodeWebhookHandler(options: WebhookHandlerOptions): NodeWebhookHandler {
   const deliver = createDeliver(options, 'createNodeWebhookHandler', verifySignature);
   return async (req, res): Promise<void> => {
-    const answer: HandlerAnswer = await deliver(
+    const answer = await deliver(
       req.method,
       // What a body parser left, else the request's own body; consumed and left nothing: null.
       (max, ms) =>

@@ -28,10 +28,9 @@ export interface ChargeSuccessEvent {
 }
 
 /**
- * The `event` of a kind this SDK version does not type yet; a plain string at run time. Branded, so
- * that `event.event === 'charge.success'` narrows `data` (plain `string` would not); compare it to a
- * kind the SDK does not know as `(event.event as string) === 'refund.success'`. The brand is a
- * string, not a `unique symbol`, so the ESM and CommonJS declarations share one type.
+ * The `event` of a kind this SDK version does not type yet; a plain string at run time. Branded so
+ * `event.event === 'charge.success'` narrows `data` (compare a new kind as `(event.event as string)
+ * === 'refund.success'`); a string brand, not a `unique symbol`, so ESM and CommonJS share one type.
  */
 export type UnknownWebhookEventKind = `${string & {
   /** A compile-time brand only; never present at run time. */

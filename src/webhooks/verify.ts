@@ -25,20 +25,23 @@ export function nodeCrypto(caller: string): NodeCrypto {
   return mod;
 }
 
-// Each secret's key is made once; the bound guards against a caller passing a fresh secret per call.
-const MAX_KEYS = 16;
-const keys = new Map<string, KeyObject>();
-
-/** The HMAC key for `secret`, made once. */
-function hmacKey(crypto: NodeCrypto, secret: string): KeyObject {
-  let key = keys.get(secret);
-  if (key === undefined) {
-    if (keys.size >= MAX_KEYS) keys.clear();
-    key = crypto.createSecretKey(secret, 'utf8');
-    keys.set(secret, key);
-  }
-  return key;
+// Each secret's key is made once (importing it per call doubles an async verification's cost,
+// measured; a promise is shared by concurrent first calls); bounded against a fresh secret per call.
+function keyCache<K>(make: (secret: string) => K): (secret: string) => K {
+  const keys = new Map<string, K>();
+  return (secret) => {
+    let key = keys.get(secret);
+    if (key === undefined) {
+      if (keys.size >= 16) keys.clear();
+      keys.set(secret, (key = make(secret)));
+      // A failed import is not kept: the next call tries again.
+      if (key instanceof Promise) key.catch(() => keys.delete(secret));
+    }
+    return key;
+  };
 }
+
+const hmacKey = keyCache((secret): KeyObject => nodeCrypto('verifyWebhook').createSecretKey(secret, 'utf8'));
 
 /**
  * Verifies a webhook delivery and returns its event. The signature is the hex HMAC-SHA512 of the
@@ -53,10 +56,9 @@ function hmacKey(crypto: NodeCrypto, secret: string): KeyObject {
  * @returns the event; checking `event.event` narrows `event.data`. Unknown kinds are returned too.
  * @throws WebhookVerificationError with `reason` `missing_secret`, `raw_body_required`,
  *   `missing_signature`, `malformed_signature`, `signature_mismatch` or `invalid_payload` (checked in
- *   that order). `invalid_payload` comes only after the signature matched: the delivery is genuine
- *   but its payload is not the documented shape (an amount as a string, a missing
- *   `customer.handle`). Do not answer it 4xx like a forgery, which the service may treat as final:
- *   answer 5xx so it is delivered again, or record it for a person to look at.
+ *   that order). `invalid_payload` means a genuine delivery whose payload is not the documented shape
+ *   (an amount as a string, a missing `customer.handle`): answer it 5xx so it comes again, or record
+ *   it for a person; never 4xx like a forgery, which the service may treat as final.
  *
  * @example
  * ```ts
@@ -99,7 +101,7 @@ export function verifySignature(
   let matched = false;
   // Every secret is tried, without stopping at a match, so timing does not tell which one matched.
   for (const key of secrets) {
-    const expected = crypto.createHmac('sha512', hmacKey(crypto, key)).update(body).digest();
+    const expected = crypto.createHmac('sha512', hmacKey(key)).update(body).digest();
     if (crypto.timingSafeEqual(expected, given)) matched = true;
   }
   if (!matched) throw mismatchError(secrets.length);
@@ -120,23 +122,11 @@ function subtleCrypto(): webcrypto.SubtleCrypto {
   return subtle;
 }
 
-// As above (importing the key per call would double an async verification's cost, measured); the
-// promise is kept, so concurrent first calls share one import.
-const subtleKeys = new Map<string, Promise<webcrypto.CryptoKey>>();
-
-function verifyKey(subtle: webcrypto.SubtleCrypto, secret: string): Promise<webcrypto.CryptoKey> {
-  let key = subtleKeys.get(secret);
-  if (key === undefined) {
-    if (subtleKeys.size >= MAX_KEYS) subtleKeys.clear();
-    key = subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-512' }, false, [
-      'verify',
-    ]);
-    subtleKeys.set(secret, key);
-    // A failed import is not kept: the next call tries again.
-    key.catch(() => subtleKeys.delete(secret));
-  }
-  return key;
-}
+const verifyKey = keyCache((secret) =>
+  subtleCrypto().importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-512' }, false, [
+    'verify',
+  ]),
+);
 
 /**
  * Verifies a webhook delivery with Web Crypto and resolves to its event. Same inputs, checks,
@@ -183,7 +173,7 @@ export async function verifySignatureAsync(
   const subtle = subtleCrypto();
   // subtle.verify compares in constant time; every secret is tried so timing does not tell which matched.
   const check = async (key: string): Promise<boolean> =>
-    subtle.verify('HMAC', await verifyKey(subtle, key), given, body);
+    subtle.verify('HMAC', await verifyKey(key), given, body);
   const results = secrets.length === 1 ? [await check(secrets[0]!)] : await Promise.all(secrets.map(check));
   if (!results.includes(true)) throw mismatchError(secrets.length);
   return body;

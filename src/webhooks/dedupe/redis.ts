@@ -116,10 +116,9 @@ const text = (reply: unknown): string | undefined =>
  * A {@link WebhookDedupeStore} on Redis, through your own connected client of the `redis`
  * (node-redis v4 and later) or `ioredis` package; this SDK loads neither. Every process sharing the
  * database runs `onEvent` once per event. A handled event is remembered for `ttl`; a claim lasts
- * `claimTtl` and is renewed while `onEvent` runs, so a worker that dies mid-event holds its event
- * back only that long, and a slow `onEvent` is never run twice. When Redis cannot be reached,
- * deliveries are answered 503 and `onEvent` is not run; when it becomes unreachable while `onEvent`
- * runs, the delivery is answered 503 once `onEvent` ends, so `onEvent` may run again for that event.
+ * `claimTtl`, renewed while `onEvent` runs, so a worker dying mid-event holds its event back only
+ * that long and a slow `onEvent` never runs twice. Redis unreachable: 503 without `onEvent`; lost
+ * while `onEvent` runs: 503 once it ends, so `onEvent` may run again for that event.
  *
  * @param client - a connected `createClient()` (redis) or `new Redis()` (ioredis) client.
  * @param options - see {@link RedisDedupeStoreOptions}.

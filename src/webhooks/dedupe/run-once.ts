@@ -66,33 +66,30 @@ function keepLease(store: WebhookDedupeStore, id: string, token: string): () => 
   };
 }
 
-/** What {@link runOnce} ended with; the handler turns it into an HTTP answer. */
-export type RunOutcome = 'handled' | 'already_done' | 'failed' | 'busy' | 'store_failed' | 'lease_lost';
-
 const storeError = (step: string, id: string, cause: unknown): WalletError =>
   new WalletError(`The webhook dedupe store failed to ${step} event ${id}.`, 'webhook_dedupe_unavailable', {
     cause,
   });
 
-/** Runs `onEvent` for `event` unless the store says it is done or held elsewhere. Never rejects. */
+/** Runs `onEvent` unless the event is done or held elsewhere: the status to answer. Never rejects. */
 export async function runOnce(
   store: WebhookDedupeStore,
   event: WebhookEvent,
   body: Uint8Array,
   onEvent: (event: WebhookEvent) => unknown,
   onError: Report,
-): Promise<RunOutcome> {
+): Promise<200 | 500 | 503> {
   let id = '(unidentified)';
   let token: string;
   try {
     id = await eventIdentity(event, body);
     const claim: unknown = await store.claim(id);
     const { status, token: given } = (claim ?? {}) as { status?: unknown; token?: unknown };
-    if (status === 'done') return 'already_done';
+    if (status === 'done') return 200;
     if (status === 'busy') {
       const message = `Webhook event ${id} is being handled by another delivery; answered 503 so the service delivers it again later.`;
       onError(new WalletError(message, 'webhook_event_in_progress'), { status: 503 });
-      return 'busy';
+      return 503;
     }
     if (status !== 'claimed' || typeof given !== 'string') {
       throw new TypeError(`claim() resolved to ${JSON.stringify(claim)}, not a claim.`);
@@ -101,7 +98,7 @@ export async function runOnce(
   } catch (error) {
     // Unguarded, onEvent might run on two machines at once: better a redelivery later.
     onError(storeError('claim', id, error), { status: 503 });
-    return 'store_failed';
+    return 503;
   }
   const stopLease = keepLease(store, id, token);
   try {
@@ -115,7 +112,7 @@ export async function runOnce(
       // The claim then blocks redeliveries until it expires; after that they run onEvent.
       onError(storeError('release', id, cause), { status: 500 });
     }
-    return 'failed';
+    return 500;
   }
   const lost = stopLease();
   if (lost !== undefined) {
@@ -123,7 +120,7 @@ export async function runOnce(
     // still spares that redelivery another run.
     onError(lost, { status: 503 });
     await store.done(id, token).catch(() => undefined);
-    return 'lease_lost';
+    return 503;
   }
   try {
     await store.done(id, token);
@@ -136,5 +133,5 @@ export async function runOnce(
     );
     onError(note, { status: 200 });
   }
-  return 'handled';
+  return 200;
 }

@@ -1,10 +1,7 @@
 /** The dedupe store contract, the ttl options of both built-in stores, and the store in memory. */
 import { MAX_TIMER_MS, checkOptions, throwIssues, type OptionRule } from '../../core/options.js';
 
-/**
- * What {@link WebhookDedupeStore.claim} found: the event is now this caller's to handle (with the
- * token that proves it), already handled, or being handled by someone else right now.
- */
+/** What {@link WebhookDedupeStore.claim} found. */
 export type DedupeClaim =
   | {
       /** The event is now this caller's to handle. */
@@ -41,12 +38,10 @@ export interface WebhookDedupeStore {
    */
   release(id: string, token: string): Promise<void>;
   /**
-   * Extends a claim `token` still owns by the store's `claimTtl`, resolving `true`, or `false` when
-   * the claim is no longer this token's (it expired and another delivery took it). The handlers call
-   * it every third of `claimTtl` while `onEvent` runs, so a handler slower than the lease is never
-   * run twice; when it rejects or resolves `false`, the delivery is answered 503 once `onEvent` ends,
-   * so the service delivers again. A store without it (or without `claimTtl`) is not renewed: its
-   * claims must outlast `onEvent`.
+   * Extends a claim `token` still owns by `claimTtl`: `true`, or `false` once another delivery took
+   * it. Called every third of `claimTtl` while `onEvent` runs, so a slow handler never runs twice; a
+   * rejection or `false` answers the delivery 503 once `onEvent` ends, so it comes again. Without it
+   * (or without `claimTtl`) claims are not renewed and must outlast `onEvent`.
    */
   renew?(id: string, token: string): Promise<boolean>;
   /** How long a claim lasts without renewal, in ms; with {@link WebhookDedupeStore.renew}, its schedule. */
