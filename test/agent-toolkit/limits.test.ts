@@ -172,6 +172,69 @@ describe('daily limits', () => {
   });
 });
 
+describe('options read as the tools will read them', () => {
+  it('checks and applies limits given by getters, class instances or a prototype', async () => {
+    r = rig();
+    const ledger = memorySpendLedger({ now: () => r.clock.now });
+    // A config class whose environment variable is unset: NaN must not mean "no limit".
+    class FromEnv {
+      readonly wallet = r.wallet;
+      readonly ledger = ledger;
+      get limits() {
+        return { perCharge: Number(process.env['WALLET_TEST_UNSET_LIMIT']) };
+      }
+    }
+    expect(() => walletTools(new FromEnv())).toThrow(/limits\.perCharge: must be a whole number of Kobo/);
+    const inherited = Object.assign(Object.create({ confirmSecret: '', confirmTtl: 1e12 }), {
+      wallet: r.wallet,
+      ledger,
+    });
+    expect(() => walletTools(inherited)).toThrow(/confirmSecret.*confirmTtl/s);
+
+    class Limits {
+      get perCharge() {
+        return 1_000;
+      }
+    }
+    const { dispatch_charge } = r.tools({ allow: ['dispatch_charge'], limits: new Limits() });
+    const big = await dispatch_charge!.execute({
+      handle: '@ada',
+      amount: 5_000,
+      reference: 'getter',
+      authChannel: 'wallet_push',
+    });
+    expect(big.data).toMatchObject({ refusedBy: 'perCharge', limit: { kobo: 1_000 } });
+    expect(r.sent()).toEqual([]);
+  });
+
+  it("takes a ledger's over answer as the refusal, even where this process's limits would pass", async () => {
+    r = rig();
+    const inner = memorySpendLedger({ now: () => r.clock.now });
+    // A merchant's own ledger enforcing a cap shared by a fleet: it knows the day is used up.
+    const shared = {
+      ...inner,
+      timeZone: inner.timeZone,
+      begin: async () => ({ state: 'over' as const, total: 0 }),
+    };
+    const { dispatch_charge } = r.tools({
+      allow: ['dispatch_charge'],
+      limits: { dailyCharges: 10_000_000 },
+      ledger: shared,
+    });
+    const result = await dispatch_charge!.execute({
+      handle: '@ada',
+      amount: 5_000,
+      reference: 'shared-cap',
+      authChannel: 'wallet_push',
+    });
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain("Refused by limit 'dailyCharges': nothing was sent");
+    expect(result.text).toContain('Nothing more can pass today');
+    expect(result.data).toMatchObject({ refusedBy: 'dailyCharges', left: { kobo: 0 } });
+    expect(moneyPosts(r)).toEqual([]);
+  });
+});
+
 describe('live keys', () => {
   it('are refused without allowLive, before anything is sent', () => {
     r = rig();

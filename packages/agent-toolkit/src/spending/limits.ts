@@ -44,11 +44,28 @@ export function overLimit(
   amount: number,
   total = 0,
 ): LimitRefusal | undefined {
-  const limit = NAMES[kind][which];
-  const max = limits[limit];
+  const max = limits[NAMES[kind][which]];
   return max !== undefined && total + amount > max
-    ? { limit, max, requested: amount, left: Math.max(0, max - total) }
+    ? refusalBy(limits, kind, which, amount, total)
     : undefined;
+}
+
+/**
+ * The refusal by `which` limit. A ledger's `over` answer is one even where this process's limits
+ * would let the call pass (a custom ledger's shared cap). @internal
+ */
+export function refusalBy(
+  limits: SpendLimits,
+  kind: SpendKind,
+  which: 'per' | 'daily',
+  amount: number,
+  total: number,
+): LimitRefusal {
+  const limit = NAMES[kind][which];
+  const max = limits[limit] ?? 0;
+  // An `over` these limits do not explain (a shared cap) leaves nothing this process can promise.
+  const left = total + amount > max ? Math.max(0, max - total) : 0;
+  return { limit, max, requested: amount, left };
 }
 
 /** A refusal as a tool result: which limit, what was asked, what is left, what to do. @internal */

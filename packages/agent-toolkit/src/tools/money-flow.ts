@@ -4,7 +4,7 @@ import { IdempotencyError, ResponseValidationError, isWalletError } from '@walle
 import type { ToolContext } from './options.js';
 import { canonical, tokenProblemText } from '../spending/confirm.js';
 import { repeats, type JournalEntry, type SpendKind } from '../spending/ledger.js';
-import { dailyLimit, overLimit, limitRefused } from '../spending/limits.js';
+import { dailyLimit, limitRefused, overLimit, refusalBy } from '../spending/limits.js';
 import { ok, refused, type ToolResult } from '../answers/report.js';
 import type { MoneyToolName } from './shapes.js';
 import { amountText, dataLine, errorResult, money } from '../answers/words.js';
@@ -93,7 +93,7 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
   if (begun.state === 'over_paid') return overPaid(call.paid ?? 0, begun.counted);
   if (begun.state === 'over') {
     // The ledger found the day's total plus this amount past the limit: that is the refusal.
-    return limitRefused(overLimit(ctx.limits, call.kind, 'daily', call.amount, begun.total)!, call.kind);
+    return limitRefused(refusalBy(ctx.limits, call.kind, 'daily', call.amount, begun.total), call.kind);
   }
   return send(ctx, call, begun.entry, begun.state === 'repeat');
 }

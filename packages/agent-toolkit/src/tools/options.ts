@@ -155,14 +155,33 @@ const RULES: Readonly<Record<string, OptionRule>> = {
   now: () => undefined,
 };
 
+// Each option read once into a plain copy, getters and inherited values included, so that what is
+// checked is what the tools run with (a spread would check own properties and run with the rest).
+function plain(options: object, rules: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(options), ...Object.keys(rules)])) {
+    const value = (options as Record<string, unknown>)[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
 /** Checks `options` and settles what the tools run with. @internal */
-export function toolContext(options: WalletToolsOptions): ToolContext {
-  const issues = isObject(options)
-    ? // null, not undefined: a missing wallet is reported, not skipped.
-      checkOptions({ ...options, wallet: options.wallet ?? null }, RULES, '', known(RULES))
-    : [{ path: 'options', message: `must be an object, not ${show(options)}` }];
+export function toolContext(given: WalletToolsOptions): ToolContext {
+  if (!isObject(given)) {
+    const issues = [{ path: 'options', message: `must be an object, not ${show(given)}` }];
+    throw new ValidationError('walletTools options', issues);
+  }
+  const copy = plain(given, RULES);
+  if (isObject(copy['limits']) && !Array.isArray(copy['limits']))
+    copy['limits'] = plain(copy['limits'], LIMIT_RULES);
+  if (isObject(copy['confirm']) && !Array.isArray(copy['confirm']))
+    copy['confirm'] = plain(copy['confirm'], CONFIRM_RULES);
+  // null, not undefined: a missing wallet is reported, not skipped.
+  const issues = checkOptions({ ...copy, wallet: copy['wallet'] ?? null }, RULES, '', known(RULES));
   if (issues.length > 0) throw new ValidationError('walletTools options', issues);
-  const { wallet, confirm: given } = options;
+  const options = copy as unknown as WalletToolsOptions;
+  const { wallet, confirm } = options;
   const now = options.now ?? Date.now;
   // Anything but a test key counts as live: a mode that cannot be read is not assumed harmless.
   const live = wallet.mode !== 'test';
@@ -172,7 +191,7 @@ export function toolContext(options: WalletToolsOptions): ToolContext {
     throw new ValidationError('walletTools options', [{ path: 'allowLive', message }]);
   }
   const confirmFor = (tool: MoneyToolName, byDefault: boolean): boolean =>
-    typeof given === 'boolean' ? given : (given?.[tool] ?? byDefault);
+    typeof confirm === 'boolean' ? confirm : (confirm?.[tool] ?? byDefault);
   return {
     wallet,
     limits: { ...options.limits },
