@@ -129,6 +129,9 @@ describe('wallet reconcile: files', () => {
       `${dir}/./self.csv`,
       join(dir, '..', dir.split('/').pop()!, 'self.csv'),
       join(dir, 'hardlink.csv'),
+      // No file stats at these two; the ledger would still be opened, so they are the ledger too.
+      `${ledger}/`,
+      `${ledger}/.`,
     ]) {
       const ran = await wallet(['reconcile', ledger, '--out', out], { env });
       expect(ran.code).toBe(2);

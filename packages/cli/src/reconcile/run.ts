@@ -1,5 +1,5 @@
 /** The pipeline of every command that verifies a ledger: inputs checked, the SDK's `charges.reconcile`, progress, a refused key ending the run. */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 import { isApiError, VERDICTS, type ReconcileLine, type Verdict, type WalletError } from '@wallet/node';
@@ -24,13 +24,17 @@ export const PROBLEMS: ReadonlySet<Verdict> = new Set(
   VERDICTS.filter((v) => v !== 'match' && v !== 'still_pending'),
 );
 
-/** The same file by any path (a link, `./`, another spelling); a path that does not exist is no input. */
+/** The same file by any path (a link, `./`, another spelling, a trailing `/` that stat refuses). */
 function sameFile(a: string, b: string): boolean {
   try {
     const [x, y] = [statSync(a), statSync(b)];
     return x.dev === y.dev && x.ino === y.ino;
   } catch {
-    return false;
+    try {
+      return join(realpathSync(dirname(b)), basename(b)) === realpathSync(a);
+    } catch {
+      return false;
+    }
   }
 }
 
