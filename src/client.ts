@@ -225,7 +225,7 @@ export function resolveConfig(given: ClientOptions, version: string): Config {
   const key = setting('apiKey', 'WALLET_SECRET_KEY', keyWords, `pass ${keyWords}`);
   const apiKey = key?.value;
   const keyIssue = key && keyProblem(key.value, key.name);
-  if (key && keyIssue) issues.push({ path: key.name, message: keyIssue });
+  if (keyIssue) issues.push({ path: key.name, message: keyIssue });
   const address = setting(
     'baseUrl',
     'WALLET_BASE_URL',
