@@ -11,10 +11,7 @@ type Settle = (result: AttemptResult) => void;
 /** Runs a function once the event loop's turn is over, on the runtime's real timer. */
 export type RealSetImmediate = (run: () => void) => void;
 
-/**
- * One exchange as undici's dispatch handler (undici 7 and 8), the body read into the bounded body,
- * decoded on the way; whatever ends it first (answer, failure, deadline, signal, size) settles it.
- */
+/** One exchange as undici's dispatch handler (7 and 8), settled by whatever ends it first. */
 class UndiciExchange implements DispatchHandler, Stoppable {
   readonly #settle: Settle;
   readonly #deadline: Deadline;
@@ -129,10 +126,7 @@ class UndiciExchange implements DispatchHandler, Stoppable {
     this.#end(this.#deadline.failure(error));
   }
 
-  /**
-   * dispatch() threw. A merchant's interceptor may throw after handing the request on: once undici
-   * has started it, it may have been written (outcome unknown); before, it is dropped as it starts.
-   */
+  /** dispatch() threw (an interceptor may, after handing the request on): unknown once undici started it. */
   refuse(cause: unknown): void {
     if (this.#controller === undefined) {
       this.#reason = cause ?? new Error('dispatch() threw');
