@@ -63,13 +63,7 @@ class UndiciExchange implements DispatchHandler, Stoppable {
   }
 
   #answer(text: string, undecoded?: string, released = false): void {
-    const [status, headers] = [this.#status, this.#headers];
-    this.#end(
-      undecoded === undefined
-        ? { kind: 'response', status, headers, text }
-        : { kind: 'response', status, headers, text, undecoded },
-      released,
-    );
+    this.#end({ kind: 'response', status: this.#status, headers: this.#headers, text, undecoded }, released);
   }
 
   onRequestStart(controller: DispatchController): void {
