@@ -155,10 +155,7 @@ export function undiciSender(dispatcher: Dispatcher, turn?: RealSetImmediate): S
 // What fetch decodes by itself (the body it hands over is already decoded).
 const FETCH_DECODES = /^(gzip|x-gzip|deflate|br|zstd|identity)$/i;
 
-/**
- * Sending through `fetch`, by the undici path's rules. `getFetch` is asked each attempt, so a fetch
- * patched later (MSW) sees the request; redirects are never followed (the key stays with its host).
- */
+/** Sending through `fetch` by the undici path's rules; `getFetch` asked each attempt, so MSW's patch is seen. */
 export function fetchSender(getFetch: () => FetchFunction | undefined): Sender {
   return async (request): Promise<AttemptResult> => {
     const fetchFn = getFetch();

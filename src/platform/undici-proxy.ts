@@ -68,10 +68,7 @@ function forwardRefusals(handler: DispatchHandler, route: ProxyRoute, target: st
   };
 }
 
-/**
- * A CONNECT tunnel to an `https:` service, or a forward proxy for an `http:` one. A refusal
- * (`WALLET_PROXY_REFUSED`) or an unreachable proxy (its system code) proves nothing reached the service.
- */
+/** A CONNECT tunnel to an `https:` service, or a forward proxy for `http:`; its refusals prove nothing was sent. */
 export function createProxyAgent(route: ProxyRoute, options: ProxiedAgentOptions): OwnDispatcher {
   const tls = { minVersion: 'TLSv1.3' as const };
   const agent = new ProxyAgent({
