@@ -208,8 +208,7 @@ export function resolveConfig(given: ClientOptions, version: string): Config {
   const issues = checkOptions(options, RULES, '', 'an option of Wallet');
   const vars = platform.env();
   const unset: ValidationIssue[] = [];
-  // Only an absent option falls back to the env: an explicit null is a mistake to report. A value
-  // the env does not give is left for the first call to report; one given malformed fails now.
+  // Only an absent option falls back to the env; a missing value is the first call's to report.
   const setting = (option: 'apiKey' | 'baseUrl', variable: string, what: string, empty: string) => {
     const fromEnv = options[option] === undefined;
     const value = fromEnv ? vars[variable] : options[option];
@@ -225,7 +224,7 @@ export function resolveConfig(given: ClientOptions, version: string): Config {
   const key = setting('apiKey', 'WALLET_SECRET_KEY', keyWords, `pass ${keyWords}`);
   const apiKey = key?.value;
   const keyIssue = key && keyProblem(key.value, key.name);
-  if (key && keyIssue) issues.push({ path: key.name, message: keyIssue });
+  if (keyIssue) issues.push({ path: key.name, message: keyIssue });
   const address = setting(
     'baseUrl',
     'WALLET_BASE_URL',

@@ -124,12 +124,7 @@ export class BodyDecoder {
   }
 
   #open(first: Uint8Array): boolean {
-    let z: typeof Zlib | undefined;
-    try {
-      z = platform.zlib();
-    } catch {
-      // No such builtin here.
-    }
+    const z = platform.zlib();
     if (z === undefined) {
       this.#fail(`a ${this.#coding} body, which this runtime has no zlib to decode`);
       return false;

@@ -69,11 +69,7 @@ function unreadable(path: string, error: unknown): ValidationIssue {
   return { path, message: `could not be read (reading it threw a ${name}); pass plain data` };
 }
 
-/**
- * A plain-data copy of `value`, each property read once (a getter cannot answer differently to the
- * checks and the wire; a throwing one is an issue); anything not a plain object or array is kept as
- * it is, cycles included, for the schemas to judge.
- */
+/** A plain-data copy, each property read once (checks and wire see one value); other objects kept for zod. */
 export function snapshot(value: unknown, path = ''): Snapshot {
   const issues: ValidationIssue[] = [];
   const seen = new Map<object, unknown>();
@@ -100,8 +96,7 @@ export function snapshot(value: unknown, path = ''): Snapshot {
           // A path is worded only for what may need one: an object, or what could not be read.
           const kept =
             typeof child === 'object' && child !== null ? copy(child, join(at, key), depth + 1) : child;
-          // An own `__proto__` key (JSON.parse makes one) stays a key: assigned, it would become the
-          // copy's prototype, and its fields would pass for the caller's own.
+          // An own `__proto__` key (JSON.parse makes one) stays a key, never the copy's prototype.
           if (key === '__proto__')
             Object.defineProperty(out, key, {
               value: kept,

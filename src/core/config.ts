@@ -45,10 +45,10 @@ export interface ClientOptions {
    */
   dispatcher?: Dispatcher | undefined;
   /**
-   * A proxy for the client's own connections: its URL (`http://user:password@proxy.internal:3128`;
-   * plain HTTP for an `http:` service, a CONNECT tunnel for `https:`), or `'env'` to read `HTTPS_PROXY`, `HTTP_PROXY` and
-   * `NO_PROXY` as Node does. Its credentials are scrubbed like the key. Not used with your own
-   * `dispatcher` or `fetch`.
+   * A proxy for the client's own connections (plain HTTP to an `http:` service, a CONNECT tunnel to
+   * `https:`): its URL, `http://user:password@proxy.internal:3128`, or `'env'` to read `HTTPS_PROXY`,
+   * `HTTP_PROXY` and `NO_PROXY` as Node does. Credentials are scrubbed like the key. Unused with your
+   * own `dispatcher` or `fetch`.
    * @default undefined, or 'env' when NODE_USE_ENV_PROXY=1
    */
   proxy?: ProxyOption | undefined;

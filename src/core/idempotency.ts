@@ -85,10 +85,7 @@ export class KeyMemory {
     this.#seen = new Recent(limit);
   }
 
-  /**
-   * Records `key` as sent with these parameters; false when it was sent with others. `body` is their
-   * JSON; nested objects (metadata) may order keys differently, so those compare in sorted form.
-   */
+  /** Records `key` with these parameters (`body` their JSON; nested ones sorted); false if sent with others. */
   claim(key: string, route: string, params: Record<string, unknown>, body: string): boolean {
     const nested = Object.values(params).some((value) => typeof value === 'object' && value !== null);
     const print = hash(`${route} ${nested ? canonical(params) : body}`);
@@ -109,8 +106,7 @@ function canonical(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`).join(',')}}`;
 }
 
-// Two FNV-1a passes with different seeds, 64 bits in all: a print stays small however long the
-// body, and two parameter sets under one key would need to collide in both (not a secret).
+// Two FNV-1a passes with different seeds, 64 bits: a small print however long the body (not a secret).
 function hash(text: string): string {
   let a = 0x811c9dc5;
   let b = 0x050c5d1f;
@@ -126,8 +122,7 @@ function hash(text: string): string {
 export class Recent<V> {
   readonly #limit: number;
   readonly #map = new Map<string, V>();
-  // Kept across calls, it stands just before the oldest entry: a new keys() would walk every hole
-  // the evictions left at the front (docs/performance.md).
+  // Kept across calls: a new keys() would walk every hole evictions left (docs/performance.md).
   readonly #oldest = this.#map.keys();
 
   /** @param limit - how many of the last writes are remembered; at least 1. */

@@ -109,10 +109,7 @@ function target(location: string | undefined): string {
   return bare.length > 200 ? `${bare.slice(0, 200)}…` : bare;
 }
 
-/**
- * The message of a 3xx, which the SDK never follows (the key must not travel to another address,
- * and a POST must not be sent again elsewhere). A 303 to a POST says the action was carried out.
- */
+/** The message of a 3xx, never followed (the key stays with its host); a 303 to a POST says it acted. */
 export function redirectMessage(status: number, location: string | undefined, words: CallWords): string {
   const head = `The service answered HTTP ${status} to ${subjectOf(words)}, pointing to ${target(location)}.`;
   if (status === 303 && words.idempotencyKey !== undefined) {
@@ -174,10 +171,7 @@ function isSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13) || c === 0xa0;
 }
 
-/**
- * The visible text of (the start of) an HTML or plain-text body, whitespace collapsed. A scan, not
- * regular expressions, linear in a bounded prefix: megabytes of `<` cost what a short page does.
- */
+/** The visible text of a body's start, whitespace collapsed: a linear scan of a bounded prefix, no regex. */
 export function excerptOf(text: string): string {
   const source = text.length > EXCERPT_SOURCE_CHARS ? text.slice(0, EXCERPT_SOURCE_CHARS) : text;
   const lower = source.toLowerCase();

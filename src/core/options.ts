@@ -13,10 +13,7 @@ export const MAX_INT32 = 2_147_483_647;
 /** The longest delay a timer can hold, in ms (longer ones fire at once). */
 export const MAX_TIMER_MS: number = MAX_INT32;
 
-/**
- * The one option checker: an object of known names (a typo gets "did you mean") whose values pass
- * their rules; a throwing getter is an issue. `expected` names a known name: `an option of Wallet`.
- */
+/** The one option checker: known names only (a typo gets "did you mean"), each value by its rule. */
 export function checkOptions(
   value: unknown,
   rules: Readonly<Record<string, OptionRule>>,

@@ -29,10 +29,7 @@ import { mismatches, replayMismatch } from './idempotency.js';
 import { parseRetryAfter } from './retry.js';
 import type { Schemas } from './check.js';
 
-/**
- * May the service have acted without saying so definitively: a request that may have been written
- * and got no answer, a 5xx, or a 2xx too large to read. 4xx (408, 429 too) are definitive refusals.
- */
+/** May the service have acted without a definitive answer: no answer, a 5xx, or a 2xx too large to read. */
 export function mayHaveActed(result: AttemptResult): boolean {
   if (result.kind === 'failure') return result.reached && result.reason !== 'refused';
   // 303 See Other to a POST: the service did act, and says where the result is.
@@ -211,8 +208,7 @@ function apiErrorFor(raw: RawResponse, call: CallInfo, note?: string): ApiError 
       ? `${fallback}: ${body.excerpt}`
       : fallback;
   const init = errorInit(raw, call, note === undefined ? said : `${said} (HTTP ${status}) ${note}`, body);
-  // A 404 that is not the service's envelope came from something else on the way (a gateway, a
-  // web server at the wrong base URL): its own code, never mistaken for an unknown reference.
+  // A 404 without the service's envelope is from something else on the way (a gateway, a wrong baseUrl).
   const value = body.json ? (body.value as { status?: unknown } | null) : null;
   const envelope =
     typeof value === 'object' && value !== null && !Array.isArray(value) && value.status === 'error';
@@ -232,8 +228,7 @@ function apiErrorFor(raw: RawResponse, call: CallInfo, note?: string): ApiError 
 // The envelope of a 2xx answer: the whole parsed body (for errors), its unchecked `data`, `message`.
 type Envelope = { body: unknown; data: unknown; message: string | undefined };
 
-// A 2xx's envelope. `status: "error"` is an ApiError; anything undocumented a ResponseValidationError,
-// whose outcome is unknown on a POST: the service answered, but what it did cannot be read.
+// A 2xx's envelope: `status: "error"` is an ApiError, anything undocumented a ResponseValidationError.
 function openEnvelope(raw: RawResponse, call: CallInfo): Envelope {
   const body = parseBody(raw.text);
   const invalid = (message: string): ResponseValidationError =>

@@ -24,10 +24,7 @@ const HTTP_DATE = new RegExp(
     `|${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`,
 );
 
-/**
- * `Retry-After` in milliseconds from `now`: whole seconds (up to ten digits) or an HTTP date. Anything
- * else (`-5`, `5, 5`, `1.5`, junk) is undefined, so the caller keeps its backoff; never Infinity.
- */
+/** `Retry-After` in ms from `now`: whole seconds (up to ten digits) or an HTTP date; anything else undefined. */
 export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
   if (value === undefined || value.length > 64) return undefined;
   const text = value.trim();
@@ -89,10 +86,7 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
   };
 }
 
-/**
- * What follows an attempt: a wait (ms) before the next, or the end of the call, with a note when it
- * ends early (a `Retry-After` over `maxRetryAfter`, or no time `left` before the call's deadline).
- */
+/** What follows an attempt: a wait (ms) before the next, or the end, with a note when it ends early. */
 export function delayBeforeRetry(
   result: AttemptResult,
   n: number,
@@ -127,8 +121,7 @@ export function delayBeforeRetry(
 }
 
 const codes = (list: string): ReadonlySet<string> => new Set(list.split(/\s+/));
-// Codes that prove nothing was written: the name did not resolve, the connection or TLS handshake
-// never completed, a mock had no answer, a proxy refused the tunnel (platform/undici-proxy.ts).
+// Codes that prove nothing was written: no name, no connection or TLS handshake, no mock, a proxy's refusal.
 const NOT_REACHED = codes(`ENOTFOUND EAI_AGAIN EAI_FAIL EAI_NODATA EAI_NONAME ECONNREFUSED EHOSTUNREACH
   ENETUNREACH EADDRNOTAVAIL UND_ERR_CONNECT_TIMEOUT UND_MOCK_ERR_MOCK_NOT_MATCHED WALLET_PROXY_REFUSED`);
 const TLS_HANDSHAKE = /^(ERR_SSL_|ERR_TLS_)|CERT|SELF_SIGNED/;

@@ -2,9 +2,8 @@ import type { ValidationIssue } from '../errors/base.js';
 import { safeCopy } from '../internal/values.js';
 import type { AttemptResult } from './types.js';
 
-// The one scrubber: every answer, header, error message, cause and log line passes through it. It
-// replaces each form of the key `keyFinder` knows, also under up to two levels of JSON string
-// escapes and percent-encoding, with `[redacted]`; values and errors are copied as plain data.
+// The one scrubber: every answer, header, message, cause and log line passes through it; each form of
+// the key (also under two levels of JSON escapes and percent-encoding) becomes `[redacted]`.
 
 const REDACTED = '[redacted]';
 
@@ -123,10 +122,8 @@ export function createScrubber(key: string, secrets: readonly string[] = []): Sc
   };
 }
 
-// Where a key appears in a text: as is, any 12 or more characters of its secret part in any letter
-// case (a gateway's error page may upper-case the header it complains about), in hex, or in base64
-// (alone or inside `Bearer <key>`, a Basic `user:key`; either alphabet). Linear: a native search for
-// fixed blocks, then a bounded extension.
+// A key's forms: as is, any 12 characters of its secret part in any case (a gateway may upper-case it),
+// in hex, or in base64 (either alphabet, inside `Bearer` or Basic too). Linear: fixed blocks, then extended.
 
 const FRAGMENT = 12;
 const BLOCK = 6; // every fragment of 12 contains one block of 6 aligned on the key's part
@@ -256,8 +253,7 @@ function keyFinder(key: string): KeyFinder {
     return found;
   }
 
-  // Every run ranges() can find holds one of the needles: one pass of one expression says whether
-  // to look (ignoring case, for the folded forms; a base64 needle in another case only looks).
+  // Every run ranges() finds holds a needle: one case-blind pass says whether to look at all.
   const escaped = needles.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
   const anyNeedle = new RegExp(escaped.join('|'), 'i');
   return {

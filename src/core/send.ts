@@ -11,10 +11,7 @@ type Settle = (result: AttemptResult) => void;
 /** Runs a function once the event loop's turn is over, on the runtime's real timer. */
 export type RealSetImmediate = (run: () => void) => void;
 
-/**
- * One exchange as undici's dispatch handler (undici 7 and 8), the body read into the bounded body,
- * decoded on the way; whatever ends it first (answer, failure, deadline, signal, size) settles it.
- */
+/** One exchange as undici's dispatch handler (7 and 8), settled by whatever ends it first. */
 class UndiciExchange implements DispatchHandler, Stoppable {
   readonly #settle: Settle;
   readonly #deadline: Deadline;
@@ -66,13 +63,7 @@ class UndiciExchange implements DispatchHandler, Stoppable {
   }
 
   #answer(text: string, undecoded?: string, released = false): void {
-    const [status, headers] = [this.#status, this.#headers];
-    this.#end(
-      undecoded === undefined
-        ? { kind: 'response', status, headers, text }
-        : { kind: 'response', status, headers, text, undecoded },
-      released,
-    );
+    this.#end({ kind: 'response', status: this.#status, headers: this.#headers, text, undecoded }, released);
   }
 
   onRequestStart(controller: DispatchController): void {
@@ -129,10 +120,7 @@ class UndiciExchange implements DispatchHandler, Stoppable {
     this.#end(this.#deadline.failure(error));
   }
 
-  /**
-   * dispatch() threw. A merchant's interceptor may throw after handing the request on: once undici
-   * has started it, it may have been written (outcome unknown); before, it is dropped as it starts.
-   */
+  /** dispatch() threw (an interceptor may, after handing the request on): unknown once undici started it. */
   refuse(cause: unknown): void {
     if (this.#controller === undefined) {
       this.#reason = cause ?? new Error('dispatch() threw');
@@ -167,10 +155,7 @@ export function undiciSender(dispatcher: Dispatcher, turn?: RealSetImmediate): S
 // What fetch decodes by itself (the body it hands over is already decoded).
 const FETCH_DECODES = /^(gzip|x-gzip|deflate|br|zstd|identity)$/i;
 
-/**
- * Sending through `fetch`, by the undici path's rules. `getFetch` is asked each attempt, so a fetch
- * patched later (MSW) sees the request; redirects are never followed (the key stays with its host).
- */
+/** Sending through `fetch` by the undici path's rules; `getFetch` asked each attempt, so MSW's patch is seen. */
 export function fetchSender(getFetch: () => FetchFunction | undefined): Sender {
   return async (request): Promise<AttemptResult> => {
     const fetchFn = getFetch();

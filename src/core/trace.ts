@@ -62,10 +62,7 @@ type Channels = {
 };
 let channels: Channels | null | undefined;
 
-/**
- * Runs one call under `wallet:request` when someone listens. The channel sees nothing or a
- * {@link TracedError}; the caller gets the real result or error. @internal
- */
+/** Runs one call under `wallet:request` when someone listens; the channel sees only a {@link TracedError}. @internal */
 export function traceCall<T>(
   method: 'GET' | 'POST',
   endpoint: string,
@@ -148,10 +145,7 @@ export interface Logger {
 
 const RANK: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
 
-/**
- * The client's logger; an unknown level is an issue under `levelName` (`logLevel` or `WALLET_LOG`).
- * Every line is scrubbed; a sink that throws cannot break a call.
- */
+/** The client's logger: every line scrubbed, a throwing sink harmless; a bad level an issue at `levelName`. */
 export function createLogger(
   sink: LogSink | undefined,
   level: unknown,
@@ -221,10 +215,7 @@ function mask(value: unknown, depth: number): unknown {
   return out;
 }
 
-/**
- * Checked request parameters fit for debug logs: the reference, amount, channel and bank id as
- * they are; handles, phone numbers, names, descriptions, reasons and every metadata value masked.
- */
+/** Checked parameters fit for debug logs: reference, amount, channels and bank id shown, the rest masked. */
 export function maskParams(params: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(params)) out[key] = SHOWN.has(key) ? params[key] : mask(params[key], 0);

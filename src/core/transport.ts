@@ -138,14 +138,11 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         origin: config.origin,
         path,
         method: operation.method,
-        headers: post
-          ? mergeHeaders(config.headers, options.headers, {
-              'content-type': 'application/json',
-              'x-idempotency-key': idempotencyKey!,
-            })
-          : options.headers === undefined
-            ? config.headers
-            : mergeHeaders(config.headers, options.headers),
+        headers: mergeHeaders(
+          config.headers,
+          options.headers,
+          post ? { 'content-type': 'application/json', 'x-idempotency-key': idempotencyKey! } : undefined,
+        ),
         body: post ? JSON.stringify(params) : undefined,
         timeout: options.timeout ?? config.timeout,
         signal: options.signal,
@@ -177,14 +174,10 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         if (options.signal?.aborted) {
           ctx.call.attempts = n - 1;
           const cause: unknown = options.signal.reason;
-          const aborted = {
-            kind: 'failure',
-            reason: 'aborted',
-            reached: false,
-            code: undefined,
-            cause,
-          } as const;
-          return callResult<T>(scrub.result(aborted), ctx);
+          return callResult<T>(
+            scrub.result({ kind: 'failure', reason: 'aborted', reached: false, code: undefined, cause }),
+            ctx,
+          );
         }
         const started = performance.now();
         const left = deadline - started;

@@ -21,10 +21,7 @@ export interface Operation {
   echoes?: readonly Echo[];
 }
 
-/**
- * Told of a checked, successful answer before the call resolves: it may remember something of it
- * (a dispatch's expiry) or refuse it by throwing (a verify about another reference).
- */
+/** Told of a checked answer before the call resolves: it may remember it (an expiry) or refuse it by throwing. */
 export type Accepted = (data: unknown, response: ResponseMeta, params: Record<string, unknown>) => void;
 
 /** What one attempt sends. Header names are lowercase, one of each. */

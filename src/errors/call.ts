@@ -242,12 +242,11 @@ export interface IdempotencyErrorInit extends Partial<CallInfo> {
 
 /**
  * The service answers a repeated `X-Idempotency-Key` with the saved response of the first request
- * that carried it, whatever the new parameters, so one key must belong to one operation:
+ * that carried it, whatever the new parameters, so one key must belong to one operation (stored
+ * with its record, the refund row, before sending):
  * - `idempotency_key_reused`: this client already sent the key with other parameters; nothing was sent.
  * - `replay_mismatch`: the answer is another request's saved answer (another reference, amount or
  *   channel) and this request was not carried out; `received` holds that answer.
- *
- * Give each operation its own key, stored with its record (the refund row) before sending.
  *
  * @example
  * ```ts

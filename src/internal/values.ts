@@ -173,10 +173,7 @@ function summaryOf(value: object, type: string, text: Text): string {
   return `an instance of ${type}`;
 }
 
-/**
- * A bounded plain-data copy, strings passed through `text`; anything else becomes `{ type, summary }`.
- * SDK errors are kept as they are unless `text` is given. Never throws.
- */
+/** A bounded plain-data copy that never throws: strings through `text`, instances as `{ type, summary }`, SDK errors kept unless `text` is given. */
 export function safeCopy(value: unknown, text?: Text): unknown {
   return copy(value, { text: text ?? ((t) => t), keepSdk: text === undefined, json: false }, 0);
 }

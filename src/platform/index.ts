@@ -1,9 +1,6 @@
 /**
- * The platform the sources run on: Node. Undici's bundled Agent (or ProxyAgent) is loaded by the
- * first call, `process.env` read, and builtins taken through `process.getBuiltinModule` when first
- * needed, so an import loads none it may not use. Each entry of the package is built with its
- * runtime's file (web.ts, bun-deno.ts, browser.ts) bound here instead (the `files` esbuild plugin in
- * `tsup.config.ts`), so every import stays static and no module guesses its runtime.
+ * Node: undici's Agent loaded by the first call, builtins taken when first needed. Other runtimes'
+ * builds bind web.ts, bun-deno.ts or browser.ts here instead (`tsup.config.ts`): no module guesses.
  */
 import type {
   AgentOptions,

@@ -58,9 +58,7 @@ function urlProblem(value: string): string | undefined {
 
 /** The rule of the `proxy` option (for the one option checker). */
 export function proxyProblem(value: unknown): string | undefined {
-  if (typeof value !== 'string' || value === '') {
-    return "must be a proxy URL (http://host:port) or 'env'";
-  }
+  if (typeof value !== 'string' || value === '') return "must be a proxy URL (http://host:port) or 'env'";
   return value === 'env' ? undefined : urlProblem(value);
 }
 
@@ -108,11 +106,7 @@ export function bypassed(noProxy: string, url: URL): boolean {
   return false;
 }
 
-/**
- * Settles the proxy for a client whose base URL is `target`. `option` is the `proxy` option as
- * given (already checked); `vars` the environment. Only the client's own connections use it: a
- * `dispatcher` or `fetch` of the merchant's (`own`) sends as it is.
- */
+/** The proxy for base URL `target` from the checked option or `vars`; a merchant's own sender (`own`) uses none. */
 export function settleProxy(
   option: string | undefined,
   vars: Vars,

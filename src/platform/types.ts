@@ -20,10 +20,9 @@ export type SubtleCrypto = NodeCryptoModule.webcrypto.SubtleCrypto;
 export type Diagnostics = typeof DiagnosticsChannel;
 
 /**
- * What an undici `Dispatcher` is to the SDK: `dispatch()` with undici's public handler interface
- * (`onRequestStart` … `onResponseError`), which undici 7 and 8 both accept. Declared here rather
- * than imported, so the package's types need no undici of their own and a merchant's `Agent`,
- * `Pool`, `ProxyAgent` or `MockAgent` of either major fits.
+ * An undici `Dispatcher` as the SDK uses it: `dispatch()` with undici's public handler interface
+ * (7 and 8). Declared, not imported: the types need no undici, and any `Agent`, `Pool`,
+ * `ProxyAgent` or `MockAgent` of either major fits.
  * @category Client
  */
 export interface Dispatcher {
@@ -106,10 +105,7 @@ export interface Platform {
   readonly runtime: string;
   /** The environment variables the SDK reads (`WALLET_SECRET_KEY`, …), or an empty record. */
   env(): Readonly<Record<string, string | undefined>>;
-  /**
-   * Why `env()` could not give a variable, and what to do, where the runtime is the reason: a
-   * Worker has no `process.env`; Deno reads none without `--allow-env`. Undefined elsewhere.
-   */
+  /** Why the runtime kept `env()` from giving a variable (a Worker; Deno without `--allow-env`), and what to do. */
   readonly unsetHint?: (variable: string, option: string) => string | undefined;
   /** Builds the client's own undici Agent (loaded by the first call); `undefined` where fetch is used. */
   readonly createAgent: ((options: AgentOptions) => Promise<OwnDispatcher>) | undefined;

@@ -52,10 +52,7 @@ function unreachable(route: ProxyRoute, cause: unknown): Error {
   return typeof code === 'string' ? Object.assign(error, { code }) : error;
 }
 
-/**
- * The SDK's handler, with a forward proxy's 407 (which undici reports as an invalid argument, as if
- * the request were refused before sending) told as the proxy's refusal it is.
- */
+/** The SDK's handler, with a forward proxy's 407 (undici words it as a refusal to send) told as the proxy's. */
 function forwardRefusals(handler: DispatchHandler, route: ProxyRoute, target: string): DispatchHandler {
   return {
     onRequestStart: (controller, context) => handler.onRequestStart(controller, context),
@@ -71,10 +68,7 @@ function forwardRefusals(handler: DispatchHandler, route: ProxyRoute, target: st
   };
 }
 
-/**
- * A CONNECT tunnel to an `https:` service, or a forward proxy for an `http:` one. A refusal
- * (`WALLET_PROXY_REFUSED`) or an unreachable proxy (its system code) proves nothing reached the service.
- */
+/** A CONNECT tunnel to an `https:` service, or a forward proxy for `http:`; its refusals prove nothing was sent. */
 export function createProxyAgent(route: ProxyRoute, options: ProxiedAgentOptions): OwnDispatcher {
   const tls = { minVersion: 'TLSv1.3' as const };
   const agent = new ProxyAgent({
@@ -106,9 +100,8 @@ export function createProxyAgent(route: ProxyRoute, options: ProxiedAgentOptions
     },
   });
   if (route.mode === 'tunnel') return agent;
-  const forward = agent.compose(
+  return agent.compose(
     (dispatch) => (options, handler) =>
       dispatch(options, forwardRefusals(handler as DispatchHandler, route, String(options.origin ?? ''))),
   );
-  return forward;
 }

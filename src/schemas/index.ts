@@ -164,13 +164,11 @@ export const refundParams: z.ZodMiniType = z
     ),
   );
 
-// Enumerations are plain strings so a new status passes through. Only documented fields with the wrong type or missing are refused, and
-// amounts below zero: money never comes back negative, and a negative one is a broken response.
+// Enumerations are plain strings, so a new status passes; refused: a documented field missing or mistyped, a negative amount.
 const str = z.string();
 
-// An answer's object: fields the service adds later pass through. It is zod's compiled object
-// (classic zod's; zod/mini's own interprets its shape): reading a verify's answer costs half as much
-// (docs/performance.md). Where `eval` is refused (Workers), zod interprets it.
+// An answer's object, new fields passing: zod's compiled object reads a verify's answer in half the time
+// (docs/performance.md); where `eval` is refused (Workers), zod interprets it.
 type Fields = Record<string, unknown>;
 function answerObject(
   shape: Record<string, $ZodType>,
@@ -255,9 +253,7 @@ export type SchemaName =
   | 'transaction'
   | 'refund';
 
-// zod builds an answer's compiled check the first time it runs it (about 1.3 ms for a verify's),
-// then reads each answer in half the time: a process that makes a few calls (a serverless cold
-// start) never pays for it, one that makes many pays once (docs/performance.md).
+// Compiling a check costs ~1.3 ms once: a process making few calls (a cold start) never pays it (docs/performance.md).
 const WARM = 256;
 const INTERPRETED = { jitless: true };
 let checks = 0;
@@ -265,10 +261,7 @@ let checks = 0;
 /** The outcome of {@link check}. */
 export type Checked = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
 
-/**
- * Runs a schema and turns zod's issues into the SDK's, one per field, naming the likely intended
- * key when a parameter is misspelled.
- */
+/** Runs a schema; zod's issues become the SDK's, one per field, a misspelled key with its likely intent. */
 export function check(schema: ZodMiniType, value: unknown, prefix = ''): Checked {
   const result = z.safeParse(schema, value, ++checks > WARM ? undefined : INTERPRETED);
   if (result.success) return { ok: true, value: result.data };
