@@ -10,5 +10,5 @@ export { redisCommand, withTimeout } from './webhooks/dedupe/redis.js';
 export type { RedisCommand } from './webhooks/dedupe/redis.js';
 export { webhookBody } from './testing/webhooks/sender.js';
 export { escapeControls } from './testing/endpoints/log.js';
-export { checkOptions, type OptionRule } from './core/options.js';
+export { checkOptions, readOptions, type OptionRule } from './core/options.js';
 export { closest } from './internal/values.js';

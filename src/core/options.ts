@@ -54,6 +54,22 @@ export function checkOptions(
   return issues;
 }
 
+/** Own and known options (a config class's getters too) read once, so what is checked is what runs. */
+export function readOptions(options: object, rules: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(options)) out[name] = (options as Record<string, unknown>)[name];
+  for (const name of Object.keys(rules)) {
+    if (Object.hasOwn(out, name)) continue;
+    try {
+      const value = (options as Record<string, unknown>)[name];
+      if (value !== undefined) out[name] = value;
+    } catch {
+      // A known getter that throws counts as absent: the copy is what runs.
+    }
+  }
+  return out;
+}
+
 /** A rule for an option that must be of one `typeof`. */
 export const ofType =
   (type: 'string' | 'number' | 'boolean' | 'function' | 'object'): OptionRule =>

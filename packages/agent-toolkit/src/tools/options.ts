@@ -12,7 +12,7 @@ import {
   type ValidationIssue,
   type WaitForOutcomeOptions,
 } from '@wallet/node';
-import { checkOptions, type OptionRule } from '@wallet/node/workspace';
+import { checkOptions, readOptions, type OptionRule } from '@wallet/node/workspace';
 import { createConfirmer, type Confirmer } from '../spending/confirm.js';
 import type { SpendLedger } from '../spending/ledger.js';
 import type { SpendLimits } from '../spending/limits.js';
@@ -155,28 +155,17 @@ const RULES: Readonly<Record<string, OptionRule>> = {
   now: () => undefined,
 };
 
-// Each option read once into a plain copy, getters and inherited values included, so that what is
-// checked is what the tools run with (a spread would check own properties and run with the rest).
-function plain(options: object, rules: object): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of new Set([...Object.keys(options), ...Object.keys(rules)])) {
-    const value = (options as Record<string, unknown>)[key];
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
-}
-
 /** Checks `options` and settles what the tools run with. @internal */
 export function toolContext(given: WalletToolsOptions): ToolContext {
   if (!isObject(given)) {
     const issues = [{ path: 'options', message: `must be an object, not ${show(given)}` }];
     throw new ValidationError('walletTools options', issues);
   }
-  const copy = plain(given, RULES);
+  const copy = readOptions(given, RULES);
   if (isObject(copy['limits']) && !Array.isArray(copy['limits']))
-    copy['limits'] = plain(copy['limits'], LIMIT_RULES);
+    copy['limits'] = readOptions(copy['limits'], LIMIT_RULES);
   if (isObject(copy['confirm']) && !Array.isArray(copy['confirm']))
-    copy['confirm'] = plain(copy['confirm'], CONFIRM_RULES);
+    copy['confirm'] = readOptions(copy['confirm'], CONFIRM_RULES);
   // null, not undefined: a missing wallet is reported, not skipped.
   const issues = checkOptions({ ...copy, wallet: copy['wallet'] ?? null }, RULES, '', known(RULES));
   if (issues.length > 0) throw new ValidationError('walletTools options', issues);
