@@ -4,6 +4,7 @@ import {
   MAX_TIMER_MS,
   checkHeaders,
   checkOptions,
+  readOptions,
   keyProblem,
   maxRetriesProblem,
   mergeHeaders,
@@ -201,10 +202,12 @@ export function resolveConfig(given: ClientOptions, version: string): Config {
   // One read into a plain copy: a revoked Proxy or a throwing trap is a ValidationError, not a TypeError.
   const taken = snapshot(given);
   if (!taken.ok) throw new ValidationError('Wallet options', taken.issues);
-  const options = taken.value as ClientOptions;
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+  const read = taken.value;
+  if (typeof read !== 'object' || read === null || Array.isArray(read)) {
     throw new ValidationError('Wallet options', [{ path: '', message: 'must be an object' }]);
   }
+  // A config class's getters too: checked, and then the very values that run.
+  const options = readOptions(read, RULES) as ClientOptions;
   const issues = checkOptions(options, RULES, '', 'an option of Wallet');
   const vars = platform.env();
   const unset: ValidationIssue[] = [];

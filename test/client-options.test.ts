@@ -71,6 +71,18 @@ describe('new Wallet(options)', () => {
     ]);
   });
 
+  it('checks the options a config class gives by getters, as it checks its own', () => {
+    class Settings {
+      readonly apiKey = KEY;
+      readonly baseUrl = BASE_URL;
+      // An environment variable that is not set: NaN must not become the deadline.
+      get timeout(): number {
+        return Number(process.env['WALLET_TEST_UNSET_TIMEOUT']);
+      }
+    }
+    expect(constructionError(new Settings()).issues.map((issue) => issue.path)).toEqual(['timeout']);
+  });
+
   it.each([
     [{ timeout: 0 }, 'timeout'],
     [{ timeout: Number.NaN }, 'timeout'],
