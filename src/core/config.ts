@@ -1,5 +1,5 @@
 import type { Dispatcher } from '../platform/types.js';
-import type { ProxyOption, ProxySettings } from '../platform/proxy.js';
+import type { ProxySettings } from '../platform/proxy.js';
 import type { ValidationIssue } from '../errors/base.js';
 import type { FetchFunction } from './types.js';
 import type { Logger, LogLevel, LogSink } from './trace.js';
@@ -51,7 +51,7 @@ export interface ClientOptions {
    * own `dispatcher` or `fetch`.
    * @default undefined, or 'env' when NODE_USE_ENV_PROXY=1
    */
-  proxy?: ProxyOption | undefined;
+  proxy?: string | undefined;
   /**
    * A Fetch-compatible function to send through instead of undici, under every rule of the client.
    * With env `WALLET_TRANSPORT=fetch` and neither option, the client sends through `globalThis.fetch`

@@ -1,4 +1,4 @@
-import type { DispatchController, DispatchHandler, Dispatcher } from '../platform/types.js';
+import type { DispatchController, DispatchHandler, Dispatcher, Platform } from '../platform/types.js';
 import { cutOff, refusal, startDeadline, type Deadline, type Stoppable } from './retry.js';
 import { BodyDecoder, BoundedBody, MAX_BODY_BYTES, encodingPlan, readBounded } from './body.js';
 import type { AttemptRequest, AttemptResult, FetchFunction, Sender } from './types.js';
@@ -8,14 +8,13 @@ import type { AttemptRequest, AttemptResult, FetchFunction, Sender } from './typ
 
 type Settle = (result: AttemptResult) => void;
 
-/** Runs a function once the event loop's turn is over, on the runtime's real timer. */
-export type RealSetImmediate = (run: () => void) => void;
+type RealSetImmediate = Platform['realSetImmediate'];
 
 /** One exchange as undici's dispatch handler (7 and 8), settled by whatever ends it first. */
 class UndiciExchange implements DispatchHandler, Stoppable {
   readonly #settle: Settle;
   readonly #deadline: Deadline;
-  readonly #turn: RealSetImmediate | undefined;
+  readonly #turn: RealSetImmediate;
   readonly #body = new BoundedBody();
   #controller: DispatchController | undefined;
   #reason: unknown; // the attempt ended before undici handed over its controller
@@ -27,7 +26,7 @@ class UndiciExchange implements DispatchHandler, Stoppable {
   #raw = 0;
   #unsupported: string | undefined;
 
-  constructor(request: AttemptRequest, settle: Settle, turn: RealSetImmediate | undefined) {
+  constructor(request: AttemptRequest, settle: Settle, turn: RealSetImmediate) {
     this.#settle = settle;
     this.#turn = turn;
     this.#deadline = startDeadline(request.timeout, request.signal, this);

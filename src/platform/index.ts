@@ -37,4 +37,4 @@ export const platform: Platform = {
   refusal: undefined,
 };
 
-export type { AgentOptions, Diagnostics, NodeCrypto, Platform, SubtleCrypto, Zlib } from './types.js';
+export type { NodeCrypto } from './types.js';

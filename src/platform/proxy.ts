@@ -3,9 +3,6 @@
  * proxy variables read as Node reads them. Pure; credentials go to the scrubber, never to a log.
  */
 
-/** The `proxy` client option: a proxy URL, or `'env'` to read the proxy variables. */
-export type ProxyOption = string;
-
 /** A proxy to send through: its address without credentials, and the credentials apart. */
 export interface ProxyRoute {
   /** `http://host:port` or `https://host:port`, never with credentials. */
@@ -118,7 +115,7 @@ export function settleProxy(
   const mode = target?.protocol === 'https:' ? 'tunnel' : 'forward';
   const nothing: ProxySettings = { route: undefined, secrets: [], unused: undefined };
   if (option !== undefined && option !== 'env') {
-    if (urlProblem(option) !== undefined || target === undefined) return nothing;
+    if (target === undefined) return nothing; // the option passed proxyProblem
     const [route, secrets] = routeOf(option, mode, 'the proxy option');
     return own
       ? { route: undefined, secrets, unused: `the proxy option is not used: ${own} sends as it is` }

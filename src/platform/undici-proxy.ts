@@ -21,9 +21,6 @@ const connectThrough = connect as (
   options: ConnectOptions,
 ) => Promise<Dispatcher.ConnectData>;
 
-/** The client Agent's options that apply through a proxy too. */
-export type ProxiedAgentOptions = Omit<AgentOptions, 'connect' | 'proxy'>;
-
 const REASONS: Readonly<Record<number, string>> = {
   403: 'Forbidden',
   407: 'Proxy Authentication Required',
@@ -69,7 +66,10 @@ function forwardRefusals(handler: DispatchHandler, route: ProxyRoute, target: st
 }
 
 /** A CONNECT tunnel to an `https:` service, or a forward proxy for `http:`; its refusals prove nothing was sent. */
-export function createProxyAgent(route: ProxyRoute, options: ProxiedAgentOptions): OwnDispatcher {
+export function createProxyAgent(
+  route: ProxyRoute,
+  options: Omit<AgentOptions, 'connect' | 'proxy'>,
+): OwnDispatcher {
   const tls = { minVersion: 'TLSv1.3' as const };
   const agent = new ProxyAgent({
     ...options,
