@@ -1,8 +1,4 @@
-/**
- * `wallet reconcile FILE.csv`: the ledger in, a report out, a summary at the end. Read-only with
- * any key: it only verifies. Ctrl-C stops reading the ledger and finishes the rows already under
- * way, so the report ends on a whole row and `--resume` carries on; a second Ctrl-C stops at once.
- */
+/** `wallet reconcile FILE.csv` (read-only): Ctrl-C finishes the rows under way so `--resume` carries on; a second stops at once. */
 import { existsSync, statSync } from 'node:fs';
 
 import { VERDICTS, type ReconcileLine, type Verdict } from '@wallet/node';

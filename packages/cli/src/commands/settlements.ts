@@ -1,8 +1,4 @@
-/**
- * `wallet settlements`: did the bank credit, each day, what the service settled? Verified by reconcile's
- * pipeline, summed by the SDK's `summarizeSettlements`, compared with the statement, and summed up for
- * a finance person: each day, the charges behind a day that is off, what to do. Read-only.
- */
+/** `wallet settlements`: did the bank credit, each day, what the service settled? Read-only. */
 import { formatNaira, summarizeSettlements } from '@wallet/node';
 
 import { isLiveKey } from '../client.js';

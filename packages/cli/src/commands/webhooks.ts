@@ -1,7 +1,4 @@
-/**
- * `wallet webhooks trigger`: a delivery signed exactly as the service signs one; the data is the flags'
- * charge or `--data FILE`, with each `--override path=value` applied (the value read as JSON when it is).
- */
+/** `wallet webhooks trigger`: a delivery signed as the service signs one, from the flags or `--data`, with each `--override`. */
 import { readFile } from 'node:fs/promises';
 
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '@wallet/node/webhooks';

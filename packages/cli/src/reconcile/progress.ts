@@ -1,8 +1,4 @@
-/**
- * Progress of a reconcile run. On a terminal: one bar redrawn in place at most ten times a second,
- * with rate, ETA and counts by verdict. Not on a terminal: a plain line at most every few seconds
- * (CI logs stay short), or nothing with `--quiet`.
- */
+/** A run's progress on stderr: a bar redrawn ten times a second on a terminal, else a plain line every few seconds; none with `--quiet`. */
 import { VERDICTS, type ReconcileProgress, type Verdict } from '@wallet/node';
 
 import type { Output } from '../output.js';

@@ -1,8 +1,4 @@
-/**
- * The report: one row per ledger row, in ledger order, as CSV or JSON lines. Every CSV cell a
- * spreadsheet would run as a formula is made inert (a leading `'`): a hostile reference or answer
- * cannot run in the finance team's spreadsheet.
- */
+/** The report: a row per ledger row, in order, as CSV (formula cells made inert) or JSON lines. */
 import { createWriteStream, type WriteStream } from 'node:fs';
 
 import { stringify } from 'csv-stringify/sync';

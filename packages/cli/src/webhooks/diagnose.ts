@@ -1,7 +1,4 @@
-/**
- * `wallet webhooks verify`: whether a captured delivery verifies with the SDK's `verifyWebhook`, and if
- * not, which alteration of the signed bytes explains it (each tried with every secret given).
- */
+/** `wallet webhooks verify`: whether a captured delivery verifies, and if not, which alteration of the signed bytes explains it. */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
