@@ -1,7 +1,6 @@
 /** The SDK client of every API command: the flags, else the environment as the SDK reads it (so problems are in the SDK's words). */
 import { Wallet, type ClientOptions } from '@wallet/node';
 
-/** The global flags every API command takes. */
 export interface ClientFlags {
   baseUrl?: string;
   apiKey?: string;

@@ -196,7 +196,6 @@ function checkClock(serverDate: string | undefined): Check {
   );
 }
 
-/** Runs every check in order; resolves to the exit code. */
 export async function doctorCommand(flags: ClientFlags, out: Output): Promise<number> {
   const env = process.env;
   const results: ({ name: string } & Check)[] = [];

@@ -11,7 +11,6 @@ import { noCounts } from '../reconcile/progress.js';
 import { readEarlier, rewriteReport, sameLedger } from '../reconcile/resume.js';
 import { KeyRefused, noter, PROBLEMS, reportPath, startRun, type LedgerFlags } from '../reconcile/run.js';
 
-/** The flags of `wallet reconcile`. */
 export interface ReconcileFlags extends LedgerFlags {
   format?: ReportFormat;
   resume: boolean;
@@ -50,7 +49,6 @@ function summary(
   if (interrupted) out.line(yellow('Interrupted: run the same command with --resume to carry on.'));
 }
 
-/** Runs `wallet reconcile`; resolves to the exit code. */
 export async function reconcileCommand(file: string, flags: ReconcileFlags, out: Output): Promise<number> {
   const format = flags.format ?? formatOf(flags.out ?? '.csv');
   const reportFile = reportPath(file, flags.out, `.report.${format}`, [[file, 'the ledger']]);

@@ -7,7 +7,6 @@ import { webhookBody } from '@wallet/node/workspace';
 import { OK, type Output, PROBLEM, terminalText, UsageError } from '../output.js';
 import { secretOr } from '../webhooks/diagnose.js';
 
-/** The flags of `wallet webhooks trigger`. */
 export interface TriggerFlags {
   to: string;
   secret?: string;
@@ -15,9 +14,7 @@ export interface TriggerFlags {
   amount?: number;
   handle?: string;
   repeat: number;
-  /** A JSON file holding the event's `data`. */
   data?: string;
-  /** `path=value` changes to the data, in order. */
   override: string[];
 }
 
@@ -43,6 +40,7 @@ async function readData(file: string): Promise<Json> {
   return value;
 }
 
+/** The text as JSON when it is, else as itself. */
 function valueOf(raw: string): unknown {
   try {
     return JSON.parse(raw) as unknown;
@@ -122,12 +120,7 @@ export async function triggerCommand(event: string, flags: TriggerFlags, out: Ou
     } catch (error) {
       answer = (error as Error & { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
     }
-    let received = false;
-    try {
-      received = status === 200 && (JSON.parse(answer) as { received?: unknown }).received === true;
-    } catch {
-      received = false;
-    }
+    const received = status === 200 && (valueOf(answer) as { received?: unknown } | null)?.received === true;
     results.push({ attempt, status, received, answer });
     const { green, red } = out.colors;
     out.line(

@@ -6,7 +6,6 @@ import { UsageError } from '../output.js';
 
 /** The encodings `--encoding` accepts. */
 export const ENCODINGS = ['utf8', 'latin1', 'windows-1252', 'utf16le'] as const;
-/** One of {@link ENCODINGS}. */
 export type Encoding = (typeof ENCODINGS)[number];
 
 function notValid(file: string, flag: string, label: string, chunk: Buffer, before: number): UsageError {

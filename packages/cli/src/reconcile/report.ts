@@ -7,10 +7,8 @@ import type { ReconcileLine } from '@wallet/node';
 import { inertCell } from '../output.js';
 import type { CsvRow } from './ledger.js';
 
-/** The report's format: CSV, or one JSON object per line. */
 export type ReportFormat = 'csv' | 'jsonl';
 
-/** The report's columns, in order. */
 export const COLUMNS = [
   'line',
   'reference',
@@ -96,7 +94,6 @@ export class FileWriter {
       this.#stream.end(resolve);
     });
   }
-  /** Ends the stream without waiting (the file is being removed). */
   destroy(): void {
     this.#stream.destroy();
   }
