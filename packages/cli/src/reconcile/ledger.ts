@@ -27,17 +27,13 @@ interface Columns {
 
 const STATUSES: readonly LedgerStatus[] = ['paid', 'pending', 'failed'];
 
-function records(file: string, format: LedgerFormat): AsyncGenerator<CsvRecord> {
-  return readCsv(decodeFile(file, format.encoding));
-}
-
 /** The header's columns and its other repeated names; a needed column missing or named twice is a usage error. */
 export async function readHeader(
   file: string,
   format: LedgerFormat,
 ): Promise<{ columns: Columns; repeated: string[] }> {
   let header: string[] = [];
-  for await (const record of records(file, format)) {
+  for await (const record of readCsv(decodeFile(file, format.encoding))) {
     header = (record.fields ?? []).map((f) => f.trim());
     break;
   }
@@ -114,7 +110,7 @@ export async function* readLedger(
   stop: () => boolean = () => false,
 ): AsyncGenerator<CsvRow, void, undefined> {
   let header = true;
-  for await (const record of records(file, format)) {
+  for await (const record of readCsv(decodeFile(file, format.encoding))) {
     if (stop()) return;
     if (!header) yield toRow(record, columns, format);
     header = false;
