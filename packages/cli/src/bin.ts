@@ -1,8 +1,5 @@
 #!/usr/bin/env node
-/**
- * The `wallet` bin. Exit codes: 0 all is well, 1 a problem found (a mismatch, a failed check, an
- * error from the service), 2 a usage error (unknown command or flag, a bad value).
- */
+/** The `wallet` bin. Exit codes: 0 all is well, 1 a problem found (a mismatch, a failed check, a service error), 2 a usage error. */
 import { readFileSync } from 'node:fs';
 
 import { CommanderError } from 'commander';

@@ -1,10 +1,6 @@
-/**
- * The SDK client every API command uses: `--api-key` / `--base-url`, else `WALLET_SECRET_KEY` and
- * `WALLET_BASE_URL` as the SDK reads them, so key and URL problems are said in the SDK's words.
- */
+/** The SDK client of every API command: the flags, else the environment as the SDK reads it (so problems are in the SDK's words). */
 import { Wallet, type ClientOptions } from '@wallet/node';
 
-/** The global flags every API command takes. */
 export interface ClientFlags {
   baseUrl?: string;
   apiKey?: string;

@@ -2,11 +2,9 @@
 import pc from 'picocolors';
 import { escapeControls } from '@wallet/node/workspace';
 
-/** All is well. */
+/** Exit codes: all is well; a problem found (a mismatch, a failed check, a refused request); the command line was wrong. */
 export const OK = 0;
-/** The command ran and found a problem: a mismatch, a failed check, a refused request. */
 export const PROBLEM = 1;
-/** The command line itself was wrong: a missing argument, an unknown flag, a bad value. */
 export const USAGE = 2;
 
 /** A mistake in how the command was called: exits 2 with this message. */
@@ -14,15 +12,12 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-/** Where a command writes, and whether it writes for people or for programs. */
+/** Where a command writes: `line` for people and `data` with `--json` on stdout, `note` (progress, warnings) on stderr. */
 export interface Output {
   readonly json: boolean;
   readonly colors: ReturnType<typeof pc.createColors>;
-  /** A line for people on stdout (nothing with `--json`). */
   line(text?: string): void;
-  /** A line on stderr: progress and warnings, so stdout stays the result. */
   note(text: string): void;
-  /** The result as one JSON document on stdout (only with `--json`). */
   data(value: unknown): void;
 }
 

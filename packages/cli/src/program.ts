@@ -1,7 +1,4 @@
-/**
- * The command tree, with commander: help on every command, "did you mean" for a mistyped command
- * or flag, and every usage mistake turned into exit code 2.
- */
+/** The command tree (commander): help everywhere, "did you mean", every usage mistake exit 2. */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

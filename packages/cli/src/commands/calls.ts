@@ -1,8 +1,4 @@
-/**
- * `wallet charges verify REF`, `wallet charges wait REF` and `wallet refunds create REF`: one SDK
- * call each, printed for people or as JSON. A refund on a live key moves real money, so it asks
- * first on a terminal and refuses without `--yes` anywhere else.
- */
+/** `wallet charges verify|wait REF` and `wallet refunds create REF`: one SDK call each; a live-key refund asks first, or needs `--yes`. */
 import { createInterface } from 'node:readline/promises';
 
 import { formatNaira, isWalletError, toKobo, type Transaction } from '@wallet/node';
@@ -81,10 +77,7 @@ async function confirmed(question: string): Promise<boolean> {
   }
 }
 
-/**
- * `wallet refunds create REF`: a re-run after an unknown outcome is a new refund unless it sends the
- * `--idempotency-key` the first run's message named.
- */
+/** `wallet refunds create REF`: a re-run after an unknown outcome must send the first run's `--idempotency-key`. */
 export async function refundCommand(
   reference: string,
   flags: ClientFlags & {

@@ -1,8 +1,4 @@
-/**
- * `wallet doctor`: what a merchant gets wrong first, each check with a pass or fail line and the
- * fix. The checks run in order; one whose input an earlier failure made meaningless is skipped.
- * Exit 0 when nothing failed (warnings allowed), 1 otherwise.
- */
+/** `wallet doctor`: each check in order with pass or fail and the fix; a check an earlier failure made meaningless is skipped. */
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { connect } from 'node:tls';
@@ -200,7 +196,6 @@ function checkClock(serverDate: string | undefined): Check {
   );
 }
 
-/** Runs every check in order; resolves to the exit code. */
 export async function doctorCommand(flags: ClientFlags, out: Output): Promise<number> {
   const env = process.env;
   const results: ({ name: string } & Check)[] = [];

@@ -1,8 +1,4 @@
-/**
- * `wallet reconcile FILE.csv`: the ledger in, a report out, a summary at the end. Read-only with
- * any key: it only verifies. Ctrl-C stops reading the ledger and finishes the rows already under
- * way, so the report ends on a whole row and `--resume` carries on; a second Ctrl-C stops at once.
- */
+/** `wallet reconcile FILE.csv` (read-only): Ctrl-C finishes the rows under way so `--resume` carries on; a second stops at once. */
 import { existsSync, statSync } from 'node:fs';
 
 import { VERDICTS, type ReconcileLine, type Verdict } from '@wallet/node';
@@ -15,7 +11,6 @@ import { noCounts } from '../reconcile/progress.js';
 import { readEarlier, rewriteReport, sameLedger } from '../reconcile/resume.js';
 import { KeyRefused, noter, PROBLEMS, reportPath, startRun, type LedgerFlags } from '../reconcile/run.js';
 
-/** The flags of `wallet reconcile`. */
 export interface ReconcileFlags extends LedgerFlags {
   format?: ReportFormat;
   resume: boolean;
@@ -54,7 +49,6 @@ function summary(
   if (interrupted) out.line(yellow('Interrupted: run the same command with --resume to carry on.'));
 }
 
-/** Runs `wallet reconcile`; resolves to the exit code. */
 export async function reconcileCommand(file: string, flags: ReconcileFlags, out: Output): Promise<number> {
   const format = flags.format ?? formatOf(flags.out ?? '.csv');
   const reportFile = reportPath(file, flags.out, `.report.${format}`, [[file, 'the ledger']]);

@@ -1,8 +1,4 @@
-/**
- * `wallet settlements`: did the bank credit, each day, what the service settled? Verified by reconcile's
- * pipeline, summed by the SDK's `summarizeSettlements`, compared with the statement, and summed up for
- * a finance person: each day, the charges behind a day that is off, what to do. Read-only.
- */
+/** `wallet settlements`: did the bank credit, each day, what the service settled? Read-only. */
 import { formatNaira, summarizeSettlements } from '@wallet/node';
 
 import { isLiveKey } from '../client.js';
@@ -15,8 +11,7 @@ import { DayTotals, type DayVerdict } from '../settlements/days.js';
 import { ChargeFile, chargeOf, writeReport, type Findings } from '../settlements/report.js';
 import { readStatement, type Statement, type StatementFormat } from '../settlements/statement.js';
 
-/** How many references a day lists on the terminal. */
-const SHOWN = 10;
+const SHOWN = 10; // references and charges listed on the terminal
 
 /** What each day verdict asks of the finance team. */
 const DAY_ACTION: Readonly<Record<DayVerdict, string>> = {
@@ -27,7 +22,6 @@ const DAY_ACTION: Readonly<Record<DayVerdict, string>> = {
   unexpected_credit: 'a credit with no settlement behind it: not from these charges',
 };
 
-/** Prints the summary (as JSON with `--json`). */
 function printSummary(
   out: Output,
   found: Findings,
@@ -93,13 +87,11 @@ function printSummary(
   out.line(`Report: ${terminalMessage(report)}`);
 }
 
-/** The flags of `wallet settlements`. */
 export interface SettlementsFlags extends LedgerFlags, Omit<StatementFormat, 'encoding'> {
   statement: string;
   statementEncoding?: Encoding;
 }
 
-/** Runs `wallet settlements`; resolves to the exit code. */
 export async function settlementsCommand(
   file: string,
   flags: SettlementsFlags,

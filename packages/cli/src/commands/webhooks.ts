@@ -1,7 +1,4 @@
-/**
- * `wallet webhooks trigger`: a delivery signed exactly as the service signs one; the data is the flags'
- * charge or `--data FILE`, with each `--override path=value` applied (the value read as JSON when it is).
- */
+/** `wallet webhooks trigger`: a delivery signed as the service signs one, from the flags or `--data`, with each `--override`. */
 import { readFile } from 'node:fs/promises';
 
 import { signWebhook, WEBHOOK_SIGNATURE_HEADER } from '@wallet/node/webhooks';
@@ -10,7 +7,6 @@ import { webhookBody } from '@wallet/node/workspace';
 import { OK, type Output, PROBLEM, terminalText, UsageError } from '../output.js';
 import { secretOr } from '../webhooks/diagnose.js';
 
-/** The flags of `wallet webhooks trigger`. */
 export interface TriggerFlags {
   to: string;
   secret?: string;
@@ -18,9 +14,7 @@ export interface TriggerFlags {
   amount?: number;
   handle?: string;
   repeat: number;
-  /** A JSON file holding the event's `data`. */
   data?: string;
-  /** `path=value` changes to the data, in order. */
   override: string[];
 }
 
@@ -46,6 +40,7 @@ async function readData(file: string): Promise<Json> {
   return value;
 }
 
+/** The text as JSON when it is, else as itself. */
 function valueOf(raw: string): unknown {
   try {
     return JSON.parse(raw) as unknown;
@@ -125,12 +120,7 @@ export async function triggerCommand(event: string, flags: TriggerFlags, out: Ou
     } catch (error) {
       answer = (error as Error & { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
     }
-    let received = false;
-    try {
-      received = status === 200 && (JSON.parse(answer) as { received?: unknown }).received === true;
-    } catch {
-      received = false;
-    }
+    const received = status === 200 && (valueOf(answer) as { received?: unknown } | null)?.received === true;
     results.push({ attempt, status, received, answer });
     const { green, red } = out.colors;
     out.line(

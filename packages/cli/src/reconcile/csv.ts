@@ -1,7 +1,4 @@
-/**
- * The one CSV reader of the command line: strict decoding (never replacement characters), then RFC
- * 4180 records with their lines; one stray quote costs one row. Hand-written: ~20x csv-parse.
- */
+/** The one CSV reader: strict decoding, then RFC 4180 records with their lines; a stray quote costs one row. Hand-written: ~20x csv-parse. */
 import { createReadStream } from 'node:fs';
 import { TextDecoder } from 'node:util';
 
@@ -9,7 +6,6 @@ import { UsageError } from '../output.js';
 
 /** The encodings `--encoding` accepts. */
 export const ENCODINGS = ['utf8', 'latin1', 'windows-1252', 'utf16le'] as const;
-/** One of {@link ENCODINGS}. */
 export type Encoding = (typeof ENCODINGS)[number];
 
 function notValid(file: string, flag: string, label: string, chunk: Buffer, before: number): UsageError {
@@ -85,20 +81,18 @@ const enum State {
 export class CsvSplitter {
   #state = State.FieldStart;
   #fields: string[] = [];
-  // The current field's and record's text from earlier chunks.
-  #field = '';
+  #field = ''; // the current field's and record's text from earlier chunks
   #raw = '';
   #line = 1;
   #start = 1;
   #problem = '';
   #bytes = 0;
-  // Within the text being pushed: where the current field's and record's unread text starts.
-  #text = '';
+  #text = ''; // the text being pushed, and where its current field and record start
   #fs = 0;
   #rs = 0;
   readonly #out: CsvRecord[] = [];
 
-  /** Feeds text; returns the records it completed. Fields are sliced, never built a character at a time. */
+  /** Feeds text; returns the records it completed (fields sliced, never built a character at a time). */
   push(text: string): CsvRecord[] {
     this.#text = text;
     this.#fs = 0;

@@ -27,17 +27,13 @@ interface Columns {
 
 const STATUSES: readonly LedgerStatus[] = ['paid', 'pending', 'failed'];
 
-function records(file: string, format: LedgerFormat): AsyncGenerator<CsvRecord> {
-  return readCsv(decodeFile(file, format.encoding));
-}
-
 /** The header's columns and its other repeated names; a needed column missing or named twice is a usage error. */
 export async function readHeader(
   file: string,
   format: LedgerFormat,
 ): Promise<{ columns: Columns; repeated: string[] }> {
   let header: string[] = [];
-  for await (const record of records(file, format)) {
+  for await (const record of readCsv(decodeFile(file, format.encoding))) {
     header = (record.fields ?? []).map((f) => f.trim());
     break;
   }
@@ -57,17 +53,24 @@ export async function readHeader(
   return { columns: { reference, amount, status }, repeated };
 }
 
-function amountOf(raw: string, unit: LedgerFormat['amountUnit']): number | string {
-  if (raw === '') return 'the amount is empty';
+/** A money cell (ledger amount, statement credit) in Kobo, or why it cannot be read; `hint` follows a bad Kobo cell. */
+export function koboOf(
+  raw: string,
+  unit: 'kobo' | 'naira',
+  what: string,
+  hint: string,
+  positive: boolean,
+): number | string {
+  const min = positive ? 1 : 0;
   if (unit === 'kobo')
-    return /^\d+$/.test(raw) && Number.isSafeInteger(Number(raw)) && Number(raw) > 0
+    return /^\d+$/.test(raw) && Number.isSafeInteger(Number(raw)) && Number(raw) >= min
       ? Number(raw)
-      : `amount '${raw}' is not a positive whole number of Kobo (use --amount-unit naira for amounts like 4500.00)`;
+      : `${what} '${raw}' is not a ${positive ? 'positive ' : ''}whole number of Kobo (${hint})`;
   try {
     const kobo = toKobo(raw);
-    return kobo > 0 ? kobo : `amount '${raw}' is not positive`;
+    return kobo >= min ? kobo : `${what} '${raw}' is ${positive ? 'not positive' : 'negative'}`;
   } catch (error) {
-    return `amount '${raw}' is not an exact Naira amount (${(error as Error).message.split('\n')[0] ?? ''})`;
+    return `${what} '${raw}' is not an exact Naira amount (${(error as Error).message.split('\n')[0] ?? ''})`;
   }
 }
 
@@ -77,7 +80,17 @@ function toRow(record: CsvRecord, columns: Columns, format: LedgerFormat): CsvRo
     return { line, reference: '', amount: Number.NaN, status: 'failed', problem: record.problem };
   const cell = (i: number): string => (fields[i] ?? '').trim();
   const reference = cell(columns.reference);
-  const amount = amountOf(cell(columns.amount), format.amountUnit);
+  const rawAmount = cell(columns.amount);
+  const amount =
+    rawAmount === ''
+      ? 'the amount is empty'
+      : koboOf(
+          rawAmount,
+          format.amountUnit,
+          'amount',
+          'use --amount-unit naira for amounts like 4500.00',
+          true,
+        );
   const rawStatus = cell(columns.status);
   const status = rawStatus.toLowerCase() as LedgerStatus;
   const problems: string[] = [];
@@ -97,7 +110,7 @@ export async function* readLedger(
   stop: () => boolean = () => false,
 ): AsyncGenerator<CsvRow, void, undefined> {
   let header = true;
-  for await (const record of records(file, format)) {
+  for await (const record of readCsv(decodeFile(file, format.encoding))) {
     if (stop()) return;
     if (!header) yield toRow(record, columns, format);
     header = false;

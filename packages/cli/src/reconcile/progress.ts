@@ -1,8 +1,4 @@
-/**
- * Progress of a reconcile run. On a terminal: one bar redrawn in place at most ten times a second,
- * with rate, ETA and counts by verdict. Not on a terminal: a plain line at most every few seconds
- * (CI logs stay short), or nothing with `--quiet`.
- */
+/** A run's progress on stderr: a bar redrawn ten times a second on a terminal, else a plain line every few seconds; none with `--quiet`. */
 import { VERDICTS, type ReconcileProgress, type Verdict } from '@wallet/node';
 
 import type { Output } from '../output.js';
@@ -11,10 +7,9 @@ const REDRAW_MS = 100;
 const PLAIN_EVERY_MS = 5_000;
 const BAR_WIDTH = 24;
 
-/** Draws a run's progress on stderr. */
+/** Draws a run's progress on stderr; `stop` clears the bar so the summary prints on a clean line. */
 export interface Progress {
   update(progress: ReconcileProgress): void;
-  /** Clears the bar (on a terminal), so the summary prints on a clean line. */
   stop(): void;
 }
 
@@ -25,10 +20,8 @@ function duration(seconds: number): string {
   return `${h > 0 ? `${h}:` : ''}${String(m).padStart(h > 0 ? 2 : 1, '0')}:${String(r).padStart(2, '0')}`;
 }
 
-/** Rows by verdict. */
 export type Counts = Record<Verdict, number>;
 
-/** Every verdict at zero. */
 export function noCounts(): Counts {
   return Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Counts;
 }
@@ -41,7 +34,7 @@ export function verdictCounts(verdicts: Readonly<Partial<Record<Verdict, number>
     .join(' · ');
 }
 
-/** What was already in the report before this run (a resume): rows and their verdicts. */
+/** The rows already in the report before this run (a resume), and their verdicts. */
 export interface Before {
   done: number;
   verdicts: Readonly<Partial<Record<Verdict, number>>>;
@@ -64,7 +57,6 @@ export function progressLine(p: ReconcileProgress, elapsedMs: number, total: num
   return `${bar} ${pct}  ${done.toLocaleString('en')}/${total.toLocaleString('en')}  ${rateText}  ETA ${duration(eta)}  ${counts}`;
 }
 
-/** The progress display for this run's output and flags. */
 export function createProgress(out: Output, quiet: boolean, total: number, before: Before): Progress {
   const started = performance.now();
   const line = (p: ReconcileProgress): string => progressLine(p, performance.now() - started, total, before);

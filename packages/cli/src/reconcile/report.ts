@@ -1,8 +1,4 @@
-/**
- * The report: one row per ledger row, in ledger order, as CSV or JSON lines. Every CSV cell a
- * spreadsheet would run as a formula is made inert (a leading `'`): a hostile reference or answer
- * cannot run in the finance team's spreadsheet.
- */
+/** The report: a row per ledger row, in order, as CSV (formula cells made inert) or JSON lines. */
 import { createWriteStream, type WriteStream } from 'node:fs';
 
 import { stringify } from 'csv-stringify/sync';
@@ -11,10 +7,8 @@ import type { ReconcileLine } from '@wallet/node';
 import { inertCell } from '../output.js';
 import type { CsvRow } from './ledger.js';
 
-/** The report's format: CSV, or one JSON object per line. */
 export type ReportFormat = 'csv' | 'jsonl';
 
-/** The report's columns, in order. */
 export const COLUMNS = [
   'line',
   'reference',
@@ -100,7 +94,6 @@ export class FileWriter {
       this.#stream.end(resolve);
     });
   }
-  /** Ends the stream without waiting (the file is being removed). */
   destroy(): void {
     this.#stream.destroy();
   }

@@ -1,10 +1,5 @@
-/**
- * `--resume`: carry on the report of the same, unchanged ledger (rows fingerprinted), verifying the
- * `error` rows again. A torn last record is cut off; a report with `error` rows is rewritten beside
- * it and renamed over it, so an interruption loses nothing.
- */
+/** `--resume`: carry on the report of the same ledger (rows fingerprinted), its torn tail cut, its `error` rows verified again. */
 import { createReadStream, existsSync, renameSync, truncateSync } from 'node:fs';
-import { TextDecoder } from 'node:util';
 
 import type { ReconcileLine, Verdict } from '@wallet/node';
 
@@ -14,23 +9,16 @@ import type { CsvRow } from './ledger.js';
 import { noCounts, type Counts } from './progress.js';
 import { COLUMNS, fingerprint, ledgerCells, reportWriter, type ReportFormat } from './report.js';
 
-/** An earlier report, summed up. */
+/** An earlier report's whole rows: their verdicts, and per row whether it is an `error` and its ledger side's fingerprint. */
 export interface EarlierReport {
-  /** Whole rows in it. */
   rows: number;
-  /** Rows by verdict. */
   verdicts: Counts;
-  /** Per row: whether it ended in `error` (verified again by the resumed run). */
   errors: boolean[];
-  /** Per row: the fingerprint of its ledger side. */
   prints: number[];
 }
 
-async function* text(file: string): AsyncGenerator<string> {
-  const decoder = new TextDecoder('utf-8');
-  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>)
-    yield decoder.decode(chunk, { stream: true });
-}
+const text = (file: string): AsyncIterable<string> =>
+  createReadStream(file, { encoding: 'utf8' }) as AsyncIterable<string>;
 
 const cellText = (v: unknown): string =>
   typeof v === 'string' ? v : typeof v === 'number' ? String(v) : v == null ? '' : JSON.stringify(v);
@@ -150,7 +138,7 @@ export function sameLedger(
   };
 }
 
-/** Rewrites the report, copying rows not in `error` and verifying the others; whole again even if interrupted. */
+/** Rewrites the report beside it (rows not in `error` copied, the others verified) and renames it over it, whole even if interrupted. */
 export async function rewriteReport(
   report: string,
   format: ReportFormat,

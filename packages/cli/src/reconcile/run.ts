@@ -15,8 +15,7 @@ export interface LedgerFlags extends ClientFlags, LedgerFormat {
   concurrency: number;
   retries: number;
   quiet: boolean;
-  /** The longest `Retry-After` to wait out, in seconds. */
-  maxWait: number;
+  maxWait: number; // seconds
 }
 
 /** The verdicts that need someone to act; `match` and `still_pending` do not. */
@@ -65,7 +64,6 @@ export function noter(out: Output, quiet: boolean): (text: string) => void {
 /** The service refused the key (401) or this machine (403): no row can be verified. */
 export class KeyRefused extends Error {
   override readonly name = 'KeyRefused';
-  /** The SDK's error, with the service's message. */
   readonly error: WalletError;
   constructor(error: WalletError) {
     const why =
@@ -79,12 +77,10 @@ export class KeyRefused extends Error {
   }
 }
 
-/** A run's client and progress display. */
+/** A run: `verify` reconciles rows in order and throws {@link KeyRefused} at the first 401 or 403; `close` clears the bar and closes the client. */
 export interface LedgerRun {
   readonly progress: Progress;
-  /** Reconciles `rows` in order; throws {@link KeyRefused} at the first 401 or 403, before its row. */
   verify(rows: AsyncIterable<CsvRow>, signal: AbortSignal): AsyncGenerator<ReconcileLine<CsvRow>>;
-  /** Clears the progress bar and closes the client. */
   close(): Promise<void>;
 }
 

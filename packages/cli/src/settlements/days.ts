@@ -6,7 +6,7 @@ import type { Credited } from './statement.js';
 /** A day's verdict: the bank credited what the settled charges give, less, more, nothing, or unasked. */
 export type DayVerdict = 'match' | 'short' | 'over' | 'missing_credit' | 'unexpected_credit';
 
-/** What one day's settled charges add up to, Kobo. */
+/** What one day's settled charges add up to (money in Kobo). */
 interface Expected {
   charges: number;
   amount: number;
@@ -14,12 +14,11 @@ interface Expected {
   net: number;
 }
 
-/** One verified ledger row, as the settlement report needs it. Money in Kobo. */
+/** A verified ledger row for the settlement report: money in Kobo, `date` '' when counted in no day. */
 export interface Charge {
   line: number;
   reference: string;
   verdict: Verdict;
-  /** The day its settlement is counted in, or '' when it is not (unsettled, an error, a repeat). */
   date: string;
   amount: number | null;
   fee: number | null;
@@ -28,13 +27,11 @@ export interface Charge {
   detail: string;
 }
 
-/** One day, judged. */
+/** One day, judged: `credited` from the statement (0 when nothing), `difference` is `credited - net`. */
 export interface Day extends Expected {
   date: string;
   verdict: DayVerdict;
-  /** What the statement credited that day, Kobo (0 when nothing). */
   credited: number;
-  /** `credited - net`: negative when short. */
   difference: number;
 }
 
@@ -57,10 +54,9 @@ export class DayTotals {
     return this.#batch.length >= BATCH ? this.flush() : [];
   }
 
-  /** Sums the batch. A charge the SDK refuses to sum (money not whole Kobo, `settledAt` not a time) has no day. */
+  /** Sums the batch; a charge the SDK refuses (money not whole Kobo, `settledAt` not a time) has no day, the others still count. */
   flush(): Charge[] {
     const batch = this.#batch.splice(0);
-    // A batch the SDK refuses is summed one at a time, to leave out only the charges it refuses.
     const sum = (ts: Transaction[]): SettlementDay[] => {
       try {
         return summarizeSettlements(ts, { timeZone: this.#timeZone });

@@ -1,7 +1,4 @@
-/**
- * The settlement report for the finance team's spreadsheet: a row per day, then per charge behind a
- * mismatched day or with its own problem; text made inert, numbers kept numbers. Charges wait on disk.
- */
+/** The settlement report for a spreadsheet: a row per day, then per charge behind an off day or with its own problem; charges wait on disk. */
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,14 +73,11 @@ const COLUMNS = [
   'detail',
 ] as const;
 
-/** What the report found, for the summary and `--json`. */
+/** What the summary names: the first {@link LISTED} references behind each off day and charges with a problem of their own, and how many of those. */
 export interface Findings {
   days: Day[];
-  /** The first references behind each day that does not match (the report has every one). */
   behind: Map<string, string[]>;
-  /** The first charges with a problem of their own (fee rule, could not verify, unknown). */
   problems: Charge[];
-  /** How many charges have a problem of their own. */
   problemCount: number;
 }
 
@@ -94,7 +88,6 @@ function naira(kobo: number | null): string {
   return `${kobo < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-/** How many references per day, and charges with problems, `--json` lists (the report has all). */
 const LISTED = 1000;
 
 /** Writes the report (days, then charges worth a look) and gathers what the summary names. */

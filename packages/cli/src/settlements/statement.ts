@@ -1,11 +1,7 @@
-/**
- * The bank statement's credits per day: Naira or whole Kobo; a date, a local time, or a zoned timestamp
- * (its day in the merchant's zone). Debits skipped; an unreadable row is a problem, never a guess.
- */
-import { toKobo } from '@wallet/node';
-
+/** The bank statement's credits per day (Naira or Kobo; a date or a timestamp, its day in the bank's zone); an unreadable row is a problem, never a guess. */
 import { UsageError } from '../output.js';
 import { decodeFile, readCsv, type Encoding } from '../reconcile/csv.js';
+import { koboOf } from '../reconcile/ledger.js';
 
 /** The statement's columns, credit unit, time zone and encoding. */
 export interface StatementFormat {
@@ -16,19 +12,16 @@ export interface StatementFormat {
   encoding?: Encoding | undefined;
 }
 
-/** The credits of one day, Kobo. */
+/** The credits of one day: Kobo, and how many statement rows. */
 export interface Credited {
   amount: number;
-  /** How many statement rows credited it. */
   rows: number;
 }
 
-/** What the statement says was credited, by day, and the rows that could not be read. */
+/** The credits by day; the unreadable rows counted, the first {@link MAX_PROBLEMS} named (`line N: why`). */
 export interface Statement {
   credits: Map<string, Credited>;
-  /** `line N: why`, the first {@link MAX_PROBLEMS} only (a statement that is all problems is one mistake). */
   problems: string[];
-  /** Rows that could not be read, all of them. */
   unreadable: number;
 }
 
@@ -71,21 +64,6 @@ function dayOf(raw: string, day: (at: number) => string): string | { problem: st
   };
 }
 
-/** A credit cell in Kobo, 0 for an empty cell (a debit row), or why it cannot be read. */
-function creditOf(raw: string, unit: StatementFormat['creditUnit']): number | string {
-  if (raw === '') return 0;
-  if (unit === 'kobo')
-    return /^\d+$/.test(raw) && Number.isSafeInteger(Number(raw))
-      ? Number(raw)
-      : `credit '${raw}' is not a whole number of Kobo (use --credit-unit naira)`;
-  try {
-    const kobo = toKobo(raw);
-    return kobo >= 0 ? kobo : `credit '${raw}' is negative`;
-  } catch (error) {
-    return `credit '${raw}' is not an exact Naira amount (${(error as Error).message.split('\n')[0] ?? ''})`;
-  }
-}
-
 /** Reads the statement whole (one row per credit: small); refuses one without its columns. */
 export async function readStatement(file: string, format: StatementFormat): Promise<Statement> {
   const day = dayIn(format.timeZone);
@@ -117,7 +95,10 @@ export async function readStatement(file: string, format: StatementFormat): Prom
       continue;
     }
     const cell = (i: number): string => (record.fields[i] ?? '').trim();
-    const credit = creditOf(cell(columns.credit), format.creditUnit);
+    const raw = cell(columns.credit);
+    // An empty credit is a debit row: skipped.
+    const credit =
+      raw === '' ? 0 : koboOf(raw, format.creditUnit, 'credit', 'use --credit-unit naira', false);
     if (typeof credit !== 'number') {
       problem(`statement line ${record.line}: ${credit}`);
       continue;

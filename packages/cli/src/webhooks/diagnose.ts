@@ -1,7 +1,4 @@
-/**
- * `wallet webhooks verify`: whether a captured delivery verifies with the SDK's `verifyWebhook`, and if
- * not, which alteration of the signed bytes explains it (each tried with every secret given).
- */
+/** `wallet webhooks verify`: whether a captured delivery verifies, and if not, which alteration of the signed bytes explains it. */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
@@ -10,13 +7,10 @@ import { verifyWebhook } from '@wallet/node/webhooks';
 
 import { OK, PROBLEM, UsageError, type Output } from '../output.js';
 
-/** A way the body is commonly changed between the service and the signature check. */
+/** A common change to the body on its way to the check: its `--json` id, what happened and the fix, and what the service may have sent (undefined: does not apply). */
 interface Alteration {
-  /** Short name, for `--json`. */
   readonly id: string;
-  /** What happened to the body, and the fix, for people. */
   readonly explanation: string;
-  /** What the service may have sent, from the bytes captured (and their JSON); undefined when it does not apply. */
   readonly original: (captured: Buffer, json: unknown) => Buffer | undefined;
 }
 
