@@ -24,7 +24,6 @@ function handleForm(value: unknown): unknown {
   return value.trim().replace(/^@/, '').toLowerCase();
 }
 
-type Params = Record<string, unknown>;
 // Each operation declared once: route, schemas, its words in messages, what its answer must echo.
 const RESOLVE: Operation = {
   method: 'POST',
@@ -32,7 +31,7 @@ const RESOLVE: Operation = {
   paramsName: 'resolveHandle parameters',
   paramsSchema: 'resolveHandleParams',
   dataSchema: 'resolvedCustomer',
-  summary: (p: Params): string => `resolve of ${amountOn(p.amount, p.reference)}`,
+  summary: (p) => `resolve of ${amountOn(p.amount, p.reference)}`,
   echoes: [{ field: 'customer.handle', param: 'handle', normalize: handleForm }],
 };
 const DISPATCH: Operation = {
@@ -41,8 +40,8 @@ const DISPATCH: Operation = {
   paramsName: 'dispatch parameters',
   paramsSchema: 'dispatchParams',
   dataSchema: 'chargeDispatch',
-  summary: (p: Params): string => `dispatch of ${quoted(p.reference)}`,
-  confirm: (p: Params): string => `charges.verify(${quoted(p.reference)})`,
+  summary: (p) => `dispatch of ${quoted(p.reference)}`,
+  confirm: (p) => `charges.verify(${quoted(p.reference)})`,
   echoes: [
     { field: 'reference', param: 'reference' },
     { field: 'authChannel', param: 'authChannel' },
@@ -54,7 +53,7 @@ const VERIFY: Operation = {
   paramsName: 'verify reference',
   paramsSchema: 'verifyParams',
   dataSchema: 'transaction',
-  summary: (p: Params): string => `verify of ${quoted(p.reference)}`,
+  summary: (p) => `verify of ${quoted(p.reference)}`,
 };
 // No confirm: verify shows the charge, not whether this refund went through. The spec's refund
 // answer has no reference, but one that carries it must carry this one.
@@ -64,7 +63,7 @@ const REFUND: Operation = {
   paramsName: 'refund parameters',
   paramsSchema: 'refundParams',
   dataSchema: 'refund',
-  summary: (p: Params): string =>
+  summary: (p) =>
     p.amount === undefined
       ? `full refund of ${quoted(p.reference)}`
       : `refund of ${amountOn(p.amount, p.reference)}`,
@@ -116,6 +115,7 @@ export class Charges {
   readonly #redact: (text: string) => string;
   readonly #sameReference: Accepted;
   readonly #dispatches = new DispatchMemory();
+  readonly #verify: VerifyFn = (ref, o) => this.verify(ref, o);
   readonly #remember: Accepted = (data, response) => {
     const { reference, expiresAt } = data as ChargeDispatch;
     this.#dispatches.remember(reference, expiresAt, response.headers.date);
@@ -196,14 +196,11 @@ export class Charges {
    * }
    * ```
    */
-  verifyMany(
+  async *verifyMany(
     references: AnyIterable<string>,
     options?: VerifyManyOptions,
   ): AsyncGenerator<VerifyResult, void, undefined> {
-    const verify: VerifyFn = (ref, o) => this.verify(ref, o);
-    return (async function* () {
-      yield* (await import('./verify-many.js')).verifyMany(verify, references, options);
-    })();
+    yield* (await import('./verify-many.js')).verifyMany(this.#verify, references, options);
   }
 
   /**
@@ -224,14 +221,11 @@ export class Charges {
    * }
    * ```
    */
-  reconcile<Row extends LedgerRow>(
+  async *reconcile<Row extends LedgerRow>(
     ledger: AnyIterable<Row>,
     options?: ReconcileOptions,
   ): AsyncGenerator<ReconcileLine<Row>, void, undefined> {
-    const verify: VerifyFn = (ref, o) => this.verify(ref, o);
-    return (async function* () {
-      yield* (await import('./reconcile.js')).reconcile(verify, ledger, options);
-    })();
+    yield* (await import('./reconcile.js')).reconcile(this.#verify, ledger, options);
   }
 
   /**
@@ -252,10 +246,9 @@ export class Charges {
    * ```
    */
   async waitForOutcome(reference: string, options?: WaitForOutcomeOptions): Promise<Transaction> {
-    const verify: VerifyFn = (ref, o) => this.verify(ref, o);
     const expiry = typeof reference === 'string' ? this.#dispatches.expiryOf(reference) : undefined;
     const { waitForOutcome } = await import('./wait-for-outcome.js');
-    return waitForOutcome(verify, expiry, this.#redact, reference, options);
+    return waitForOutcome(this.#verify, expiry, this.#redact, reference, options);
   }
 }
 
