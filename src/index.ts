@@ -97,14 +97,12 @@ export {
   IdempotencyError,
   isApiError,
   isConnectionError,
-} from './errors/call.js';
-export type {
-  CallErrorInit,
-  ResponseHeaders,
-  ApiErrorInit,
-  ConnectionErrorInit,
-  IdempotencyErrorCode,
-  IdempotencyErrorInit,
+  type CallErrorInit,
+  type ResponseHeaders,
+  type ApiErrorInit,
+  type ConnectionErrorInit,
+  type IdempotencyErrorCode,
+  type IdempotencyErrorInit,
 } from './errors/call.js';
 export type {
   OpenString,

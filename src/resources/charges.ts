@@ -1,7 +1,7 @@
 // Charges and refunds; `verifyMany`, `reconcile` and `waitForOutcome` load their files on first use.
 import type { APIPromise, RequestFn, RequestOptions } from '../core/transport.js';
 import { Recent } from '../core/idempotency.js';
-import type { Accepted, Operation, ResponseMeta } from '../core/types.js';
+import type { Accepted, Operation } from '../core/types.js';
 import { ResponseValidationError } from '../errors/call.js';
 import { amountOn, path, quoted } from '../internal/values.js';
 import type {
@@ -73,21 +73,6 @@ const REFUND: Operation = {
   ],
 };
 
-/** Refuses a verify answered about another reference (a cache mixing answers up): `reference_mismatch`. */
-function sameReference(redact: (text: string) => string): Accepted {
-  return (data: unknown, response: ResponseMeta, params: Record<string, unknown>): void => {
-    const answered = (data as Transaction).reference;
-    const reference = params.reference as string;
-    // The SDK scrubs its key from answers, so a reference that holds the key comes back scrubbed.
-    if (answered === reference || answered === redact(reference)) return;
-    const message = `the answer is about ${quoted(answered)}, not ${quoted(reference)}: refused, never read as this reference's charge`;
-    const issues = [{ path: 'data.reference', message: redact(message) }];
-    const call = { attempts: response.attempts, outcomeUnknown: false };
-    const endpoint = `GET ${VERIFY.route.template}`;
-    throw new ResponseValidationError(endpoint, response.status, data, issues, call, 'reference_mismatch');
-  };
-}
-
 /** How many references are remembered before the one dispatched longest ago is forgotten. */
 export const DISPATCH_MEMORY_SIZE = 5_000;
 
@@ -113,19 +98,29 @@ export class DispatchMemory extends Recent<number> {
 export class Charges {
   readonly #request: RequestFn;
   readonly #redact: (text: string) => string;
-  readonly #sameReference: Accepted;
   readonly #dispatches = new DispatchMemory();
   readonly #verify: VerifyFn = (ref, o) => this.verify(ref, o);
   readonly #remember: Accepted = (data, response) => {
     const { reference, expiresAt } = data as ChargeDispatch;
     this.#dispatches.remember(reference, expiresAt, response.headers.date);
   };
+  // Refuses a verify answered about another reference (a cache mixing answers up): `reference_mismatch`.
+  readonly #sameReference: Accepted = (data, response, params) => {
+    const answered = (data as Transaction).reference;
+    const reference = params.reference as string;
+    // The SDK scrubs its key from answers, so a reference that holds the key comes back scrubbed.
+    if (answered === reference || answered === this.#redact(reference)) return;
+    const message = `the answer is about ${quoted(answered)}, not ${quoted(reference)}: refused, never read as this reference's charge`;
+    const issues = [{ path: 'data.reference', message: this.#redact(message) }];
+    const call = { attempts: response.attempts, outcomeUnknown: false };
+    const endpoint = `GET ${VERIFY.route.template}`;
+    throw new ResponseValidationError(endpoint, response.status, data, issues, call, 'reference_mismatch');
+  };
 
   /** @param redact - the client's scrubber, for messages this resource writes itself. @internal */
   constructor(request: RequestFn, redact: (text: string) => string = (text) => text) {
     this.#request = request;
     this.#redact = redact;
-    this.#sameReference = sameReference(redact);
   }
 
   /**
