@@ -90,14 +90,10 @@ export interface Route {
 
 /** `` path`/v1/charges/verify/${'reference'}` ``: each value is one encoded segment (no other endpoint). */
 export function path(strings: TemplateStringsArray, ...names: readonly string[]): Route {
-  const template = strings.reduce((out, part, i) => out + (i > 0 ? `{${names[i - 1]}}` : '') + part, '');
+  const fill = (values: readonly string[]): string => String.raw({ raw: strings }, ...values);
   return {
-    template,
-    build: (params) =>
-      strings.reduce(
-        (out, part, i) => out + (i > 0 ? encodeURIComponent(String(params[names[i - 1]!])) : '') + part,
-        '',
-      ),
+    template: fill(names.map((name) => `{${name}}`)),
+    build: (params) => fill(names.map((name) => encodeURIComponent(String(params[name])))),
   };
 }
 
