@@ -4,10 +4,9 @@
  * @module \@wallet/node
  */
 export { Wallet, VERSION } from './client.js';
-export { APIPromise } from './core/transport.js';
-export type { ResponseMeta, WithResponse } from './core/types.js';
+export { APIPromise, type RequestOptions } from './core/transport.js';
+export type { ResponseMeta, WithResponse, FetchFunction } from './core/types.js';
 export type { ClientOptions, AppInfo } from './core/config.js';
-export type { FetchFunction } from './core/types.js';
 export type { Dispatcher, DispatchOptions, DispatchHandler, DispatchController } from './platform/types.js';
 export type {
   LogLevel,
@@ -16,10 +15,8 @@ export type {
   RequestRetryMessage,
   TracedError,
 } from './core/trace.js';
-export type { RequestOptions } from './core/transport.js';
 export { Charges, Refunds } from './resources/charges.js';
-export { WaitTimeoutError } from './resources/wait-for-outcome.js';
-export type { WaitForOutcomeOptions } from './resources/wait-for-outcome.js';
+export { WaitTimeoutError, type WaitForOutcomeOptions } from './resources/wait-for-outcome.js';
 export type {
   AnyIterable,
   VerifyManyOptions,
@@ -36,10 +33,8 @@ export type {
   ReconcileOptions,
   ReconcileProgress,
 } from './resources/reconcile.js';
-export { summarizeSettlements } from './resources/settlements.js';
-export type { SettlementDay, SettlementOptions } from './resources/settlements.js';
-export { toKobo, toNaira, formatNaira, estimateFee } from './money.js';
-export type { FormatNairaOptions } from './money.js';
+export { summarizeSettlements, type SettlementDay, type SettlementOptions } from './resources/settlements.js';
+export { toKobo, toNaira, formatNaira, estimateFee, type FormatNairaOptions } from './money.js';
 export {
   verifyWebhook,
   verifyWebhookAsync,
@@ -102,14 +97,12 @@ export {
   IdempotencyError,
   isApiError,
   isConnectionError,
-} from './errors/call.js';
-export type {
-  CallErrorInit,
-  ResponseHeaders,
-  ApiErrorInit,
-  ConnectionErrorInit,
-  IdempotencyErrorCode,
-  IdempotencyErrorInit,
+  type CallErrorInit,
+  type ResponseHeaders,
+  type ApiErrorInit,
+  type ConnectionErrorInit,
+  type IdempotencyErrorCode,
+  type IdempotencyErrorInit,
 } from './errors/call.js';
 export type {
   OpenString,

@@ -4,11 +4,10 @@ import { boundedCopy, safeCopy } from '../internal/values.js';
 const BRAND = Symbol.for('@wallet/node.error');
 
 /**
- * The `code` of an SDK error: a stable, machine-readable value to branch on. Each class has its
- * own code (`not_found`, `connection_timeout`, …); a few say more than their class, such as
- * `endpoint_not_found` (a 404 that is not the service's answer: check the base URL), `see_other`
- * and `redirect_refused` (a 3xx, never followed) or `reference_mismatch`. A `switch` on it is
- * checked: a code that does not exist does not compile.
+ * The `code` of an SDK error: stable, machine-readable, to branch on. Each class has its own
+ * (`not_found`, `connection_timeout`, …); a few say more: `endpoint_not_found` (a 404 not from the
+ * service: check the base URL), `see_other` and `redirect_refused` (a 3xx, never followed),
+ * `reference_mismatch`. A `switch` on it is checked: a code that does not exist does not compile.
  *
  * @example
  * ```ts

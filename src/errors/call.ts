@@ -28,9 +28,8 @@ export interface ApiErrorInit extends Partial<CallInfo> {
 }
 
 /**
- * The service answered with an error: any non-2xx status, or a 2xx whose envelope `status` is
- * `"error"`. Subclasses name the common statuses. `outcomeUnknown` is true when an earlier
- * attempt of the same call may have acted (a dropped connection, then this answer).
+ * The service answered with an error: a non-2xx status, or a 2xx whose envelope `status` is `"error"`.
+ * `outcomeUnknown` is true when an earlier attempt may have acted (a dropped connection, then this).
  */
 export class ApiError extends WalletError {
   /** HTTP status code (200 for an error envelope inside a 2xx). */
@@ -116,9 +115,9 @@ export interface ConnectionErrorInit extends CallErrorInit {
 }
 
 /**
- * No response arrived: the connection could not be made, failed or was reset. `outcomeUnknown`
- * says whether the service may have acted (false for a DNS failure or a refused connection, where
- * nothing reached it); retrying with the carried `idempotencyKey` is always safe.
+ * No response arrived: the connection could not be made, failed or was reset. `outcomeUnknown` says
+ * whether the service may have acted (false when nothing reached it: DNS, refused); retrying with the
+ * carried `idempotencyKey` is always safe.
  */
 export class ConnectionError extends WalletError {
   /** Method and path of the call. */
@@ -241,12 +240,11 @@ export interface IdempotencyErrorInit extends Partial<CallInfo> {
 }
 
 /**
- * The service answers a repeated `X-Idempotency-Key` with the saved response of the first request
- * that carried it, whatever the new parameters, so one key must belong to one operation (stored
- * with its record, the refund row, before sending):
+ * The service answers a repeated `X-Idempotency-Key` with the first request's saved response, so one
+ * key must belong to one operation (stored with its record, the refund row, before sending):
  * - `idempotency_key_reused`: this client already sent the key with other parameters; nothing was sent.
- * - `replay_mismatch`: the answer is another request's saved answer (another reference, amount or
- *   channel) and this request was not carried out; `received` holds that answer.
+ * - `replay_mismatch`: the answer is another request's (another reference, amount or channel) and this
+ *   request was not carried out; `received` holds that answer.
  *
  * @example
  * ```ts

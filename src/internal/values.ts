@@ -90,14 +90,10 @@ export interface Route {
 
 /** `` path`/v1/charges/verify/${'reference'}` ``: each value is one encoded segment (no other endpoint). */
 export function path(strings: TemplateStringsArray, ...names: readonly string[]): Route {
-  const template = strings.reduce((out, part, i) => out + (i > 0 ? `{${names[i - 1]}}` : '') + part, '');
+  const fill = (values: readonly string[]): string => String.raw({ raw: strings }, ...values);
   return {
-    template,
-    build: (params) =>
-      strings.reduce(
-        (out, part, i) => out + (i > 0 ? encodeURIComponent(String(params[names[i - 1]!])) : '') + part,
-        '',
-      ),
+    template: fill(names.map((name) => `{${name}}`)),
+    build: (params) => fill(names.map((name) => encodeURIComponent(String(params[name])))),
   };
 }
 
@@ -108,27 +104,20 @@ const MAX_STRING = 4_096;
 const SDK_ERROR = Symbol.for('@wallet/node.error');
 
 type Text = (text: string) => string;
+// How a copy treats strings, SDK errors, other errors and instances (see safeCopy and boundedCopy).
+type Walk = { readonly text: Text; readonly keepSdk: boolean; readonly json: boolean };
 
-/** How a copy treats strings, SDK errors, other errors and instances (see safeCopy and boundedCopy). */
-interface Walk {
-  readonly text: Text;
-  readonly keepSdk: boolean;
-  readonly json: boolean;
-}
-
-const JSON_WALK: Walk = {
-  text: (t) => (t.length > MAX_STRING ? `${t.slice(0, MAX_STRING)}… (${t.length} chars)` : t),
-  keepSdk: false,
-  json: true,
-};
-
-function read(target: object, name: PropertyKey): unknown {
+// What `fn` returns, or `fallback` when a hostile getter or Proxy trap throws.
+function attempt<T>(fn: () => T, fallback: T): T {
   try {
-    return (target as Record<PropertyKey, unknown>)[name];
+    return fn();
   } catch {
-    return undefined;
+    return fallback;
   }
 }
+
+const read = (target: object, name: PropertyKey): unknown =>
+  attempt(() => (target as Record<PropertyKey, unknown>)[name], undefined);
 
 function constructorName(value: object): string | undefined {
   const name = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor
@@ -136,21 +125,11 @@ function constructorName(value: object): string | undefined {
   return typeof name === 'string' && name !== '' ? name : undefined;
 }
 
-function typeOf(value: object): string {
-  try {
-    return constructorName(value) ?? Object.prototype.toString.call(value).slice(8, -1);
-  } catch {
-    return 'Object';
-  }
-}
+const typeOf = (value: object): string =>
+  attempt(() => constructorName(value) ?? Object.prototype.toString.call(value).slice(8, -1), 'Object');
 
-function isError(value: object): boolean {
-  try {
-    return value instanceof Error || Object.prototype.toString.call(value) === '[object Error]';
-  } catch {
-    return false;
-  }
-}
+const isError = (value: object): boolean =>
+  attempt(() => value instanceof Error || Object.prototype.toString.call(value) === '[object Error]', false);
 
 // What an object that is not plain data is, in a few words: only names and sizes, never values.
 function summaryOf(value: object, type: string, text: Text): string {
@@ -180,7 +159,8 @@ export function safeCopy(value: unknown, text?: Text): unknown {
 
 /** A JSON-safe copy of `value` for `toJSON`, cut at a fixed depth, width and string length. Never throws. */
 export function boundedCopy(value: unknown): unknown {
-  return copy(value, JSON_WALK, 0);
+  const text: Text = (t) => (t.length > MAX_STRING ? `${t.slice(0, MAX_STRING)}… (${t.length} chars)` : t);
+  return copy(value, { text, keepSdk: false, json: true }, 0);
 }
 
 function copy(value: unknown, walk: Walk, depth: number): unknown {
@@ -218,11 +198,7 @@ function copy(value: unknown, walk: Walk, depth: number): unknown {
       return items;
     } else if (!walk.json && !isPlainObject(value)) {
       const type = typeOf(value);
-      try {
-        return { type, summary: summaryOf(value, type, walk.text) };
-      } catch {
-        return { type, summary: `an instance of ${type}` };
-      }
+      return { type, summary: attempt(() => summaryOf(value, type, walk.text), `an instance of ${type}`) };
     }
     const keys = Object.keys(value);
     for (const key of keys.slice(0, MAX_ENTRIES))
@@ -246,20 +222,11 @@ function copyError(error: object, walk: Walk, depth: number): Error {
   if (typeof name === 'string') own('name', text(name));
   const stack = read(error, 'stack');
   own('stack', typeof stack === 'string' ? text(stack) : `${String(out.name)}: ${out.message}`);
-  let keys: string[] = [];
-  try {
-    keys = Object.getOwnPropertyNames(error);
-  } catch {
-    // Keys that cannot be listed: only the name, message and stack are kept.
-  }
+  // Keys that cannot be listed: only the name, message and stack are kept.
+  const keys = attempt(() => Object.getOwnPropertyNames(error), []);
   for (const key of keys.slice(0, MAX_ENTRIES)) {
     if (key === 'message' || key === 'stack' || key === 'name') continue;
-    let enumerable = false;
-    try {
-      enumerable = Object.getOwnPropertyDescriptor(error, key)?.enumerable ?? false;
-    } catch {
-      // An unreadable descriptor: kept, not enumerable.
-    }
+    const enumerable = attempt(() => Object.getOwnPropertyDescriptor(error, key)?.enumerable ?? false, false);
     own(text(key), copy(read(error, key), walk, depth + 1), enumerable);
   }
   return out;
@@ -268,10 +235,6 @@ function copyError(error: object, walk: Walk, depth: number): Error {
 /** The one test for plain data: `{}` or `Object.create(null)`, never an array or instance; never throws. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
-  try {
-    const proto = Object.getPrototypeOf(value) as unknown;
-    return proto === Object.prototype || proto === null;
-  } catch {
-    return false;
-  }
+  const proto = attempt(() => Object.getPrototypeOf(value) as unknown, undefined);
+  return proto === Object.prototype || proto === null;
 }

@@ -1,7 +1,7 @@
 // Charges and refunds; `verifyMany`, `reconcile` and `waitForOutcome` load their files on first use.
 import type { APIPromise, RequestFn, RequestOptions } from '../core/transport.js';
 import { Recent } from '../core/idempotency.js';
-import type { Accepted, Operation, ResponseMeta } from '../core/types.js';
+import type { Accepted, Operation } from '../core/types.js';
 import { ResponseValidationError } from '../errors/call.js';
 import { amountOn, path, quoted } from '../internal/values.js';
 import type {
@@ -24,7 +24,6 @@ function handleForm(value: unknown): unknown {
   return value.trim().replace(/^@/, '').toLowerCase();
 }
 
-type Params = Record<string, unknown>;
 // Each operation declared once: route, schemas, its words in messages, what its answer must echo.
 const RESOLVE: Operation = {
   method: 'POST',
@@ -32,7 +31,7 @@ const RESOLVE: Operation = {
   paramsName: 'resolveHandle parameters',
   paramsSchema: 'resolveHandleParams',
   dataSchema: 'resolvedCustomer',
-  summary: (p: Params): string => `resolve of ${amountOn(p.amount, p.reference)}`,
+  summary: (p) => `resolve of ${amountOn(p.amount, p.reference)}`,
   echoes: [{ field: 'customer.handle', param: 'handle', normalize: handleForm }],
 };
 const DISPATCH: Operation = {
@@ -41,8 +40,8 @@ const DISPATCH: Operation = {
   paramsName: 'dispatch parameters',
   paramsSchema: 'dispatchParams',
   dataSchema: 'chargeDispatch',
-  summary: (p: Params): string => `dispatch of ${quoted(p.reference)}`,
-  confirm: (p: Params): string => `charges.verify(${quoted(p.reference)})`,
+  summary: (p) => `dispatch of ${quoted(p.reference)}`,
+  confirm: (p) => `charges.verify(${quoted(p.reference)})`,
   echoes: [
     { field: 'reference', param: 'reference' },
     { field: 'authChannel', param: 'authChannel' },
@@ -54,7 +53,7 @@ const VERIFY: Operation = {
   paramsName: 'verify reference',
   paramsSchema: 'verifyParams',
   dataSchema: 'transaction',
-  summary: (p: Params): string => `verify of ${quoted(p.reference)}`,
+  summary: (p) => `verify of ${quoted(p.reference)}`,
 };
 // No confirm: verify shows the charge, not whether this refund went through. The spec's refund
 // answer has no reference, but one that carries it must carry this one.
@@ -64,7 +63,7 @@ const REFUND: Operation = {
   paramsName: 'refund parameters',
   paramsSchema: 'refundParams',
   dataSchema: 'refund',
-  summary: (p: Params): string =>
+  summary: (p) =>
     p.amount === undefined
       ? `full refund of ${quoted(p.reference)}`
       : `refund of ${amountOn(p.amount, p.reference)}`,
@@ -73,21 +72,6 @@ const REFUND: Operation = {
     { field: 'reference', param: 'reference' },
   ],
 };
-
-/** Refuses a verify answered about another reference (a cache mixing answers up): `reference_mismatch`. */
-function sameReference(redact: (text: string) => string): Accepted {
-  return (data: unknown, response: ResponseMeta, params: Record<string, unknown>): void => {
-    const answered = (data as Transaction).reference;
-    const reference = params.reference as string;
-    // The SDK scrubs its key from answers, so a reference that holds the key comes back scrubbed.
-    if (answered === reference || answered === redact(reference)) return;
-    const message = `the answer is about ${quoted(answered)}, not ${quoted(reference)}: refused, never read as this reference's charge`;
-    const issues = [{ path: 'data.reference', message: redact(message) }];
-    const call = { attempts: response.attempts, outcomeUnknown: false };
-    const endpoint = `GET ${VERIFY.route.template}`;
-    throw new ResponseValidationError(endpoint, response.status, data, issues, call, 'reference_mismatch');
-  };
-}
 
 /** How many references are remembered before the one dispatched longest ago is forgotten. */
 export const DISPATCH_MEMORY_SIZE = 5_000;
@@ -114,18 +98,29 @@ export class DispatchMemory extends Recent<number> {
 export class Charges {
   readonly #request: RequestFn;
   readonly #redact: (text: string) => string;
-  readonly #sameReference: Accepted;
   readonly #dispatches = new DispatchMemory();
+  readonly #verify: VerifyFn = (ref, o) => this.verify(ref, o);
   readonly #remember: Accepted = (data, response) => {
     const { reference, expiresAt } = data as ChargeDispatch;
     this.#dispatches.remember(reference, expiresAt, response.headers.date);
+  };
+  // Refuses a verify answered about another reference (a cache mixing answers up): `reference_mismatch`.
+  readonly #sameReference: Accepted = (data, response, params) => {
+    const answered = (data as Transaction).reference;
+    const reference = params.reference as string;
+    // The SDK scrubs its key from answers, so a reference that holds the key comes back scrubbed.
+    if (answered === reference || answered === this.#redact(reference)) return;
+    const message = `the answer is about ${quoted(answered)}, not ${quoted(reference)}: refused, never read as this reference's charge`;
+    const issues = [{ path: 'data.reference', message: this.#redact(message) }];
+    const call = { attempts: response.attempts, outcomeUnknown: false };
+    const endpoint = `GET ${VERIFY.route.template}`;
+    throw new ResponseValidationError(endpoint, response.status, data, issues, call, 'reference_mismatch');
   };
 
   /** @param redact - the client's scrubber, for messages this resource writes itself. @internal */
   constructor(request: RequestFn, redact: (text: string) => string = (text) => text) {
     this.#request = request;
     this.#redact = redact;
-    this.#sameReference = sameReference(redact);
   }
 
   /**
@@ -196,14 +191,11 @@ export class Charges {
    * }
    * ```
    */
-  verifyMany(
+  async *verifyMany(
     references: AnyIterable<string>,
     options?: VerifyManyOptions,
   ): AsyncGenerator<VerifyResult, void, undefined> {
-    const verify: VerifyFn = (ref, o) => this.verify(ref, o);
-    return (async function* () {
-      yield* (await import('./verify-many.js')).verifyMany(verify, references, options);
-    })();
+    yield* (await import('./verify-many.js')).verifyMany(this.#verify, references, options);
   }
 
   /**
@@ -224,14 +216,11 @@ export class Charges {
    * }
    * ```
    */
-  reconcile<Row extends LedgerRow>(
+  async *reconcile<Row extends LedgerRow>(
     ledger: AnyIterable<Row>,
     options?: ReconcileOptions,
   ): AsyncGenerator<ReconcileLine<Row>, void, undefined> {
-    const verify: VerifyFn = (ref, o) => this.verify(ref, o);
-    return (async function* () {
-      yield* (await import('./reconcile.js')).reconcile(verify, ledger, options);
-    })();
+    yield* (await import('./reconcile.js')).reconcile(this.#verify, ledger, options);
   }
 
   /**
@@ -252,10 +241,9 @@ export class Charges {
    * ```
    */
   async waitForOutcome(reference: string, options?: WaitForOutcomeOptions): Promise<Transaction> {
-    const verify: VerifyFn = (ref, o) => this.verify(ref, o);
     const expiry = typeof reference === 'string' ? this.#dispatches.expiryOf(reference) : undefined;
     const { waitForOutcome } = await import('./wait-for-outcome.js');
-    return waitForOutcome(verify, expiry, this.#redact, reference, options);
+    return waitForOutcome(this.#verify, expiry, this.#redact, reference, options);
   }
 }
 

@@ -2,7 +2,6 @@
  * The zod schemas (`zod/mini`: a third of the load time) of every call's parameters and answer,
  * loaded on a client's first call; `@wallet/agent-toolkit` derives its tools' JSON Schemas from them.
  */
-import { config, type ZodMiniType } from 'zod/mini';
 import { en } from 'zod/locales';
 import type { ValidationIssue } from '../errors/base.js';
 import * as z from 'zod/mini';
@@ -40,10 +39,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const BROKEN_TEXT = 'contains an unpaired surrogate (broken UTF-16), which is not text';
 
 /** One thing a rule found wrong: where, within the value it was given, and what. */
-interface Issue {
-  path: string[];
-  message: string;
-}
+type Issue = { path: string[]; message: string };
 
 /** A zod refinement that reports each issue `rule` finds in a value (none: the value keeps it). */
 export function refine<T>(rule: (value: T) => Issue[] | undefined): z.core.$ZodCheck<T> {
@@ -169,18 +165,17 @@ const str = z.string();
 
 // An answer's object, new fields passing: zod's compiled object reads a verify's answer in half the time
 // (docs/performance.md); where `eval` is refused (Workers), zod interprets it.
-type Fields = Record<string, unknown>;
 function answerObject(
   shape: Record<string, $ZodType>,
-  rule?: (value: Fields) => Issue[] | undefined,
-): ZodMiniType {
+  rule?: (value: Record<string, unknown>) => Issue[] | undefined,
+): z.ZodMiniType {
   const checks = rule === undefined ? [] : [refine(rule) as $ZodCheck<never>];
   return new $ZodObjectJIT({
     type: 'object',
     shape,
     catchall: z.unknown(),
     checks,
-  }) as unknown as ZodMiniType;
+  }) as unknown as z.ZodMiniType;
 }
 const answeredKobo = z.int().check(z.nonnegative({ error: 'must not be negative (an amount in Kobo)' }));
 
@@ -240,7 +235,7 @@ export const refund: z.ZodMiniType = answerObject({
 });
 
 // zod/mini carries no messages of its own; the English ones word what a documented field broke.
-config(en());
+z.config(en());
 
 /** A schema of this module by name: calls name theirs, so only this module imports zod. */
 export type SchemaName =
@@ -262,7 +257,7 @@ let checks = 0;
 export type Checked = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
 
 /** Runs a schema; zod's issues become the SDK's, one per field, a misspelled key with its likely intent. */
-export function check(schema: ZodMiniType, value: unknown, prefix = ''): Checked {
+export function check(schema: z.ZodMiniType, value: unknown, prefix = ''): Checked {
   const result = z.safeParse(schema, value, ++checks > WARM ? undefined : INTERPRETED);
   if (result.success) return { ok: true, value: result.data };
   const known = Object.keys((schema as { shape?: object }).shape ?? {});
