@@ -50,17 +50,8 @@ const LIMITS = {
   WALLET_MCP_LIMIT_DAILY_REFUNDS: 'dailyRefunds',
 } as const;
 
-const KNOWN = [
-  'WALLET_MCP_ALLOW',
-  ...Object.keys(LIMITS),
-  'WALLET_MCP_CONFIRM',
-  'WALLET_MCP_LEDGER',
-  'WALLET_MCP_REDIS_URL',
-  'WALLET_MCP_TIME_ZONE',
-  'WALLET_MCP_CONFIRM_SECRET',
-  'WALLET_MCP_CONFIRM_TTL',
-  'WALLET_MCP_ALLOW_LIVE',
-];
+// The variables the bin reads are those its help lists.
+const KNOWN = [...new Set(ENV_HELP.match(/WALLET_MCP_[A-Z_]+/g))];
 
 function list(raw: string | undefined): string[] {
   return (raw ?? '')
