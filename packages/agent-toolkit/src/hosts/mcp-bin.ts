@@ -63,12 +63,8 @@ async function main(): Promise<void> {
     const redis = await connectRedis(env.redisUrl);
     closeRedis = redis.close;
     ledger = redisSpendLedger(redis.client, zone);
-  } else if (env.ledger.kind === 'memory') ledger = memorySpendLedger(zone);
-  else
-    ledger = sqliteSpendLedger({
-      ...zone,
-      ...(env.ledger.path === undefined ? {} : { path: env.ledger.path }),
-    });
+  } else if (env.ledger === 'memory') ledger = memorySpendLedger(zone);
+  else ledger = sqliteSpendLedger({ ...zone, ...env.ledger });
   const { allow, limits, allowLive, confirm, confirmSecret, confirmTtl } = env;
   const server = createMcpServer({
     wallet,
@@ -89,7 +85,7 @@ async function main(): Promise<void> {
   await server.connect(new StdioServerTransport());
   const tools = ['resolve_customer', 'get_charge', 'wait_for_charge', ...env.allow].join(', ');
   process.stderr.write(
-    `wallet-mcp: serving ${tools} (${wallet.mode} key, ${env.redisUrl ? 'ledger in Redis' : `${env.ledger.kind} ledger`})\n`,
+    `wallet-mcp: serving ${tools} (${wallet.mode} key, ${env.redisUrl ? 'ledger in Redis' : `${env.ledger === 'memory' ? 'memory' : 'sqlite'} ledger`})\n`,
   );
 }
 

@@ -131,22 +131,19 @@ async function send(
   } catch (error) {
     const doubt = inDoubtAfter(error, repeat);
     await quietly(ctx.ledger.finish(key, doubt ? 'unknown' : 'failed'));
-    if (!doubt) {
-      const { text, error: data } = errorResult(
-        error,
-        `sending the ${call.tool === 'refund_charge' ? 'refund' : 'charge'}`,
-      );
-      // The token was spent with the operation: trying again takes a new one.
-      const retry =
-        call.token === undefined
-          ? ''
-          : `\nIts confirmationToken is used up: to try again, call ${call.tool} without confirmationToken for a new preview, and confirm with the user again.`;
-      return refused(`${text}\n${amountText(entry.amount)} was given back to today's limit.${retry}`, {
-        error: data,
+    if (doubt) {
+      return refused(unknownText(ctx, call, entry, error), {
+        error: { ...errorResult(error, 'sending').error, outcomeUnknown: true, idempotencyKey: key },
       });
     }
-    return refused(unknownText(ctx, call, entry, error), {
-      error: { ...errorResult(error, 'sending').error, outcomeUnknown: true, idempotencyKey: key },
+    const { text, error: data } = errorResult(error, `sending the ${call.kind.slice(0, -1)}`);
+    // The token was spent with the operation: trying again takes a new one.
+    const retry =
+      call.token === undefined
+        ? ''
+        : `\nIts confirmationToken is used up: to try again, call ${call.tool} without confirmationToken for a new preview, and confirm with the user again.`;
+    return refused(`${text}\n${amountText(entry.amount)} was given back to today's limit.${retry}`, {
+      error: data,
     });
   }
   await quietly(ctx.ledger.finish(key, sent.acted ? 'done' : 'failed'));
