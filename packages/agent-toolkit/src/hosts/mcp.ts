@@ -105,11 +105,11 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     ...given,
     ledger: given.ledger ?? sqliteSpendLedger(given.now === undefined ? {} : { now: given.now }),
   };
-  const tools = new Map<string, WalletTool>(walletTools(rest).map((tool) => [tool.name, tool]));
+  const byName = (set: WalletTool[]): Map<string, WalletTool> =>
+    new Map(set.map((tool) => [tool.name, tool]));
+  const tools = byName(walletTools(rest));
   // With a client that can ask its user (elicitation), money tools preview, ask, then act.
-  const asking = new Map<string, WalletTool>(
-    walletTools({ ...rest, confirm: true }).map((tool) => [tool.name, tool]),
-  );
+  const asking = byName(walletTools({ ...rest, confirm: true }));
   const mcp = new McpServer({ name, version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...tools.values()].map((tool) => ({

@@ -91,10 +91,8 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
   if (begun.state === 'token_used')
     return refused(tokenProblemText('used', call.tool), { refusedBy: 'token_used' });
   if (begun.state === 'over_paid') return overPaid(call.paid ?? 0, begun.counted);
-  if (begun.state === 'over') {
-    // The ledger found the day's total plus this amount past the limit: that is the refusal.
+  if (begun.state === 'over')
     return limitRefused(refusalBy(ctx.limits, call.kind, 'daily', call.amount, begun.total), call.kind);
-  }
   return send(ctx, call, begun.entry, begun.state === 'repeat');
 }
 

@@ -39,10 +39,7 @@ export interface WalletLike {
 export interface WalletToolsOptions {
   /** The client the tools call through. Its key's mode decides whether live rules apply. */
   wallet: WalletLike;
-  /**
-   * The money-moving tools to add to the read-only ones. Without it the agent can look, not pay.
-   * @default []
-   */
+  /** The money tools to add to the read-only ones; without them the agent can look, not pay. @default [] */
   allow?: readonly MoneyToolName[];
   /** Hard limits in Kobo. @default {} (no limit: set them) */
   limits?: SpendLimits;
@@ -162,10 +159,13 @@ export function toolContext(given: WalletToolsOptions): ToolContext {
     throw new ValidationError('walletTools options', issues);
   }
   const copy = readOptions(given, RULES);
-  if (isObject(copy['limits']) && !Array.isArray(copy['limits']))
-    copy['limits'] = readOptions(copy['limits'], LIMIT_RULES);
-  if (isObject(copy['confirm']) && !Array.isArray(copy['confirm']))
-    copy['confirm'] = readOptions(copy['confirm'], CONFIRM_RULES);
+  for (const [name, rules] of [
+    ['limits', LIMIT_RULES],
+    ['confirm', CONFIRM_RULES],
+  ] as const) {
+    const nested = copy[name];
+    if (isObject(nested) && !Array.isArray(nested)) copy[name] = readOptions(nested, rules);
+  }
   // null, not undefined: a missing wallet is reported, not skipped.
   const issues = checkOptions({ ...copy, wallet: copy['wallet'] ?? null }, RULES, '', known(RULES));
   if (issues.length > 0) throw new ValidationError('walletTools options', issues);
