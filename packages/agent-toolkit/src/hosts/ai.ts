@@ -6,7 +6,7 @@
 import { ValidationError } from '@wallet/node';
 import { jsonSchema, tool, type Tool } from 'ai';
 import type { WalletTool } from '../tools/shapes.js';
-import type { WalletToolsOptions } from '../tools/options.js';
+import { readToolOptions, type WalletToolsOptions } from '../tools/options.js';
 import type { ToolResult } from '../answers/report.js';
 import { walletTools } from '../tools/wallet-tools.js';
 
@@ -65,7 +65,7 @@ export function toAiTools(
  * ```
  */
 export function walletAiTools(options: WalletAiToolsOptions): WalletAiTools {
-  const { needsApproval, ...rest } = options;
+  const { needsApproval, ...rest } = readToolOptions(options, ['needsApproval']);
   if (needsApproval !== undefined && typeof needsApproval !== 'boolean') {
     throw new ValidationError('walletAiTools options', [
       { path: 'needsApproval', message: 'must be true or false' },

@@ -3,7 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import type { WalletTool } from '../tools/shapes.js';
-import type { WalletToolsOptions } from '../tools/options.js';
+import { readToolOptions, type WalletToolsOptions } from '../tools/options.js';
 import { walletTools } from '../tools/wallet-tools.js';
 import { sqliteSpendLedger } from '../spending/sqlite-ledger.js';
 import { refused, type ToolResult } from '../answers/report.js';
@@ -99,7 +99,7 @@ async function askPerson(
  * ```
  */
 export function createMcpServer(options: McpServerOptions): McpServer {
-  const { name = 'wallet', version = VERSION, ...given } = options;
+  const { name = 'wallet', version = VERSION, ...given } = readToolOptions(options, ['name', 'version']);
   // One ledger for both sets below, so they count the same day.
   const rest = {
     ...given,
