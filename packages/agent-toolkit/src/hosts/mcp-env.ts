@@ -11,13 +11,13 @@ export type McpEnv =
       allow: MoneyToolName[];
       limits: SpendLimits;
       allowLive: boolean;
-      confirm: Partial<Record<MoneyToolName, boolean>> | undefined;
+      confirm?: Partial<Record<MoneyToolName, boolean>>;
+      confirmSecret?: string;
+      confirmTtl?: number;
       redisUrl: string | undefined;
       /** `memory`, or SQLite at `path` (default: the default path). */
       ledger: 'memory' | { path?: string };
       timeZone: string | undefined;
-      confirmSecret: string | undefined;
-      confirmTtl: number | undefined;
     };
 
 /** The variables the bin reads, with what each means (the bin's help and the README list them). @internal */
@@ -121,16 +121,17 @@ export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
         'on every restart. Use sqlite (the default), sqlite:PATH or WALLET_MCP_REDIS_URL.',
     );
   if (problems.length > 0) return { ok: false, problems };
+  const secret = text('WALLET_MCP_CONFIRM_SECRET');
   return {
     ok: true,
     allow: allow as MoneyToolName[],
     limits,
     allowLive: flag === '1',
-    confirm,
+    ...(confirm === undefined ? {} : { confirm }),
+    ...(secret === undefined ? {} : { confirmSecret: secret }),
+    ...(ttl === undefined ? {} : { confirmTtl: Number(ttl) * 1000 }),
     redisUrl: text('WALLET_MCP_REDIS_URL'),
     ledger,
     timeZone: text('WALLET_MCP_TIME_ZONE'),
-    confirmSecret: text('WALLET_MCP_CONFIRM_SECRET'),
-    confirmTtl: ttl === undefined ? undefined : Number(ttl) * 1000,
   };
 }
