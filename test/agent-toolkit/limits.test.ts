@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { Wallet } from '@wallet/node';
 
-import { memorySpendLedger, walletTools } from '../../packages/agent-toolkit/src/index.js';
+import { walletAiTools } from '../../packages/agent-toolkit/src/hosts/ai.js';
+import { createMcpServer, memorySpendLedger, walletTools } from '../../packages/agent-toolkit/src/index.js';
 import { LIVE_KEY, TEST_KEY, rig, type Rig } from './setup.js';
 
 let r: Rig;
@@ -205,6 +206,19 @@ describe('options read as the tools will read them', () => {
     });
     expect(big.data).toMatchObject({ refusedBy: 'perCharge', limit: { kobo: 1_000 } });
     expect(r.sent()).toEqual([]);
+  });
+
+  it('reads a class instance the same way through walletAiTools and createMcpServer: no getter is dropped', () => {
+    r = rig();
+    class FromEnv {
+      readonly wallet = r.wallet;
+      readonly ledger = memorySpendLedger();
+      get limits() {
+        return { perCharge: Number(process.env['WALLET_TEST_UNSET_LIMIT']) };
+      }
+    }
+    expect(() => walletAiTools(new FromEnv())).toThrow(/limits\.perCharge: must be a whole number of Kobo/);
+    expect(() => createMcpServer(new FromEnv())).toThrow(/limits\.perCharge: must be a whole number of Kobo/);
   });
 
   it("takes a ledger's over answer as the refusal, even where this process's limits would pass", async () => {

@@ -6,7 +6,7 @@
 import { ValidationError } from '@wallet/node';
 import { jsonSchema, tool, type Tool } from 'ai';
 import type { WalletTool } from '../tools/shapes.js';
-import type { WalletToolsOptions } from '../tools/options.js';
+import { readToolOptions, type WalletToolsOptions } from '../tools/options.js';
 import type { ToolResult } from '../answers/report.js';
 import { walletTools } from '../tools/wallet-tools.js';
 
@@ -31,9 +31,8 @@ export function toAiTools(
   tools: readonly WalletTool[],
   options: { needsApproval?: boolean } = {},
 ): WalletAiTools {
-  const set: WalletAiTools = {};
-  for (const walletTool of tools) {
-    set[walletTool.name] = tool<Record<string, unknown>, ToolResult>({
+  const aiTool = (walletTool: WalletTool): WalletAiTools[string] =>
+    tool<Record<string, unknown>, ToolResult>({
       description: walletTool.description,
       // Money tools wait for a person unless the merchant turns it off; reading never does.
       needsApproval: !walletTool.annotations.readOnlyHint && options.needsApproval !== false,
@@ -42,8 +41,7 @@ export function toAiTools(
       // The model gets the text (which holds any confirmation token); `data` stays for the program.
       toModelOutput: ({ output }) => ({ type: output.isError ? 'error-text' : 'text', value: output.text }),
     });
-  }
-  return set;
+  return Object.fromEntries(tools.map((walletTool) => [walletTool.name, aiTool(walletTool)]));
 }
 
 /**
@@ -67,7 +65,7 @@ export function toAiTools(
  * ```
  */
 export function walletAiTools(options: WalletAiToolsOptions): WalletAiTools {
-  const { needsApproval, ...rest } = options;
+  const { needsApproval, ...rest } = readToolOptions(options, ['needsApproval']);
   if (needsApproval !== undefined && typeof needsApproval !== 'boolean') {
     throw new ValidationError('walletAiTools options', [
       { path: 'needsApproval', message: 'must be true or false' },

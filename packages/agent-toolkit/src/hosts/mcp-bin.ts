@@ -56,30 +56,17 @@ async function main(): Promise<void> {
       'refusing to start: WALLET_SECRET_KEY is a live key (sk_live_: real money). Set WALLET_MCP_ALLOW_LIVE=1 to serve it, with limits set.',
     );
   }
-  const zone = env.timeZone === undefined ? {} : { timeZone: env.timeZone };
+  const { ok: _ok, redisUrl, ledger: where, timeZone, ...options } = env;
+  const zone = timeZone === undefined ? {} : { timeZone };
   let ledger: SpendLedger;
   let closeRedis = async (): Promise<void> => {};
-  if (env.redisUrl !== undefined) {
-    const redis = await connectRedis(env.redisUrl);
+  if (redisUrl !== undefined) {
+    const redis = await connectRedis(redisUrl);
     closeRedis = redis.close;
     ledger = redisSpendLedger(redis.client, zone);
-  } else if (env.ledger.kind === 'memory') ledger = memorySpendLedger(zone);
-  else
-    ledger = sqliteSpendLedger({
-      ...zone,
-      ...(env.ledger.path === undefined ? {} : { path: env.ledger.path }),
-    });
-  const { allow, limits, allowLive, confirm, confirmSecret, confirmTtl } = env;
-  const server = createMcpServer({
-    wallet,
-    allow,
-    limits,
-    ledger,
-    allowLive,
-    ...(confirm === undefined ? {} : { confirm }),
-    ...(confirmSecret === undefined ? {} : { confirmSecret }),
-    ...(confirmTtl === undefined ? {} : { confirmTtl }),
-  });
+  } else if (where === 'memory') ledger = memorySpendLedger(zone);
+  else ledger = sqliteSpendLedger({ ...zone, ...where });
+  const server = createMcpServer({ wallet, ledger, ...options });
   const stop = (): void => {
     void Promise.allSettled([server.close(), wallet.close(), closeRedis()]).then(() => process.exit(0));
   };
@@ -87,10 +74,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
   process.stdin.on('end', stop);
   await server.connect(new StdioServerTransport());
-  const tools = ['resolve_customer', 'get_charge', 'wait_for_charge', ...env.allow].join(', ');
-  process.stderr.write(
-    `wallet-mcp: serving ${tools} (${wallet.mode} key, ${env.redisUrl ? 'ledger in Redis' : `${env.ledger.kind} ledger`})\n`,
-  );
+  const tools = ['resolve_customer', 'get_charge', 'wait_for_charge', ...options.allow].join(', ');
+  const kind = redisUrl ? 'ledger in Redis' : `${where === 'memory' ? 'memory' : 'sqlite'} ledger`;
+  process.stderr.write(`wallet-mcp: serving ${tools} (${wallet.mode} key, ${kind})\n`);
 }
 
 main().catch((error: unknown) => {

@@ -3,8 +3,6 @@ import { closest } from '@wallet/node/workspace';
 import type { SpendLimits } from '../spending/limits.js';
 import { isMoneyTool, type MoneyToolName } from '../tools/shapes.js';
 
-type LedgerChoice = { kind: 'sqlite'; path?: string } | { kind: 'memory' };
-
 /** What the bin runs with, or why it cannot start. @internal */
 export type McpEnv =
   | { ok: false; problems: string[] }
@@ -13,13 +11,13 @@ export type McpEnv =
       allow: MoneyToolName[];
       limits: SpendLimits;
       allowLive: boolean;
-      confirm: Partial<Record<MoneyToolName, boolean>> | undefined;
+      confirm?: Partial<Record<MoneyToolName, boolean>>;
+      confirmSecret?: string;
+      confirmTtl?: number;
       redisUrl: string | undefined;
-      /** `sqlite` (default path), `sqlite:PATH`, or `memory`. */
-      ledger: LedgerChoice;
+      /** `memory`, or SQLite at `path` (default: the default path). */
+      ledger: 'memory' | { path?: string };
       timeZone: string | undefined;
-      confirmSecret: string | undefined;
-      confirmTtl: number | undefined;
     };
 
 /** The variables the bin reads, with what each means (the bin's help and the README list them). @internal */
@@ -50,17 +48,8 @@ const LIMITS = {
   WALLET_MCP_LIMIT_DAILY_REFUNDS: 'dailyRefunds',
 } as const;
 
-const KNOWN = [
-  'WALLET_MCP_ALLOW',
-  ...Object.keys(LIMITS),
-  'WALLET_MCP_CONFIRM',
-  'WALLET_MCP_LEDGER',
-  'WALLET_MCP_REDIS_URL',
-  'WALLET_MCP_TIME_ZONE',
-  'WALLET_MCP_CONFIRM_SECRET',
-  'WALLET_MCP_CONFIRM_TTL',
-  'WALLET_MCP_ALLOW_LIVE',
-];
+// The variables the bin reads are those its help lists.
+const KNOWN = [...new Set(ENV_HELP.match(/WALLET_MCP_[A-Z_]+/g))];
 
 function list(raw: string | undefined): string[] {
   return (raw ?? '')
@@ -116,11 +105,9 @@ export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
   if (ttl !== undefined && !(/^\d+$/.test(ttl) && Number(ttl) >= 1 && Number(ttl) <= 86_400))
     problems.push(`WALLET_MCP_CONFIRM_TTL must be seconds from 1 to 86400 (got '${ttl}').`);
   const ledgerRaw = text('WALLET_MCP_LEDGER') ?? 'sqlite';
-  let ledger: LedgerChoice = { kind: 'sqlite' };
-  if (ledgerRaw === 'memory') ledger = { kind: 'memory' };
-  else if (ledgerRaw.startsWith('sqlite:') && ledgerRaw.length > 7)
-    ledger = { kind: 'sqlite', path: ledgerRaw.slice(7) };
-  else if (ledgerRaw !== 'sqlite')
+  const path = /^sqlite:(.+)$/s.exec(ledgerRaw)?.[1];
+  const ledger = ledgerRaw === 'memory' ? 'memory' : path === undefined ? {} : { path };
+  if (ledgerRaw !== 'memory' && ledgerRaw !== 'sqlite' && path === undefined)
     problems.push(`WALLET_MCP_LEDGER must be sqlite, sqlite:PATH or memory (got '${ledgerRaw}').`);
   if (text('WALLET_MCP_REDIS_URL') && text('WALLET_MCP_LEDGER'))
     problems.push('WALLET_MCP_LEDGER and WALLET_MCP_REDIS_URL are both set: choose one ledger.');
@@ -128,22 +115,23 @@ export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
   if (flag === '1' && missing.length > 0)
     problems.push(`A live key needs all four limits; missing: ${missing.join(', ')}.`);
   // A day's totals must outlive the process: a restart of the host would start the day at zero.
-  if (flag === '1' && ledger.kind === 'memory')
+  if (flag === '1' && ledger === 'memory')
     problems.push(
       'A live key needs a ledger that outlives the process: WALLET_MCP_LEDGER=memory forgets the day ' +
         'on every restart. Use sqlite (the default), sqlite:PATH or WALLET_MCP_REDIS_URL.',
     );
   if (problems.length > 0) return { ok: false, problems };
+  const secret = text('WALLET_MCP_CONFIRM_SECRET');
   return {
     ok: true,
     allow: allow as MoneyToolName[],
     limits,
     allowLive: flag === '1',
-    confirm,
+    ...(confirm === undefined ? {} : { confirm }),
+    ...(secret === undefined ? {} : { confirmSecret: secret }),
+    ...(ttl === undefined ? {} : { confirmTtl: Number(ttl) * 1000 }),
     redisUrl: text('WALLET_MCP_REDIS_URL'),
     ledger,
     timeZone: text('WALLET_MCP_TIME_ZONE'),
-    confirmSecret: text('WALLET_MCP_CONFIRM_SECRET'),
-    confirmTtl: ttl === undefined ? undefined : Number(ttl) * 1000,
   };
 }

@@ -3,7 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import type { WalletTool } from '../tools/shapes.js';
-import type { WalletToolsOptions } from '../tools/options.js';
+import { readToolOptions, type WalletToolsOptions } from '../tools/options.js';
 import { walletTools } from '../tools/wallet-tools.js';
 import { sqliteSpendLedger } from '../spending/sqlite-ledger.js';
 import { refused, type ToolResult } from '../answers/report.js';
@@ -99,17 +99,17 @@ async function askPerson(
  * ```
  */
 export function createMcpServer(options: McpServerOptions): McpServer {
-  const { name = 'wallet', version = VERSION, ...given } = options;
+  const { name = 'wallet', version = VERSION, ...given } = readToolOptions(options, ['name', 'version']);
   // One ledger for both sets below, so they count the same day.
   const rest = {
     ...given,
     ledger: given.ledger ?? sqliteSpendLedger(given.now === undefined ? {} : { now: given.now }),
   };
-  const tools = new Map<string, WalletTool>(walletTools(rest).map((tool) => [tool.name, tool]));
+  const byName = (set: WalletTool[]): Map<string, WalletTool> =>
+    new Map(set.map((tool) => [tool.name, tool]));
+  const tools = byName(walletTools(rest));
   // With a client that can ask its user (elicitation), money tools preview, ask, then act.
-  const asking = new Map<string, WalletTool>(
-    walletTools({ ...rest, confirm: true }).map((tool) => [tool.name, tool]),
-  );
+  const asking = byName(walletTools({ ...rest, confirm: true }));
   const mcp = new McpServer({ name, version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...tools.values()].map((tool) => ({

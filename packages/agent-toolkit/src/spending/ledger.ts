@@ -7,7 +7,7 @@ export type SpendKind = 'charges' | 'refunds';
 /** `sent` (on its way, or cut off), `unknown` (the service may have acted), `done`, `failed` (amount given back). */
 export type EntryState = 'sent' | 'unknown' | 'done' | 'failed';
 
-/** How long an operation may stay `sent` before it counts as cut off: longer than any call with its retries. @internal */
+/** How long an operation may stay `sent` before it counts as cut off (longer than any call with retries). @internal */
 export const CUT_OFF_MS: number = 5 * 60_000;
 
 /** Whether a call repeats `entry` (same token, or same call in doubt or cut off), so it reuses its key. @internal */
@@ -116,13 +116,12 @@ export function ledgerDays(options: SpendLedgerOptions, what: string): LedgerDay
   const timeZone = options.timeZone ?? 'Africa/Lagos';
   let format: Intl.DateTimeFormat;
   try {
-    // en-CA writes dates as YYYY-MM-DD.
     format = new Intl.DateTimeFormat('en-CA', {
       timeZone,
       year: 'numeric',
       month: '2-digit',
       day: '2-digit',
-    });
+    }); // YYYY-MM-DD
   } catch {
     const message = `${JSON.stringify(timeZone)} is not an IANA time zone such as 'Africa/Lagos'`;
     throw new ValidationError(`${what} options`, [{ path: 'timeZone', message }]);

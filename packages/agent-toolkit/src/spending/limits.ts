@@ -50,10 +50,7 @@ export function overLimit(
     : undefined;
 }
 
-/**
- * The refusal by `which` limit. A ledger's `over` answer is one even where this process's limits
- * would let the call pass (a custom ledger's shared cap). @internal
- */
+/** The refusal by `which` limit; a ledger's `over` is one even where these limits would pass (a shared cap). @internal */
 export function refusalBy(
   limits: SpendLimits,
   kind: SpendKind,

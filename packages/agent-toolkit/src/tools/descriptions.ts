@@ -1,5 +1,5 @@
 /** What a model is told about each tool: what it does, that amounts are Kobo, what to do when it refuses. */
-import { isMoneyTool, type ToolAnnotations, type ToolName } from './shapes.js';
+import type { ToolName } from './shapes.js';
 
 const KOBO = 'All amounts are whole Kobo: 100 Kobo = ₦1, so ₦5,000 is 500000. Results show Naira and Kobo.';
 const UNKNOWN =
@@ -49,23 +49,3 @@ export const DESCRIPTIONS: Record<ToolName, string> = {
     INSTRUCTIONS,
   ].join('\n'),
 };
-
-const TITLES: Record<ToolName, string> = {
-  resolve_customer: 'Look up a customer',
-  dispatch_charge: 'Charge a customer',
-  get_charge: 'Get a charge',
-  wait_for_charge: 'Wait for a charge',
-  refund_charge: 'Refund a charge',
-};
-
-/** A tool's MCP annotations: money tools are destructive, the others read only (resolving moves nothing). @internal */
-export function annotationsOf(name: ToolName): ToolAnnotations {
-  const money = isMoneyTool(name);
-  return {
-    title: TITLES[name],
-    readOnlyHint: !money,
-    destructiveHint: money,
-    idempotentHint: !money,
-    openWorldHint: true,
-  };
-}

@@ -91,10 +91,8 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
   if (begun.state === 'token_used')
     return refused(tokenProblemText('used', call.tool), { refusedBy: 'token_used' });
   if (begun.state === 'over_paid') return overPaid(call.paid ?? 0, begun.counted);
-  if (begun.state === 'over') {
-    // The ledger found the day's total plus this amount past the limit: that is the refusal.
+  if (begun.state === 'over')
     return limitRefused(refusalBy(ctx.limits, call.kind, 'daily', call.amount, begun.total), call.kind);
-  }
   return send(ctx, call, begun.entry, begun.state === 'repeat');
 }
 
@@ -131,22 +129,19 @@ async function send(
   } catch (error) {
     const doubt = inDoubtAfter(error, repeat);
     await quietly(ctx.ledger.finish(key, doubt ? 'unknown' : 'failed'));
-    if (!doubt) {
-      const { text, error: data } = errorResult(
-        error,
-        `sending the ${call.tool === 'refund_charge' ? 'refund' : 'charge'}`,
-      );
-      // The token was spent with the operation: trying again takes a new one.
-      const retry =
-        call.token === undefined
-          ? ''
-          : `\nIts confirmationToken is used up: to try again, call ${call.tool} without confirmationToken for a new preview, and confirm with the user again.`;
-      return refused(`${text}\n${amountText(entry.amount)} was given back to today's limit.${retry}`, {
-        error: data,
+    if (doubt) {
+      return refused(unknownText(ctx, call, entry, error), {
+        error: { ...errorResult(error, 'sending').error, outcomeUnknown: true, idempotencyKey: key },
       });
     }
-    return refused(unknownText(ctx, call, entry, error), {
-      error: { ...errorResult(error, 'sending').error, outcomeUnknown: true, idempotencyKey: key },
+    const { text, error: data } = errorResult(error, `sending the ${call.kind.slice(0, -1)}`);
+    // The token was spent with the operation: trying again takes a new one.
+    const retry =
+      call.token === undefined
+        ? ''
+        : `\nIts confirmationToken is used up: to try again, call ${call.tool} without confirmationToken for a new preview, and confirm with the user again.`;
+    return refused(`${text}\n${amountText(entry.amount)} was given back to today's limit.${retry}`, {
+      error: data,
     });
   }
   await quietly(ctx.ledger.finish(key, sent.acted ? 'done' : 'failed'));

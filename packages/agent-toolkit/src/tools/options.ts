@@ -39,10 +39,7 @@ export interface WalletLike {
 export interface WalletToolsOptions {
   /** The client the tools call through. Its key's mode decides whether live rules apply. */
   wallet: WalletLike;
-  /**
-   * The money-moving tools to add to the read-only ones. Without it the agent can look, not pay.
-   * @default []
-   */
+  /** The money tools to add to the read-only ones; without them the agent can look, not pay. @default [] */
   allow?: readonly MoneyToolName[];
   /** Hard limits in Kobo. @default {} (no limit: set them) */
   limits?: SpendLimits;
@@ -155,17 +152,25 @@ const RULES: Readonly<Record<string, OptionRule>> = {
   now: () => undefined,
 };
 
-/** Checks `options` and settles what the tools run with. @internal */
-export function toolContext(given: WalletToolsOptions): ToolContext {
+const NESTED = { limits: LIMIT_RULES, confirm: CONFIRM_RULES };
+
+/** `given` read once (getters, class instances, prototypes), with a host's own option `names`: the copy is what runs. @internal */
+export function readToolOptions<T extends WalletToolsOptions>(given: T, names: readonly string[] = []): T {
   if (!isObject(given)) {
     const issues = [{ path: 'options', message: `must be an object, not ${show(given)}` }];
     throw new ValidationError('walletTools options', issues);
   }
-  const copy = readOptions(given, RULES);
-  if (isObject(copy['limits']) && !Array.isArray(copy['limits']))
-    copy['limits'] = readOptions(copy['limits'], LIMIT_RULES);
-  if (isObject(copy['confirm']) && !Array.isArray(copy['confirm']))
-    copy['confirm'] = readOptions(copy['confirm'], CONFIRM_RULES);
+  const copy = readOptions(given, { ...RULES, ...Object.fromEntries(names.map((name) => [name, true])) });
+  for (const [name, rules] of Object.entries(NESTED)) {
+    const nested = copy[name];
+    if (isObject(nested) && !Array.isArray(nested)) copy[name] = readOptions(nested, rules);
+  }
+  return copy as T;
+}
+
+/** Checks `options` and settles what the tools run with. @internal */
+export function toolContext(given: WalletToolsOptions): ToolContext {
+  const copy: Record<string, unknown> = { ...readToolOptions(given) };
   // null, not undefined: a missing wallet is reported, not skipped.
   const issues = checkOptions({ ...copy, wallet: copy['wallet'] ?? null }, RULES, '', known(RULES));
   if (issues.length > 0) throw new ValidationError('walletTools options', issues);

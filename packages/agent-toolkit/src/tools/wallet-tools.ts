@@ -1,6 +1,6 @@
 /** `walletTools()`: the SDK's calls as five tools for an AI agent, safe with money by construction. */
 import { check } from '@wallet/node/schemas';
-import { annotationsOf, DESCRIPTIONS } from './descriptions.js';
+import { DESCRIPTIONS } from './descriptions.js';
 import { dispatchCharge, refundCharge } from './money-tools.js';
 import { toolContext, type ToolContext, type ToolRun, type WalletToolsOptions } from './options.js';
 import { getCharge, resolveCustomer, waitForCharge } from './read-tools.js';
@@ -8,23 +8,39 @@ import { refused } from '../answers/report.js';
 import { isMoneyTool, toJsonSchema, toolSchema, type ToolName, type WalletTool } from './shapes.js';
 import { errorResult } from '../answers/words.js';
 
-// Each tool's run, and what it was doing when an error came before anything was sent.
-const RUNS: Record<ToolName, [ToolRun, string]> = {
-  resolve_customer: [resolveCustomer, 'looking up the customer'],
-  get_charge: [getCharge, 'getting the charge'],
-  wait_for_charge: [waitForCharge, 'waiting for the charge'],
-  dispatch_charge: [dispatchCharge, 'checking the charge before sending it'],
-  refund_charge: [refundCharge, 'checking the refund before sending it'],
+// Each tool's title, run, and what it was doing when an error came before anything was sent.
+const TOOLS: Record<ToolName, { title: string; run: ToolRun; doing: string }> = {
+  resolve_customer: { title: 'Look up a customer', run: resolveCustomer, doing: 'looking up the customer' },
+  get_charge: { title: 'Get a charge', run: getCharge, doing: 'getting the charge' },
+  wait_for_charge: { title: 'Wait for a charge', run: waitForCharge, doing: 'waiting for the charge' },
+  dispatch_charge: {
+    title: 'Charge a customer',
+    run: dispatchCharge,
+    doing: 'checking the charge before sending it',
+  },
+  refund_charge: {
+    title: 'Refund a charge',
+    run: refundCharge,
+    doing: 'checking the refund before sending it',
+  },
 };
 
 function makeTool(ctx: ToolContext, name: ToolName): WalletTool {
-  const schema = toolSchema(name, isMoneyTool(name) && ctx.confirm[name]);
-  const [run, doing] = RUNS[name];
+  const money = isMoneyTool(name);
+  const schema = toolSchema(name, money && ctx.confirm[name]);
+  const { title, run, doing } = TOOLS[name];
   return {
     name,
     description: DESCRIPTIONS[name],
     inputSchema: toJsonSchema(name, schema),
-    annotations: annotationsOf(name),
+    // Money tools are destructive, the others read only (resolving moves nothing).
+    annotations: {
+      title,
+      readOnlyHint: !money,
+      destructiveHint: money,
+      idempotentHint: !money,
+      openWorldHint: true,
+    },
     async execute(raw) {
       try {
         // The SDK's own rules and messages ("did you mean" for a misspelled key).
@@ -71,6 +87,6 @@ function makeTool(ctx: ToolContext, name: ToolName): WalletTool {
  */
 export function walletTools(options: WalletToolsOptions): WalletTool[] {
   const ctx = toolContext(options);
-  const names = Object.keys(RUNS) as ToolName[];
+  const names = Object.keys(TOOLS) as ToolName[];
   return names.filter((name) => !isMoneyTool(name) || ctx.allow.has(name)).map((name) => makeTool(ctx, name));
 }
