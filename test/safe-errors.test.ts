@@ -143,4 +143,29 @@ describe('objects in a cause chain', () => {
     expect(error).toMatchObject({ name: 'ConnectionError' });
     expect(printed(error)).toContain('fetch failed');
   });
+
+  it('keep what is readable beside what throws: a throwing getter loses only its own value', async () => {
+    const order = Object.defineProperty({ orderId: 'order_1042', n: 1n }, 'boom', {
+      enumerable: true,
+      get() {
+        throw new Error('getter');
+      },
+    });
+    const trap = new Proxy(
+      {},
+      {
+        getPrototypeOf() {
+          throw new Error('trap');
+        },
+      },
+    );
+    const fetch = (): Promise<Response> =>
+      Promise.reject(new TypeError('fetch failed', { cause: { order, trap } }));
+    const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: 'https://api.wallet.test', fetch, maxRetries: 0 });
+    const error = (await wallet.charges.verify('order_1042').catch((e: unknown) => e)) as Error;
+    expect((error.cause as Error).cause).toEqual({
+      order: { orderId: 'order_1042', n: '1n', boom: undefined },
+      trap: { type: 'Object', summary: 'an instance of Object' },
+    });
+  });
 });
