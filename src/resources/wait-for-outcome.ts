@@ -86,14 +86,11 @@ function pollDelay(poll: number, first: number): number {
   return Math.round(full * (1 - 0.2 * Math.random()));
 }
 
-// The verify call polled, as errors name it; a reference verify would refuse is named by its template.
+// The verify call polled, as errors name it; a lone surrogate (which verify refuses) gets the template.
 function verifyEndpoint(reference: unknown): string {
-  try {
-    if (typeof reference === 'string') return `GET /v1/charges/verify/${encodeURIComponent(reference)}`;
-  } catch {
-    // A lone surrogate: verify refuses it on the first poll.
-  }
-  return 'GET /v1/charges/verify/{reference}';
+  return typeof reference === 'string' && !/\p{Surrogate}/u.test(reference)
+    ? `GET /v1/charges/verify/${encodeURIComponent(reference)}`
+    : 'GET /v1/charges/verify/{reference}';
 }
 
 function defaultTimeout(expiry: number | undefined): number {

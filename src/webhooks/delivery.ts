@@ -1,7 +1,5 @@
-/**
- * One delivery, from request to answer, for both handlers: 200 only once the merchant's callback
- * succeeded, 400 for a delivery that cannot be trusted, 5xx for anything that can be fixed.
- */
+// One delivery, from request to answer, for both handlers: 200 only once the merchant's callback
+// succeeded, 400 for a delivery that cannot be trusted, 5xx for anything that can be fixed.
 import { MAX_BODY_BYTES } from '../core/body.js';
 import { MAX_INT32, MAX_TIMER_MS, checkOptions, ofType, throwIssues, wholeNumber } from '../core/options.js';
 import { WalletError, type ValidationIssue } from '../errors/base.js';
@@ -145,10 +143,6 @@ const TIMED_OUT = refused(408, { connection: 'close' });
 const TOO_LARGE = refused(413, { connection: 'close' });
 /** No detail: the message is the merchant's own. */
 const FAILED = refused(500);
-// Not 409: senders take a 5xx as "try again later", and some take a 4xx as final.
-const UNAVAILABLE = refused(503);
-
-const ANSWERS = { 200: RECEIVED, 500: FAILED, 503: UNAVAILABLE };
 
 /** Thrown by a body read over {@link WebhookHandlerOptions.maxBodyBytes}. */
 export const tooLargeError = (max: number): WalletError =>
@@ -250,7 +244,11 @@ export function createDeliver(
       if (onInvalidEvent === undefined) return fail(FAILED, read.error);
       return call(() => onInvalidEvent(read.payload, read.error));
     }
-    if (dedupe !== undefined) return ANSWERS[await runOnce(dedupe, read.event, bytes, onEvent, onError)];
+    if (dedupe !== undefined) {
+      const status = await runOnce(dedupe, read.event, bytes, onEvent, onError);
+      // 503, not 409: senders take a 5xx as "try again later", and some take a 4xx as final.
+      return status === 200 ? RECEIVED : refused(status);
+    }
     return call(() => onEvent(read.event));
   };
 }
