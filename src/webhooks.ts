@@ -10,8 +10,7 @@ export { WalletError, isWalletError, ValidationError, isValidationError } from '
 export type { ValidationIssue } from './errors/base.js';
 export { WebhookVerificationError, isWebhookVerificationError } from './errors/webhook.js';
 export type { WebhookVerificationReason } from './errors/webhook.js';
-export { verifyWebhook, verifyWebhookAsync } from './webhooks/verify.js';
-export { signWebhook, type SignedWebhook } from './webhooks/sign.js';
+export { verifyWebhook, verifyWebhookAsync, signWebhook, type SignedWebhook } from './webhooks/verify.js';
 export { createWebhookHandler, type FetchWebhookHandler } from './webhooks/handlers.js';
 export { createNodeWebhookHandler, type NodeWebhookHandler } from './webhooks/handlers.js';
 export type { WebhookHandlerOptions, WebhookErrorContext } from './webhooks/delivery.js';
