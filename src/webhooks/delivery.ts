@@ -137,10 +137,6 @@ const refused = (status: number, headers?: Record<string, string>): HandlerAnswe
 const RECEIVED: HandlerAnswer = { status: 200, body: { received: true } };
 /** No detail, so a forger learns nothing. */
 const BAD_REQUEST = refused(400);
-const METHOD_NOT_ALLOWED = refused(405, { allow: 'POST' });
-// The rest of the body is not read, so the connection is closed.
-const TIMED_OUT = refused(408, { connection: 'close' });
-const TOO_LARGE = refused(413, { connection: 'close' });
 /** No detail: the message is the merchant's own. */
 const FAILED = refused(500);
 
@@ -162,8 +158,9 @@ function verificationFailure(error: unknown): HandlerAnswer {
 /** A failed body read: too large, too slow, or an upload broken off (nothing to trust). */
 function readFailure(error: unknown): HandlerAnswer {
   const code = error instanceof WalletError ? error.code : undefined;
-  if (code === 'webhook_body_too_large') return TOO_LARGE;
-  return code === 'webhook_body_timeout' ? TIMED_OUT : BAD_REQUEST;
+  // The rest of the body is not read, so the connection is closed.
+  if (code === 'webhook_body_too_large') return refused(413, { connection: 'close' });
+  return code === 'webhook_body_timeout' ? refused(408, { connection: 'close' }) : BAD_REQUEST;
 }
 
 /** Answers one request from its method, a body reader (raw or parsed) and its signature; never rejects. */
@@ -220,7 +217,7 @@ export function createDeliver(
   return async (method, readBody, signature) => {
     if (method !== 'POST') {
       return fail(
-        METHOD_NOT_ALLOWED,
+        refused(405, { allow: 'POST' }),
         new Error(`Method ${String(method)} is not allowed; deliveries are POST.`),
       );
     }
