@@ -241,11 +241,9 @@ export function createDeliver(
       if (onInvalidEvent === undefined) return fail(FAILED, read.error);
       return call(() => onInvalidEvent(read.payload, read.error));
     }
-    if (dedupe !== undefined) {
-      const status = await runOnce(dedupe, read.event, bytes, onEvent, onError);
-      // 503, not 409: senders take a 5xx as "try again later", and some take a 4xx as final.
-      return status === 200 ? RECEIVED : refused(status);
-    }
-    return call(() => onEvent(read.event));
+    if (dedupe === undefined) return call(() => onEvent(read.event));
+    // A 503 (never a 409) when held elsewhere: senders take a 5xx as "try again later", a 4xx maybe as final.
+    const status = await runOnce(dedupe, read.event, bytes, onEvent, onError);
+    return status === 200 ? RECEIVED : refused(status);
   };
 }
