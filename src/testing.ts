@@ -28,4 +28,4 @@ export type { SandboxFaults } from './testing/endpoints/faults.js';
 export type { WebhookTarget } from './testing/webhooks/sender.js';
 export type { SandboxClock } from './testing/state/clock.js';
 export type { SandboxSeedCharge, SandboxSeedResult, SandboxSeedStatus } from './testing/state/seed.js';
-export { signWebhook, type SignedWebhook } from './webhooks/sign.js';
+export { signWebhook, type SignedWebhook } from './webhooks/verify.js';

@@ -1,20 +1,16 @@
 /**
- * `@wallet/node/webhooks`: verify and handle the service's signed webhook deliveries. Loads
- * neither undici nor zod, so a webhook route that never calls the API stays light; `node:crypto` is
- * loaded only when a sync function first needs it, so the async verifier and the Fetch handler also
- * run on edge runtimes that have only Web Crypto. No Redis client is loaded either: `redisDedupeStore`
- * uses the one the merchant passes.
+ * `@wallet/node/webhooks`: verify and handle the service's signed webhook deliveries. Loads neither
+ * undici, zod nor a Redis client, and `node:crypto` only when a sync function first needs it, so the
+ * async verifier and the Fetch handler also run on edge runtimes with only Web Crypto.
  *
  * @module \@wallet/node/webhooks
  */
-// From the error files themselves, not the errors.ts barrel: the API and connection errors stay out
-// of this entry's bundle.
+// From the error files, not the errors.ts barrel: the API and connection errors stay out of this bundle.
 export { WalletError, isWalletError, ValidationError, isValidationError } from './errors/base.js';
 export type { ValidationIssue } from './errors/base.js';
 export { WebhookVerificationError, isWebhookVerificationError } from './errors/webhook.js';
 export type { WebhookVerificationReason } from './errors/webhook.js';
-export { verifyWebhook, verifyWebhookAsync } from './webhooks/verify.js';
-export { signWebhook, type SignedWebhook } from './webhooks/sign.js';
+export { verifyWebhook, verifyWebhookAsync, signWebhook, type SignedWebhook } from './webhooks/verify.js';
 export { createWebhookHandler, type FetchWebhookHandler } from './webhooks/handlers.js';
 export { createNodeWebhookHandler, type NodeWebhookHandler } from './webhooks/handlers.js';
 export type { WebhookHandlerOptions, WebhookErrorContext } from './webhooks/delivery.js';

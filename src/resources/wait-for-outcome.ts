@@ -1,7 +1,7 @@
 // `charges.waitForOutcome`, loaded on first use: polls verify (its retries underneath) at a growing
 // interval, honouring `Retry-After`, under one deadline for the whole wait.
 import { MAX_TIMER_MS, REQUEST_OPTION_RULES, checkOptions, type OptionRule } from '../core/options.js';
-import { onAbort, parseRetryAfter, sleep } from '../core/retry.js';
+import { parseRetryAfter, sleep, startDeadline } from '../core/retry.js';
 import { ValidationError, WalletError, named, type WalletErrorOptions } from '../errors/base.js';
 import { isApiError, RequestAbortedError } from '../errors/call.js';
 import { quoted } from '../internal/values.js';
@@ -86,14 +86,11 @@ function pollDelay(poll: number, first: number): number {
   return Math.round(full * (1 - 0.2 * Math.random()));
 }
 
-// The verify call polled, as errors name it; a reference verify would refuse is named by its template.
+// The verify call polled, as errors name it; a lone surrogate (which verify refuses) gets the template.
 function verifyEndpoint(reference: unknown): string {
-  try {
-    if (typeof reference === 'string') return `GET /v1/charges/verify/${encodeURIComponent(reference)}`;
-  } catch {
-    // A lone surrogate: verify refuses it on the first poll.
-  }
-  return 'GET /v1/charges/verify/{reference}';
+  return typeof reference === 'string' && !/\p{Surrogate}/u.test(reference)
+    ? `GET /v1/charges/verify/${encodeURIComponent(reference)}`
+    : 'GET /v1/charges/verify/{reference}';
 }
 
 function defaultTimeout(expiry: number | undefined): number {
@@ -120,20 +117,14 @@ export async function waitForOutcome(
 
   // One signal ends the poll under way or the pause: the caller's abort or the deadline, first wins.
   const stop = new AbortController();
-  let timedOut = false;
-  // Through the shared fan-out: many waits on one signal add one listener to it.
-  const stopListening = signal ? onAbort(signal, () => stop.abort(signal.reason)) : undefined;
-  const timer = setTimeout(() => {
-    timedOut = !stop.signal.aborted;
-    stop.abort();
-  }, timeout);
+  const timer = startDeadline(timeout, signal, { stop: (reason) => stop.abort(reason) });
 
   let polls = 0;
   let last: Transaction | undefined;
   let lastError: unknown;
   const stopped = (): Error => {
     const call = { endpoint, attempts: polls };
-    if (!timedOut) return new RequestAbortedError({ ...call, cause: signal?.reason });
+    if (signal?.aborted) return new RequestAbortedError({ ...call, cause: signal.reason });
     const seen = last ? `it was last seen ${last.status}` : 'no poll got an answer';
     return new WaitTimeoutError(
       redact(`Charge ${quoted(reference)} had no outcome after ${timeout} ms (${polls} poll(s); ${seen}).`) +
@@ -169,7 +160,6 @@ export async function waitForOutcome(
       });
     }
   } finally {
-    clearTimeout(timer);
-    stopListening?.();
+    timer.done();
   }
 }

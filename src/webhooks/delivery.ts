@@ -1,7 +1,5 @@
-/**
- * One delivery, from request to answer, for both handlers: 200 only once the merchant's callback
- * succeeded, 400 for a delivery that cannot be trusted, 5xx for anything that can be fixed.
- */
+// One delivery, from request to answer, for both handlers: 200 only once the merchant's callback
+// succeeded, 400 for a delivery that cannot be trusted, 5xx for anything that can be fixed.
 import { MAX_BODY_BYTES } from '../core/body.js';
 import { MAX_INT32, MAX_TIMER_MS, checkOptions, ofType, throwIssues, wholeNumber } from '../core/options.js';
 import { WalletError, type ValidationIssue } from '../errors/base.js';
@@ -139,16 +137,8 @@ const refused = (status: number, headers?: Record<string, string>): HandlerAnswe
 const RECEIVED: HandlerAnswer = { status: 200, body: { received: true } };
 /** No detail, so a forger learns nothing. */
 const BAD_REQUEST = refused(400);
-const METHOD_NOT_ALLOWED = refused(405, { allow: 'POST' });
-// The rest of the body is not read, so the connection is closed.
-const TIMED_OUT = refused(408, { connection: 'close' });
-const TOO_LARGE = refused(413, { connection: 'close' });
 /** No detail: the message is the merchant's own. */
 const FAILED = refused(500);
-// Not 409: senders take a 5xx as "try again later", and some take a 4xx as final.
-const UNAVAILABLE = refused(503);
-
-const ANSWERS = { 200: RECEIVED, 500: FAILED, 503: UNAVAILABLE };
 
 /** Thrown by a body read over {@link WebhookHandlerOptions.maxBodyBytes}. */
 export const tooLargeError = (max: number): WalletError =>
@@ -168,8 +158,9 @@ function verificationFailure(error: unknown): HandlerAnswer {
 /** A failed body read: too large, too slow, or an upload broken off (nothing to trust). */
 function readFailure(error: unknown): HandlerAnswer {
   const code = error instanceof WalletError ? error.code : undefined;
-  if (code === 'webhook_body_too_large') return TOO_LARGE;
-  return code === 'webhook_body_timeout' ? TIMED_OUT : BAD_REQUEST;
+  // The rest of the body is not read, so the connection is closed.
+  if (code === 'webhook_body_too_large') return refused(413, { connection: 'close' });
+  return code === 'webhook_body_timeout' ? refused(408, { connection: 'close' }) : BAD_REQUEST;
 }
 
 /** Answers one request from its method, a body reader (raw or parsed) and its signature; never rejects. */
@@ -226,7 +217,7 @@ export function createDeliver(
   return async (method, readBody, signature) => {
     if (method !== 'POST') {
       return fail(
-        METHOD_NOT_ALLOWED,
+        refused(405, { allow: 'POST' }),
         new Error(`Method ${String(method)} is not allowed; deliveries are POST.`),
       );
     }
@@ -250,7 +241,9 @@ export function createDeliver(
       if (onInvalidEvent === undefined) return fail(FAILED, read.error);
       return call(() => onInvalidEvent(read.payload, read.error));
     }
-    if (dedupe !== undefined) return ANSWERS[await runOnce(dedupe, read.event, bytes, onEvent, onError)];
-    return call(() => onEvent(read.event));
+    if (dedupe === undefined) return call(() => onEvent(read.event));
+    // A 503 (never a 409) when held elsewhere: senders take a 5xx as "try again later", a 4xx maybe as final.
+    const status = await runOnce(dedupe, read.event, bytes, onEvent, onError);
+    return status === 200 ? RECEIVED : refused(status);
   };
 }

@@ -1,7 +1,5 @@
-/**
- * The checks of a delivery shared by both verifiers and the handlers, so they refuse alike. No `node:`
- * module, no `Buffer` (edge runtimes) and no zod (this entry must stay light).
- */
+// The checks of a delivery shared by both verifiers and the handlers, so they refuse alike. No `node:`
+// module, no `Buffer` (edge runtimes) and no zod (this entry must stay light).
 import { WalletError } from '../errors/base.js';
 import { WebhookVerificationError } from '../errors/webhook.js';
 import { describe, isPlainObject } from '../internal/values.js';

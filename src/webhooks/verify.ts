@@ -1,16 +1,21 @@
-/**
- * Verifying a delivery with `node:crypto` (sync) or Web Crypto (async), sharing every check.
- * `node:crypto` is loaded on first need, so this entry also loads on edge runtimes.
- */
-import type * as NodeCryptoModule from 'node:crypto';
+// Signing a delivery (for tests), and verifying one with `node:crypto` (sync) or Web Crypto (async),
+// sharing every check. `node:crypto` is loaded on first need, so this entry also loads on edge runtimes.
 import type { webcrypto } from 'node:crypto';
 
-import { WalletError } from '../errors/base.js';
+import { ValidationError, WalletError } from '../errors/base.js';
+import { WebhookVerificationError } from '../errors/webhook.js';
 import { platform, type NodeCrypto } from '../platform/index.js';
 import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
-import { bodyBytes, checkSecrets, hexBytes, mismatchError, parseEvent, signatureHex } from './signature.js';
-
-type KeyObject = NodeCryptoModule.KeyObject;
+import {
+  bodyBytes,
+  checkSecrets,
+  decodeUtf8,
+  hexBytes,
+  isByteArray,
+  mismatchError,
+  parseEvent,
+  signatureHex,
+} from './signature.js';
 
 /** `node:crypto`, or a clear error on a runtime without it. */
 export function nodeCrypto(caller: string): NodeCrypto {
@@ -24,24 +29,6 @@ export function nodeCrypto(caller: string): NodeCrypto {
   }
   return mod;
 }
-
-// Each secret's key is made once (importing it per call doubles an async verification's cost,
-// measured; a promise is shared by concurrent first calls); bounded against a fresh secret per call.
-function keyCache<K>(make: (secret: string) => K): (secret: string) => K {
-  const keys = new Map<string, K>();
-  return (secret) => {
-    let key = keys.get(secret);
-    if (key === undefined) {
-      if (keys.size >= 16) keys.clear();
-      keys.set(secret, (key = make(secret)));
-      // A failed import is not kept: the next call tries again.
-      if (key instanceof Promise) key.catch(() => keys.delete(secret));
-    }
-    return key;
-  };
-}
-
-const hmacKey = keyCache((secret): KeyObject => nodeCrypto('verifyWebhook').createSecretKey(secret, 'utf8'));
 
 /**
  * Verifies a webhook delivery and returns its event. The signature is the hex HMAC-SHA512 of the
@@ -87,24 +74,26 @@ export function verifyWebhook(
   return parseEvent(verifySignature(rawBody, signature, secret));
 }
 
+/** The checks both verifiers make before comparing, in the order their errors are documented. */
+function prepare(rawBody: RawWebhookBody, signature: WebhookSignatureHeader, secret: WebhookSecret) {
+  const secrets = checkSecrets(secret);
+  const body = bodyBytes(rawBody);
+  return { secrets, body, given: hexBytes(signatureHex(signature)) };
+}
+
 /** The signature half of {@link verifyWebhook}: the body's bytes once a secret's signature matched. */
 export function verifySignature(
   rawBody: RawWebhookBody,
   signature: WebhookSignatureHeader,
   secret: WebhookSecret,
 ): Uint8Array {
-  const secrets = checkSecrets(secret);
-  const body = bodyBytes(rawBody);
-  const hex = signatureHex(signature);
+  const { secrets, body, given } = prepare(rawBody, signature, secret);
   const crypto = nodeCrypto('verifyWebhook');
-  const given = Buffer.from(hex, 'hex');
-  let matched = false;
   // Every secret is tried, without stopping at a match, so timing does not tell which one matched.
-  for (const key of secrets) {
-    const expected = crypto.createHmac('sha512', hmacKey(key)).update(body).digest();
-    if (crypto.timingSafeEqual(expected, given)) matched = true;
-  }
-  if (!matched) throw mismatchError(secrets.length);
+  const results = secrets.map((key) =>
+    crypto.timingSafeEqual(crypto.createHmac('sha512', key).update(body).digest(), given),
+  );
+  if (!results.includes(true)) throw mismatchError(secrets.length);
   return body;
 }
 
@@ -122,11 +111,26 @@ function subtleCrypto(): webcrypto.SubtleCrypto {
   return subtle;
 }
 
-const verifyKey = keyCache((secret) =>
-  subtleCrypto().importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-512' }, false, [
-    'verify',
-  ]),
-);
+// Each secret's key is imported once (per call doubles a verification's cost, measured); a failed
+// import is not kept, and the cache is bounded against a fresh secret per call.
+const keys = new Map<string, Promise<webcrypto.CryptoKey>>();
+function verifyKey(secret: string): Promise<webcrypto.CryptoKey> {
+  let key = keys.get(secret);
+  if (key === undefined) {
+    if (keys.size >= 16) keys.clear();
+    const usage: webcrypto.KeyUsage[] = ['verify'];
+    key = subtleCrypto().importKey(
+      'raw',
+      encoder.encode(secret),
+      { name: 'HMAC', hash: 'SHA-512' },
+      false,
+      usage,
+    );
+    keys.set(secret, key);
+    key.catch(() => keys.delete(secret));
+  }
+  return key;
+}
 
 /**
  * Verifies a webhook delivery with Web Crypto and resolves to its event. Same inputs, checks,
@@ -167,14 +171,78 @@ export async function verifySignatureAsync(
   signature: WebhookSignatureHeader,
   secret: WebhookSecret,
 ): Promise<Uint8Array> {
-  const secrets = checkSecrets(secret);
-  const body = bodyBytes(rawBody);
-  const given = hexBytes(signatureHex(signature));
+  const { secrets, body, given } = prepare(rawBody, signature, secret);
   const subtle = subtleCrypto();
   // subtle.verify compares in constant time; every secret is tried so timing does not tell which matched.
   const check = async (key: string): Promise<boolean> =>
     subtle.verify('HMAC', await verifyKey(key), given, body);
-  const results = secrets.length === 1 ? [await check(secrets[0]!)] : await Promise.all(secrets.map(check));
+  const results = await Promise.all(secrets.map(check));
   if (!results.includes(true)) throw mismatchError(secrets.length);
   return body;
+}
+
+/** A signed delivery: send `body` as is, with `signature` in the `X-Wallet-Signature` header. */
+export interface SignedWebhook {
+  /** The exact body to send; the signature covers these bytes (UTF-8). */
+  body: string;
+  /** Lowercase hex of HMAC-SHA512 over `body`, 128 characters. */
+  signature: string;
+}
+
+const refuse = (message: string): ValidationError =>
+  new ValidationError('signWebhook payload', [{ path: 'payload', message }]);
+
+function toBody(payload: unknown): string {
+  if (typeof payload === 'string') return payload;
+  if (isByteArray(payload)) {
+    try {
+      return decodeUtf8(payload);
+    } catch {
+      throw refuse('bytes must be valid UTF-8');
+    }
+  }
+  let body: unknown;
+  try {
+    body = JSON.stringify(payload);
+  } catch (error) {
+    // A cycle, a BigInt or a throwing toJSON: say which, typed.
+    throw refuse(`cannot be serialized to JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (typeof body !== 'string') throw refuse('must be an object, a string or bytes (it gave no JSON)');
+  return body;
+}
+
+/**
+ * Signs a payload as the service signs a delivery: HMAC-SHA512 over the exact body, in hex.
+ * For tests and local tools; a production server only verifies.
+ *
+ * @param payload - an event object (serialized with `JSON.stringify`), or a string or bytes sent
+ *   as they are (use this to test bodies with your own spacing).
+ * @param secret - the webhook secret; must not be empty.
+ * @returns the body to send and its `X-Wallet-Signature` value.
+ * @throws WebhookVerificationError with reason `missing_secret` when `secret` is empty.
+ * @throws ValidationError when the payload cannot be serialized, or bytes are not UTF-8.
+ *
+ * @example
+ * ```ts
+ * import { signWebhook } from '@wallet/node/webhooks';
+ *
+ * const { body, signature } = signWebhook(
+ *   { event: 'charge.success', data: { reference: 'order_1042', amount: 500_000, customer: { handle: '@ada' } } },
+ *   process.env.WALLET_WEBHOOK_SECRET!,
+ * );
+ * await fetch('http://127.0.0.1:3000/webhooks/wallet', {
+ *   method: 'POST',
+ *   headers: { 'content-type': 'application/json', 'x-wallet-signature': signature },
+ *   body,
+ * });
+ * ```
+ */
+export function signWebhook(payload: unknown, secret: string): SignedWebhook {
+  if (typeof secret !== 'string' || secret.length === 0) {
+    throw new WebhookVerificationError('missing_secret', 'signWebhook: the webhook secret is empty.');
+  }
+  const body = toBody(payload);
+  const signature = nodeCrypto('signWebhook').createHmac('sha512', secret).update(body, 'utf8').digest('hex');
+  return { body, signature };
 }

@@ -1,7 +1,7 @@
 /** Webhooks as the service sends them: signed, retried with capped doubling delays, each attempt recorded. */
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { signWebhook } from '../../webhooks/sign.js';
+import { signWebhook } from '../../webhooks/verify.js';
 import { SandboxError } from '../state/errors.js';
 import type { SandboxCharge, SandboxDeliveryAttempt } from '../state/records.js';
 import type { SandboxState, SentEvent } from '../state/store.js';

@@ -1,7 +1,5 @@
-/**
- * Runs `onEvent` once per event across a fleet: claim, run (the claim a renewed lease), then done or
- * release. A step that fails makes the service deliver again, except recording a success: then 200.
- */
+// Runs `onEvent` once per event across a fleet: claim, run (the claim a renewed lease), then done or
+// release. A step that fails makes the service deliver again, except recording a success: then 200.
 import { WalletError } from '../../errors/base.js';
 import type { WebhookEvent } from '../types.js';
 import type { WebhookDedupeStore } from './store.js';
