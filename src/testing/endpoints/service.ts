@@ -72,27 +72,19 @@ function settlement(paidAt: string, clock: Clock): Settlement | null {
   return Date.parse(settledAt) <= clock.now().getTime() ? { status: 'SETTLED', settledAt } : null;
 }
 
-/** The verify response's data for a charge. */
+/** The verify response's data, with the spec's three statuses. */
 function toTransaction(charge: SandboxCharge, clock: Clock): Transaction {
-  const { fee, netAmount, paidAt } = charge;
-  const status =
-    charge.status === 'PENDING_SCAN' || charge.status === 'RESOLVED'
-      ? 'PENDING_AUTHORIZATION'
-      : charge.status === 'EXPIRED'
-        ? 'FAILED'
-        : charge.status;
-  const common = { reference: charge.reference, amount: charge.amount, currency: charge.currency };
-  const channel = charge.channel ?? 'wallet_push';
-  const customer = { ...charge.customer };
-  // A paid charge has its fee, net amount and time of payment: the SDK's types promise them.
-  if (status === 'SUCCESS') {
-    if (fee === null || netAmount === null || paidAt === null) {
-      throw new Error(`sandbox charge ${charge.reference} is SUCCESS without its fee`);
-    }
-    const settled = settlement(paidAt, clock);
-    return { ...common, fee, netAmount, status, channel, customer, settlement: settled, paidAt };
-  }
-  return { ...common, fee, netAmount, status, channel, customer, settlement: null, paidAt };
+  const { reference, amount, currency, fee, netAmount, paidAt } = charge;
+  const status = charge.status === 'EXPIRED' ? 'FAILED' : charge.status;
+  const shown = status === 'SUCCESS' || status === 'FAILED' ? status : 'PENDING_AUTHORIZATION';
+  // Authorize and seed set a SUCCESS charge's fee, net amount and paidAt together.
+  const settled = shown === 'SUCCESS' ? settlement(paidAt!, clock) : null;
+  const rest = {
+    channel: charge.channel ?? 'wallet_push',
+    customer: { ...charge.customer },
+    settlement: settled,
+  };
+  return { reference, amount, currency, fee, netAmount, status: shown, ...rest, paidAt } as Transaction;
 }
 
 function verify(ctx: ServiceContext, reference: string): SavedResponse {
@@ -166,12 +158,10 @@ export async function holdPoll(ctx: ServiceContext, request: Request, reference?
   const wait = /(?:^|[,;\s])wait=(\d{1,6})(?:$|[,;\s])/i.exec(request.headers.get('prefer') ?? '')?.[1];
   if (wait === undefined) return;
   const until = performance.now() + Math.min(Number(wait), MAX_HOLD_S) * 1000;
-  const closing = clock.closing;
   for (;;) {
     const charge = ctx.state.charges.get(reference);
     const left = until - performance.now();
-    if (charge === undefined || !isWaiting(charge, clock.now())) return;
-    if (left <= 0 || request.signal.aborted || closing.aborted) return;
-    await clock.nextChange(request.signal, left);
+    if (charge === undefined || !isWaiting(charge, clock.now()) || left <= 0) return;
+    if (!(await clock.nextChange(request.signal, left))) return;
   }
 }
