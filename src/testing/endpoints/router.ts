@@ -70,10 +70,7 @@ export class IdempotencyStore {
 
   constructor(readonly limit: number) {}
 
-  /**
-   * The answer saved for a key (two merchants' equal keys never share one), or else `run()`'s, saved
-   * unless it refused the request before acting (400, 401, 403): fix and resend.
-   */
+  /** The answer saved for a key of this API key, or else `run()`'s, saved unless a 400, 401 or 403 (fix and resend). */
   answer(apiKey: string, key: string, print: string, run: () => SavedResponse): Outcome {
     const stored = `${createHash('sha256').update(apiKey).digest('base64')} ${key}`;
     const entry = this.#entries.get(stored);

@@ -118,10 +118,7 @@ export function decodeSegment(raw: string): string {
   }
 }
 
-/**
- * The endpoint at a path (relative to the base path), `undefined` for none, or the 400 of a bad
- * segment, returned so that it is answered only after the key and the allow list are checked. @internal
- */
+/** The endpoint at a path, or the 400 of a bad segment (answered after the key and allow list checks). @internal */
 export function endpointAt(
   ctx: ServiceContext,
   path: string,
@@ -148,10 +145,7 @@ export function endpointAt(
 /** The longest hold, whatever the preference asks: below the SDK's default attempt timeout. */
 const MAX_HOLD_S = 25;
 
-/**
- * On the manual clock, holds a verify of a waiting charge sent with `Prefer: wait=N` until the
- * charge changes, N seconds pass or the caller gives up, so the answer comes when the test acts. @internal
- */
+/** On the manual clock, holds a `Prefer: wait=N` verify of a waiting charge until it changes or N s pass. @internal */
 export async function holdPoll(ctx: ServiceContext, request: Request, reference?: string): Promise<void> {
   const { clock } = ctx;
   if (!clock.manual || request.method !== 'GET' || reference === undefined) return;

@@ -1,5 +1,6 @@
 /** The service's wire: request bodies checked by hand (no zod, so the sandbox loads cheaply), and the envelopes. */
 import { MAX_BODY_BYTES, readBounded } from '../../core/body.js';
+import { isPlainObject } from '../../internal/values.js';
 import { SandboxError } from '../state/errors.js';
 
 /** A saved answer: what the idempotency store keeps and replays. @internal */
@@ -94,10 +95,8 @@ export function parseJsonObject(text: string, contentType: string | null): JsonO
   } catch {
     throw bad('The request body is not valid JSON.');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw bad('The request body must be a JSON object.');
-  }
-  return value as JsonObject;
+  if (!isPlainObject(value)) throw bad('The request body must be a JSON object.');
+  return value;
 }
 
 /** A required, non-empty string field. @internal */
@@ -140,11 +139,9 @@ const tooDeep = (value: unknown, level = 1): boolean =>
 export function optionalObject(body: JsonObject, field: string): JsonObject | undefined {
   const value = body[field];
   if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw bad(`${field} must be an object of key-value pairs when given.`);
-  }
+  if (!isPlainObject(value)) throw bad(`${field} must be an object of key-value pairs when given.`);
   if (tooDeep(value)) throw bad(`${field} nests more than ${MAX_DEPTH} levels deep.`);
-  return value as JsonObject;
+  return value;
 }
 
 /** A required field limited to a list of values. @internal */

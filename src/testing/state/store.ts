@@ -27,30 +27,23 @@ export function isWaiting(charge: SandboxCharge, now: Date): boolean {
   return pending && (charge.expiresAt === null || Date.parse(charge.expiresAt) > now.getTime());
 }
 
-/** The newest `limit` items pushed, oldest first: a ring buffer, so a full history is never copied. @internal */
+/** The newest `limit` items pushed, oldest first; older ones are dropped in batches, so a push stays cheap. @internal */
 export class History<T> {
   #items: T[] = [];
-  #start = 0;
 
   constructor(readonly limit: number) {}
 
   push(item: T): void {
-    if (this.limit === 0) return;
-    if (this.#items.length < this.limit) {
-      this.#items.push(item);
-      return;
-    }
-    this.#items[this.#start] = item;
-    this.#start = (this.#start + 1) % this.limit;
+    this.#items.push(item);
+    if (this.#items.length >= 2 * this.limit) this.#items.splice(0, this.#items.length - this.limit);
   }
 
   toArray(): T[] {
-    return [...this.#items.slice(this.#start), ...this.#items.slice(0, this.#start)];
+    return this.#items.slice(-this.limit);
   }
 
   clear(): void {
     this.#items = [];
-    this.#start = 0;
   }
 }
 
@@ -77,10 +70,7 @@ export class SandboxState {
     this.requests = new History(limits.history);
   }
 
-  /**
-   * Keeps a new charge. A full sandbox first forgets a hundredth of `maxCharges` (so it does not
-   * scan on every resolve), or answers 503 when every charge kept is waiting for its customer.
-   */
+  /** Keeps a new charge; when full, forgets a hundredth of `maxCharges` at once, or 503 if all wait. */
   admit(charge: Charge, now: Date): void {
     const { maxCharges } = this.limits;
     if (this.charges.size >= maxCharges)
