@@ -1,7 +1,4 @@
-/**
- * What the sandbox remembers: plain data changed only by synchronous functions, so requests never
- * interleave inside a change (idempotent replay is exact without locks). Everything is bounded.
- */
+/** What the sandbox remembers, bounded: plain data changed only synchronously, so requests never interleave. */
 import type { SandboxCustomer } from './customers.js';
 import { SandboxError } from './errors.js';
 import type {
