@@ -7,8 +7,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { QR_PAGE_PREFIX } from '../page/qr-page.js';
-import { SandboxError } from '../state/errors.js';
-import type { SandboxRequestRecord } from '../state/records.js';
+import { SandboxError, type SandboxRequestRecord } from '../state/records.js';
 import type { Fault } from './faults.js';
 import { requestLine, type LogLines } from './log.js';
 import { endpointAt, holdPoll, type Endpoint, type ServiceContext } from './service.js';

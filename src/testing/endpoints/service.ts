@@ -3,8 +3,7 @@ import type { AuthChannel, ChargeDispatch, ResolvedCustomer, Settlement, Transac
 import { findCharge, promptCharge, refundCharge, registerCharge } from '../state/charges.js';
 import { settlementTime, type Clock } from '../state/clock.js';
 import { findCustomer, linkedBanks } from '../state/customers.js';
-import { SandboxError } from '../state/errors.js';
-import type { SandboxCharge } from '../state/records.js';
+import { SandboxError, type SandboxCharge } from '../state/records.js';
 import { isWaiting, type SandboxState } from '../state/store.js';
 import { amount, optionalObject, optionalString, requireOneOf, requireString, success } from './wire.js';
 import type { JsonObject, SavedResponse } from './wire.js';

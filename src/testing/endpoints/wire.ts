@@ -1,7 +1,7 @@
 /** The service's wire: request bodies checked by hand (no zod, so the sandbox loads cheaply), and the envelopes. */
 import { MAX_BODY_BYTES, readBounded } from '../../core/body.js';
 import { isPlainObject } from '../../internal/values.js';
-import { SandboxError } from '../state/errors.js';
+import { SandboxError } from '../state/records.js';
 
 /** A saved answer: what the idempotency store keeps and replays. @internal */
 export interface SavedResponse {

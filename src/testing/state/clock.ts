@@ -1,5 +1,5 @@
 /** The sandbox's time: the real clock, or a manual one that stands still until a test moves it. */
-import { SandboxError } from './errors.js';
+import { SandboxError } from './records.js';
 
 /** How the sandbox's time passes: with the machine's (`'real'`), or only by `advance()` (`'manual'`). */
 export type SandboxClock = 'real' | 'manual';

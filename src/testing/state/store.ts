@@ -1,12 +1,12 @@
 /** What the sandbox remembers, bounded: plain data changed only synchronously, so requests never interleave. */
 import type { SandboxCustomer } from './customers.js';
-import { SandboxError } from './errors.js';
-import type {
-  SandboxCharge,
-  SandboxDebit,
-  SandboxDeliveryAttempt,
-  SandboxRefund,
-  SandboxRequestRecord,
+import {
+  SandboxError,
+  type SandboxCharge,
+  type SandboxDebit,
+  type SandboxDeliveryAttempt,
+  type SandboxRefund,
+  type SandboxRequestRecord,
 } from './records.js';
 
 /** A charge as the state changes it. @internal */

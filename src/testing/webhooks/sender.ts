@@ -2,8 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { signWebhook } from '../../webhooks/sign.js';
-import { SandboxError } from '../state/errors.js';
-import type { SandboxCharge, SandboxDeliveryAttempt } from '../state/records.js';
+import { SandboxError, type SandboxCharge, type SandboxDeliveryAttempt } from '../state/records.js';
 import type { SandboxState, SentEvent } from '../state/store.js';
 
 /** A delivery's body: indented JSON and a newline, so a handler verifying a re-serialized body fails here too. @internal */
