@@ -200,12 +200,7 @@ export function createRouter(ctx: RouterContext): Handle {
     const otherRequest = outcome.otherRequest === true;
     const line = requestLine(record, otherRequest);
     ctx.logger.write(record.status >= 500 || record.fault !== null || otherRequest ? 'warn' : 'info', line);
-    if (front) {
-      return new Response(outcome.response.body, {
-        status: 404,
-        headers: { 'content-type': 'text/plain; charset=utf-8' },
-      });
-    }
+    if (front) return toResponse(outcome.response, { 'content-type': 'text/plain; charset=utf-8' });
     if (fault?.kind === 'reset' || fault?.kind === 'reset-after') return Response.error();
     if (fault?.kind === 'rate-limit')
       return toResponse(outcome.response, { 'retry-after': String(fault.retryAfter) });
