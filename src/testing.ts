@@ -7,7 +7,7 @@ export { FetchDispatcher } from './testing/transports/in-process.js';
 export type { FetchHandler } from './testing/transports/in-process.js';
 export { createSandbox } from './testing/sandbox.js';
 export type { Sandbox, SandboxOptions, AuthorizeResult } from './testing/api.js';
-export { SandboxError } from './testing/state/errors.js';
+export { SandboxError } from './testing/state/records.js';
 export { defaultSandboxCustomers } from './testing/state/customers.js';
 export type { SandboxCustomer, SandboxCustomerInit, SandboxBankInit } from './testing/state/customers.js';
 export type {

@@ -5,7 +5,7 @@ import { decodeSegment } from './endpoints/service.js';
 import { failure, parseJsonObject, readBody, readSeed, success, toResponse } from './endpoints/wire.js';
 import type { JsonObject, SavedResponse } from './endpoints/wire.js';
 import { QR_PAGE_PREFIX, pageResponse, svgResponse, wantsImage } from './page/qr-page.js';
-import { SandboxError } from './state/errors.js';
+import { SandboxError } from './state/records.js';
 import type { SandboxClock } from './state/clock.js';
 import type { SandboxSeedCharge } from './state/seed.js';
 import type { SandboxState } from './state/store.js';

@@ -2,9 +2,8 @@
 import type { AuthorizeResult, Sandbox, SandboxOptions } from './api.js';
 import { control } from './controls.js';
 import { faultSource } from './endpoints/faults.js';
-import { IdempotencyStore } from './endpoints/idempotency.js';
 import { LogLines, deliveryLine } from './endpoints/log.js';
-import { createRouter, normalizeIp, type Handle } from './endpoints/router.js';
+import { IdempotencyStore, createRouter, normalizeIp, type Handle } from './endpoints/router.js';
 import {
   checkCustomer,
   checkFetchArguments,

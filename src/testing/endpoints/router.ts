@@ -1,14 +1,14 @@
 /**
  * The sandbox as one Fetch-style handler: routing, faults, who may call (`sk_test_` keys, the allow
  * list), idempotent replay and the request log. Every transport calls it, so they cannot drift.
+ * A POST's first answer to a key is saved and replayed byte for byte, whatever the later request.
  */
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { QR_PAGE_PREFIX } from '../page/qr-page.js';
-import { SandboxError } from '../state/errors.js';
-import type { SandboxRequestRecord } from '../state/records.js';
+import { SandboxError, type SandboxRequestRecord } from '../state/records.js';
 import type { Fault } from './faults.js';
-import { fingerprint, type IdempotencyStore, type Outcome } from './idempotency.js';
 import { requestLine, type LogLines } from './log.js';
 import { endpointAt, holdPoll, type Endpoint, type ServiceContext } from './service.js';
 import { failure, parseJsonObject, readBody, refusal, toResponse, type SavedResponse } from './wire.js';
@@ -41,6 +41,50 @@ export interface RouterContext extends ServiceContext {
 export function normalizeIp(ip: string): string {
   const trimmed = ip.trim().toLowerCase();
   return trimmed.startsWith('::ffff:') && trimmed.includes('.') ? trimmed.slice(7) : trimmed;
+}
+
+// Sorts each object's keys, so a body's keys may come in any order.
+const sortKeys = (_key: string, value: unknown): unknown =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)))
+    : value;
+
+/** Method, path and body (non-JSON as text), hashed to stay small. */
+function fingerprint(method: string, path: string, body: string): string {
+  let normalized = body;
+  try {
+    normalized = JSON.stringify(JSON.parse(body), sortKeys);
+  } catch {
+    // Not JSON: compared as sent.
+  }
+  return createHash('sha256').update(`${method} ${path}\n${normalized}`).digest('base64');
+}
+
+/** An answer; `otherRequest` when it replays a key first used for a different request. */
+type Outcome = { response: SavedResponse; replayed: boolean; otherRequest?: boolean };
+
+/** The saved answers, by API key and idempotency key; past `limit` the oldest goes, as keys expire on the service. @internal */
+export class IdempotencyStore {
+  readonly #entries = new Map<string, { fingerprint: string; response: SavedResponse }>();
+
+  constructor(readonly limit: number) {}
+
+  /** The answer saved for a key of this API key, or else `run()`'s, saved unless a 400, 401 or 403 (fix and resend). */
+  answer(apiKey: string, key: string, print: string, run: () => SavedResponse): Outcome {
+    const stored = `${createHash('sha256').update(apiKey).digest('base64')} ${key}`;
+    const entry = this.#entries.get(stored);
+    if (entry) return { response: entry.response, replayed: true, otherRequest: entry.fingerprint !== print };
+    const response = run();
+    if (![400, 401, 403].includes(response.status)) {
+      this.#entries.set(stored, { fingerprint: print, response });
+      if (this.#entries.size > this.limit) this.#entries.delete(this.#entries.keys().next().value!);
+    }
+    return { response, replayed: false };
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
 }
 
 function authenticate(header: string | null): string {
@@ -156,12 +200,7 @@ export function createRouter(ctx: RouterContext): Handle {
     const otherRequest = outcome.otherRequest === true;
     const line = requestLine(record, otherRequest);
     ctx.logger.write(record.status >= 500 || record.fault !== null || otherRequest ? 'warn' : 'info', line);
-    if (front) {
-      return new Response(outcome.response.body, {
-        status: 404,
-        headers: { 'content-type': 'text/plain; charset=utf-8' },
-      });
-    }
+    if (front) return toResponse(outcome.response, { 'content-type': 'text/plain; charset=utf-8' });
     if (fault?.kind === 'reset' || fault?.kind === 'reset-after') return Response.error();
     if (fault?.kind === 'rate-limit')
       return toResponse(outcome.response, { 'retry-after': String(fault.retryAfter) });

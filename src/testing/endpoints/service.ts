@@ -3,8 +3,7 @@ import type { AuthChannel, ChargeDispatch, ResolvedCustomer, Settlement, Transac
 import { findCharge, promptCharge, refundCharge, registerCharge } from '../state/charges.js';
 import { settlementTime, type Clock } from '../state/clock.js';
 import { findCustomer, linkedBanks } from '../state/customers.js';
-import { SandboxError } from '../state/errors.js';
-import type { SandboxCharge } from '../state/records.js';
+import { SandboxError, type SandboxCharge } from '../state/records.js';
 import { isWaiting, type SandboxState } from '../state/store.js';
 import { amount, optionalObject, optionalString, requireOneOf, requireString, success } from './wire.js';
 import type { JsonObject, SavedResponse } from './wire.js';
@@ -72,27 +71,19 @@ function settlement(paidAt: string, clock: Clock): Settlement | null {
   return Date.parse(settledAt) <= clock.now().getTime() ? { status: 'SETTLED', settledAt } : null;
 }
 
-/** The verify response's data for a charge. */
+/** The verify response's data, with the spec's three statuses. */
 function toTransaction(charge: SandboxCharge, clock: Clock): Transaction {
-  const { fee, netAmount, paidAt } = charge;
-  const status =
-    charge.status === 'PENDING_SCAN' || charge.status === 'RESOLVED'
-      ? 'PENDING_AUTHORIZATION'
-      : charge.status === 'EXPIRED'
-        ? 'FAILED'
-        : charge.status;
-  const common = { reference: charge.reference, amount: charge.amount, currency: charge.currency };
-  const channel = charge.channel ?? 'wallet_push';
-  const customer = { ...charge.customer };
-  // A paid charge has its fee, net amount and time of payment: the SDK's types promise them.
-  if (status === 'SUCCESS') {
-    if (fee === null || netAmount === null || paidAt === null) {
-      throw new Error(`sandbox charge ${charge.reference} is SUCCESS without its fee`);
-    }
-    const settled = settlement(paidAt, clock);
-    return { ...common, fee, netAmount, status, channel, customer, settlement: settled, paidAt };
-  }
-  return { ...common, fee, netAmount, status, channel, customer, settlement: null, paidAt };
+  const { reference, amount, currency, fee, netAmount, paidAt } = charge;
+  const status = charge.status === 'EXPIRED' ? 'FAILED' : charge.status;
+  const shown = status === 'SUCCESS' || status === 'FAILED' ? status : 'PENDING_AUTHORIZATION';
+  // Authorize and seed set a SUCCESS charge's fee, net amount and paidAt together.
+  const settled = shown === 'SUCCESS' ? settlement(paidAt!, clock) : null;
+  const rest = {
+    channel: charge.channel ?? 'wallet_push',
+    customer: { ...charge.customer },
+    settlement: settled,
+  };
+  return { reference, amount, currency, fee, netAmount, status: shown, ...rest, paidAt } as Transaction;
 }
 
 function verify(ctx: ServiceContext, reference: string): SavedResponse {
@@ -126,10 +117,7 @@ export function decodeSegment(raw: string): string {
   }
 }
 
-/**
- * The endpoint at a path (relative to the base path), `undefined` for none, or the 400 of a bad
- * segment, returned so that it is answered only after the key and the allow list are checked. @internal
- */
+/** The endpoint at a path, or the 400 of a bad segment (answered after the key and allow list checks). @internal */
 export function endpointAt(
   ctx: ServiceContext,
   path: string,
@@ -156,22 +144,17 @@ export function endpointAt(
 /** The longest hold, whatever the preference asks: below the SDK's default attempt timeout. */
 const MAX_HOLD_S = 25;
 
-/**
- * On the manual clock, holds a verify of a waiting charge sent with `Prefer: wait=N` until the
- * charge changes, N seconds pass or the caller gives up, so the answer comes when the test acts. @internal
- */
+/** On the manual clock, holds a `Prefer: wait=N` verify of a waiting charge until it changes or N s pass. @internal */
 export async function holdPoll(ctx: ServiceContext, request: Request, reference?: string): Promise<void> {
   const { clock } = ctx;
   if (!clock.manual || request.method !== 'GET' || reference === undefined) return;
   const wait = /(?:^|[,;\s])wait=(\d{1,6})(?:$|[,;\s])/i.exec(request.headers.get('prefer') ?? '')?.[1];
   if (wait === undefined) return;
   const until = performance.now() + Math.min(Number(wait), MAX_HOLD_S) * 1000;
-  const closing = clock.closing;
   for (;;) {
     const charge = ctx.state.charges.get(reference);
     const left = until - performance.now();
-    if (charge === undefined || !isWaiting(charge, clock.now())) return;
-    if (left <= 0 || request.signal.aborted || closing.aborted) return;
-    await clock.nextChange(request.signal, left);
+    if (charge === undefined || !isWaiting(charge, clock.now()) || left <= 0) return;
+    if (!(await clock.nextChange(request.signal, left))) return;
   }
 }

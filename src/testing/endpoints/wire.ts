@@ -1,6 +1,7 @@
 /** The service's wire: request bodies checked by hand (no zod, so the sandbox loads cheaply), and the envelopes. */
 import { MAX_BODY_BYTES, readBounded } from '../../core/body.js';
-import { SandboxError } from '../state/errors.js';
+import { isPlainObject } from '../../internal/values.js';
+import { SandboxError } from '../state/records.js';
 
 /** A saved answer: what the idempotency store keeps and replays. @internal */
 export interface SavedResponse {
@@ -56,15 +57,11 @@ export async function readSeed(request: Request): Promise<unknown[]> {
   if (start === undefined)
     throw new SandboxError(400, 'The seed is empty: send a JSON array of charges, or JSON lines.');
   if (text[start] === '[') {
-    let rows: unknown;
     try {
-      rows = JSON.parse(text);
+      return JSON.parse(text) as unknown[]; // JSON that starts with '[' is an array
     } catch {
       throw new SandboxError(400, 'The seed is not valid JSON.');
     }
-    if (!Array.isArray(rows))
-      throw new SandboxError(400, 'The seed must be a JSON array of charges, or JSON lines.');
-    return rows as unknown[];
   }
   return text.split('\n').flatMap((line, index) => {
     if (line.trim() === '') return [];
@@ -94,10 +91,8 @@ export function parseJsonObject(text: string, contentType: string | null): JsonO
   } catch {
     throw bad('The request body is not valid JSON.');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw bad('The request body must be a JSON object.');
-  }
-  return value as JsonObject;
+  if (!isPlainObject(value)) throw bad('The request body must be a JSON object.');
+  return value;
 }
 
 /** A required, non-empty string field. @internal */
@@ -140,11 +135,9 @@ const tooDeep = (value: unknown, level = 1): boolean =>
 export function optionalObject(body: JsonObject, field: string): JsonObject | undefined {
   const value = body[field];
   if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw bad(`${field} must be an object of key-value pairs when given.`);
-  }
+  if (!isPlainObject(value)) throw bad(`${field} must be an object of key-value pairs when given.`);
   if (tooDeep(value)) throw bad(`${field} nests more than ${MAX_DEPTH} levels deep.`);
-  return value as JsonObject;
+  return value;
 }
 
 /** A required field limited to a list of values. @internal */

@@ -46,20 +46,12 @@ export interface PageView {
   notice?: string;
 }
 
-function statusText(view: PageView): string {
-  switch (view.charge.status) {
-    case 'PENDING_SCAN':
-    case 'PENDING_AUTHORIZATION':
-      return `Waiting for the customer. Expires at ${view.charge.expiresAt ?? 'never'}.`;
-    case 'SUCCESS':
-      return `Paid at ${view.charge.paidAt ?? ''}.`;
-    case 'FAILED':
-      return 'Declined by the customer.';
-    case 'EXPIRED':
-      return 'The prompt expired.';
-    default:
-      return view.charge.status;
-  }
+// A QR page's charge was dispatched, so it is never RESOLVED.
+function statusText({ status, expiresAt, paidAt }: SandboxCharge): string {
+  if (status === 'SUCCESS') return `Paid at ${paidAt ?? ''}.`;
+  if (status === 'FAILED') return 'Declined by the customer.';
+  if (status === 'EXPIRED') return 'The prompt expired.';
+  return `Waiting for the customer. Expires at ${expiresAt ?? 'never'}.`;
 }
 
 /** The customer page as an HTML response. @internal */
@@ -89,7 +81,7 @@ button.secondary{background:#b3261e}#status{font-weight:600}.notice{color:#b3261
 <body><main>
 <p class="muted">Wallet sandbox · customer view</p>
 <h1 id="amount">${escape(formatNaira(charge.amount))}</h1>
-<p id="status" data-status="${escape(charge.status)}">${escape(statusText(view))}</p>
+<p id="status" data-status="${escape(charge.status)}">${escape(statusText(charge))}</p>
 ${view.notice === undefined ? '' : `<p class="notice" id="notice">${escape(view.notice)}</p>`}
 <img id="qr" alt="QR code of this page" src="${image}">
 <dl>

@@ -3,8 +3,7 @@ import { randomUUID } from 'node:crypto';
 
 import type { AuthChannel } from '../../types.js';
 import type { SandboxCustomer } from './customers.js';
-import { SandboxError } from './errors.js';
-import type { SandboxCharge, SandboxRefund } from './records.js';
+import { SandboxError, type SandboxCharge, type SandboxRefund } from './records.js';
 import { isWaiting, type Charge, type SandboxState } from './store.js';
 
 /** The service's fee: 2%, rounded half up, capped at 200 000 Kobo (not the SDK's `estimateFee`). @internal */

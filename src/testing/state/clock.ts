@@ -1,5 +1,5 @@
 /** The sandbox's time: the real clock, or a manual one that stands still until a test moves it. */
-import { SandboxError } from './errors.js';
+import { SandboxError } from './records.js';
 
 /** How the sandbox's time passes: with the machine's (`'real'`), or only by `advance()` (`'manual'`). */
 export type SandboxClock = 'real' | 'manual';
@@ -64,18 +64,12 @@ export class Clock {
     this.#stop = new AbortController();
   }
 
-  /** Aborted when the sandbox closes. */
-  get closing(): AbortSignal {
-    return this.#stop.signal;
-  }
-
-  /** Resolves at the next change, after `ms`, or when `signal` or the sandbox's closing aborts. */
-  nextChange(signal: AbortSignal, ms: number): Promise<void> {
-    const timeout = AbortSignal.timeout(Math.ceil(ms));
-    const ended = AbortSignal.any([this.#wake.signal, this.#stop.signal, signal, timeout]);
-    return new Promise((resolve) => {
-      if (ended.aborted) resolve();
-      else ended.addEventListener('abort', () => resolve(), { once: true });
-    });
+  /** Resolves at the next change or after `ms`; `false` when `signal` aborted or the sandbox closed instead. */
+  async nextChange(signal: AbortSignal, ms: number): Promise<boolean> {
+    const stop = AbortSignal.any([this.#stop.signal, signal]);
+    const ended = AbortSignal.any([this.#wake.signal, stop, AbortSignal.timeout(Math.ceil(ms))]);
+    if (!ended.aborted)
+      await new Promise((resolve) => ended.addEventListener('abort', resolve, { once: true }));
+    return !stop.aborted;
   }
 }

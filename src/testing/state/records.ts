@@ -1,4 +1,5 @@
-/** The records a merchant's test reads: plain data, frozen when handed out. */
+/** What a merchant's test reads: the records, plain data frozen when handed out, and the sandbox's one error. */
+import { WalletError, named } from '../../errors/base.js';
 import type { AuthChannel } from '../../types.js';
 import type { SandboxCustomer } from './customers.js';
 
@@ -141,3 +142,25 @@ export interface SandboxRequestRecord {
  * `Retry-After` (the faults' `retryAfter`), the sandbox did not act; chosen only when `kinds` names it.
  */
 export type SandboxFaultKind = 'error' | 'reset' | 'reset-after' | 'rate-limit';
+
+/**
+ * A request the sandbox refused, or a test control called on a charge in the wrong state, with the
+ * HTTP status it is answered with, over HTTP and in process alike. A {@link WalletError}.
+ *
+ * @example
+ * ```ts
+ * await expect(sandbox.authorize('order_unknown')).rejects.toMatchObject({ name: 'SandboxError', status: 404 });
+ * ```
+ */
+export class SandboxError extends WalletError {
+  /** The HTTP status the sandbox answers with for this refusal. */
+  readonly status: number;
+
+  /** @param status - HTTP status. @param message - the envelope's `message`, for a person. */
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+named({ SandboxError });

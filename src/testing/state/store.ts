@@ -1,15 +1,12 @@
-/**
- * What the sandbox remembers: plain data changed only by synchronous functions, so requests never
- * interleave inside a change (idempotent replay is exact without locks). Everything is bounded.
- */
+/** What the sandbox remembers, bounded: plain data changed only synchronously, so requests never interleave. */
 import type { SandboxCustomer } from './customers.js';
-import { SandboxError } from './errors.js';
-import type {
-  SandboxCharge,
-  SandboxDebit,
-  SandboxDeliveryAttempt,
-  SandboxRefund,
-  SandboxRequestRecord,
+import {
+  SandboxError,
+  type SandboxCharge,
+  type SandboxDebit,
+  type SandboxDeliveryAttempt,
+  type SandboxRefund,
+  type SandboxRequestRecord,
 } from './records.js';
 
 /** A charge as the state changes it. @internal */
@@ -27,30 +24,23 @@ export function isWaiting(charge: SandboxCharge, now: Date): boolean {
   return pending && (charge.expiresAt === null || Date.parse(charge.expiresAt) > now.getTime());
 }
 
-/** The newest `limit` items pushed, oldest first: a ring buffer, so a full history is never copied. @internal */
+/** The newest `limit` items pushed, oldest first; older ones are dropped in batches, so a push stays cheap. @internal */
 export class History<T> {
   #items: T[] = [];
-  #start = 0;
 
   constructor(readonly limit: number) {}
 
   push(item: T): void {
-    if (this.limit === 0) return;
-    if (this.#items.length < this.limit) {
-      this.#items.push(item);
-      return;
-    }
-    this.#items[this.#start] = item;
-    this.#start = (this.#start + 1) % this.limit;
+    this.#items.push(item);
+    if (this.#items.length >= 2 * this.limit) this.#items.splice(0, this.#items.length - this.limit);
   }
 
   toArray(): T[] {
-    return [...this.#items.slice(this.#start), ...this.#items.slice(0, this.#start)];
+    return this.#items.slice(-this.limit);
   }
 
   clear(): void {
     this.#items = [];
-    this.#start = 0;
   }
 }
 
@@ -77,10 +67,7 @@ export class SandboxState {
     this.requests = new History(limits.history);
   }
 
-  /**
-   * Keeps a new charge. A full sandbox first forgets a hundredth of `maxCharges` (so it does not
-   * scan on every resolve), or answers 503 when every charge kept is waiting for its customer.
-   */
+  /** Keeps a new charge; when full, forgets a hundredth of `maxCharges` at once, or 503 if all wait. */
   admit(charge: Charge, now: Date): void {
     const { maxCharges } = this.limits;
     if (this.charges.size >= maxCharges)

@@ -2,16 +2,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { signWebhook } from '../../webhooks/verify.js';
-import { SandboxError } from '../state/errors.js';
-import type { SandboxCharge, SandboxDeliveryAttempt } from '../state/records.js';
+import { SandboxError, type SandboxCharge, type SandboxDeliveryAttempt } from '../state/records.js';
 import type { SandboxState, SentEvent } from '../state/store.js';
 
-/**
- * The body of a delivery: indented JSON with a final newline, bytes `JSON.stringify(JSON.parse(body))`
- * does not give back, so a handler verifying a re-serialized body fails here in development, as it
- * would against the service. Shared with `wallet webhooks trigger` (via `@wallet/node/workspace`).
- * @internal
- */
+/** A delivery's body: indented JSON and a newline, so a handler verifying a re-serialized body fails here too. @internal */
 export function webhookBody(event: string, data: unknown): string {
   return `${JSON.stringify({ event, data }, null, 2)}\n`;
 }
