@@ -95,7 +95,7 @@ export interface SandboxOptions {
   faults?: SandboxFaults;
   /** How many entries `requests` and `deliveries` keep, each; older ones are dropped. @default 1000 */
   historyLimit?: number;
-  /** Idempotency keys kept, per API key; past it the oldest goes, as on the service. @default 10000 */
+  /** Idempotency keys kept (each scoped to its API key, one limit for all); past it the oldest goes. @default 10000 */
   idempotencyKeyLimit?: number;
   /**
    * How many charges (and refunds and debits, each) are kept. Past it the oldest finished ones go, a
