@@ -111,6 +111,40 @@ describe('wallet reconcile --resume', () => {
     }
   });
 
+  it('cuts a character cut short at the very end of the report, and carries on', async () => {
+    const file = ledger('torn-char.csv', rows(ROWS));
+    const out = join(dir, 'torn-char.report.csv');
+    await reconcile(file, out);
+    const whole = readFileSync(out);
+    const rowsDone = Buffer.from(`${whole.toString().split('\n').slice(0, 12).join('\n')}\n`);
+    writeFileSync(out, Buffer.concat([rowsDone, Buffer.from('₦').subarray(0, 2)]));
+    const resumed = await reconcile(file, out, '--resume');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(readFileSync(out)).toEqual(whole);
+  });
+
+  it('refuses a report another program saved again or damaged, and leaves it as it was', async () => {
+    const file = ledger('damaged.csv', rows(ROWS));
+    const out = join(dir, 'damaged.report.csv');
+    await reconcile(file, out);
+    const whole = readFileSync(out);
+    const badByte = Buffer.from(whole);
+    badByte[whole.indexOf('ord_5,') + 4] = 0xff;
+    const cases: [string, Buffer, string][] = [
+      [out, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), whole]), 'byte-order mark'],
+      [out, badByte, 'bytes that are not UTF-8'],
+      [out, Buffer.from(`notes,of,mine\n${whole.toString().split('\n').slice(1).join('\n')}`), 'first line'],
+      [join(dir, 'notes.jsonl'), Buffer.from('{"note":"mine"}\n'), 'not a report row'],
+    ];
+    for (const [report, bytes, why] of cases) {
+      writeFileSync(report, bytes);
+      const resumed = await reconcile(file, report, '--resume');
+      expect(resumed.code, why).toBe(2);
+      expect(resumed.stderr).toContain(why);
+      expect(readFileSync(report), why).toEqual(bytes);
+    }
+  });
+
   it('after SIGKILL mid-run, resumes to the same bytes an uninterrupted run writes', async () => {
     const file = ledger('kill.csv', rows(400));
     const clean = join(dir, 'clean.report.csv');

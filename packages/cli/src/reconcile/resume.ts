@@ -1,5 +1,6 @@
 /** `--resume`: carry on the report of the same ledger (rows fingerprinted), its torn tail cut, its `error` rows verified again. */
 import { createReadStream, existsSync, renameSync, truncateSync } from 'node:fs';
+import { TextDecoder } from 'node:util';
 
 import type { ReconcileLine, Verdict } from '@wallet/node';
 
@@ -17,8 +18,33 @@ export interface EarlierReport {
   prints: number[];
 }
 
-const text = (file: string): AsyncIterable<string> =>
-  createReadStream(file, { encoding: 'utf8' }) as AsyncIterable<string>;
+const notReport = (file: string, why: string): UsageError =>
+  new UsageError(
+    `${file} is not a report of wallet reconcile (${why}): not resumed, nothing written. Give --out another file, or run without --resume to start over.`,
+  );
+
+/** The report's text. This CLI writes UTF-8 without a byte-order mark, so either refuses the file: its byte counts would be off. */
+async function* text(file: string): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let first = true;
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    let part: string;
+    try {
+      part = decoder.decode(chunk, { stream: true });
+    } catch {
+      throw notReport(file, 'it holds bytes that are not UTF-8');
+    }
+    if (first && part.startsWith('\uFEFF'))
+      throw notReport(file, 'it starts with a byte-order mark: another program saved it');
+    if (part !== '') first = false;
+    yield part;
+  }
+  try {
+    decoder.decode();
+  } catch {
+    yield '\uFFFD'; // a character cut short at the very end: part of the torn tail
+  }
+}
 
 const cellText = (v: unknown): string =>
   typeof v === 'string' ? v : typeof v === 'number' ? String(v) : v == null ? '' : JSON.stringify(v);
@@ -56,10 +82,10 @@ async function* reportRecords(
     const torn = record.torn === true;
     if (header) {
       header = false;
-      const ok = !torn && record.fields?.join(',') === COLUMNS.join(',');
+      if (!torn && record.fields?.join(',') !== COLUMNS.join(','))
+        throw notReport(file, "its first line is not the report's header");
       // A header cut short is a torn record too: cut to nothing, and the header is written again.
-      if (!ok && !torn) yield { cells: undefined, end: -1, torn: false, raw: record.raw };
-      else yield { cells: ok ? HEADER : undefined, end: ok ? record.end : 0, torn, raw: record.raw };
+      yield { cells: torn ? undefined : HEADER, end: torn ? 0 : record.end, torn, raw: record.raw };
       continue;
     }
     const fields = record.fields;
@@ -82,30 +108,32 @@ export async function readEarlier(file: string, format: ReportFormat): Promise<E
   const prints: number[] = [];
   let rows = 0;
   let whole = 0;
-  let cut = false;
-  for await (const { cells, end, torn } of reportRecords(file, format)) {
+  // Where the torn tail starts: the records after the last whole row, of which the last must be torn
+  // (an unclosed quote at the end is read as a record that is not a row, then a torn one).
+  let tail: number | undefined;
+  let torn = false;
+  for await (const record of reportRecords(file, format)) {
+    const { cells, end } = record;
     if (cells === HEADER) {
       whole = end;
       continue;
     }
+    torn = record.torn;
     const verdict = cells?.verdict as Verdict | undefined;
-    const row = cells !== undefined && verdict !== undefined && verdict in verdicts;
-    // The first record that is not a whole row starts the torn tail; a whole row after it: not a report.
-    if ((!row && end !== -1) || torn) {
-      cut = true;
+    if (cells === undefined || verdict === undefined || !(verdict in verdicts) || torn) {
+      tail ??= end;
       continue;
     }
-    if (!row || cut)
-      throw new UsageError(
-        `${file} is not a report of wallet reconcile (a record before byte ${end} is not a report row): not resumed, nothing written. Give --out another file, or run without --resume to start over.`,
-      );
+    if (tail !== undefined) break; // a whole row after the tail began: not a report
     errors.push(verdict === 'error');
     prints.push(fingerprint([cells.line!, cells.reference!, cells.expected_amount!, cells.expected_status!]));
     verdicts[verdict]++;
     rows++;
     whole = end;
   }
-  if (cut) truncateSync(file, whole);
+  if (tail !== undefined && !torn)
+    throw notReport(file, `the record ending at byte ${tail} is not a report row`);
+  if (tail !== undefined) truncateSync(file, whole);
   return { rows, verdicts, errors, prints };
 }
 
