@@ -209,6 +209,9 @@ export function resolveConfig(given: ClientOptions, version: string): Config {
   // A config class's getters too: checked, and then the very values that run.
   const options = readOptions(read, RULES) as ClientOptions;
   const issues = checkOptions(options, RULES, '', 'an option of Wallet');
+  // A refused option is not read again below: its issue already says why, and construction throws.
+  const refused = new Set(issues.map((issue) => issue.path.split('.')[0]));
+  for (const name of refused) delete (options as Record<string, unknown>)[name!];
   const vars = platform.env();
   const unset: ValidationIssue[] = [];
   // Only an absent option falls back to the env; a missing value is the first call's to report.
@@ -244,8 +247,7 @@ export function resolveConfig(given: ClientOptions, version: string): Config {
       : wantsFetch
         ? 'WALLET_TRANSPORT=fetch'
         : undefined;
-  const proxyGiven = issues.some((i) => i.path === 'proxy') ? undefined : options.proxy;
-  const proxy = settleProxy(proxyGiven, vars, url, own);
+  const proxy = settleProxy(options.proxy, vars, url, own);
   if (proxy.problem) issues.push(proxy.problem);
   // A key of the wrong shape is never used, but it is scrubbed all the same; so are proxy credentials.
   const scrub = createScrubber(typeof apiKey === 'string' ? apiKey : '', proxy.secrets);

@@ -83,6 +83,20 @@ describe('new Wallet(options)', () => {
     expect(constructionError(new Settings()).issues.map((issue) => issue.path)).toEqual(['timeout']);
   });
 
+  it("refuses a config class whose key getter throws, and does not take the environment's key instead", () => {
+    vi.stubEnv('WALLET_SECRET_KEY', 'sk_live_abc123');
+    class Settings {
+      readonly baseUrl = BASE_URL;
+      // A secret manager that is not ready yet.
+      get apiKey(): string {
+        throw new Error('vault sealed');
+      }
+    }
+    expect(constructionError(new Settings()).issues).toEqual([
+      { path: 'apiKey', message: 'could not be read (its getter threw)' },
+    ]);
+  });
+
   it.each([
     [{ timeout: 0 }, 'timeout'],
     [{ timeout: Number.NaN }, 'timeout'],

@@ -13,6 +13,16 @@ export const MAX_INT32 = 2_147_483_647;
 /** The longest delay a timer can hold, in ms (longer ones fire at once). */
 export const MAX_TIMER_MS: number = MAX_INT32;
 
+// An option whose getter threw: checkOptions reports it, so it is never taken for unset.
+const UNREADABLE: unique symbol = Symbol('unreadable option');
+function readOne(options: object, name: string): unknown {
+  try {
+    return (options as Record<string, unknown>)[name];
+  } catch {
+    return UNREADABLE;
+  }
+}
+
 /** The one option checker: known names only (a typo gets "did you mean"), each value by its rule. */
 export function checkOptions(
   value: unknown,
@@ -39,10 +49,8 @@ export function checkOptions(
       issues.push({ path, message: `is not ${expected}${guess ? ` (did you mean '${guess}'?)` : ''}` });
       continue;
     }
-    let item: unknown;
-    try {
-      item = (value as Record<string, unknown>)[name];
-    } catch {
+    const item = readOne(value, name);
+    if (item === UNREADABLE) {
       issues.push({ path, message: 'could not be read (its getter threw)' });
       continue;
     }
@@ -54,18 +62,12 @@ export function checkOptions(
   return issues;
 }
 
-/** Own and known options (a config class's getters too) read once, so what is checked is what runs. */
+/** Own and known options (a config class's getters too) read once, so what is checked is what runs; own ones set to undefined stay, so an unknown one is reported. */
 export function readOptions(options: object, rules: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const name of Object.keys(options)) out[name] = (options as Record<string, unknown>)[name];
-  for (const name of Object.keys(rules)) {
-    if (Object.hasOwn(out, name)) continue;
-    try {
-      const value = (options as Record<string, unknown>)[name];
-      if (value !== undefined) out[name] = value;
-    } catch {
-      // A known getter that throws counts as absent: the copy is what runs.
-    }
+  for (const name of new Set([...Object.keys(options), ...Object.keys(rules)])) {
+    const value = readOne(options, name);
+    if (value !== undefined || Object.hasOwn(options, name)) out[name] = value;
   }
   return out;
 }

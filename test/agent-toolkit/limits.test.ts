@@ -221,6 +221,30 @@ describe('options read as the tools will read them', () => {
     expect(() => createMcpServer(new FromEnv())).toThrow(/limits\.perCharge: must be a whole number of Kobo/);
   });
 
+  it('refuses limits whose getter throws: a limit that cannot be read is not "no limit"', () => {
+    r = rig();
+    class Broken {
+      readonly wallet = r.wallet;
+      readonly ledger = memorySpendLedger();
+      readonly allow = ['refund_charge'] as const;
+      get limits(): { perRefund: number } {
+        throw new Error('config service down');
+      }
+    }
+    const refused = /limits: could not be read \(its getter threw\)/;
+    expect(() => walletTools(new Broken())).toThrow(refused);
+    expect(() => walletAiTools(new Broken())).toThrow(refused);
+    expect(() => createMcpServer(new Broken())).toThrow(refused);
+    class BrokenInside {
+      get perRefund(): number {
+        throw new Error('config service down');
+      }
+    }
+    expect(() => r.tools({ allow: ['refund_charge'], limits: new BrokenInside() })).toThrow(
+      /limits\.perRefund: could not be read/,
+    );
+  });
+
   it("takes a ledger's over answer as the refusal, even where this process's limits would pass", async () => {
     r = rig();
     const inner = memorySpendLedger({ now: () => r.clock.now });
