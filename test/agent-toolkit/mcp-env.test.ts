@@ -4,9 +4,23 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { readMcpEnv } from '../../packages/agent-toolkit/src/hosts/mcp-env.js';
+import { ENV_HELP, readMcpEnv } from '../../packages/agent-toolkit/src/hosts/mcp-env.js';
 
 describe('readMcpEnv', () => {
+  it('reads every WALLET_MCP_ variable its help lists, and steers a near miss away from the live-key switch', () => {
+    const listed = [...new Set(ENV_HELP.match(/WALLET_MCP_[A-Z_]+/g))];
+    expect(listed).toHaveLength(12);
+    for (const name of listed) {
+      const env = readMcpEnv({ [name]: '1' });
+      const problems = env.ok ? [] : env.problems;
+      expect(problems.join('\n'), name).not.toContain('is not a wallet-mcp variable');
+    }
+    expect(readMcpEnv({ WALLET_MCP_XYZ: '1' })).toEqual({
+      ok: false,
+      problems: ['WALLET_MCP_XYZ is not a wallet-mcp variable: did you mean WALLET_MCP_ALLOW?'],
+    });
+  });
+
   it('refuses a variable in the wrong letter case rather than run without the limit it meant', () => {
     const env = readMcpEnv({ wallet_mcp_limit_daily_refunds: '500000' });
     expect(env).toEqual({

@@ -48,8 +48,18 @@ const LIMITS = {
   WALLET_MCP_LIMIT_DAILY_REFUNDS: 'dailyRefunds',
 } as const;
 
-// The variables the bin reads are those its help lists.
-const KNOWN = [...new Set(ENV_HELP.match(/WALLET_MCP_[A-Z_]+/g))];
+// In this order: a near miss is steered to ALLOW before ALLOW_LIVE, the live-key switch (the help lists them all: a test).
+const KNOWN = [
+  'WALLET_MCP_ALLOW',
+  ...Object.keys(LIMITS),
+  'WALLET_MCP_CONFIRM',
+  'WALLET_MCP_LEDGER',
+  'WALLET_MCP_REDIS_URL',
+  'WALLET_MCP_TIME_ZONE',
+  'WALLET_MCP_CONFIRM_SECRET',
+  'WALLET_MCP_CONFIRM_TTL',
+  'WALLET_MCP_ALLOW_LIVE',
+];
 
 function list(raw: string | undefined): string[] {
   return (raw ?? '')
