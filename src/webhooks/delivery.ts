@@ -1,7 +1,15 @@
 // One delivery, from request to answer, for both handlers: 200 only once the merchant's callback
 // succeeded, 400 for a delivery that cannot be trusted, 5xx for anything that can be fixed.
 import { MAX_BODY_BYTES } from '../core/body.js';
-import { MAX_INT32, MAX_TIMER_MS, checkOptions, ofType, throwIssues, wholeNumber } from '../core/options.js';
+import {
+  MAX_INT32,
+  MAX_TIMER_MS,
+  checkOptions,
+  ofType,
+  readOptions,
+  throwIssues,
+  wholeNumber,
+} from '../core/options.js';
 import { WalletError, type ValidationIssue } from '../errors/base.js';
 import { isWebhookVerificationError, type WebhookVerificationError } from '../errors/webhook.js';
 import { runOnce } from './dedupe/run-once.js';
@@ -172,15 +180,17 @@ export type Deliver = (
 
 /** Checks the options (missing_secret as the verifiers throw it, the rest at once); returns the shared flow. */
 export function createDeliver(
-  options: WebhookHandlerOptions,
+  given: WebhookHandlerOptions,
   caller: string,
   verify: typeof verifySignature | typeof verifySignatureAsync,
 ): Deliver {
+  const isObject = typeof given === 'object' && given !== null && !Array.isArray(given);
+  // A config class's getters too, read once: what is checked is what runs.
+  const options = isObject ? (readOptions(given, RULES) as unknown as WebhookHandlerOptions) : given;
   const issues: ValidationIssue[] =
     options === undefined
       ? [{ path: '', message: 'must be an object with secret and onEvent, not undefined' }]
       : checkOptions(options, RULES, '', `an option of ${caller}`);
-  const isObject = typeof options === 'object' && options !== null && !Array.isArray(options);
   if (isObject && options.onEvent === undefined) {
     issues.push({ path: 'onEvent', message: 'is required: the function that handles each verified event' });
   }

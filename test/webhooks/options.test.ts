@@ -112,6 +112,19 @@ describe.each(creators)('%s options', (name, create) => {
     }
   });
 
+  test("checks a config class's getters as its own options: an unset variable's NaN is no body cap", () => {
+    class Settings {
+      readonly secret = SECRET;
+      onEvent(): void {}
+      get maxBodyBytes(): number {
+        return Number(process.env['WALLET_TEST_UNSET_MAX_BODY']);
+      }
+    }
+    const error = thrown(make(new Settings()));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual(['maxBodyBytes']);
+  });
+
   test('valid options create a handler', () => {
     expect(typeof make({ secret: SECRET, onEvent, maxBodyBytes: 10, bodyTimeout: 5 })()).toBe('function');
   });
@@ -155,6 +168,17 @@ describe('dedupe store options', () => {
       );
     },
   );
+
+  test("memoryDedupeStore checks a config class's getters as its own options", () => {
+    class Ttl {
+      get claimTtl(): number {
+        return Number(process.env['WALLET_TEST_UNSET_CLAIM_TTL']);
+      }
+    }
+    const error = thrown(() => memoryDedupeStore(new Ttl()));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual(['claimTtl']);
+  });
 
   test('memoryDedupeStore refuses non-object options and suggests ttl for tll', () => {
     expect(thrown(() => memoryDedupeStore(null as never))).toBeInstanceOf(ValidationError);

@@ -1,5 +1,5 @@
 /** The dedupe store contract, the ttl options of both built-in stores, and the store in memory. */
-import { MAX_TIMER_MS, checkOptions, throwIssues, type OptionRule } from '../../core/options.js';
+import { MAX_TIMER_MS, checkOptions, readOptions, throwIssues, type OptionRule } from '../../core/options.js';
 
 /** What {@link WebhookDedupeStore.claim} found. */
 export type DedupeClaim =
@@ -103,8 +103,13 @@ export function checkStoreOptions<T extends MemoryDedupeStoreOptions>(
   rules: Readonly<Record<keyof T, OptionRule>>,
   store: string,
 ): T & Required<MemoryDedupeStoreOptions> {
-  const issues = checkOptions(options, rules, '', `an option of ${store}`);
-  const given = (issues.length === 0 ? (options ?? {}) : {}) as T;
+  // A config class's getters too, read once: what is checked is what runs.
+  const read =
+    typeof options === 'object' && options !== null && !Array.isArray(options)
+      ? readOptions(options, rules)
+      : options;
+  const issues = checkOptions(read, rules, '', `an option of ${store}`);
+  const given = (issues.length === 0 ? (read ?? {}) : {}) as T;
   const ttl = given.ttl ?? Math.max(DEFAULT_TTL_MS, 2 * (given.claimTtl ?? 0));
   const claimTtl = given.claimTtl ?? Math.min(DEFAULT_CLAIM_TTL_MS, Math.floor(ttl / 2));
   if (issues.length === 0 && claimTtl >= ttl) {
