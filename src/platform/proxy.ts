@@ -134,7 +134,7 @@ export function settleProxy(
     return v !== undefined && urlProblem(v) === undefined ? routeOf(v, 'forward', n)[1] : [];
   });
   const unused = (why: string | undefined): ProxySettings => ({ route: undefined, secrets, unused: why });
-  if (own) return unused(`${listed} set but not used: ${own} sends as it is`);
+  if (own) return unused(set.length > 0 ? `${listed} set but not used: ${own} sends as it is` : undefined);
   const value = variable(vars, name);
   if (value === undefined)
     return unused(

@@ -201,6 +201,13 @@ describe('proxy variables set but not used', () => {
     expect(lines.join('\n')).not.toContain(PASSWORD);
   });
 
+  it("says nothing of proxy variables when none is set, with proxy: 'env' and the merchant's own fetch", async () => {
+    const target = await service(false);
+    const { wallet, lines } = client({ baseUrl: target.url, proxy: 'env', fetch: globalThis.fetch });
+    await wallet.charges.verify('a');
+    expect(lines.filter((l) => l.includes('not used'))).toEqual([]);
+  });
+
   it('a malformed proxy option is refused at construction, without echoing it', () => {
     expect(
       () =>
