@@ -178,6 +178,29 @@ describe('charges.waitForOutcome against a struggling service', () => {
     expect(server.received).toHaveLength(2);
   });
 
+  it('reports the deadline that came first, even when the caller aborts while the last poll winds down', async () => {
+    vi.useFakeTimers();
+    let polls = 0;
+    // The first poll answers pending; the second is stopped by the deadline and takes 50 ms to end.
+    const fetch = (_url: unknown, init?: RequestInit): Promise<Response> =>
+      new Promise((resolve, reject) => {
+        if (polls++ === 0) return resolve(Response.json({ status: 'success', message: 'OK', data: pending }));
+        const signal = init!.signal!;
+        signal.addEventListener('abort', () => setTimeout(() => reject(signal.reason as Error), 50));
+      });
+    const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: 'https://api.wallet.test', fetch, maxRetries: 0 });
+    const page = new AbortController();
+    const wait = wallet.charges
+      .waitForOutcome('order_1042', { timeout: 300, pollInterval: 100, signal: page.signal })
+      .catch((error: unknown) => error);
+    setTimeout(() => page.abort(new Error('page closed')), 320);
+    await vi.advanceTimersByTimeAsync(1_000);
+    const error = await wait;
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect((error as WaitTimeoutError).transaction?.status).toBe('PENDING_AUTHORIZATION');
+    expect(getEventListeners(page.signal, 'abort')).toHaveLength(0);
+  });
+
   it('stops at once when the signal fires, between polls or during a slow one', async () => {
     // Nothing else could end these waits within the test's time: the next poll is an hour away and
     // the stalled poll is never answered. Only the signal can settle them.

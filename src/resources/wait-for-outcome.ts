@@ -117,14 +117,20 @@ export async function waitForOutcome(
 
   // One signal ends the poll under way or the pause: the caller's abort or the deadline, first wins.
   const stop = new AbortController();
-  const timer = startDeadline(timeout, signal, { stop: (reason) => stop.abort(reason) });
+  let byCaller = false; // decided when the wait stops: a caller's abort during a poll's teardown is late
+  const timer = startDeadline(timeout, signal, {
+    stop: (reason) => {
+      if (!stop.signal.aborted) byCaller = signal?.aborted === true;
+      stop.abort(reason);
+    },
+  });
 
   let polls = 0;
   let last: Transaction | undefined;
   let lastError: unknown;
   const stopped = (): Error => {
     const call = { endpoint, attempts: polls };
-    if (signal?.aborted) return new RequestAbortedError({ ...call, cause: signal.reason });
+    if (byCaller) return new RequestAbortedError({ ...call, cause: signal?.reason });
     const seen = last ? `it was last seen ${last.status}` : 'no poll got an answer';
     return new WaitTimeoutError(
       redact(`Charge ${quoted(reference)} had no outcome after ${timeout} ms (${polls} poll(s); ${seen}).`) +
