@@ -20,8 +20,9 @@ const RAW_BODY_HELP =
 
 /** The secrets to try, in order, or undefined when one is missing or empty. */
 export function secretsOf(secret: unknown): readonly string[] | undefined {
+  // Array.from: a hole in a rotation list is a missing secret, not one skipped.
   const list: readonly unknown[] =
-    typeof secret === 'string' ? [secret] : Array.isArray(secret) ? secret : [];
+    typeof secret === 'string' ? [secret] : Array.isArray(secret) ? Array.from(secret) : [];
   const valid = list.length > 0 && list.every((s): s is string => typeof s === 'string' && s.length > 0);
   return valid ? list : undefined;
 }

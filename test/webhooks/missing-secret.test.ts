@@ -80,6 +80,8 @@ describe.each([
   test.each([
     ['an empty array', []],
     ['an array with an empty entry', [SECRET, '']],
+    // eslint-disable-next-line no-sparse-arrays -- a rotation list with a hole: an entry missing
+    ['an array with a hole', [, SECRET]],
     ['a number', 42],
   ])('a secret given but malformed (%s) still throws at construction', (_, secret) => {
     expect(() => create({ secret: secret as unknown as string, onEvent: () => undefined })).toThrow(
