@@ -127,3 +127,40 @@ export interface Config {
   /** Settings the environment did not give: the client constructs, and every call rejects with these. */
   readonly unset: readonly ValidationIssue[];
 }
+
+/** Per-call options, the last argument of every API method. Each overrides the client's for one call. */
+export interface RequestOptions {
+  /**
+   * The `X-Idempotency-Key` of a POST. Reuse it when you retry a call yourself (after a crash or
+   * an error whose `outcomeUnknown` is true) and the service answers with the original result
+   * instead of acting twice.
+   * @default a new UUID per call, the same across the SDK's own retries
+   */
+  idempotencyKey?: string | undefined;
+  /**
+   * Milliseconds allowed for one attempt, from connecting to the last byte of the body.
+   * @default the client's `timeout` (30000)
+   */
+  timeout?: number | undefined;
+  /**
+   * Milliseconds for all attempts of this call together, waits included; each attempt is cut to
+   * what is left.
+   * @default the client's `totalTimeout` (60000)
+   */
+  totalTimeout?: number | undefined;
+  /**
+   * Retries after a connection failure, a timeout, 408, 429 or 5xx.
+   * @default the client's `maxRetries` (2)
+   */
+  maxRetries?: number | undefined;
+  /**
+   * Cancels the call, including a wait between retries. Never retried.
+   * @default undefined
+   */
+  signal?: AbortSignal | undefined;
+  /**
+   * Extra headers for this call; each replaces the client's default of the same name (any case).
+   * @default {}
+   */
+  headers?: Record<string, string> | undefined;
+}

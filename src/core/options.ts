@@ -62,14 +62,19 @@ export function checkOptions(
   return issues;
 }
 
-/** Own and known options (a config class's getters too) read once, so what is checked is what runs; own ones set to undefined stay, so an unknown one is reported. */
+/** Own and known options (a config class's getters too) read once, so what is checked is what runs; own ones set to undefined stay, so an unknown one is reported. An array or a Proxy that throws comes back as it is, for checkOptions to refuse. */
 export function readOptions(options: object, rules: object): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const name of new Set([...Object.keys(options), ...Object.keys(rules)])) {
-    const value = readOne(options, name);
-    if (value !== undefined || Object.hasOwn(options, name)) out[name] = value;
+  try {
+    if (Array.isArray(options)) return options as unknown as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const name of new Set([...Object.keys(options), ...Object.keys(rules)])) {
+      const value = readOne(options, name);
+      if (value !== undefined || Object.hasOwn(options, name)) out[name] = value;
+    }
+    return out;
+  } catch {
+    return options as Record<string, unknown>;
   }
-  return out;
 }
 
 /** A rule for an option that must be of one `typeof`. */
@@ -212,44 +217,7 @@ export function mergeHeaders(
   return out;
 }
 
-/** Per-call options, the last argument of every API method. Each overrides the client's for one call. */
-export interface RequestOptions {
-  /**
-   * The `X-Idempotency-Key` of a POST. Reuse it when you retry a call yourself (after a crash or
-   * an error whose `outcomeUnknown` is true) and the service answers with the original result
-   * instead of acting twice.
-   * @default a new UUID per call, the same across the SDK's own retries
-   */
-  idempotencyKey?: string | undefined;
-  /**
-   * Milliseconds allowed for one attempt, from connecting to the last byte of the body.
-   * @default the client's `timeout` (30000)
-   */
-  timeout?: number | undefined;
-  /**
-   * Milliseconds for all attempts of this call together, waits included; each attempt is cut to
-   * what is left.
-   * @default the client's `totalTimeout` (60000)
-   */
-  totalTimeout?: number | undefined;
-  /**
-   * Retries after a connection failure, a timeout, 408, 429 or 5xx.
-   * @default the client's `maxRetries` (2)
-   */
-  maxRetries?: number | undefined;
-  /**
-   * Cancels the call, including a wait between retries. Never retried.
-   * @default undefined
-   */
-  signal?: AbortSignal | undefined;
-  /**
-   * Extra headers for this call; each replaces the client's default of the same name (any case).
-   * @default {}
-   */
-  headers?: Record<string, string> | undefined;
-}
-
-/** The rules of {@link RequestOptions}. */
+/** The rules of `RequestOptions` (in config.ts). */
 export const REQUEST_OPTION_RULES: Readonly<Record<string, OptionRule>> = {
   idempotencyKey: (v) =>
     typeof v === 'string' && /^[\x21-\x7e]{1,255}$/.test(v)

@@ -1,8 +1,8 @@
 import { ClientClosedError } from '../errors/call.js';
 import { ValidationError } from '../errors/base.js';
 import type { Accepted, AttemptRequest, Operation, Sender, WithResponse } from './types.js';
-import type { Config } from './config.js';
-import { REQUEST_OPTION_RULES, checkOptions, mergeHeaders, type RequestOptions } from './options.js';
+import type { Config, RequestOptions } from './config.js';
+import { REQUEST_OPTION_RULES, checkOptions, mergeHeaders } from './options.js';
 import { KeyMemory, keyReused } from './idempotency.js';
 import { describeResult } from './messages.js';
 import { callResult, mayHaveActed, type ResultContext } from './outcome.js';
@@ -10,7 +10,7 @@ import { delayBeforeRetry, sleep } from './retry.js';
 import { maskParams, traceCall, type RetryTrace } from './trace.js';
 import { loadSchemas, snapshot, validate } from './check.js';
 
-export type { RequestOptions } from './options.js';
+export type { RequestOptions } from './config.js';
 
 /** The narrow function resources depend on: send an operation's call, get its typed data. */
 export type RequestFn = <T>(

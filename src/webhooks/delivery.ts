@@ -184,19 +184,23 @@ export function createDeliver(
   caller: string,
   verify: typeof verifySignature | typeof verifySignatureAsync,
 ): Deliver {
-  const isObject = typeof given === 'object' && given !== null && !Array.isArray(given);
   // A config class's getters too, read once: what is checked is what runs.
-  const options = isObject ? (readOptions(given, RULES) as unknown as WebhookHandlerOptions) : given;
+  const options =
+    typeof given === 'object' && given !== null
+      ? (readOptions(given, RULES) as unknown as WebhookHandlerOptions)
+      : given;
   const issues: ValidationIssue[] =
     options === undefined
       ? [{ path: '', message: 'must be an object with secret and onEvent, not undefined' }]
       : checkOptions(options, RULES, '', `an option of ${caller}`);
+  const isObject = !issues.some((issue) => issue.path === '');
   if (isObject && options.onEvent === undefined) {
     issues.push({ path: 'onEvent', message: 'is required: the function that handles each verified event' });
   }
   const missing = isObject && isMissing(options.secret);
   // Listed with the rest when there is a rest, so one run shows every problem.
-  if (issues.length > 0 && isObject && !missing && secretsOf(options.secret) === undefined) {
+  const secretIssue = issues.some((issue) => issue.path === 'secret');
+  if (issues.length > 0 && isObject && !missing && !secretIssue && secretsOf(options.secret) === undefined) {
     issues.push({ path: 'secret', message: 'must be a non-empty string, or a non-empty array of them' });
   }
   throwIssues(`${caller} options`, issues);

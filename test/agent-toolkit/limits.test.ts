@@ -245,6 +245,24 @@ describe('options read as the tools will read them', () => {
     );
   });
 
+  it("checks the hosts' own options: a server name that cannot be read, or is not text, is refused", () => {
+    r = rig();
+    const base = { wallet: r.wallet, ledger: memorySpendLedger() };
+    const unreadable = Object.defineProperty({ ...base }, 'name', {
+      enumerable: true,
+      get() {
+        throw new Error('config service down');
+      },
+    });
+    expect(() => createMcpServer(unreadable)).toThrow(/createMcpServer options.*name: could not be read/s);
+    expect(() => createMcpServer({ ...base, version: 2 } as never)).toThrow(
+      /version: must be a non-empty string/,
+    );
+    expect(() => walletAiTools({ ...base, needsApproval: 'yes' } as never)).toThrow(
+      /walletAiTools options.*needsApproval: must be true or false/s,
+    );
+  });
+
   it("takes a ledger's over answer as the refusal, even where this process's limits would pass", async () => {
     r = rig();
     const inner = memorySpendLedger({ now: () => r.clock.now });

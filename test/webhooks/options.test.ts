@@ -125,6 +125,37 @@ describe.each(creators)('%s options', (name, create) => {
     expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual(['maxBodyBytes']);
   });
 
+  test('refuses options it cannot read (a Proxy whose traps throw, a revoked one) with a ValidationError', () => {
+    const throwing = new Proxy(
+      { secret: SECRET, onEvent },
+      {
+        ownKeys() {
+          throw new Error('trap');
+        },
+      },
+    );
+    const revoked = Proxy.revocable({ secret: SECRET, onEvent }, {});
+    revoked.revoke();
+    for (const options of [throwing, revoked.proxy]) {
+      const error = thrown(make(options));
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error.message).toContain('could not be read');
+    }
+  });
+
+  test('names a secret whose getter throws once', () => {
+    class Settings {
+      onEvent(): void {}
+      get secret(): string {
+        throw new Error('vault sealed');
+      }
+    }
+    const error = thrown(make(new Settings()));
+    expect((error as ValidationError).issues).toEqual([
+      { path: 'secret', message: 'could not be read (its getter threw)' },
+    ]);
+  });
+
   test('valid options create a handler', () => {
     expect(typeof make({ secret: SECRET, onEvent, maxBodyBytes: 10, bodyTimeout: 5 })()).toBe('function');
   });
@@ -178,6 +209,22 @@ describe('dedupe store options', () => {
     const error = thrown(() => memoryDedupeStore(new Ttl()));
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual(['claimTtl']);
+  });
+
+  test('memoryDedupeStore refuses options it cannot read with a ValidationError', () => {
+    const revoked = Proxy.revocable({ ttl: 1_000 }, {});
+    revoked.revoke();
+    const throwing = new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error('trap');
+        },
+      },
+    );
+    for (const options of [throwing, revoked.proxy]) {
+      expect(thrown(() => memoryDedupeStore(options))).toBeInstanceOf(ValidationError);
+    }
   });
 
   test('memoryDedupeStore refuses non-object options and suggests ttl for tll', () => {

@@ -3,7 +3,6 @@
  *
  * @module \@wallet/agent-toolkit/ai
  */
-import { ValidationError } from '@wallet/node';
 import { jsonSchema, tool, type Tool } from 'ai';
 import type { WalletTool } from '../tools/shapes.js';
 import { readToolOptions, type WalletToolsOptions } from '../tools/options.js';
@@ -65,11 +64,12 @@ export function toAiTools(
  * ```
  */
 export function walletAiTools(options: WalletAiToolsOptions): WalletAiTools {
-  const { needsApproval, ...rest } = readToolOptions(options, ['needsApproval']);
-  if (needsApproval !== undefined && typeof needsApproval !== 'boolean') {
-    throw new ValidationError('walletAiTools options', [
-      { path: 'needsApproval', message: 'must be true or false' },
-    ]);
-  }
+  const { needsApproval, ...rest } = readToolOptions(
+    options,
+    {
+      needsApproval: (value) => (typeof value === 'boolean' ? undefined : 'must be true or false'),
+    },
+    'walletAiTools',
+  );
   return toAiTools(walletTools(rest), needsApproval === undefined ? {} : { needsApproval });
 }

@@ -99,7 +99,13 @@ async function askPerson(
  * ```
  */
 export function createMcpServer(options: McpServerOptions): McpServer {
-  const { name = 'wallet', version = VERSION, ...given } = readToolOptions(options, ['name', 'version']);
+  const text = (value: unknown): string | undefined =>
+    typeof value === 'string' && value !== '' ? undefined : 'must be a non-empty string';
+  const {
+    name = 'wallet',
+    version = VERSION,
+    ...given
+  } = readToolOptions(options, { name: text, version: text }, 'createMcpServer');
   // One ledger for both sets below, so they count the same day.
   const rest = {
     ...given,

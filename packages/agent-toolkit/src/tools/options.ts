@@ -154,13 +154,22 @@ const RULES: Readonly<Record<string, OptionRule>> = {
 
 const NESTED = { limits: LIMIT_RULES, confirm: CONFIRM_RULES };
 
-/** `given` read once (getters, class instances, prototypes), with a host's own option `names`: the copy is what runs. @internal */
-export function readToolOptions<T extends WalletToolsOptions>(given: T, names: readonly string[] = []): T {
+/** `given` read once (getters, class instances, prototypes), a host's own options checked by `host`'s rules (errors name `caller`): the copy is what runs. @internal */
+export function readToolOptions<T extends WalletToolsOptions>(
+  given: T,
+  host: Readonly<Record<string, OptionRule>> = {},
+  caller = 'walletTools',
+): T {
   if (!isObject(given)) {
     const issues = [{ path: 'options', message: `must be an object, not ${show(given)}` }];
-    throw new ValidationError('walletTools options', issues);
+    throw new ValidationError(`${caller} options`, issues);
   }
-  const copy = readOptions(given, { ...RULES, ...Object.fromEntries(names.map((name) => [name, true])) });
+  const copy = readOptions(given, { ...RULES, ...host });
+  const own = Object.fromEntries(
+    Object.keys(host).flatMap((name) => (name in copy ? [[name, copy[name]]] : [])),
+  );
+  const issues = checkOptions(own, host, '', 'an option');
+  if (issues.length > 0) throw new ValidationError(`${caller} options`, issues);
   for (const [name, rules] of Object.entries(NESTED)) {
     const nested = copy[name];
     if (isObject(nested) && !Array.isArray(nested)) copy[name] = readOptions(nested, rules);
