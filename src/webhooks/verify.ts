@@ -81,6 +81,23 @@ function prepare(rawBody: RawWebhookBody, signature: WebhookSignatureHeader, sec
   return { secrets, body, hex: signatureHex(signature) };
 }
 
+// Each secret's key is made once: per call, a key costs verifyWebhook about 15% of its throughput
+// and verifyWebhookAsync half (docs/performance.md). A failed import is not kept; bounded.
+function keyCache<K>(make: (secret: string) => K): (secret: string) => K {
+  const keys = new Map<string, K>();
+  return (secret) => {
+    let key = keys.get(secret);
+    if (key === undefined) {
+      if (keys.size >= 16) keys.clear();
+      keys.set(secret, (key = make(secret)));
+      if (key instanceof Promise) key.catch(() => keys.delete(secret));
+    }
+    return key;
+  };
+}
+
+const hmacKey = keyCache((secret) => nodeCrypto('verifyWebhook').createSecretKey(secret, 'utf8'));
+
 /** The signature half of {@link verifyWebhook}: the body's bytes once a secret's signature matched. */
 export function verifySignature(
   rawBody: RawWebhookBody,
@@ -93,7 +110,8 @@ export function verifySignature(
   let matched = false;
   // Every secret is tried, without stopping at a match, so timing does not tell which one matched.
   for (const key of secrets) {
-    if (crypto.timingSafeEqual(crypto.createHmac('sha512', key).update(body).digest(), given)) matched = true;
+    if (crypto.timingSafeEqual(crypto.createHmac('sha512', hmacKey(key)).update(body).digest(), given))
+      matched = true;
   }
   if (!matched) throw mismatchError(secrets.length);
   return body;
@@ -113,26 +131,11 @@ function subtleCrypto(): webcrypto.SubtleCrypto {
   return subtle;
 }
 
-// Each secret's key is imported once (per call doubles a verification's cost, measured); a failed
-// import is not kept, and the cache is bounded against a fresh secret per call.
-const keys = new Map<string, Promise<webcrypto.CryptoKey>>();
-function verifyKey(secret: string): Promise<webcrypto.CryptoKey> {
-  let key = keys.get(secret);
-  if (key === undefined) {
-    if (keys.size >= 16) keys.clear();
-    const usage: webcrypto.KeyUsage[] = ['verify'];
-    key = subtleCrypto().importKey(
-      'raw',
-      encoder.encode(secret),
-      { name: 'HMAC', hash: 'SHA-512' },
-      false,
-      usage,
-    );
-    keys.set(secret, key);
-    key.catch(() => keys.delete(secret));
-  }
-  return key;
-}
+const verifyKey = keyCache((secret) =>
+  subtleCrypto().importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-512' }, false, [
+    'verify',
+  ]),
+);
 
 /**
  * Verifies a webhook delivery with Web Crypto and resolves to its event. Same inputs, checks,
