@@ -207,7 +207,7 @@ export function resolveConfig(given: ClientOptions, version: string): Config {
     throw new ValidationError('Wallet options', [{ path: '', message: 'must be an object' }]);
   }
   // A config class's getters too: checked, and then the very values that run.
-  const options = readOptions(read, RULES) as ClientOptions;
+  const options = readOptions(read, RULES, 'Wallet options') as ClientOptions;
   const issues = checkOptions(options, RULES, '', 'an option of Wallet');
   // A refused option is not read again below: its issue already says why, and construction throws.
   const refused = new Set(issues.map((issue) => issue.path.split('.')[0]));

@@ -97,6 +97,13 @@ describe('new Wallet(options)', () => {
     ]);
   });
 
+  it("refuses an own __proto__ key as an unknown option, never as the options' prototype", () => {
+    const parsed = JSON.parse('{"__proto__":{"maxRetries":1000}}') as object;
+    expect(constructionError({ ...parsed, apiKey: KEY, baseUrl: BASE_URL }).issues).toEqual([
+      { path: '__proto__', message: expect.stringContaining('is not an option of Wallet') as string },
+    ]);
+  });
+
   it.each([
     [{ timeout: 0 }, 'timeout'],
     [{ timeout: Number.NaN }, 'timeout'],

@@ -62,18 +62,30 @@ export function checkOptions(
   return issues;
 }
 
-/** Own and known options (a config class's getters too) read once, so what is checked is what runs; own ones set to undefined stay, so an unknown one is reported. An array or a Proxy that throws comes back as it is, for checkOptions to refuse. */
-export function readOptions(options: object, rules: object): Record<string, unknown> {
+/**
+ * Own and known options (a config class's getters too) read once, so what is checked is what runs;
+ * own ones set to undefined stay, so an unknown one is reported. An array comes back as it is, for
+ * checkOptions to refuse; options it cannot list (a Proxy that throws) are a ValidationError.
+ */
+export function readOptions(
+  options: object,
+  rules: object,
+  context: string,
+  where = '',
+): Record<string, unknown> {
   try {
     if (Array.isArray(options)) return options as unknown as Record<string, unknown>;
     const out: Record<string, unknown> = {};
     for (const name of new Set([...Object.keys(options), ...Object.keys(rules)])) {
       const value = readOne(options, name);
-      if (value !== undefined || Object.hasOwn(options, name)) out[name] = value;
+      // defineProperty: an own `__proto__` stays an option (refused as unknown), not the copy's prototype.
+      if (value !== undefined || Object.hasOwn(options, name))
+        Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
     }
     return out;
   } catch {
-    return options as Record<string, unknown>;
+    const message = 'could not be read (a Proxy that throws?); pass a plain object';
+    throw new ValidationError(context, [{ path: where, message }]);
   }
 }
 

@@ -187,13 +187,13 @@ export function createDeliver(
   // A config class's getters too, read once: what is checked is what runs.
   const options =
     typeof given === 'object' && given !== null
-      ? (readOptions(given, RULES) as unknown as WebhookHandlerOptions)
+      ? (readOptions(given, RULES, `${caller} options`) as unknown as WebhookHandlerOptions)
       : given;
   const issues: ValidationIssue[] =
     options === undefined
       ? [{ path: '', message: 'must be an object with secret and onEvent, not undefined' }]
       : checkOptions(options, RULES, '', `an option of ${caller}`);
-  const isObject = !issues.some((issue) => issue.path === '');
+  const isObject = typeof options === 'object' && options !== null && !Array.isArray(options);
   if (isObject && options.onEvent === undefined) {
     issues.push({ path: 'onEvent', message: 'is required: the function that handles each verified event' });
   }

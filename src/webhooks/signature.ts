@@ -20,11 +20,16 @@ const RAW_BODY_HELP =
 
 /** The secrets to try, in order, or undefined when one is missing or empty. */
 export function secretsOf(secret: unknown): readonly string[] | undefined {
-  // Array.from: a hole in a rotation list is a missing secret, not one skipped.
-  const list: readonly unknown[] =
-    typeof secret === 'string' ? [secret] : Array.isArray(secret) ? Array.from(secret) : [];
-  const valid = list.length > 0 && list.every((s): s is string => typeof s === 'string' && s.length > 0);
-  return valid ? list : undefined;
+  if (typeof secret === 'string') return secret.length > 0 ? [secret] : undefined;
+  if (!Array.isArray(secret) || secret.length === 0) return undefined;
+  // Entry by entry: a hole is a missing secret, and a huge sparse length ends at its first hole.
+  const list: string[] = [];
+  for (let i = 0; i < secret.length; i++) {
+    const entry: unknown = secret[i];
+    if (typeof entry !== 'string' || entry.length === 0) return undefined;
+    list.push(entry);
+  }
+  return list;
 }
 
 /** The error for a missing or empty secret, naming the variable it usually comes from. */

@@ -263,6 +263,37 @@ describe('options read as the tools will read them', () => {
     );
   });
 
+  it('refuses options it can read only in part: what it checked must be what runs', async () => {
+    r = rig();
+    let reads = 0;
+    // A limit that reads 1,000,000 Kobo twice, then nothing: a second read must never happen.
+    const limits = {
+      get perCharge() {
+        return ++reads <= 2 ? 1_000_000 : undefined;
+      },
+    };
+    const values: Record<string, unknown> = {
+      wallet: r.wallet,
+      ledger: memorySpendLedger(),
+      allow: ['dispatch_charge'],
+      confirm: false,
+      limits,
+    };
+    // A Proxy that lists its names but throws when asked about any other.
+    const options = new Proxy(Object.fromEntries(Object.keys(values).map((k) => [k, 0])), {
+      getOwnPropertyDescriptor(target, key) {
+        if (!Object.hasOwn(target, key)) throw new Error(`no setting ${String(key)}`);
+        return Reflect.getOwnPropertyDescriptor(target, key);
+      },
+      get: (target, key, receiver) =>
+        typeof key === 'string' && Object.hasOwn(target, key)
+          ? values[key]
+          : Reflect.get(target, key, receiver),
+    });
+    expect(() => walletTools(options as never)).toThrow(/walletTools options.*could not be read/s);
+    expect(r.sent()).toEqual([]);
+  });
+
   it("takes a ledger's over answer as the refusal, even where this process's limits would pass", async () => {
     r = rig();
     const inner = memorySpendLedger({ now: () => r.clock.now });

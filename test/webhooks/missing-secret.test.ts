@@ -10,6 +10,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import {
   createNodeWebhookHandler,
   createWebhookHandler,
+  verifyWebhook,
   WebhookVerificationError,
 } from '../../src/webhooks.js';
 import { BODY, SECRET, SIGNATURE, close, deliver, listen, recording } from './helpers.js';
@@ -75,6 +76,12 @@ describe.each([
     } finally {
       error.mockRestore();
     }
+  });
+
+  test('a rotation list of a huge length with no entries is refused at its first hole, copying nothing', () => {
+    const list: string[] = [];
+    list.length = 2 ** 32 - 1;
+    expect(() => verifyWebhook(BODY, SIGNATURE, list)).toThrow(WebhookVerificationError);
   });
 
   test.each([

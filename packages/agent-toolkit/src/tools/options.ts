@@ -164,7 +164,7 @@ export function readToolOptions<T extends WalletToolsOptions>(
     const issues = [{ path: 'options', message: `must be an object, not ${show(given)}` }];
     throw new ValidationError(`${caller} options`, issues);
   }
-  const copy = readOptions(given, { ...RULES, ...host });
+  const copy = readOptions(given, { ...RULES, ...host }, `${caller} options`);
   const own = Object.fromEntries(
     Object.keys(host).flatMap((name) => (name in copy ? [[name, copy[name]]] : [])),
   );
@@ -172,7 +172,8 @@ export function readToolOptions<T extends WalletToolsOptions>(
   if (issues.length > 0) throw new ValidationError(`${caller} options`, issues);
   for (const [name, rules] of Object.entries(NESTED)) {
     const nested = copy[name];
-    if (isObject(nested) && !Array.isArray(nested)) copy[name] = readOptions(nested, rules);
+    if (isObject(nested) && !Array.isArray(nested))
+      copy[name] = readOptions(nested, rules, `${caller} options`, name);
   }
   return copy as T;
 }
