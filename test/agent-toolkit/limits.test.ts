@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { Wallet } from '@wallet/node';
+import { ValidationError, Wallet } from '@wallet/node';
 
 import { walletAiTools } from '../../packages/agent-toolkit/src/hosts/ai.js';
 import { createMcpServer, memorySpendLedger, walletTools } from '../../packages/agent-toolkit/src/index.js';
@@ -261,6 +261,29 @@ describe('options read as the tools will read them', () => {
     expect(() => walletAiTools({ ...base, needsApproval: 'yes' } as never)).toThrow(
       /walletAiTools options.*needsApproval: must be true or false/s,
     );
+  });
+
+  it('refuses options it cannot list (a Proxy whose traps throw, a revoked one) with a ValidationError', () => {
+    const throwing = new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error('trap');
+        },
+      },
+    );
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    for (const options of [throwing, revoked.proxy]) {
+      for (const [name, make] of [
+        ['walletTools', walletTools],
+        ['walletAiTools', walletAiTools],
+        ['createMcpServer', createMcpServer],
+      ] as const) {
+        expect(() => make(options as never), name).toThrow(ValidationError);
+        expect(() => make(options as never), name).toThrow(`${name} options: could not be read`);
+      }
+    }
   });
 
   it('refuses options it can read only in part: what it checked must be what runs', async () => {
