@@ -48,6 +48,16 @@ if (HAS_SQLITE)
       expect((await after.journal('restart_1')).map((e) => e.amount)).toEqual([250_000]);
     });
 
+    it('refuses a file it cannot open (a directory) with ledger_required naming the path', () => {
+      const dir = ledgerFile().replace(/spend-ledger\.sqlite$/, '');
+      expect(() => sqliteSpendLedger({ path: dir })).toThrow(
+        expect.objectContaining({
+          code: 'ledger_required',
+          message: expect.stringContaining(`The spend ledger ${dir} could not be opened`),
+        }),
+      );
+    });
+
     it('stores its time zone and refuses a process configured with another (time_zone_mismatch)', () => {
       const path = ledgerFile();
       sqliteSpendLedger({ path, timeZone: 'Africa/Lagos' });

@@ -8,6 +8,8 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
+  HAS_SQLITE,
+  ledgerFile,
   mcpRefusal,
   startMcp,
   startSandbox,
@@ -99,5 +101,14 @@ describe('wallet-mcp configuration', () => {
     expect(live.stderr).toContain('missing: WALLET_MCP_LIMIT_PER_CHARGE, WALLET_MCP_LIMIT_DAILY_CHARGES');
     const ledger = await mcpRefusal({ ...base, WALLET_MCP_LEDGER: 'postgres' });
     expect(ledger.stderr).toContain('WALLET_MCP_LEDGER must be sqlite, sqlite:PATH or memory');
+  });
+
+  it('refuses a ledger file it cannot open (a directory) as configuration, exit 2', async () => {
+    const dir = ledgerFile().replace(/spend-ledger\.sqlite$/, '');
+    const refused = await mcpRefusal({ ...base, WALLET_MCP_LEDGER: `sqlite:${dir}` });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      HAS_SQLITE ? `The spend ledger ${dir} could not be opened` : 'no node:sqlite',
+    );
   });
 });

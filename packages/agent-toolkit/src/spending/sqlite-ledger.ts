@@ -54,6 +54,7 @@ CREATE TABLE IF NOT EXISTS tokens (token TEXT PRIMARY KEY, expires INTEGER NOT N
  * set built per request keeps the day's totals, and every process on the machine shares them.
  *
  * @throws WalletError `ledger_required` on a Node without `node:sqlite` (pass a ledger instead),
+ * or when the file cannot be opened (a directory, not SQLite, no permission),
  * `time_zone_mismatch` when the file was created with another time zone.
  * @example
  * ```ts
@@ -72,11 +73,19 @@ export function sqliteSpendLedger(options: SqliteSpendLedgerOptions = {}): Spend
   const days = ledgerDays(options, 'sqliteSpendLedger');
   const state = process.env['XDG_STATE_HOME']?.trim() || join(homedir(), '.local', 'state');
   const path = options.path ?? join(state, 'wallet', 'spend-ledger.sqlite');
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const db = new sqlite.DatabaseSync(path);
-  db.exec(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeout ?? 5000)}`);
-  db.exec('PRAGMA journal_mode = WAL');
-  db.exec(SCHEMA);
+  let db: Database | undefined;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    db = new sqlite.DatabaseSync(path);
+    db.exec(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeout ?? 5000)}`);
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec(SCHEMA);
+  } catch (error) {
+    // A directory, a file that is not SQLite, no permission: the setup is wrong, so say where.
+    const why = error instanceof Error ? error.message : String(error);
+    db?.close();
+    throw new WalletError(`The spend ledger ${path} could not be opened: ${why}`, 'ledger_required');
+  }
   const q = {
     candidates: db.prepare(
       `SELECT * FROM journal WHERE state IN ('sent', 'unknown') AND (key = ?1 OR call = ?2)
