@@ -133,7 +133,6 @@ const B64_BLOCK = 8;
 const BASE64_CHAR = /[A-Za-z0-9+/=_-]/;
 // ASCII letters in lower case, every other character kept: the length, so the offsets, hold.
 const fold = (text: string): string => text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /** A range `[start, end)` of a text. */
 type Range = [number, number];
@@ -181,18 +180,9 @@ function runs(
 // The base64 characters of `bytes`, starting `align` bytes into a 3-byte group, that no neighbour
 // changes: whatever encodes the key holds those of one of the three alignments.
 function stableBase64(bytes: Uint8Array, align: number): string {
-  const bits = (i: number): number => (i < align || i >= align + bytes.length ? 0 : bytes[i - align]!);
-  const total = align + bytes.length;
-  let out = '';
+  const text = btoa(String.fromCharCode(...new Uint8Array(align), ...bytes));
   // Character c covers bits [6c, 6c + 6) of the stream: keep those entirely inside the key.
-  for (let c = Math.ceil((8 * align) / 6); 6 * c + 6 <= 8 * total; c++) {
-    const bit = 6 * c;
-    const byte = bit >> 3;
-    const shift = bit & 7;
-    const word = (bits(byte) << 8) | bits(byte + 1);
-    out += B64[(word >> (10 - shift)) & 63];
-  }
-  return out;
+  return text.slice(Math.ceil((8 * align) / 6), Math.floor((8 * (align + bytes.length)) / 6));
 }
 
 /** Finds a key's forms in text. */
