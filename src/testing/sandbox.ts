@@ -209,6 +209,8 @@ class SandboxImpl implements Sandbox {
   }
 
   reset(): void {
+    // A retry of a delivery made before the reset would hand the next test an event it never caused.
+    this.#webhooks.forget();
     this.#state.clear();
     this.#clock.rewind();
     this.#idempotency.clear();
