@@ -70,6 +70,20 @@ describe('the manual clock', () => {
     await expect(sandbox.authorize('order_expiry')).rejects.toMatchObject({ status: 409 });
   });
 
+  it("shows a prompt that ran out as EXPIRED in the sandbox's own records, as verify shows it FAILED", async () => {
+    const sandbox = manualSandbox();
+    const { wallet } = walletFor(sandbox);
+    await checkout(wallet, 'order_ran_out');
+    sandbox.advance(10 * MINUTE);
+
+    // Nothing asked the API since: the test reads the sandbox first.
+    expect(sandbox.charge('order_ran_out')?.status).toBe('EXPIRED');
+    expect(sandbox.charges.map((c) => c.status)).toEqual(['EXPIRED']);
+    const state = await callSandbox(sandbox, 'GET', '/_sandbox/state');
+    expect(state.body.data.charges[0].status).toBe('EXPIRED');
+    expect((await wallet.charges.verify('order_ran_out')).status).toBe('FAILED');
+  });
+
   it('answers a waitForOutcome the moment the clock passes expiresAt, with one poll', async () => {
     const sandbox = manualSandbox();
     const { wallet, nextVerify } = walletFor(sandbox);
