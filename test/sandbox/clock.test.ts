@@ -112,6 +112,19 @@ describe('the manual clock', () => {
     expect(verifies(sandbox)).toBe(1);
   });
 
+  it('refuses a waitForOutcome from a caller it refuses at once, as the service would: never held first', async () => {
+    const sandbox = manualSandbox();
+    const { wallet } = walletFor(sandbox);
+    await checkout(wallet, 'order_refused');
+    sandbox.setAllowedIps(['203.0.113.7']);
+
+    const started = performance.now();
+    // Held until the deadline, the 403 would reach nobody: the wait would end as "no outcome yet".
+    const outcome = wallet.charges.waitForOutcome('order_refused', { timeout: 3000 });
+    await expect(outcome).rejects.toMatchObject({ status: 403 });
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
   it('answers a plain verify of a waiting charge at once: only waitForOutcome polls are held', async () => {
     const sandbox = manualSandbox();
     const { wallet } = walletFor(sandbox);
