@@ -189,11 +189,13 @@ export function createRouter(ctx: RouterContext): Handle {
     const pageBase = `${url.origin}${ctx.basePath}${QR_PAGE_PREFIX}`;
     if (path?.startsWith('/_sandbox/')) return ctx.control(request, path, pageBase);
     const clientIp = normalizeIp(context.clientIp ?? ctx.defaultClientIp);
-    const fault = ctx.faults?.();
+    const drawn = ctx.faults?.(); // drawn for every request, so a seed's sequence stays the same
     // A path the service does not serve never reaches it: the web server in front answers, in
     // plain text, not the service's envelope. So a wrong base URL shows as `endpoint_not_found`.
     const endpoint = path === undefined ? undefined : endpointAt(ctx, path, pageBase);
     const front = path === undefined || endpoint === undefined;
+    // Only the service is faulted: the front server's 404 is recorded and logged without one.
+    const fault = front ? undefined : drawn;
     const outcome: Outcome = front
       ? { response: { status: 404, body: 'Not Found\n' }, replayed: false }
       : await serve(ctx, { request, path, endpoint, clientIp }, fault);
