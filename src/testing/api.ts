@@ -247,7 +247,10 @@ export interface Sandbox {
   readonly deliveries: readonly SandboxDeliveryAttempt[];
   /** API requests answered (not the `/_sandbox/` controls): the newest `historyLimit`. A frozen snapshot. */
   readonly requests: readonly SandboxRequestRecord[];
-  /** Forgets all that happened (idempotency keys too); restores customers, allow list and manual clock. */
+  /**
+   * Forgets all that happened (idempotency keys too) and stops webhook retries under way; restores
+   * customers, allow list and manual clock.
+   */
   reset(): void;
   /**
    * Stops every server `listen()` started, webhook retries under way and held polls. The `dispatcher`

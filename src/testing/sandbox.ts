@@ -15,7 +15,7 @@ import {
   range,
   text,
 } from './options.js';
-import { authorizeCharge, declineCharge, expireCharge } from './state/charges.js';
+import { authorizeCharge, declineCharge, expireCharge, expireIfDue } from './state/charges.js';
 import { Clock } from './state/clock.js';
 import { defaultSandboxCustomers, toSandboxCustomer, withAt } from './state/customers.js';
 import type { SandboxCustomer, SandboxCustomerInit } from './state/customers.js';
@@ -186,14 +186,15 @@ class SandboxImpl implements Sandbox {
   charge(reference: string): SandboxCharge | undefined {
     checkValue('charge() argument', 'reference', reference, text);
     const charge = this.#state.charges.get(reference);
-    return charge === undefined ? undefined : snapshot(charge);
+    return charge === undefined ? undefined : snapshot(expireIfDue(charge, this.#clock.now()));
   }
 
   get customers(): Sandbox['customers'] {
     return snapshot([...this.#state.customers.values()]);
   }
   get charges(): Sandbox['charges'] {
-    return snapshot([...this.#state.charges.values()]);
+    const now = this.#clock.now();
+    return snapshot([...this.#state.charges.values()].map((charge) => expireIfDue(charge, now)));
   }
   get refunds(): Sandbox['refunds'] {
     return snapshot(this.#state.refunds.toArray());
@@ -209,6 +210,8 @@ class SandboxImpl implements Sandbox {
   }
 
   reset(): void {
+    // A retry of a delivery made before the reset would hand the next test an event it never caused.
+    this.#webhooks.forget();
     this.#state.clear();
     this.#clock.rewind();
     this.#idempotency.clear();

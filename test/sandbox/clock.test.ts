@@ -70,6 +70,20 @@ describe('the manual clock', () => {
     await expect(sandbox.authorize('order_expiry')).rejects.toMatchObject({ status: 409 });
   });
 
+  it("shows a prompt that ran out as EXPIRED in the sandbox's own records, as verify shows it FAILED", async () => {
+    const sandbox = manualSandbox();
+    const { wallet } = walletFor(sandbox);
+    await checkout(wallet, 'order_ran_out');
+    sandbox.advance(10 * MINUTE);
+
+    // Nothing asked the API since: the test reads the sandbox first.
+    expect(sandbox.charge('order_ran_out')?.status).toBe('EXPIRED');
+    expect(sandbox.charges.map((c) => c.status)).toEqual(['EXPIRED']);
+    const state = await callSandbox(sandbox, 'GET', '/_sandbox/state');
+    expect(state.body.data.charges[0].status).toBe('EXPIRED');
+    expect((await wallet.charges.verify('order_ran_out')).status).toBe('FAILED');
+  });
+
   it('answers a waitForOutcome the moment the clock passes expiresAt, with one poll', async () => {
     const sandbox = manualSandbox();
     const { wallet, nextVerify } = walletFor(sandbox);
@@ -96,6 +110,19 @@ describe('the manual clock', () => {
 
     await expect(outcome).resolves.toMatchObject({ status: 'SUCCESS', paidAt: '2026-03-02T08:09:00.000Z' });
     expect(verifies(sandbox)).toBe(1);
+  });
+
+  it('refuses a waitForOutcome from a caller it refuses at once, as the service would: never held first', async () => {
+    const sandbox = manualSandbox();
+    const { wallet } = walletFor(sandbox);
+    await checkout(wallet, 'order_refused');
+    sandbox.setAllowedIps(['203.0.113.7']);
+
+    const started = performance.now();
+    // Held until the deadline, the 403 would reach nobody: the wait would end as "no outcome yet".
+    const outcome = wallet.charges.waitForOutcome('order_refused', { timeout: 3000 });
+    await expect(outcome).rejects.toMatchObject({ status: 403 });
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it('answers a plain verify of a waiting charge at once: only waitForOutcome polls are held', async () => {

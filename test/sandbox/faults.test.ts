@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimitError, Wallet } from '@wallet/node';
 import type { Sandbox } from '@wallet/node/testing';
 
-import { TEST_KEY, callHttp, callSandbox } from './http-helpers.js';
+import { TEST_KEY, buildRequest, callHttp, callSandbox } from './http-helpers.js';
 import { trackSandboxes } from './tracked.js';
 
 // Registered first, so its afterEach runs last: the wallets close before their sandboxes.
@@ -45,6 +45,17 @@ describe('fault injection', () => {
     const answer = await callSandbox(sandbox, 'GET', '/v1/charges/verify/nope');
     expect(answer.status).toBeGreaterThanOrEqual(500);
     expect(sandbox.requests[0]).toMatchObject({ fault: 'error', status: answer.status });
+  });
+
+  it('records no fault on a path the front server answers: the 404 was not injected', async () => {
+    const sandbox = track({ faults: { failRate: 1, kinds: ['reset-after'] } });
+    // A wrong base URL: the front server answers 404, the service (and its faults) never see it.
+    const request = buildRequest(sandbox.baseUrl, 'POST', '/api/v1/refunds', {
+      body: { reference: 'order_1' },
+    });
+    const answer = await sandbox.fetch(request);
+    expect([answer.status, await answer.text()]).toEqual([404, 'Not Found\n']);
+    expect(sandbox.requests[0]).toMatchObject({ status: 404, fault: null });
   });
 
   it('delays every answer by the latency, in a seeded range', async () => {

@@ -159,6 +159,23 @@ describe('webhook delivery', () => {
     });
   });
 
+  it('reset() stops the retries of deliveries made before it: the next test never gets them', async () => {
+    receiver = await startReceiver({ failFirst: 1 });
+    const sandbox = createSandbox(deliveringTo(receiver.url, { ...fast, delayMs: 100 }));
+    await resolveAndDispatch(sandbox, 'order_1', 500_000);
+    const { webhook } = await sandbox.authorize('order_1');
+    expect(webhook).toMatchObject({ delivered: false, retrying: true });
+    // afterEach: reset. The next test uses the same reference, and its customer has not paid.
+    sandbox.reset();
+    await resolveAndDispatch(sandbox, 'order_1', 500_000);
+    expect(await webhook!.settled).toMatchObject({ delivered: false });
+
+    expect(receiver.handled).toEqual([]);
+    expect(receiver.hits).toBe(1);
+    expect(sandbox.deliveries).toEqual([]);
+    expect(sandbox.charge('order_1')?.status).toBe('PENDING_AUTHORIZATION');
+  });
+
   it('close() stops the retries under way', async () => {
     receiver = await startReceiver({ failFirst: 100 });
     // Ten minutes to the next attempt: only close() can settle the delivery within the test.

@@ -110,19 +110,26 @@ function authenticate(header: string | null): string {
 /** A request to an endpoint the service serves; a path with a bad segment is its own 400. */
 type Call = { request: Request; path: string; endpoint: Endpoint | SandboxError; clientIp: string };
 
-const MAX_KEY_LENGTH = 255;
-
-// Synchronous from the idempotency lookup to saving the answer: no other request can run in between,
-// so two concurrent requests with one key act once and the second replays the first.
-function answer(ctx: RouterContext, call: Call, body: string): Outcome {
-  const { request, path, endpoint, clientIp } = call;
-  const apiKey = authenticate(request.headers.get('authorization'));
+/** The caller's API key, or the 401 or 403 that refuses the caller. */
+function admit(ctx: RouterContext, call: Call): string {
+  const apiKey = authenticate(call.request.headers.get('authorization'));
+  const { clientIp } = call;
   if (ctx.state.allowedIps !== undefined && !ctx.state.allowedIps.has(clientIp)) {
     throw new SandboxError(
       403,
       `Requests from ${clientIp} are not allowed: the IP is not on this key's allow list.`,
     );
   }
+  return apiKey;
+}
+
+const MAX_KEY_LENGTH = 255;
+
+// Synchronous from the idempotency lookup to saving the answer: no other request can run in between,
+// so two concurrent requests with one key act once and the second replays the first.
+function answer(ctx: RouterContext, call: Call, body: string): Outcome {
+  const { request, path, endpoint } = call;
+  const apiKey = admit(ctx, call);
   if (endpoint instanceof SandboxError) throw endpoint;
   if (endpoint.method !== request.method)
     throw new SandboxError(405, `${path} accepts ${endpoint.method} only.`);
@@ -154,7 +161,12 @@ async function serve(ctx: RouterContext, call: Call, fault: Fault | undefined): 
     return refused(failure(429, 'Injected rate limit: the sandbox did not act.'));
   try {
     const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await readBody(request);
-    if (!(endpoint instanceof SandboxError)) await holdPoll(ctx, request, endpoint.reference);
+    // A refused caller is refused at once, as the service would: held, its 401 or 403 could come
+    // after the caller's deadline and read as "no outcome yet". answer() checks again after the hold.
+    if (!(endpoint instanceof SandboxError)) {
+      admit(ctx, call);
+      await holdPoll(ctx, request, endpoint.reference);
+    }
     return answer(ctx, call, body);
   } catch (error) {
     return refused(refusal(error));
@@ -177,11 +189,13 @@ export function createRouter(ctx: RouterContext): Handle {
     const pageBase = `${url.origin}${ctx.basePath}${QR_PAGE_PREFIX}`;
     if (path?.startsWith('/_sandbox/')) return ctx.control(request, path, pageBase);
     const clientIp = normalizeIp(context.clientIp ?? ctx.defaultClientIp);
-    const fault = ctx.faults?.();
+    const drawn = ctx.faults?.(); // drawn for every request, so a seed's sequence stays the same
     // A path the service does not serve never reaches it: the web server in front answers, in
     // plain text, not the service's envelope. So a wrong base URL shows as `endpoint_not_found`.
     const endpoint = path === undefined ? undefined : endpointAt(ctx, path, pageBase);
     const front = path === undefined || endpoint === undefined;
+    // Only the service is faulted: the front server's 404 is recorded and logged without one.
+    const fault = front ? undefined : drawn;
     const outcome: Outcome = front
       ? { response: { status: 404, body: 'Not Found\n' }, replayed: false }
       : await serve(ctx, { request, path, endpoint, clientIp }, fault);

@@ -11,13 +11,18 @@ export function sandboxFee(amount: number): number {
   return Math.min(Math.floor((amount * 2 + 50) / 100), 200_000);
 }
 
+/** The charge, moved to EXPIRED if its prompt ran out by `now`: every reader sees what verify says. @internal */
+export function expireIfDue(charge: Charge, now: Date): Charge {
+  const pending = charge.status === 'PENDING_AUTHORIZATION' || charge.status === 'PENDING_SCAN';
+  if (pending && !isWaiting(charge, now)) charge.status = 'EXPIRED';
+  return charge;
+}
+
 /** The charge for a reference, with a prompt that ran out moved to EXPIRED first. @internal */
 export function findCharge(state: SandboxState, reference: string, now: Date): Charge {
   const charge = state.charges.get(reference);
   if (!charge) throw new SandboxError(404, `No charge with reference '${reference}'.`);
-  const pending = charge.status === 'PENDING_AUTHORIZATION' || charge.status === 'PENDING_SCAN';
-  if (pending && !isWaiting(charge, now)) charge.status = 'EXPIRED';
-  return charge;
+  return expireIfDue(charge, now);
 }
 
 /** A charge as resolve registers it: nothing dispatched, nothing paid. @internal */

@@ -96,6 +96,8 @@ export class WebhookSender {
   readonly #now: () => Date;
   readonly #record: (attempt: SandboxDeliveryAttempt) => void;
   #stop = new AbortController();
+  // Bumped by forget(): attempts of deliveries made before it are not recorded in the new state.
+  #generation = 0;
   readonly #pending = new Set<Promise<WebhookOutcome>>();
   // Never reset, so an id names one delivery for the sandbox's whole life.
   #deliveries = 0;
@@ -156,6 +158,13 @@ export class WebhookSender {
     this.#stop = new AbortController();
   }
 
+  /** Stops the retries under way without waiting (a reset): they neither reach the endpoint nor get recorded. */
+  forget(): void {
+    this.#generation += 1;
+    this.#stop.abort();
+    this.#stop = new AbortController();
+  }
+
   // Resolves once the first attempt is answered (never rejects); `null` without a target.
   #send(
     reference: string,
@@ -184,6 +193,7 @@ export class WebhookSender {
     const { id, event, reference, url, body, signature } = delivery;
     const retry = this.#retry;
     const stop = this.#stop.signal;
+    const generation = this.#generation;
     const attempts: SandboxDeliveryAttempt[] = [];
     for (let attempt = 1; attempt <= retry.attempts; attempt += 1) {
       const started = this.#now();
@@ -210,7 +220,7 @@ export class WebhookSender {
         nextRetryAt: more ? new Date(this.#now().getTime() + wait).toISOString() : null,
       });
       attempts.push(record);
-      this.#record(record);
+      if (generation === this.#generation) this.#record(record);
       if (attempt === 1) onFirst(record);
       if (!more) return { delivered: ok, attempts };
       try {

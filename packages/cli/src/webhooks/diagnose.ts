@@ -3,7 +3,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
 
-import { verifyWebhook } from '@wallet/node/webhooks';
+import { isWebhookVerificationError, verifyWebhook } from '@wallet/node/webhooks';
 
 import { OK, PROBLEM, UsageError, type Output } from '../output.js';
 
@@ -144,10 +144,13 @@ export async function webhookVerifyCommand(
     throw new UsageError(`Cannot read ${file ?? 'stdin'}: ${error.message}`);
   });
   let verified = true;
+  // Set when the signature matched but the payload is not the documented shape: the delivery is genuine.
+  let genuine: string | undefined;
   try {
     verifyWebhook(captured, flags.signature, secrets[0]!);
-  } catch {
+  } catch (error) {
     verified = false;
+    if (isWebhookVerificationError(error) && error.reason === 'invalid_payload') genuine = error.message;
   }
   const { green, red } = out.colors;
   if (verified) {
@@ -162,6 +165,7 @@ export async function webhookVerifyCommand(
     (nth > 0
       ? `It was signed with the ${ORDINAL[nth] ?? `#${nth + 1}`} --secret, not the first: the handler is set up with another secret (rotation, or test vs live).`
       : undefined) ??
+    genuine ??
     d.signatureNote ??
     'The signature is well formed, but neither the body as captured nor any common alteration of it was signed with the --secret given: the secret is most likely wrong (another endpoint, test vs live, rotated), or the body was changed some other way.';
   out.data({
@@ -170,7 +174,13 @@ export async function webhookVerifyCommand(
     secretIndex: d.secretIndex ?? null,
     cause,
   });
-  out.line(red('The signature does not match this body.'));
+  out.line(
+    red(
+      genuine === undefined
+        ? 'The signature does not match this body.'
+        : 'The signature matches this body, but its payload is not the documented shape.',
+    ),
+  );
   if (d.alteration && nth > 0) out.line(`Signed with the ${ORDINAL[nth] ?? ''} --secret, and:`);
   out.line(cause);
   if (d.signatureNote && d.alteration) out.line(d.signatureNote);
