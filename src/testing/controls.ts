@@ -34,15 +34,14 @@ async function qrRoute(
   }
   if (action === undefined) {
     if (request.method !== 'GET') throw new SandboxError(405, 'The QR page accepts GET only.');
-    return pageResponse({ charge, pageUrl });
+    return pageResponse(charge, pageUrl);
   }
   if (request.method !== 'POST') throw new SandboxError(405, `${action} accepts POST only.`);
   try {
     await (action === 'authorize' ? sandbox.authorize(charge.reference) : sandbox.decline(charge.reference));
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
-    const now = sandbox.charge(charge.reference) ?? charge;
-    return pageResponse({ charge: now, pageUrl, notice: error.message }, error.status);
+    return pageResponse(sandbox.charge(charge.reference) ?? charge, pageUrl, error.message, error.status);
   }
   // Post/redirect/get: a reload of the page shows the outcome and does not act twice.
   return new Response(null, { status: 303, headers: { location: new URL(pageUrl).pathname } });

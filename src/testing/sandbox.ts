@@ -26,7 +26,6 @@ import { FetchDispatcher, mswHandlers, type SandboxMswHandler } from './transpor
 import { startServer, type SandboxListenOptions, type SandboxServer } from './transports/server.js';
 import { WebhookSender, type WebhookDelivery, type WebhookTarget } from './webhooks/sender.js';
 
-/** The longest single move of the manual clock: a year. */
 const MAX_ADVANCE_MS = 366 * 24 * 3_600_000;
 
 class SandboxImpl implements Sandbox {
@@ -221,8 +220,8 @@ class SandboxImpl implements Sandbox {
   async close(): Promise<void> {
     this.#clock.release();
     const webhooks = this.#webhooks.close();
-    await Promise.all([...this.#servers].map((stop) => stop())); // each stop() leaves #servers
-    // close() ends what runs now, not the sandbox: deliveries, listen() and the dispatcher work again.
+    // Ends what runs now, not the sandbox: deliveries, listen() and the dispatcher work again after.
+    await Promise.all([...this.#servers].map((stop) => stop()));
     await webhooks;
   }
 }

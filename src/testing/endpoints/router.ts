@@ -1,7 +1,6 @@
 /**
- * The sandbox as one Fetch-style handler: routing, faults, who may call (`sk_test_` keys, the allow
- * list), idempotent replay and the request log. Every transport calls it, so they cannot drift.
- * A POST's first answer to a key is saved and replayed byte for byte, whatever the later request.
+ * The sandbox as one Fetch-style handler every transport calls: routing, faults, who may call, the
+ * request log, and idempotent replay (a POST's first answer to a key, byte for byte, whatever comes later).
  */
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,11 +14,7 @@ import { failure, parseJsonObject, readBody, refusal, toResponse, type SavedResp
 
 /** Who is calling, as the way of serving knows it. */
 export interface SandboxRequestContext {
-  /**
-   * The caller's IP address, checked against the allow list. `listen()` passes the socket's
-   * address; in process there is no socket, so the sandbox's `clientIp` option stands in.
-   * @default the sandbox's `clientIp` option
-   */
+  /** The caller's IP, checked against the allow list; `listen()` passes the socket's. @default the `clientIp` option */
   clientIp?: string;
 }
 
@@ -33,7 +28,6 @@ export interface RouterContext extends ServiceContext {
   basePath: string;
   faults: (() => Fault) | undefined;
   logger: LogLines;
-  /** Answers the `/_sandbox/` routes (the controls and the QR pages): no key, no faults, no log. */
   control: (request: Request, path: string, pageBase: string) => Promise<Response>;
 }
 
@@ -43,13 +37,12 @@ export function normalizeIp(ip: string): string {
   return trimmed.startsWith('::ffff:') && trimmed.includes('.') ? trimmed.slice(7) : trimmed;
 }
 
-// Sorts each object's keys, so a body's keys may come in any order.
 const sortKeys = (_key: string, value: unknown): unknown =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
     ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)))
     : value;
 
-/** Method, path and body (non-JSON as text), hashed to stay small. */
+/** Method, path and body (JSON with its keys sorted), hashed. */
 function fingerprint(method: string, path: string, body: string): string {
   let normalized = body;
   try {
@@ -89,22 +82,15 @@ export class IdempotencyStore {
 
 function authenticate(header: string | null): string {
   const key = header === null ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
-  if (key === undefined) {
-    throw new SandboxError(
-      401,
-      "Missing or malformed Authorization header; send 'Authorization: Bearer sk_test_...'.",
-    );
-  }
-  if (key.startsWith('sk_live_')) {
-    throw new SandboxError(
-      401,
-      'Live keys (sk_live_...) are refused: the sandbox moves no money. Use an sk_test_ key.',
-    );
-  }
-  if (!key.startsWith('sk_test_') || key.length === 'sk_test_'.length) {
-    throw new SandboxError(401, 'Invalid secret key: the sandbox accepts any key that starts with sk_test_.');
-  }
-  return key;
+  if (key?.startsWith('sk_test_') && key.length > 'sk_test_'.length) return key;
+  throw new SandboxError(
+    401,
+    key === undefined
+      ? "Missing or malformed Authorization header; send 'Authorization: Bearer sk_test_...'."
+      : key.startsWith('sk_live_')
+        ? 'Live keys (sk_live_...) are refused: the sandbox moves no money. Use an sk_test_ key.'
+        : 'Invalid secret key: the sandbox accepts any key that starts with sk_test_.',
+  );
 }
 
 /** A request to an endpoint the service serves; a path with a bad segment is its own 400. */

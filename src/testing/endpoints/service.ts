@@ -5,7 +5,7 @@ import { settlementTime, type Clock } from '../state/clock.js';
 import { findCustomer, linkedBanks } from '../state/customers.js';
 import { SandboxError, type SandboxCharge } from '../state/records.js';
 import { isWaiting, type SandboxState } from '../state/store.js';
-import { amount, optionalObject, optionalString, requireOneOf, requireString, success } from './wire.js';
+import { amount, optionalObject, optionalString, requireString, success } from './wire.js';
 import type { JsonObject, SavedResponse } from './wire.js';
 
 const AUTH_CHANNELS: readonly AuthChannel[] = ['wallet_push', 'wallet_qr'];
@@ -47,7 +47,7 @@ function dispatch(ctx: ServiceContext, body: JsonObject, pageBase: string): Save
   const charge = promptCharge(ctx.state, {
     reference: requireString(body, 'reference'),
     bankId: requireString(body, 'bankId'),
-    channel: requireOneOf(body, 'authChannel', AUTH_CHANNELS),
+    channel: requireString(body, 'authChannel', AUTH_CHANNELS) as AuthChannel,
     description: optionalString(body, 'description'),
     metadata: optionalObject(body, 'metadata'),
     now: ctx.clock.now(),

@@ -3,12 +3,8 @@ import { MAX_BODY_BYTES, readBounded } from '../../core/body.js';
 import { isPlainObject } from '../../internal/values.js';
 import { SandboxError } from '../state/records.js';
 
-/** A saved answer: what the idempotency store keeps and replays. @internal */
-export interface SavedResponse {
-  status: number;
-  /** The exact JSON text of the body. */
-  body: string;
-}
+/** A saved answer (the body's exact text): what the idempotency store keeps and replays. @internal */
+export type SavedResponse = { status: number; body: string };
 
 /** `{ status: 'success', message?, data }` with HTTP 200. The verify response has no `message`. @internal */
 export function success(data: unknown, message?: string): SavedResponse {
@@ -95,12 +91,13 @@ export function parseJsonObject(text: string, contentType: string | null): JsonO
   return value;
 }
 
-/** A required, non-empty string field. @internal */
-export function requireString(body: JsonObject, field: string): string {
+/** A required, non-empty string field; one of `allowed`, if given. @internal */
+export function requireString(body: JsonObject, field: string, allowed?: readonly string[]): string {
   const value = body[field];
   if (value === undefined || value === null) throw bad(`${field} is required.`);
   if (typeof value !== 'string') throw bad(`${field} must be a string.`);
   if (value.trim() === '') throw bad(`${field} must not be empty.`);
+  if (allowed && !allowed.includes(value)) throw bad(`${field} must be one of ${allowed.join(', ')}.`);
   return value;
 }
 
@@ -138,12 +135,4 @@ export function optionalObject(body: JsonObject, field: string): JsonObject | un
   if (!isPlainObject(value)) throw bad(`${field} must be an object of key-value pairs when given.`);
   if (tooDeep(value)) throw bad(`${field} nests more than ${MAX_DEPTH} levels deep.`);
   return value;
-}
-
-/** A required field limited to a list of values. @internal */
-export function requireOneOf<T extends string>(body: JsonObject, field: string, allowed: readonly T[]): T {
-  const value = requireString(body, field);
-  if (!(allowed as readonly string[]).includes(value))
-    throw bad(`${field} must be one of ${allowed.join(', ')}.`);
-  return value as T;
 }

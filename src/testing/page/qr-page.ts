@@ -39,13 +39,6 @@ function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** What the page shows: the charge, its own URL (what the QR code holds), and a refusal, if any. @internal */
-export interface PageView {
-  charge: SandboxCharge;
-  pageUrl: string;
-  notice?: string;
-}
-
 // A QR page's charge was dispatched, so it is never RESOLVED.
 function statusText({ status, expiresAt, paidAt }: SandboxCharge): string {
   if (status === 'SUCCESS') return `Paid at ${paidAt ?? ''}.`;
@@ -54,12 +47,16 @@ function statusText({ status, expiresAt, paidAt }: SandboxCharge): string {
   return `Waiting for the customer. Expires at ${expiresAt ?? 'never'}.`;
 }
 
-/** The customer page as an HTML response. @internal */
-export async function pageResponse(view: PageView, status = 200): Promise<Response> {
-  const { charge } = view;
-  const path = new URL(view.pageUrl).pathname;
+/** The customer page of `charge` at `pageUrl` (what its QR code holds), with a refusal `notice`. @internal */
+export async function pageResponse(
+  charge: SandboxCharge,
+  pageUrl: string,
+  notice?: string,
+  status = 200,
+): Promise<Response> {
+  const path = new URL(pageUrl).pathname;
   const pending = charge.status === 'PENDING_SCAN' || charge.status === 'PENDING_AUTHORIZATION';
-  const svg = await qrSvg(view.pageUrl);
+  const svg = await qrSvg(pageUrl);
   const image = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
   const buttons = pending
     ? `<form method="post" action="${escape(path)}/authorize"><button id="authorize" type="submit">Authorize</button></form>
@@ -82,7 +79,7 @@ button.secondary{background:#b3261e}#status{font-weight:600}.notice{color:#b3261
 <p class="muted">Wallet sandbox · customer view</p>
 <h1 id="amount">${escape(formatNaira(charge.amount))}</h1>
 <p id="status" data-status="${escape(charge.status)}">${escape(statusText(charge))}</p>
-${view.notice === undefined ? '' : `<p class="notice" id="notice">${escape(view.notice)}</p>`}
+${notice === undefined ? '' : `<p class="notice" id="notice">${escape(notice)}</p>`}
 <img id="qr" alt="QR code of this page" src="${image}">
 <dl>
 <dt>Reference</dt><dd id="reference">${escape(charge.reference)}</dd>

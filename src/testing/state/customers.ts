@@ -47,8 +47,8 @@ export interface SandboxCustomer {
 }
 
 /**
- * The customers every sandbox starts with. `@ada` has one ACTIVE mandate and one REVOKED one, so a
- * test can see that only ACTIVE mandates are listed; `@tunde` has an ACTIVE one too.
+ * The customers every sandbox starts with: `@ada` with an ACTIVE and a REVOKED mandate (only ACTIVE
+ * ones are listed), `@tunde` with an ACTIVE one.
  *
  * @example
  * ```ts

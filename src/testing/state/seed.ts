@@ -19,26 +19,18 @@ export interface SandboxSeedCharge {
   reference: string;
   /** Kobo, a positive whole number. */
   amount: number;
-  /**
-   * Where the charge is. `PENDING_AUTHORIZATION` waits for the customer until `promptTtlMs` from
-   * now (authorize, decline and expire work on it); `EXPIRED` verifies as `FAILED`.
-   */
+  /** Where it is: `PENDING_AUTHORIZATION` waits `promptTtlMs` from now; `EXPIRED` verifies as `FAILED`. */
   status: SandboxSeedStatus;
   /** Who pays: a handle or phone the sandbox knows. @default '@ada' */
   handle?: string;
   /**
-   * The fee of a `SUCCESS` charge, Kobo. Give one the fee rule does not give to seed a charge a
-   * reconciliation should flag.
+   * The fee of a `SUCCESS` charge, Kobo: another than the rule's seeds one a reconciliation should flag.
    * @default the fee rule: 2%, rounded half up, capped at 200000
    */
   fee?: number;
   /** The net amount of a `SUCCESS` charge, Kobo. @default amount - fee */
   netAmount?: number;
-  /**
-   * Kobo already refunded from a `SUCCESS` charge, or `true` for all of it; one refund record is
-   * kept for it.
-   * @default 0
-   */
+  /** Kobo refunded from a `SUCCESS` charge (`true`: all), kept as one refund record. @default 0 */
   refunded?: number | boolean;
   /** When a `SUCCESS` charge was paid (ISO-8601). @default now */
   paidAt?: string;
