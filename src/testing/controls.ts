@@ -19,15 +19,13 @@ async function qrRoute(
   pageBase: string,
 ): Promise<Response> {
   const { sandbox, state } = ctx;
-  const match = /^([0-9a-f]{32})(?:\/(qr\.svg|authorize|decline))?$/.exec(rest);
-  const id = match?.[1];
-  const reference = id === undefined ? undefined : state.qrCodes.get(id);
+  const [, id = '', action] = /^([0-9a-f]{32})(?:\/(qr\.svg|authorize|decline))?$/.exec(rest) ?? [];
+  const reference = state.qrCodes.get(id);
   const charge = reference === undefined ? undefined : sandbox.charge(reference);
-  if (id === undefined || charge === undefined) {
+  if (charge === undefined) {
     throw new SandboxError(404, 'No such QR code: it expired with a reset, or a newer prompt replaced it.');
   }
   const pageUrl = `${pageBase}${id}`;
-  const action = match?.[2];
   if (action === 'qr.svg' || (action === undefined && wantsImage(request.headers.get('accept')))) {
     if (request.method !== 'GET') throw new SandboxError(405, 'The QR image accepts GET only.');
     return svgResponse(pageUrl);

@@ -3,7 +3,7 @@ import type { AuthorizeResult, Sandbox, SandboxOptions } from './api.js';
 import { control } from './controls.js';
 import { faultSource } from './endpoints/faults.js';
 import { LogLines, deliveryLine } from './endpoints/log.js';
-import { IdempotencyStore, createRouter, normalizeIp, type Handle } from './endpoints/router.js';
+import { createRouter, normalizeIp, type Handle } from './endpoints/router.js';
 import {
   checkCustomer,
   checkFetchArguments,
@@ -36,7 +36,6 @@ class SandboxImpl implements Sandbox {
   readonly #state: SandboxState;
   readonly #clock: Clock;
   readonly #webhooks: WebhookSender;
-  readonly #idempotency: IdempotencyStore;
   readonly #promptTtlMs: number;
   readonly #logger = new LogLines();
   readonly #servers = new Set<() => Promise<void>>();
@@ -52,13 +51,13 @@ class SandboxImpl implements Sandbox {
     this.#state = new SandboxState({
       history: options.historyLimit ?? 1000,
       maxCharges: options.maxCharges ?? 100_000,
+      answers: options.idempotencyKeyLimit ?? 10_000,
     });
     this.#state.onForget = (references) =>
       this.#logger.note(
         this.#clock.now(),
         `sandbox full (maxCharges ${this.#state.limits.maxCharges}): forgot ${references.length} oldest finished ${references.length === 1 ? `charge, ${references[0]}` : `charges, ${references[0]} to ${references.at(-1)}`}`,
       );
-    this.#idempotency = new IdempotencyStore(options.idempotencyKeyLimit ?? 10_000);
     const { webhookUrl: url, webhookSecret: secret } = options;
     const target = url === undefined || secret === undefined ? undefined : { url, secret };
     const now = (): Date => this.#clock.now();
@@ -77,7 +76,6 @@ class SandboxImpl implements Sandbox {
     };
     this.#handle = createRouter({
       state: this.#state,
-      idempotency: this.#idempotency,
       clock: this.#clock,
       promptTtlMs: this.#promptTtlMs,
       defaultClientIp: options.clientIp ?? '127.0.0.1',
@@ -210,7 +208,6 @@ class SandboxImpl implements Sandbox {
   reset(): void {
     this.#state.clear();
     this.#clock.rewind();
-    this.#idempotency.clear();
     for (const customer of [...defaultSandboxCustomers, ...(this.#options.customers ?? [])]) {
       this.#state.customers.set(withAt(customer.handle), toSandboxCustomer(customer));
     }

@@ -19,12 +19,7 @@ export interface SandboxFaults {
 }
 
 /** What happens to one request: its delay, and the 5xx of an `error`, the seconds of a `rate-limit`. @internal */
-export interface Fault {
-  delayMs: number;
-  kind: SandboxFaultKind | null;
-  status: number;
-  retryAfter: number;
-}
+export type Fault = { delayMs: number; kind: SandboxFaultKind | null; status: number; retryAfter: number };
 
 /** Every kind of fault, and the bounds of injected delays (ms) and `Retry-After` (s). @internal */
 export const KINDS: readonly SandboxFaultKind[] = ['error', 'reset', 'reset-after', 'rate-limit'];

@@ -23,7 +23,6 @@ export type Handle = (request: Request, context?: SandboxRequestContext) => Prom
 
 /** What the handler needs; `basePath` (`''` or for example `/api`) prefixes every route. @internal */
 export interface RouterContext extends ServiceContext {
-  idempotency: IdempotencyStore;
   defaultClientIp: string;
   basePath: string;
   faults: (() => Fault) | undefined;
@@ -55,30 +54,6 @@ function fingerprint(method: string, path: string, body: string): string {
 
 /** An answer; `otherRequest` when it replays a key first used for a different request. */
 type Outcome = { response: SavedResponse; replayed: boolean; otherRequest?: boolean };
-
-/** The saved answers, by API key and idempotency key; past `limit` the oldest goes, as keys expire on the service. @internal */
-export class IdempotencyStore {
-  readonly #entries = new Map<string, { fingerprint: string; response: SavedResponse }>();
-
-  constructor(readonly limit: number) {}
-
-  /** The answer saved for a key of this API key, or else `run()`'s, saved unless a 400, 401 or 403 (fix and resend). */
-  answer(apiKey: string, key: string, print: string, run: () => SavedResponse): Outcome {
-    const stored = `${createHash('sha256').update(apiKey).digest('base64')} ${key}`;
-    const entry = this.#entries.get(stored);
-    if (entry) return { response: entry.response, replayed: true, otherRequest: entry.fingerprint !== print };
-    const response = run();
-    if (![400, 401, 403].includes(response.status)) {
-      this.#entries.set(stored, { fingerprint: print, response });
-      if (this.#entries.size > this.limit) this.#entries.delete(this.#entries.keys().next().value!);
-    }
-    return { response, replayed: false };
-  }
-
-  clear(): void {
-    this.#entries.clear();
-  }
-}
 
 function authenticate(header: string | null): string {
   const key = header === null ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
@@ -125,7 +100,18 @@ function answer(ctx: RouterContext, call: Call, body: string): Outcome {
   if (key.trim() === '' || key.length > MAX_KEY_LENGTH) {
     throw new SandboxError(400, `X-Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`);
   }
-  return ctx.idempotency.answer(apiKey, key, fingerprint(request.method, path, body), run);
+  // Saved unless a 400, 401 or 403 (fix and resend); past the limit the oldest goes, as keys expire.
+  const { answers, limits } = ctx.state;
+  const stored = `${createHash('sha256').update(apiKey).digest('base64')} ${key}`;
+  const print = fingerprint(request.method, path, body);
+  const entry = answers.get(stored);
+  if (entry) return { response: entry.response, replayed: true, otherRequest: entry.fingerprint !== print };
+  const response = run();
+  if (![400, 401, 403].includes(response.status)) {
+    answers.set(stored, { fingerprint: print, response });
+    if (answers.size > limits.answers) answers.delete(answers.keys().next().value!);
+  }
+  return { response, replayed: false };
 }
 
 // Everything but the injected delay, the body read and a held poll is synchronous: see answer().

@@ -12,11 +12,7 @@ const AUTH_CHANNELS: readonly AuthChannel[] = ['wallet_push', 'wallet_qr'];
 const VERIFY = /^\/v1\/charges\/verify\/([^/]+)$/;
 
 /** What the endpoints need besides the request; `promptTtlMs` is how long a prompt lives. @internal */
-export interface ServiceContext {
-  state: SandboxState;
-  clock: Clock;
-  promptTtlMs: number;
-}
+export type ServiceContext = { state: SandboxState; clock: Clock; promptTtlMs: number };
 
 /** One endpoint: its method, its answer to a body (already read), a verify's reference. @internal */
 export interface Endpoint {

@@ -13,10 +13,7 @@ import {
 export type Charge = { -readonly [K in keyof SandboxCharge]: SandboxCharge[K] };
 
 /** The last event sent for a charge, which redeliver sends again. @internal */
-export interface SentEvent {
-  event: string;
-  data: unknown;
-}
+export type SentEvent = { event: string; data: unknown };
 
 /** True while a charge waits for the customer: its prompt is out and has not run out. @internal */
 export function isWaiting(charge: SandboxCharge, now: Date): boolean {
@@ -56,11 +53,14 @@ export class SandboxState {
   /** The id in a QR page's URL → the reference of the charge it pays. */
   readonly qrCodes: Map<string, string> = new Map();
   readonly sentEvents: Map<string, SentEvent> = new Map();
+  /** Saved answers by hashed API key and idempotency key, oldest first: `limits.answers` of them. */
+  readonly answers: Map<string, { fingerprint: string; response: { status: number; body: string } }> =
+    new Map();
   allowedIps: ReadonlySet<string> | undefined;
   /** Told the references of charges forgotten to stay within `maxCharges`, oldest first. */
   onForget: ((references: readonly string[]) => void) | undefined;
 
-  constructor(readonly limits: { history: number; maxCharges: number }) {
+  constructor(readonly limits: { history: number; maxCharges: number; answers: number }) {
     this.refunds = new History(limits.maxCharges);
     this.debits = new History(limits.maxCharges);
     this.deliveries = new History(limits.history);
@@ -113,7 +113,8 @@ export class SandboxState {
 
   /** Forgets everything that happened; the caller sets customers and the allow list again. */
   clear(): void {
-    for (const kept of [this.customers, this.charges, this.qrCodes, this.sentEvents]) kept.clear();
+    for (const kept of [this.customers, this.charges, this.qrCodes, this.sentEvents, this.answers])
+      kept.clear();
     for (const kept of [this.refunds, this.debits, this.deliveries, this.requests]) kept.clear();
   }
 }
