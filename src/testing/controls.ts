@@ -55,8 +55,7 @@ export interface ControlContext {
 
 /** A delivery as JSON (its `settled` promise cannot travel). */
 function deliveryJson(webhook: WebhookDelivery | null): unknown {
-  if (webhook === null) return null;
-  return { delivered: webhook.delivered, retrying: webhook.retrying, attempts: webhook.attempts };
+  return webhook && { delivered: webhook.delivered, retrying: webhook.retrying, attempts: webhook.attempts };
 }
 
 async function route(ctx: ControlContext, request: Request, path: string): Promise<SavedResponse> {

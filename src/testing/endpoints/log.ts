@@ -42,10 +42,8 @@ const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u20
 /** `\u001b[2K\r` becomes the visible text `\x1b[2K\x0d`. @internal */
 export function escapeControls(line: string): string {
   return line.replace(CONTROLS, (c) => {
-    const code = c.charCodeAt(0);
-    return code <= 0xff
-      ? `\\x${code.toString(16).padStart(2, '0')}`
-      : `\\u${code.toString(16).padStart(4, '0')}`;
+    const hex = c.charCodeAt(0).toString(16);
+    return hex.length <= 2 ? `\\x${hex.padStart(2, '0')}` : `\\u${hex.padStart(4, '0')}`;
   });
 }
 

@@ -1,6 +1,6 @@
 /** The service's four endpoints, synchronous so an idempotent replay around them is exact. */
 import type { AuthChannel, ChargeDispatch, ResolvedCustomer, Settlement, Transaction } from '../../types.js';
-import { findCharge, promptCharge, refundCharge, registerCharge } from '../state/charges.js';
+import { findCharge, newCharge, promptCharge, refundCharge, registerCharge } from '../state/charges.js';
 import { settlementTime, type Clock } from '../state/clock.js';
 import { findCustomer, linkedBanks } from '../state/customers.js';
 import { SandboxError, type SandboxCharge } from '../state/records.js';
@@ -27,7 +27,8 @@ function resolveHandle(ctx: ServiceContext, body: JsonObject): SavedResponse {
   const reference = requireString(body, 'reference');
   const customer = findCustomer(ctx.state.customers, handle);
   if (!customer) throw new SandboxError(404, `No customer with handle or phone '${handle}'.`);
-  registerCharge(ctx.state, reference, amountKobo, customer, ctx.clock.now());
+  const now = ctx.clock.now();
+  registerCharge(ctx.state, newCharge(reference, amountKobo, customer, now), now);
   const data: ResolvedCustomer = {
     customer: { handle: customer.handle, name: customer.name, avatarUrl: customer.avatarUrl },
     availableAuthChannels: [

@@ -119,10 +119,8 @@ export function amount(body: JsonObject, field: string, required: boolean): numb
   return value;
 }
 
-/** How deep stored metadata may nest: the sandbox copies and freezes what it keeps, recursively. */
+// Metadata is copied and frozen recursively, so it nests at most 32 deep; the check stops there too.
 const MAX_DEPTH = 32;
-
-// Stops at MAX_DEPTH + 1 levels, so a hostile body cannot overflow the stack.
 const tooDeep = (value: unknown, level = 1): boolean =>
   typeof value === 'object' &&
   value !== null &&

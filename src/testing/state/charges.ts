@@ -44,16 +44,11 @@ export function newCharge(reference: string, amount: number, customer: SandboxCu
   };
 }
 
-/** Registers a reference; the same order again is harmless, another amount or customer is 409. @internal */
-export function registerCharge(
-  state: SandboxState,
-  reference: string,
-  amount: number,
-  customer: SandboxCustomer,
-  now: Date,
-): void {
+/** Registers a new charge; the same order again is harmless, another amount or customer is 409. @internal */
+export function registerCharge(state: SandboxState, charge: Charge, now: Date): void {
+  const { reference, amount, customer } = charge;
   const existing = state.charges.get(reference);
-  if (existing === undefined) return state.admit(newCharge(reference, amount, customer, now), now);
+  if (existing === undefined) return state.admit(charge, now);
   if (existing.amount !== amount || existing.customer.handle !== customer.handle) {
     throw new SandboxError(
       409,

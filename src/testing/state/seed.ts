@@ -126,8 +126,7 @@ function seededCharge(state: SandboxState, row: SandboxSeedCharge, now: Date, tt
   charge.fee = row.fee ?? sandboxFee(row.amount);
   charge.netAmount = row.netAmount ?? row.amount - charge.fee;
   charge.paidAt = row.paidAt === undefined ? charge.createdAt : new Date(row.paidAt).toISOString();
-  charge.refundedAmount =
-    row.refunded === true ? row.amount : row.refunded === false ? 0 : (row.refunded ?? 0);
+  charge.refundedAmount = row.refunded === true ? row.amount : row.refunded || 0;
   return charge;
 }
 

@@ -141,8 +141,7 @@ export class FetchDispatcher implements Dispatcher {
   destroy(a?: Error | null | (() => void), b?: () => void): Promise<void> | void {
     this.#closed = true;
     const callback = typeof a === 'function' ? a : b;
-    if (callback) return callback();
-    return Promise.resolve();
+    return callback ? callback() : Promise.resolve();
   }
 }
 
