@@ -30,8 +30,7 @@ export interface SandboxOptions {
   /** Retries of a failed or slow delivery. @default { attempts: 5, delayMs: 50, maxDelayMs: 10000, timeoutMs: 2000 } */
   webhookRetry?: WebhookRetryOptions;
   /**
-   * More customers, added to `defaultSandboxCustomers`; one with the same handle replaces the default.
-   * @default []
+   * More customers, added to `defaultSandboxCustomers` (one with the same handle replaces it). @default []
    *
    * @example
    * ```ts
@@ -54,10 +53,9 @@ export interface SandboxOptions {
   /** The sandbox's time: read each time on the real clock, once (its start) on the manual one. @default () => new Date() */
   now?: () => Date;
   /**
-   * `'manual'` stops the sandbox's time; only `advance()` moves it. Prompts expire as it passes
-   * their `expiresAt`, paid charges settle at 10:00 Lagos time on the next Lagos day (until then
-   * `settlement` is `null`; on the real clock they settle at once), and a `waitForOutcome` poll is
-   * answered the moment the test ends the wait: tests of expiry and settlement take milliseconds.
+   * `'manual'` stops the sandbox's time; only `advance()` moves it: prompts expire past their `expiresAt`,
+   * paid charges settle at 10:00 Lagos time the next Lagos day (`settlement` is `null` until then; at once
+   * on the real clock), and a held `waitForOutcome` poll answers the moment the test ends its wait.
    * @default 'real'
    *
    * @example

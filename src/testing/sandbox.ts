@@ -182,8 +182,7 @@ class SandboxImpl implements Sandbox {
 
   charge(reference: string): SandboxCharge | undefined {
     checkValue('charge() argument', 'reference', reference, text);
-    const charge = this.#state.charges.get(reference);
-    return charge === undefined ? undefined : snapshot(charge);
+    return snapshot(this.#state.charges.get(reference));
   }
 
   get customers(): Sandbox['customers'] {

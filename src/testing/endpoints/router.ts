@@ -78,12 +78,11 @@ const MAX_KEY_LENGTH = 255;
 function answer(ctx: RouterContext, call: Call, body: string): Outcome {
   const { request, path, endpoint, clientIp } = call;
   const apiKey = authenticate(request.headers.get('authorization'));
-  if (ctx.state.allowedIps !== undefined && !ctx.state.allowedIps.has(clientIp)) {
+  if (ctx.state.allowedIps !== undefined && !ctx.state.allowedIps.has(clientIp))
     throw new SandboxError(
       403,
       `Requests from ${clientIp} are not allowed: the IP is not on this key's allow list.`,
     );
-  }
   if (endpoint instanceof SandboxError) throw endpoint;
   if (endpoint.method !== request.method)
     throw new SandboxError(405, `${path} accepts ${endpoint.method} only.`);

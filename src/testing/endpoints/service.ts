@@ -85,12 +85,11 @@ function toTransaction(charge: SandboxCharge, clock: Clock): Transaction {
 
 function verify(ctx: ServiceContext, reference: string): SavedResponse {
   const charge = findCharge(ctx.state, reference, ctx.clock.now());
-  if (charge.status === 'RESOLVED') {
+  if (charge.status === 'RESOLVED')
     throw new SandboxError(
       404,
       `Charge '${reference}' was resolved but never dispatched; there is nothing to verify.`,
     );
-  }
   return success(toTransaction(charge, ctx.clock));
 }
 

@@ -6,10 +6,9 @@ import { SandboxError } from '../state/records.js';
 /** A saved answer (the body's exact text): what the idempotency store keeps and replays. @internal */
 export type SavedResponse = { status: number; body: string };
 
-/** `{ status: 'success', message?, data }` with HTTP 200. The verify response has no `message`. @internal */
+/** `{ status: 'success', message?, data }` with HTTP 200; verify's has no `message`. @internal */
 export function success(data: unknown, message?: string): SavedResponse {
-  const envelope = message === undefined ? { status: 'success', data } : { status: 'success', message, data };
-  return { status: 200, body: JSON.stringify(envelope) };
+  return { status: 200, body: JSON.stringify({ status: 'success', message, data }) };
 }
 
 /** `{ status: 'error', message }` with the given HTTP status. @internal */

@@ -31,8 +31,7 @@ export async function svgResponse(pageUrl: string): Promise<Response> {
 
 /** True when the client asked for an image (an `<img>`), not a page: a `qrCodeUrl` works both ways. @internal */
 export function wantsImage(accept: string | null): boolean {
-  if (accept === null) return false;
-  return !/text\/html/i.test(accept) && /image\/(svg\+xml|\*)/i.test(accept);
+  return accept !== null && !/text\/html/i.test(accept) && /image\/(svg\+xml|\*)/i.test(accept);
 }
 
 function escape(text: string): string {

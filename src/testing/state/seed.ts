@@ -72,12 +72,10 @@ function rowIssues(state: SandboxState, row: unknown, at: string, seen: Set<stri
   if (!kobo(amount, false)) bad('amount', 'must be a positive whole number of Kobo');
   if (typeof status !== 'string' || !STATUSES.has(status))
     bad('status', `must be one of ${[...STATUSES].join(', ')}`);
-  if (r.handle !== undefined && (typeof r.handle !== 'string' || !findCustomer(state.customers, r.handle))) {
+  if (r.handle !== undefined && (typeof r.handle !== 'string' || !findCustomer(state.customers, r.handle)))
     bad('handle', 'must be the handle or phone of a customer of the sandbox');
-  }
-  if (r.channel !== undefined && r.channel !== 'wallet_push' && r.channel !== 'wallet_qr') {
+  if (r.channel !== undefined && r.channel !== 'wallet_push' && r.channel !== 'wallet_qr')
     bad('channel', 'must be wallet_push or wallet_qr');
-  }
   if (status !== 'SUCCESS') {
     for (const field of PAID_ONLY) if (r[field] !== undefined) bad(field, 'is only for a SUCCESS charge');
     return issues;
@@ -88,12 +86,10 @@ function rowIssues(state: SandboxState, row: unknown, at: string, seen: Set<stri
   const { refunded } = r;
   const refundable =
     typeof refunded === 'boolean' || (kobo(refunded, true) && (refunded as number) <= (amount as number));
-  if (refunded !== undefined && !refundable) {
+  if (refunded !== undefined && !refundable)
     bad('refunded', 'must be true, false or a whole number of Kobo up to the amount');
-  }
-  if (r.paidAt !== undefined && (typeof r.paidAt !== 'string' || Number.isNaN(Date.parse(r.paidAt)))) {
+  if (r.paidAt !== undefined && (typeof r.paidAt !== 'string' || Number.isNaN(Date.parse(r.paidAt))))
     bad('paidAt', 'must be an ISO-8601 date');
-  }
   return issues;
 }
 

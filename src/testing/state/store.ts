@@ -72,12 +72,11 @@ export class SandboxState {
     const { maxCharges } = this.limits;
     if (this.charges.size >= maxCharges)
       this.#forget(maxCharges - Math.max(1, Math.floor(maxCharges / 100)), now);
-    if (this.charges.size >= maxCharges) {
+    if (this.charges.size >= maxCharges)
       throw new SandboxError(
         503,
         `The sandbox is full: it keeps ${maxCharges} charges (maxCharges) and every one is waiting for its customer. Authorize, decline or expire some, or raise maxCharges.`,
       );
-    }
     this.charges.set(charge.reference, charge);
   }
 
@@ -88,12 +87,11 @@ export class SandboxState {
     if (excess <= 0) return;
     let waiting = 0;
     for (const charge of this.charges.values()) if (isWaiting(charge, now)) waiting += 1;
-    if (waiting + count > maxCharges) {
+    if (waiting + count > maxCharges)
       throw new SandboxError(
         503,
         `No room for ${count} charges: the sandbox keeps ${maxCharges} (maxCharges) and ${waiting} are waiting for their customer.`,
       );
-    }
     this.#forget(this.charges.size - excess, now);
   }
 
@@ -121,12 +119,11 @@ export class SandboxState {
 
 /** A deep, frozen copy: a test can keep it while the sandbox goes on changing. @internal */
 export function snapshot<T>(value: T): T {
-  const freeze = (inner: unknown): void => {
-    if (typeof inner !== 'object' || inner === null) return;
-    for (const item of Object.values(inner)) freeze(item);
-    Object.freeze(inner);
-  };
-  const copy = structuredClone(value);
-  freeze(copy);
-  return copy;
+  return deepFreeze(structuredClone(value));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  for (const item of Object.values(value)) deepFreeze(item);
+  return Object.freeze(value);
 }
