@@ -15,10 +15,7 @@ const terminal: SandboxLogger = { info: print, warn: print };
 
 async function main(): Promise<void> {
   const args = parseBinArgs(process.argv.slice(2));
-  if (args.kind === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
+  if (args.kind === 'help') return void process.stdout.write(`${USAGE}\n`);
   if (args.kind === 'error') fail(args.message);
   const sandbox = createSandbox({ ...args.sandbox, ...(args.quiet ? {} : { logger: terminal }) });
   const server = await sandbox.listen(args.listen);

@@ -5,9 +5,8 @@ import type { SandboxCharge } from '../state/records.js';
 /** The path of a QR page under the sandbox's base path. @internal */
 export const QR_PAGE_PREFIX = '/_sandbox/qr/';
 
-/** Never cached, never sniffed as another type. */
+// Never cached nor sniffed; the page loads nothing from anywhere, and its forms post only to the sandbox.
 const FRESH = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const;
-/** The page's security headers: nothing loads from anywhere, forms post only to the sandbox. */
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy':

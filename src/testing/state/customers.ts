@@ -90,9 +90,7 @@ export function withAt(handle: string): string {
 export function phoneKey(phone: string): string | undefined {
   const trimmed = phone.trim();
   if (!/^\+?[\d\s()-]+$/.test(trimmed)) return undefined;
-  const digits = trimmed.replace(/\D/g, '');
-  if (digits.startsWith('234')) return digits.slice(3);
-  return digits.startsWith('0') ? digits.slice(1) : digits;
+  return trimmed.replace(/\D/g, '').replace(/^(234|0)/, '');
 }
 
 /** Fills in a customer's defaults. @internal */
