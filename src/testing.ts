@@ -4,7 +4,7 @@
  * @module \@wallet/node/testing
  */
 export { FetchDispatcher } from './testing/transports/in-process.js';
-export type { FetchHandler } from './testing/transports/in-process.js';
+export type { FetchHandler, SandboxMswHandler } from './testing/transports/in-process.js';
 export { createSandbox } from './testing/sandbox.js';
 export type { Sandbox, SandboxOptions, AuthorizeResult } from './testing/api.js';
 export { SandboxError } from './testing/state/records.js';
@@ -20,7 +20,6 @@ export type {
   SandboxFaultKind,
 } from './testing/state/records.js';
 export type { SandboxRequestContext } from './testing/endpoints/router.js';
-export type { SandboxMswHandler } from './testing/transports/in-process.js';
 export type { SandboxListenOptions, SandboxServer } from './testing/transports/server.js';
 export type { WebhookRetryOptions, WebhookOutcome, WebhookDelivery } from './testing/webhooks/sender.js';
 export type { SandboxLogger } from './testing/endpoints/log.js';

@@ -19,23 +19,18 @@ import type { WebhookDelivery, WebhookRetryOptions, WebhookTarget } from './webh
 /** Options of `createSandbox()`. @expand */
 export interface SandboxOptions {
   /**
-   * The base URL the MSW handlers answer and the dispatcher is meant for; give the same one to the SDK.
-   * Its path, if any (`https://sandbox.wallet.test/api`), prefixes every route, `listen()`'s too.
-   * @default 'https://sandbox.wallet.test'
+   * The base URL the MSW handlers answer (give the SDK the same); its path, if any (`…/api`), prefixes
+   * every route, `listen()`'s too. @default 'https://sandbox.wallet.test'
    */
   baseUrl?: string;
   /** Where `authorize()` sends the signed `charge.success`; needs `webhookSecret`. @default undefined */
   webhookUrl?: string;
   /** The secret deliveries are signed with: give your webhook handler the same one. @default undefined */
   webhookSecret?: string;
-  /**
-   * Retries of a delivery to an endpoint that fails or is too slow.
-   * @default { attempts: 5, delayMs: 50, maxDelayMs: 10000, timeoutMs: 2000 }
-   */
+  /** Retries of a failed or slow delivery. @default { attempts: 5, delayMs: 50, maxDelayMs: 10000, timeoutMs: 2000 } */
   webhookRetry?: WebhookRetryOptions;
   /**
-   * More customers, added to `defaultSandboxCustomers`; one with the same handle replaces the default.
-   * @default []
+   * More customers, added to `defaultSandboxCustomers` (one with the same handle replaces it). @default []
    *
    * @example
    * ```ts
@@ -49,23 +44,18 @@ export interface SandboxOptions {
   /** The IP allow list: requests from any other address answer 403. @default undefined (every address) */
   allowedIps?: readonly string[];
   /**
-   * The caller's IP for requests served in process (MSW, `dispatcher`, `fetch` without a context),
-   * where no socket tells it. `listen()` uses the socket's address instead.
-   * @default '127.0.0.1'
+   * The caller's IP in process (MSW, `dispatcher`, `fetch` without a context); `listen()` uses the
+   * socket's. @default '127.0.0.1'
    */
   clientIp?: string;
   /** How long a dispatched prompt lives before the charge expires, ms. @default 600000 (10 minutes) */
   promptTtlMs?: number;
-  /**
-   * The sandbox's time: read at every moment on the real clock, once (as its start) on the manual one.
-   * @default () => new Date()
-   */
+  /** The sandbox's time: read each time on the real clock, once (its start) on the manual one. @default () => new Date() */
   now?: () => Date;
   /**
-   * `'manual'` stops the sandbox's time; only `advance()` moves it. Prompts expire as it passes
-   * their `expiresAt`, paid charges settle at 10:00 Lagos time on the next Lagos day (until then
-   * `settlement` is `null`; on the real clock they settle at once), and a `waitForOutcome` poll is
-   * answered the moment the test ends the wait: tests of expiry and settlement take milliseconds.
+   * `'manual'` stops the sandbox's time; only `advance()` moves it: prompts expire past their `expiresAt`,
+   * paid charges settle at 10:00 Lagos time the next Lagos day (`settlement` is `null` until then; at once
+   * on the real clock), and a held `waitForOutcome` poll answers the moment the test ends its wait.
    * @default 'real'
    *
    * @example
@@ -76,16 +66,11 @@ export interface SandboxOptions {
    * ```
    */
   clock?: SandboxClock;
-  /**
-   * Where to write a line per request answered and per webhook delivery attempt (`logger: console`).
-   * @default undefined (no log)
-   */
+  /** Where to log a line per request answered and per delivery attempt (`console`). @default undefined (no log) */
   logger?: SandboxLogger;
   /**
-   * Fault injection: a seeded share of API requests answered with a 5xx, a reset connection or
-   * (when `kinds` names `'rate-limit'`) a 429 with `Retry-After`, and delays, to prove a merchant's
-   * retry paths.
-   * @default undefined (no faults)
+   * Fault injection, to prove retry paths: a seeded share of API requests answered with a 5xx, a reset
+   * or (if `kinds` names `'rate-limit'`) a 429 with `Retry-After`, and delays. @default undefined (no faults)
    *
    * @example
    * ```ts
@@ -98,9 +83,8 @@ export interface SandboxOptions {
   /** Idempotency keys kept (each scoped to its API key, one limit for all); past it the oldest goes. @default 10000 */
   idempotencyKeyLimit?: number;
   /**
-   * How many charges (and refunds and debits, each) are kept. Past it the oldest finished ones go, a
-   * hundredth of the limit at a time (logged); a waiting charge never goes: if all wait, resolve answers 503.
-   * @default 100000
+   * Charges (and refunds and debits, each) kept. Past it the oldest finished go, a hundredth at a time
+   * (logged); a waiting charge never goes: if all wait, resolve answers 503. @default 100000
    */
   maxCharges?: number;
 }
@@ -118,8 +102,7 @@ export interface Sandbox {
   /** The base URL of the MSW handlers (the `baseUrl` option). */
   readonly baseUrl: string;
   /**
-   * Answers one request as the service would: the whole sandbox as a Fetch-style handler, for
-   * Hono, Next.js route handlers or your own server. Bound, so it can be passed around alone.
+   * The whole sandbox as a bound Fetch-style handler (Hono, Next.js route handlers, your own server).
    * An injected reset (see `faults`) is answered `Response.error()`: carry it as a dropped connection.
    *
    * @example
@@ -161,10 +144,9 @@ export interface Sandbox {
    */
   listen(options?: SandboxListenOptions): Promise<SandboxServer>;
   /**
-   * Plays the customer authorizing a pending charge: it becomes `SUCCESS` (fee, `netAmount`,
-   * settlement, `paidAt`), the customer is debited once, and the signed `charge.success` goes to
-   * `webhookUrl`. Resolves once the first delivery attempt is answered; retries go on in the background.
-   * Rejects with a `SandboxError` 404 (unknown reference) or 409 (not pending), or a `ValidationError`.
+   * Plays the customer authorizing a pending charge: `SUCCESS` (fee, `netAmount`, settlement, `paidAt`),
+   * one debit, and the signed `charge.success` to `webhookUrl`. Resolves after the first delivery attempt
+   * (retries go on). Rejects with a `SandboxError` 404 (unknown) or 409 (not pending), or a `ValidationError`.
    *
    * @example
    * ```ts
@@ -174,16 +156,14 @@ export interface Sandbox {
    */
   authorize(reference: string): Promise<AuthorizeResult>;
   /**
-   * Sends the charge's last webhook again, as a new delivery with its own retries; resolves like
-   * `authorize()`, after the first attempt. Rejects with a `SandboxError` 404 for an unknown
-   * reference and 409 when the charge has no webhook (it was never authorized, or no `webhookUrl`).
+   * Sends the charge's last webhook again as a new delivery; resolves like `authorize()`. Rejects with a
+   * `SandboxError` 404 (unknown) or 409 (no webhook: never authorized, or no `webhookUrl`).
    */
   redeliver(reference: string): Promise<WebhookDelivery>;
   /**
-   * Sends a past delivery (`id` from `deliveries`) again, byte for byte, to the current webhook URL, as
-   * a new delivery your handler's dedupe should catch; resolves like `authorize()`. Over HTTP: `GET
-   * /_sandbox/deliveries`, `POST /_sandbox/deliveries/{id}/replay`. Rejects with a `SandboxError` 404
-   * for an id not held, 409 without a `webhookUrl`.
+   * Sends a past delivery (`id` from `deliveries`) again, byte for byte, to the current webhook URL: your
+   * dedupe should catch it. Resolves like `authorize()`; rejects with a `SandboxError` 404 (id not held)
+   * or 409 (no `webhookUrl`). Over HTTP: `GET /_sandbox/deliveries`, `POST /_sandbox/deliveries/{id}/replay`.
    */
   replay(id: string): Promise<WebhookDelivery>;
   /** Plays the customer declining a pending charge: it becomes `FAILED`. Rejects like `authorize`. */
@@ -191,9 +171,8 @@ export interface Sandbox {
   /** Ends a pending charge's prompt now; verify then reports `FAILED`, and it may be dispatched again. */
   expire(reference: string): Promise<SandboxCharge>;
   /**
-   * Moves the manual clock forward by `ms` and returns the new time: prompts expire, charges
-   * settle and held polls answer. Over HTTP: `POST /_sandbox/clock` with `{ "advance": ms }` (`GET`
-   * reads it). A `SandboxError` 409 on the real clock.
+   * Moves the manual clock `ms` forward (prompts expire, charges settle, held polls answer) and returns
+   * the time; a `SandboxError` 409 on the real clock. Over HTTP: `POST /_sandbox/clock` `{ "advance": ms }`.
    */
   advance(ms: number): Date;
   /** The sandbox's time now: the manual clock's, or the real one's. */
@@ -201,12 +180,11 @@ export interface Sandbox {
   /** Adds a customer, or replaces one with the same handle. */
   addCustomer(customer: SandboxCustomerInit): SandboxCustomer;
   /**
-   * Puts many charges (100,000 in well under a second) straight into the sandbox, in any state a
-   * reconciliation meets: paid (the fee rule's fee or yours), pending (`authorize()` works) until
-   * `promptTtlMs` from now, failed, expired, refunded in part or in full; with their debits and refunds,
-   * no webhook. All rows or none: one `ValidationError` names each bad row, held or repeated reference,
-   * or unknown `handle` (`3.amount: ...`). Past `maxCharges` the oldest finished charges go (logged).
-   * Over HTTP: `POST /_sandbox/seed`, a JSON array or JSON lines, no key.
+   * Puts many charges (100,000 in well under a second) into the sandbox, in any state a reconciliation
+   * meets: paid (the fee rule's fee or yours), pending for `promptTtlMs`, failed, expired, refunded in part
+   * or in full; with debits and refunds, no webhook. All rows or none: one `ValidationError` names each bad
+   * field, held or repeated reference, unknown `handle` (`3.amount: ...`). Past `maxCharges` the oldest
+   * finished go (logged). Over HTTP: `POST /_sandbox/seed`, a JSON array or JSON lines, no key.
    *
    * @example
    * ```ts
@@ -221,9 +199,8 @@ export interface Sandbox {
    */
   seed(charges: readonly SandboxSeedCharge[]): SandboxSeedResult;
   /**
-   * Sets where webhooks go from now on, or stops them with `undefined`; charges and everything
-   * else are kept. Over HTTP: `POST /_sandbox/webhook` with `{ "url": ..., "secret": ... }` (or
-   * `{ "url": null }`), so a running `wallet-sandbox` needs no restart.
+   * Sets where webhooks go from now on (`undefined` stops them), keeping everything else. Over HTTP:
+   * `POST /_sandbox/webhook` `{ "url", "secret" }` or `{ "url": null }`: no restart of `wallet-sandbox`.
    *
    * @example
    * ```ts
@@ -252,9 +229,6 @@ export interface Sandbox {
    * customers, allow list and manual clock.
    */
   reset(): void;
-  /**
-   * Stops every server `listen()` started, webhook retries under way and held polls. The `dispatcher`
-   * holds no socket and keeps working, so a test may go on after it.
-   */
+  /** Stops `listen()`'s servers, webhook retries and held polls; the `dispatcher` keeps working. */
   close(): Promise<void>;
 }

@@ -19,30 +19,27 @@ async function qrRoute(
   pageBase: string,
 ): Promise<Response> {
   const { sandbox, state } = ctx;
-  const match = /^([0-9a-f]{32})(?:\/(qr\.svg|authorize|decline))?$/.exec(rest);
-  const id = match?.[1];
-  const reference = id === undefined ? undefined : state.qrCodes.get(id);
+  const [, id = '', action] = /^([0-9a-f]{32})(?:\/(qr\.svg|authorize|decline))?$/.exec(rest) ?? [];
+  const reference = state.qrCodes.get(id);
   const charge = reference === undefined ? undefined : sandbox.charge(reference);
-  if (id === undefined || charge === undefined) {
+  if (charge === undefined) {
     throw new SandboxError(404, 'No such QR code: it expired with a reset, or a newer prompt replaced it.');
   }
   const pageUrl = `${pageBase}${id}`;
-  const action = match?.[2];
   if (action === 'qr.svg' || (action === undefined && wantsImage(request.headers.get('accept')))) {
     if (request.method !== 'GET') throw new SandboxError(405, 'The QR image accepts GET only.');
     return svgResponse(pageUrl);
   }
   if (action === undefined) {
     if (request.method !== 'GET') throw new SandboxError(405, 'The QR page accepts GET only.');
-    return pageResponse({ charge, pageUrl });
+    return pageResponse(charge, pageUrl);
   }
   if (request.method !== 'POST') throw new SandboxError(405, `${action} accepts POST only.`);
   try {
     await (action === 'authorize' ? sandbox.authorize(charge.reference) : sandbox.decline(charge.reference));
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
-    const now = sandbox.charge(charge.reference) ?? charge;
-    return pageResponse({ charge: now, pageUrl, notice: error.message }, error.status);
+    return pageResponse(sandbox.charge(charge.reference) ?? charge, pageUrl, error.message, error.status);
   }
   // Post/redirect/get: a reload of the page shows the outcome and does not act twice.
   return new Response(null, { status: 303, headers: { location: new URL(pageUrl).pathname } });
@@ -58,8 +55,7 @@ export interface ControlContext {
 
 /** A delivery as JSON (its `settled` promise cannot travel). */
 function deliveryJson(webhook: WebhookDelivery | null): unknown {
-  if (webhook === null) return null;
-  return { delivered: webhook.delivered, retrying: webhook.retrying, attempts: webhook.attempts };
+  return webhook && { delivered: webhook.delivered, retrying: webhook.retrying, attempts: webhook.attempts };
 }
 
 async function route(ctx: ControlContext, request: Request, path: string): Promise<SavedResponse> {

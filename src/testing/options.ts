@@ -190,20 +190,17 @@ const SANDBOX_RULES: Readonly<Record<string, OptionRule>> = {
   maxCharges: wholeNumber(1, 10_000_000),
 };
 
+const WHY = { url: 'where should events go?', secret: 'your handler verifies with it' };
+
 /** Checks `createSandbox()` options; a webhook URL and secret go together. @internal */
 export function checkSandboxOptions(options: unknown): asserts options is SandboxOptions {
   const issues = checkOptions(options, SANDBOX_RULES, '', 'a known option');
   if (issues.length === 0 && options !== undefined) {
     const { webhookUrl, webhookSecret } = options as SandboxOptions;
-    if (webhookUrl !== undefined && webhookSecret === undefined) {
-      issues.push({
-        path: 'webhookSecret',
-        message: 'is required with webhookUrl: your handler verifies with it',
-      });
-    }
-    if (webhookSecret !== undefined && webhookUrl === undefined) {
-      issues.push({ path: 'webhookUrl', message: 'is required with webhookSecret: where should events go?' });
-    }
+    if (webhookUrl !== undefined && webhookSecret === undefined)
+      issues.push({ path: 'webhookSecret', message: `is required with webhookUrl: ${WHY.secret}` });
+    if (webhookSecret !== undefined && webhookUrl === undefined)
+      issues.push({ path: 'webhookUrl', message: `is required with webhookSecret: ${WHY.url}` });
   }
   throwIssues('createSandbox() options', issues);
 }
@@ -232,10 +229,8 @@ export function checkFetchArguments(request: unknown, context: unknown): void {
 export function checkWebhookTarget(value: unknown): asserts value is WebhookTarget {
   const issues = checkOptions(value, { url: httpUrl, secret: text }, '', 'a field of the webhook target');
   if (issues.length === 0 && isPlainObject(value)) {
-    if (value.url === undefined)
-      issues.push({ path: 'url', message: 'is required: where should events go?' });
-    if (value.secret === undefined)
-      issues.push({ path: 'secret', message: 'is required: your handler verifies with it' });
+    if (value.url === undefined) issues.push({ path: 'url', message: `is required: ${WHY.url}` });
+    if (value.secret === undefined) issues.push({ path: 'secret', message: `is required: ${WHY.secret}` });
   }
   throwIssues('webhook target', issues);
 }

@@ -3,7 +3,7 @@ import type { AuthorizeResult, Sandbox, SandboxOptions } from './api.js';
 import { control } from './controls.js';
 import { faultSource } from './endpoints/faults.js';
 import { LogLines, deliveryLine } from './endpoints/log.js';
-import { IdempotencyStore, createRouter, normalizeIp, type Handle } from './endpoints/router.js';
+import { createRouter, normalizeIp, type Handle } from './endpoints/router.js';
 import {
   checkCustomer,
   checkFetchArguments,
@@ -26,7 +26,6 @@ import { FetchDispatcher, mswHandlers, type SandboxMswHandler } from './transpor
 import { startServer, type SandboxListenOptions, type SandboxServer } from './transports/server.js';
 import { WebhookSender, type WebhookDelivery, type WebhookTarget } from './webhooks/sender.js';
 
-/** The longest single move of the manual clock: a year. */
 const MAX_ADVANCE_MS = 366 * 24 * 3_600_000;
 
 class SandboxImpl implements Sandbox {
@@ -37,7 +36,6 @@ class SandboxImpl implements Sandbox {
   readonly #state: SandboxState;
   readonly #clock: Clock;
   readonly #webhooks: WebhookSender;
-  readonly #idempotency: IdempotencyStore;
   readonly #promptTtlMs: number;
   readonly #logger = new LogLines();
   readonly #servers = new Set<() => Promise<void>>();
@@ -53,13 +51,13 @@ class SandboxImpl implements Sandbox {
     this.#state = new SandboxState({
       history: options.historyLimit ?? 1000,
       maxCharges: options.maxCharges ?? 100_000,
+      answers: options.idempotencyKeyLimit ?? 10_000,
     });
     this.#state.onForget = (references) =>
       this.#logger.note(
         this.#clock.now(),
         `sandbox full (maxCharges ${this.#state.limits.maxCharges}): forgot ${references.length} oldest finished ${references.length === 1 ? `charge, ${references[0]}` : `charges, ${references[0]} to ${references.at(-1)}`}`,
       );
-    this.#idempotency = new IdempotencyStore(options.idempotencyKeyLimit ?? 10_000);
     const { webhookUrl: url, webhookSecret: secret } = options;
     const target = url === undefined || secret === undefined ? undefined : { url, secret };
     const now = (): Date => this.#clock.now();
@@ -78,7 +76,6 @@ class SandboxImpl implements Sandbox {
     };
     this.#handle = createRouter({
       state: this.#state,
-      idempotency: this.#idempotency,
       clock: this.#clock,
       promptTtlMs: this.#promptTtlMs,
       defaultClientIp: options.clientIp ?? '127.0.0.1',
@@ -186,7 +183,7 @@ class SandboxImpl implements Sandbox {
   charge(reference: string): SandboxCharge | undefined {
     checkValue('charge() argument', 'reference', reference, text);
     const charge = this.#state.charges.get(reference);
-    return charge === undefined ? undefined : snapshot(expireIfDue(charge, this.#clock.now()));
+    return snapshot(charge && expireIfDue(charge, this.#clock.now()));
   }
 
   get customers(): Sandbox['customers'] {
@@ -214,7 +211,6 @@ class SandboxImpl implements Sandbox {
     this.#webhooks.forget();
     this.#state.clear();
     this.#clock.rewind();
-    this.#idempotency.clear();
     for (const customer of [...defaultSandboxCustomers, ...(this.#options.customers ?? [])]) {
       this.#state.customers.set(withAt(customer.handle), toSandboxCustomer(customer));
     }
@@ -224,8 +220,8 @@ class SandboxImpl implements Sandbox {
   async close(): Promise<void> {
     this.#clock.release();
     const webhooks = this.#webhooks.close();
-    await Promise.all([...this.#servers].map((stop) => stop())); // each stop() leaves #servers
-    // close() ends what runs now, not the sandbox: deliveries, listen() and the dispatcher work again.
+    // Ends what runs now, not the sandbox: deliveries, listen() and the dispatcher work again after.
+    await Promise.all([...this.#servers].map((stop) => stop()));
     await webhooks;
   }
 }

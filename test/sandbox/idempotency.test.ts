@@ -25,6 +25,22 @@ describe('idempotent replay', () => {
     ]);
   });
 
+  it('forgets its saved answers on reset(): the same key acts again', async () => {
+    const sandbox = createSandbox();
+    await paidCharge(sandbox, 'order_1', 500_000);
+    const send = () =>
+      callSandbox(sandbox, 'POST', '/v1/refunds', {
+        body: { reference: 'order_1', amount: 100_000 },
+        idempotencyKey: 'k1',
+      });
+    await send();
+    sandbox.reset();
+    await paidCharge(sandbox, 'order_1', 500_000);
+    const again = await send();
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(sandbox.refunds).toHaveLength(1);
+  });
+
   it('replays a dispatch after the charge is paid instead of answering 409, and debits once', async () => {
     const sandbox = createSandbox();
     await callSandbox(sandbox, 'POST', '/v1/charges/resolve-handle', {

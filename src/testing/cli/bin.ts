@@ -15,10 +15,7 @@ const terminal: SandboxLogger = { info: print, warn: print };
 
 async function main(): Promise<void> {
   const args = parseBinArgs(process.argv.slice(2));
-  if (args.kind === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
+  if (args.kind === 'help') return void process.stdout.write(`${USAGE}\n`);
   if (args.kind === 'error') fail(args.message);
   const sandbox = createSandbox({ ...args.sandbox, ...(args.quiet ? {} : { logger: terminal }) });
   const server = await sandbox.listen(args.listen);
@@ -37,22 +34,19 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
   // Printed only once the signals are handled: whoever waits for this line may stop us at once.
   const { webhookUrl, faults, customers } = args.sandbox;
-  const lines = [`wallet-sandbox listening on ${server.url}`];
-  lines.push(
+  const lines = [
+    `wallet-sandbox listening on ${server.url}`,
     webhookUrl === undefined
       ? `  webhooks   none yet; to send them, with no restart:\n             curl -X POST ${server.url}/_sandbox/webhook -H 'content-type: application/json' -d '{"url":"http://127.0.0.1:3000/webhooks/wallet","secret":"whsec_demo"}'`
       : `  webhooks   -> ${webhookUrl}`,
-  );
-  lines.push(
     `  customers  ${sandbox.customers.map((c) => c.handle).join(', ')}${customers ? ' (with --customers)' : ''}`,
-  );
+  ];
   if (faults !== undefined) {
-    const latency = Array.isArray(faults.latency) ? faults.latency.join('-') : String(faults.latency ?? 0);
-    const kinds = faults.kinds?.includes('rate-limit')
-      ? `, ${faults.kinds.join(' ')} (Retry-After ${[faults.retryAfter ?? 1].flat().join('-')} s)`
-      : faults.kinds !== undefined
-        ? `, ${faults.kinds.join(' ')}`
-        : '';
+    const latency = [faults.latency ?? 0].flat().join('-');
+    const retry = faults.kinds?.includes('rate-limit')
+      ? ` (Retry-After ${[faults.retryAfter ?? 1].flat().join('-')} s)`
+      : '';
+    const kinds = faults.kinds === undefined ? '' : `, ${faults.kinds.join(' ')}${retry}`;
     lines.push(
       `  faults     fail rate ${faults.failRate ?? 0}${kinds}, latency ${latency} ms, seed ${faults.seed ?? 1}`,
     );

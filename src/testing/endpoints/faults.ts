@@ -6,15 +6,11 @@ export interface SandboxFaults {
   /** Share of API requests that fail, from 0 to 1. @default 0 */
   failRate?: number;
   /**
-   * How failing requests fail; each picks one of these at random (list one twice to make it twice
-   * as likely). `'rate-limit'` is never chosen unless listed here.
-   * @default ['error', 'reset', 'reset-after']
+   * How failing requests fail, one picked at random (list one twice: twice as likely); `'rate-limit'`
+   * only when listed. @default ['error', 'reset', 'reset-after']
    */
   kinds?: readonly SandboxFaultKind[];
-  /**
-   * The `Retry-After` of a `'rate-limit'` fault, whole seconds: a number, or `[min, max]` for a random one.
-   * @default 1
-   */
+  /** The `Retry-After` of a `'rate-limit'` fault, whole seconds, or `[min, max]` for a random one. @default 1 */
   retryAfter?: number | readonly [number, number];
   /** Delay before every API answer, ms: a number, or `[min, max]` for a random one. @default 0 */
   latency?: number | readonly [number, number];
@@ -23,20 +19,13 @@ export interface SandboxFaults {
 }
 
 /** What happens to one request: its delay, and the 5xx of an `error`, the seconds of a `rate-limit`. @internal */
-export interface Fault {
-  delayMs: number;
-  kind: SandboxFaultKind | null;
-  status: number;
-  retryAfter: number;
-}
+export type Fault = { delayMs: number; kind: SandboxFaultKind | null; status: number; retryAfter: number };
 
-/** Every kind of fault. @internal */
+/** Every kind of fault, and the bounds of injected delays (ms) and `Retry-After` (s). @internal */
 export const KINDS: readonly SandboxFaultKind[] = ['error', 'reset', 'reset-after', 'rate-limit'];
 const DEFAULT_KINDS: readonly SandboxFaultKind[] = ['error', 'reset', 'reset-after'];
 const STATUSES = [500, 502, 503] as const;
-/** The longest injected delay, ms. @internal */
 export const MAX_LATENCY_MS = 120_000;
-/** The longest injected `Retry-After`, seconds. @internal */
 export const MAX_RETRY_AFTER_S = 3600;
 
 /** mulberry32: the same sequence from the same seed on every runtime (the tests use it too). @internal */

@@ -1,10 +1,7 @@
 /** The development server's log: a line per request and per delivery attempt, as the Stripe CLI's `listen`. */
 import type { SandboxDeliveryAttempt, SandboxRequestRecord } from '../state/records.js';
 
-/**
- * Where the sandbox writes its log lines: `console` will do. `info` gets requests and delivered
- * webhooks; `warn` gets 5xx answers, injected faults and failed deliveries.
- */
+/** Where the sandbox logs (`console` will do): `info` requests and deliveries; `warn` 5xx, faults, failures. */
 export interface SandboxLogger {
   /** One line about something that went as expected. */
   info(line: string): void;
@@ -38,18 +35,15 @@ export function deliveryLine(attempt: SandboxDeliveryAttempt): string {
   return `${head}, next retry in ${ms(Math.max(0, wait))} (${clock(attempt.nextRetryAt)})`;
 }
 
-// C0 and C1 controls, DEL, line and paragraph separators, and the invisible direction marks: each
-// can erase, redraw or reorder what a terminal shows, so a reference could forge a log line.
+// Controls, separators and direction marks can redraw or reorder a terminal: a reference could forge a line.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point.
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** `\u001b[2K\r` becomes the visible text `\x1b[2K\x0d`. @internal */
 export function escapeControls(line: string): string {
   return line.replace(CONTROLS, (c) => {
-    const code = c.charCodeAt(0);
-    return code <= 0xff
-      ? `\\x${code.toString(16).padStart(2, '0')}`
-      : `\\u${code.toString(16).padStart(4, '0')}`;
+    const hex = c.charCodeAt(0).toString(16);
+    return hex.length <= 2 ? `\\x${hex.padStart(2, '0')}` : `\\u${hex.padStart(4, '0')}`;
   });
 }
 
@@ -71,7 +65,7 @@ export class LogLines {
       try {
         sink.logger[level](safe);
       } catch {
-        // A log sink that throws must not turn an answered request into a failed one.
+        // A throwing sink must not fail an answered request.
       }
     }
   }

@@ -1,7 +1,6 @@
 /**
- * The sandbox as one Fetch-style handler: routing, faults, who may call (`sk_test_` keys, the allow
- * list), idempotent replay and the request log. Every transport calls it, so they cannot drift.
- * A POST's first answer to a key is saved and replayed byte for byte, whatever the later request.
+ * The sandbox as one Fetch-style handler every transport calls: routing, faults, who may call, the
+ * request log, and idempotent replay (a POST's first answer to a key, byte for byte, whatever comes later).
  */
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,11 +14,7 @@ import { failure, parseJsonObject, readBody, refusal, toResponse, type SavedResp
 
 /** Who is calling, as the way of serving knows it. */
 export interface SandboxRequestContext {
-  /**
-   * The caller's IP address, checked against the allow list. `listen()` passes the socket's
-   * address; in process there is no socket, so the sandbox's `clientIp` option stands in.
-   * @default the sandbox's `clientIp` option
-   */
+  /** The caller's IP, checked against the allow list; `listen()` passes the socket's. @default the `clientIp` option */
   clientIp?: string;
 }
 
@@ -28,12 +23,10 @@ export type Handle = (request: Request, context?: SandboxRequestContext) => Prom
 
 /** What the handler needs; `basePath` (`''` or for example `/api`) prefixes every route. @internal */
 export interface RouterContext extends ServiceContext {
-  idempotency: IdempotencyStore;
   defaultClientIp: string;
   basePath: string;
   faults: (() => Fault) | undefined;
   logger: LogLines;
-  /** Answers the `/_sandbox/` routes (the controls and the QR pages): no key, no faults, no log. */
   control: (request: Request, path: string, pageBase: string) => Promise<Response>;
 }
 
@@ -43,13 +36,12 @@ export function normalizeIp(ip: string): string {
   return trimmed.startsWith('::ffff:') && trimmed.includes('.') ? trimmed.slice(7) : trimmed;
 }
 
-// Sorts each object's keys, so a body's keys may come in any order.
 const sortKeys = (_key: string, value: unknown): unknown =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
     ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)))
     : value;
 
-/** Method, path and body (non-JSON as text), hashed to stay small. */
+/** Method, path and body (JSON with its keys sorted), hashed. */
 function fingerprint(method: string, path: string, body: string): string {
   let normalized = body;
   try {
@@ -63,48 +55,17 @@ function fingerprint(method: string, path: string, body: string): string {
 /** An answer; `otherRequest` when it replays a key first used for a different request. */
 type Outcome = { response: SavedResponse; replayed: boolean; otherRequest?: boolean };
 
-/** The saved answers, by API key and idempotency key; past `limit` the oldest goes, as keys expire on the service. @internal */
-export class IdempotencyStore {
-  readonly #entries = new Map<string, { fingerprint: string; response: SavedResponse }>();
-
-  constructor(readonly limit: number) {}
-
-  /** The answer saved for a key of this API key, or else `run()`'s, saved unless a 400, 401 or 403 (fix and resend). */
-  answer(apiKey: string, key: string, print: string, run: () => SavedResponse): Outcome {
-    const stored = `${createHash('sha256').update(apiKey).digest('base64')} ${key}`;
-    const entry = this.#entries.get(stored);
-    if (entry) return { response: entry.response, replayed: true, otherRequest: entry.fingerprint !== print };
-    const response = run();
-    if (![400, 401, 403].includes(response.status)) {
-      this.#entries.set(stored, { fingerprint: print, response });
-      if (this.#entries.size > this.limit) this.#entries.delete(this.#entries.keys().next().value!);
-    }
-    return { response, replayed: false };
-  }
-
-  clear(): void {
-    this.#entries.clear();
-  }
-}
-
 function authenticate(header: string | null): string {
   const key = header === null ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
-  if (key === undefined) {
-    throw new SandboxError(
-      401,
-      "Missing or malformed Authorization header; send 'Authorization: Bearer sk_test_...'.",
-    );
-  }
-  if (key.startsWith('sk_live_')) {
-    throw new SandboxError(
-      401,
-      'Live keys (sk_live_...) are refused: the sandbox moves no money. Use an sk_test_ key.',
-    );
-  }
-  if (!key.startsWith('sk_test_') || key.length === 'sk_test_'.length) {
-    throw new SandboxError(401, 'Invalid secret key: the sandbox accepts any key that starts with sk_test_.');
-  }
-  return key;
+  if (key?.startsWith('sk_test_') && key.length > 'sk_test_'.length) return key;
+  throw new SandboxError(
+    401,
+    key === undefined
+      ? "Missing or malformed Authorization header; send 'Authorization: Bearer sk_test_...'."
+      : key.startsWith('sk_live_')
+        ? 'Live keys (sk_live_...) are refused: the sandbox moves no money. Use an sk_test_ key.'
+        : 'Invalid secret key: the sandbox accepts any key that starts with sk_test_.',
+  );
 }
 
 /** A request to an endpoint the service serves; a path with a bad segment is its own 400. */
@@ -114,12 +75,11 @@ type Call = { request: Request; path: string; endpoint: Endpoint | SandboxError;
 function admit(ctx: RouterContext, call: Call): string {
   const apiKey = authenticate(call.request.headers.get('authorization'));
   const { clientIp } = call;
-  if (ctx.state.allowedIps !== undefined && !ctx.state.allowedIps.has(clientIp)) {
+  if (ctx.state.allowedIps !== undefined && !ctx.state.allowedIps.has(clientIp))
     throw new SandboxError(
       403,
       `Requests from ${clientIp} are not allowed: the IP is not on this key's allow list.`,
     );
-  }
   return apiKey;
 }
 
@@ -146,7 +106,18 @@ function answer(ctx: RouterContext, call: Call, body: string): Outcome {
   if (key.trim() === '' || key.length > MAX_KEY_LENGTH) {
     throw new SandboxError(400, `X-Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`);
   }
-  return ctx.idempotency.answer(apiKey, key, fingerprint(request.method, path, body), run);
+  // Saved unless a 400, 401 or 403 (fix and resend); past the limit the oldest goes, as keys expire.
+  const { answers, limits } = ctx.state;
+  const stored = `${createHash('sha256').update(apiKey).digest('base64')} ${key}`;
+  const print = fingerprint(request.method, path, body);
+  const entry = answers.get(stored);
+  if (entry) return { response: entry.response, replayed: true, otherRequest: entry.fingerprint !== print };
+  const response = run();
+  if (![400, 401, 403].includes(response.status)) {
+    answers.set(stored, { fingerprint: print, response });
+    if (answers.size > limits.answers) answers.delete(answers.keys().next().value!);
+  }
+  return { response, replayed: false };
 }
 
 // Everything but the injected delay, the body read and a held poll is synchronous: see answer().

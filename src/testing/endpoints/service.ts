@@ -1,22 +1,18 @@
 /** The service's four endpoints, synchronous so an idempotent replay around them is exact. */
 import type { AuthChannel, ChargeDispatch, ResolvedCustomer, Settlement, Transaction } from '../../types.js';
-import { findCharge, promptCharge, refundCharge, registerCharge } from '../state/charges.js';
+import { findCharge, newCharge, promptCharge, refundCharge, registerCharge } from '../state/charges.js';
 import { settlementTime, type Clock } from '../state/clock.js';
 import { findCustomer, linkedBanks } from '../state/customers.js';
 import { SandboxError, type SandboxCharge } from '../state/records.js';
 import { isWaiting, type SandboxState } from '../state/store.js';
-import { amount, optionalObject, optionalString, requireOneOf, requireString, success } from './wire.js';
+import { amount, optionalObject, optionalString, requireString, success } from './wire.js';
 import type { JsonObject, SavedResponse } from './wire.js';
 
 const AUTH_CHANNELS: readonly AuthChannel[] = ['wallet_push', 'wallet_qr'];
 const VERIFY = /^\/v1\/charges\/verify\/([^/]+)$/;
 
 /** What the endpoints need besides the request; `promptTtlMs` is how long a prompt lives. @internal */
-export interface ServiceContext {
-  state: SandboxState;
-  clock: Clock;
-  promptTtlMs: number;
-}
+export type ServiceContext = { state: SandboxState; clock: Clock; promptTtlMs: number };
 
 /** One endpoint: its method, its answer to a body (already read), a verify's reference. @internal */
 export interface Endpoint {
@@ -31,7 +27,8 @@ function resolveHandle(ctx: ServiceContext, body: JsonObject): SavedResponse {
   const reference = requireString(body, 'reference');
   const customer = findCustomer(ctx.state.customers, handle);
   if (!customer) throw new SandboxError(404, `No customer with handle or phone '${handle}'.`);
-  registerCharge(ctx.state, reference, amountKobo, customer, ctx.clock.now());
+  const now = ctx.clock.now();
+  registerCharge(ctx.state, newCharge(reference, amountKobo, customer, now), now);
   const data: ResolvedCustomer = {
     customer: { handle: customer.handle, name: customer.name, avatarUrl: customer.avatarUrl },
     availableAuthChannels: [
@@ -47,7 +44,7 @@ function dispatch(ctx: ServiceContext, body: JsonObject, pageBase: string): Save
   const charge = promptCharge(ctx.state, {
     reference: requireString(body, 'reference'),
     bankId: requireString(body, 'bankId'),
-    channel: requireOneOf(body, 'authChannel', AUTH_CHANNELS),
+    channel: requireString(body, 'authChannel', AUTH_CHANNELS) as AuthChannel,
     description: optionalString(body, 'description'),
     metadata: optionalObject(body, 'metadata'),
     now: ctx.clock.now(),
@@ -88,12 +85,11 @@ function toTransaction(charge: SandboxCharge, clock: Clock): Transaction {
 
 function verify(ctx: ServiceContext, reference: string): SavedResponse {
   const charge = findCharge(ctx.state, reference, ctx.clock.now());
-  if (charge.status === 'RESOLVED') {
+  if (charge.status === 'RESOLVED')
     throw new SandboxError(
       404,
       `Charge '${reference}' was resolved but never dispatched; there is nothing to verify.`,
     );
-  }
   return success(toTransaction(charge, ctx.clock));
 }
 

@@ -3,17 +3,12 @@ import { MAX_BODY_BYTES, readBounded } from '../../core/body.js';
 import { isPlainObject } from '../../internal/values.js';
 import { SandboxError } from '../state/records.js';
 
-/** A saved answer: what the idempotency store keeps and replays. @internal */
-export interface SavedResponse {
-  status: number;
-  /** The exact JSON text of the body. */
-  body: string;
-}
+/** A saved answer (the body's exact text): what the idempotency store keeps and replays. @internal */
+export type SavedResponse = { status: number; body: string };
 
-/** `{ status: 'success', message?, data }` with HTTP 200. The verify response has no `message`. @internal */
+/** `{ status: 'success', message?, data }` with HTTP 200; verify's has no `message`. @internal */
 export function success(data: unknown, message?: string): SavedResponse {
-  const envelope = message === undefined ? { status: 'success', data } : { status: 'success', message, data };
-  return { status: 200, body: JSON.stringify(envelope) };
+  return { status: 200, body: JSON.stringify({ status: 'success', message, data }) };
 }
 
 /** `{ status: 'error', message }` with the given HTTP status. @internal */
@@ -95,12 +90,13 @@ export function parseJsonObject(text: string, contentType: string | null): JsonO
   return value;
 }
 
-/** A required, non-empty string field. @internal */
-export function requireString(body: JsonObject, field: string): string {
+/** A required, non-empty string field; one of `allowed`, if given. @internal */
+export function requireString(body: JsonObject, field: string, allowed?: readonly string[]): string {
   const value = body[field];
   if (value === undefined || value === null) throw bad(`${field} is required.`);
   if (typeof value !== 'string') throw bad(`${field} must be a string.`);
   if (value.trim() === '') throw bad(`${field} must not be empty.`);
+  if (allowed && !allowed.includes(value)) throw bad(`${field} must be one of ${allowed.join(', ')}.`);
   return value;
 }
 
@@ -122,10 +118,8 @@ export function amount(body: JsonObject, field: string, required: boolean): numb
   return value;
 }
 
-/** How deep stored metadata may nest: the sandbox copies and freezes what it keeps, recursively. */
+// Metadata is copied and frozen recursively, so it nests at most 32 deep; the check stops there too.
 const MAX_DEPTH = 32;
-
-// Stops at MAX_DEPTH + 1 levels, so a hostile body cannot overflow the stack.
 const tooDeep = (value: unknown, level = 1): boolean =>
   typeof value === 'object' &&
   value !== null &&
@@ -138,12 +132,4 @@ export function optionalObject(body: JsonObject, field: string): JsonObject | un
   if (!isPlainObject(value)) throw bad(`${field} must be an object of key-value pairs when given.`);
   if (tooDeep(value)) throw bad(`${field} nests more than ${MAX_DEPTH} levels deep.`);
   return value;
-}
-
-/** A required field limited to a list of values. @internal */
-export function requireOneOf<T extends string>(body: JsonObject, field: string, allowed: readonly T[]): T {
-  const value = requireString(body, field);
-  if (!(allowed as readonly string[]).includes(value))
-    throw bad(`${field} must be one of ${allowed.join(', ')}.`);
-  return value as T;
 }

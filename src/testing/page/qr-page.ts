@@ -5,9 +5,8 @@ import type { SandboxCharge } from '../state/records.js';
 /** The path of a QR page under the sandbox's base path. @internal */
 export const QR_PAGE_PREFIX = '/_sandbox/qr/';
 
-/** Never cached, never sniffed as another type. */
+// Never cached nor sniffed; the page loads nothing from anywhere, and its forms post only to the sandbox.
 const FRESH = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const;
-/** The page's security headers: nothing loads from anywhere, forms post only to the sandbox. */
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy':
@@ -31,19 +30,11 @@ export async function svgResponse(pageUrl: string): Promise<Response> {
 
 /** True when the client asked for an image (an `<img>`), not a page: a `qrCodeUrl` works both ways. @internal */
 export function wantsImage(accept: string | null): boolean {
-  if (accept === null) return false;
-  return !/text\/html/i.test(accept) && /image\/(svg\+xml|\*)/i.test(accept);
+  return accept !== null && !/text\/html/i.test(accept) && /image\/(svg\+xml|\*)/i.test(accept);
 }
 
 function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** What the page shows: the charge, its own URL (what the QR code holds), and a refusal, if any. @internal */
-export interface PageView {
-  charge: SandboxCharge;
-  pageUrl: string;
-  notice?: string;
 }
 
 // A QR page's charge was dispatched, so it is never RESOLVED.
@@ -54,12 +45,16 @@ function statusText({ status, expiresAt, paidAt }: SandboxCharge): string {
   return `Waiting for the customer. Expires at ${expiresAt ?? 'never'}.`;
 }
 
-/** The customer page as an HTML response. @internal */
-export async function pageResponse(view: PageView, status = 200): Promise<Response> {
-  const { charge } = view;
-  const path = new URL(view.pageUrl).pathname;
+/** The customer page of `charge` at `pageUrl` (what its QR code holds), with a refusal `notice`. @internal */
+export async function pageResponse(
+  charge: SandboxCharge,
+  pageUrl: string,
+  notice?: string,
+  status = 200,
+): Promise<Response> {
+  const path = new URL(pageUrl).pathname;
   const pending = charge.status === 'PENDING_SCAN' || charge.status === 'PENDING_AUTHORIZATION';
-  const svg = await qrSvg(view.pageUrl);
+  const svg = await qrSvg(pageUrl);
   const image = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
   const buttons = pending
     ? `<form method="post" action="${escape(path)}/authorize"><button id="authorize" type="submit">Authorize</button></form>
@@ -82,7 +77,7 @@ button.secondary{background:#b3261e}#status{font-weight:600}.notice{color:#b3261
 <p class="muted">Wallet sandbox · customer view</p>
 <h1 id="amount">${escape(formatNaira(charge.amount))}</h1>
 <p id="status" data-status="${escape(charge.status)}">${escape(statusText(charge))}</p>
-${view.notice === undefined ? '' : `<p class="notice" id="notice">${escape(view.notice)}</p>`}
+${notice === undefined ? '' : `<p class="notice" id="notice">${escape(notice)}</p>`}
 <img id="qr" alt="QR code of this page" src="${image}">
 <dl>
 <dt>Reference</dt><dd id="reference">${escape(charge.reference)}</dd>

@@ -49,22 +49,16 @@ export function newCharge(reference: string, amount: number, customer: SandboxCu
   };
 }
 
-/** Registers a reference; the same order again is harmless, another amount or customer is 409. @internal */
-export function registerCharge(
-  state: SandboxState,
-  reference: string,
-  amount: number,
-  customer: SandboxCustomer,
-  now: Date,
-): void {
+/** Registers a new charge; the same order again is harmless, another amount or customer is 409. @internal */
+export function registerCharge(state: SandboxState, charge: Charge, now: Date): void {
+  const { reference, amount, customer } = charge;
   const existing = state.charges.get(reference);
-  if (existing === undefined) return state.admit(newCharge(reference, amount, customer, now), now);
-  if (existing.amount !== amount || existing.customer.handle !== customer.handle) {
+  if (existing === undefined) return state.admit(charge, now);
+  if (existing.amount !== amount || existing.customer.handle !== customer.handle)
     throw new SandboxError(
       409,
       `Duplicate reference: '${reference}' is already registered for another amount or customer.`,
     );
-  }
 }
 
 /** What a dispatch asks for; `pageBase` is the absolute URL QR pages live under. @internal */
@@ -87,12 +81,11 @@ export function promptCharge(state: SandboxState, prompt: Prompt): SandboxCharge
     throw new SandboxError(409, `Charge '${reference}' is already paid; it cannot be dispatched again.`);
   }
   const bank = state.customers.get(charge.customer.handle)?.banks.find((b) => b.bankId === bankId);
-  if (!bank || bank.mandateStatus !== 'ACTIVE') {
+  if (!bank || bank.mandateStatus !== 'ACTIVE')
     throw new SandboxError(
       422,
       `bankId '${bankId}' is not a bank with an ACTIVE mandate of ${charge.customer.handle}; use one from linkedBanks.`,
     );
-  }
   // A new prompt replaces the last one, on the one charge per reference: authorizing debits once.
   charge.status = prompt.channel === 'wallet_push' ? 'PENDING_AUTHORIZATION' : 'PENDING_SCAN';
   charge.bankId = bankId;
@@ -115,12 +108,11 @@ export function promptCharge(state: SandboxState, prompt: Prompt): SandboxCharge
 /** A charge still waiting for its customer, or a 409 saying why `action` cannot be done. */
 function pending(state: SandboxState, reference: string, now: Date, action: string): Charge {
   const charge = findCharge(state, reference, now);
-  if (charge.status !== 'PENDING_AUTHORIZATION' && charge.status !== 'PENDING_SCAN') {
+  if (charge.status !== 'PENDING_AUTHORIZATION' && charge.status !== 'PENDING_SCAN')
     throw new SandboxError(
       409,
       `Cannot ${action} '${reference}': it is ${charge.status}, not waiting for the customer.`,
     );
-  }
   return charge;
 }
 
@@ -186,21 +178,19 @@ export function refundCharge(
 ): SandboxRefund {
   const { reference } = request;
   const charge = findCharge(state, reference, now);
-  if (charge.status !== 'SUCCESS') {
+  if (charge.status !== 'SUCCESS')
     throw new SandboxError(
       409,
       `Charge '${reference}' is ${charge.status}; only a SUCCESS charge can be refunded.`,
     );
-  }
   const left = charge.amount - charge.refundedAmount;
   if (left === 0) throw new SandboxError(422, `Charge '${reference}' is already fully refunded.`);
   const amount = request.amount ?? left;
-  if (amount > left) {
+  if (amount > left)
     throw new SandboxError(
       422,
       `Refund amount ${amount} exceeds what is left to refund on '${reference}' (${left} Kobo).`,
     );
-  }
   charge.refundedAmount += amount;
   return recordRefund(state, reference, amount, request.reason ?? null, now.toISOString());
 }

@@ -35,12 +35,11 @@ export class Clock {
 
   /** Moves the manual clock forward; a 409 on the real clock, whose time is not the sandbox's to move. */
   advance(ms: number): Date {
-    if (!this.manual) {
+    if (!this.manual)
       throw new SandboxError(
         409,
         "The clock follows real time: create the sandbox with { clock: 'manual' } to move it.",
       );
-    }
     this.#at += ms;
     this.changed();
     return this.now();

@@ -47,8 +47,8 @@ export interface SandboxCustomer {
 }
 
 /**
- * The customers every sandbox starts with. `@ada` has one ACTIVE mandate and one REVOKED one, so a
- * test can see that only ACTIVE mandates are listed; `@tunde` has an ACTIVE one too.
+ * The customers every sandbox starts with: `@ada` with an ACTIVE and a REVOKED mandate (only ACTIVE
+ * ones are listed), `@tunde` with an ACTIVE one.
  *
  * @example
  * ```ts
@@ -90,9 +90,7 @@ export function withAt(handle: string): string {
 export function phoneKey(phone: string): string | undefined {
   const trimmed = phone.trim();
   if (!/^\+?[\d\s()-]+$/.test(trimmed)) return undefined;
-  const digits = trimmed.replace(/\D/g, '');
-  if (digits.startsWith('234')) return digits.slice(3);
-  return digits.startsWith('0') ? digits.slice(1) : digits;
+  return trimmed.replace(/\D/g, '').replace(/^(234|0)/, '');
 }
 
 /** Fills in a customer's defaults. @internal */

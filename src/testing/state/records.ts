@@ -4,9 +4,8 @@ import type { AuthChannel } from '../../types.js';
 import type { SandboxCustomer } from './customers.js';
 
 /**
- * Where a charge is in the sandbox. `RESOLVED`: registered by resolve, not dispatched yet.
- * `EXPIRED`: its prompt ran out or `expire()` ended it. Verify reports the spec's three values:
- * `PENDING_SCAN` reads as `PENDING_AUTHORIZATION` and `EXPIRED` as `FAILED`.
+ * Where a charge is. `RESOLVED`: resolved, not dispatched. `EXPIRED`: its prompt ran out or `expire()` ended
+ * it. Verify reports `PENDING_SCAN` as `PENDING_AUTHORIZATION` and `EXPIRED` as `FAILED`.
  */
 export type SandboxChargeStatus =
   'RESOLVED' | 'PENDING_AUTHORIZATION' | 'PENDING_SCAN' | 'SUCCESS' | 'FAILED' | 'EXPIRED';
@@ -136,16 +135,15 @@ export interface SandboxRequestRecord {
 }
 
 /**
- * How a faulty request fails. `error`: a 5xx, the sandbox did not act. `reset`: the connection drops
- * before the sandbox acts. `reset-after`: the sandbox acts, then the connection drops: an unknown
- * outcome, which a retry with the same idempotency key resolves. `rate-limit`: a 429 with a
- * `Retry-After` (the faults' `retryAfter`), the sandbox did not act; chosen only when `kinds` names it.
+ * How a faulty request fails. `error`: a 5xx, nothing done. `reset`: the connection drops, nothing done.
+ * `reset-after`: done, then the connection drops (an unknown outcome; a retry with the same idempotency key
+ * resolves it). `rate-limit` (only when `kinds` names it): a 429 with the faults' `retryAfter`, nothing done.
  */
 export type SandboxFaultKind = 'error' | 'reset' | 'reset-after' | 'rate-limit';
 
 /**
- * A request the sandbox refused, or a test control called on a charge in the wrong state, with the
- * HTTP status it is answered with, over HTTP and in process alike. A {@link WalletError}.
+ * A request refused, or a test control called on a charge in the wrong state, with its HTTP status
+ * (over HTTP and in process alike). A {@link WalletError}.
  *
  * @example
  * ```ts
@@ -153,13 +151,12 @@ export type SandboxFaultKind = 'error' | 'reset' | 'reset-after' | 'rate-limit';
  * ```
  */
 export class SandboxError extends WalletError {
-  /** The HTTP status the sandbox answers with for this refusal. */
-  readonly status: number;
-
-  /** @param status - HTTP status. @param message - the envelope's `message`, for a person. */
-  constructor(status: number, message: string) {
+  /** @param status - the HTTP status of this refusal. @param message - the envelope's `message`, for a person. */
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
-    this.status = status;
   }
 }
 

@@ -19,26 +19,18 @@ export interface SandboxSeedCharge {
   reference: string;
   /** Kobo, a positive whole number. */
   amount: number;
-  /**
-   * Where the charge is. `PENDING_AUTHORIZATION` waits for the customer until `promptTtlMs` from
-   * now (authorize, decline and expire work on it); `EXPIRED` verifies as `FAILED`.
-   */
+  /** Where it is: `PENDING_AUTHORIZATION` waits `promptTtlMs` from now; `EXPIRED` verifies as `FAILED`. */
   status: SandboxSeedStatus;
   /** Who pays: a handle or phone the sandbox knows. @default '@ada' */
   handle?: string;
   /**
-   * The fee of a `SUCCESS` charge, Kobo. Give one the fee rule does not give to seed a charge a
-   * reconciliation should flag.
+   * The fee of a `SUCCESS` charge, Kobo: another than the rule's seeds one a reconciliation should flag.
    * @default the fee rule: 2%, rounded half up, capped at 200000
    */
   fee?: number;
   /** The net amount of a `SUCCESS` charge, Kobo. @default amount - fee */
   netAmount?: number;
-  /**
-   * Kobo already refunded from a `SUCCESS` charge, or `true` for all of it; one refund record is
-   * kept for it.
-   * @default 0
-   */
+  /** Kobo refunded from a `SUCCESS` charge (`true`: all), kept as one refund record. @default 0 */
   refunded?: number | boolean;
   /** When a `SUCCESS` charge was paid (ISO-8601). @default now */
   paidAt?: string;
@@ -80,12 +72,10 @@ function rowIssues(state: SandboxState, row: unknown, at: string, seen: Set<stri
   if (!kobo(amount, false)) bad('amount', 'must be a positive whole number of Kobo');
   if (typeof status !== 'string' || !STATUSES.has(status))
     bad('status', `must be one of ${[...STATUSES].join(', ')}`);
-  if (r.handle !== undefined && (typeof r.handle !== 'string' || !findCustomer(state.customers, r.handle))) {
+  if (r.handle !== undefined && (typeof r.handle !== 'string' || !findCustomer(state.customers, r.handle)))
     bad('handle', 'must be the handle or phone of a customer of the sandbox');
-  }
-  if (r.channel !== undefined && r.channel !== 'wallet_push' && r.channel !== 'wallet_qr') {
+  if (r.channel !== undefined && r.channel !== 'wallet_push' && r.channel !== 'wallet_qr')
     bad('channel', 'must be wallet_push or wallet_qr');
-  }
   if (status !== 'SUCCESS') {
     for (const field of PAID_ONLY) if (r[field] !== undefined) bad(field, 'is only for a SUCCESS charge');
     return issues;
@@ -96,12 +86,10 @@ function rowIssues(state: SandboxState, row: unknown, at: string, seen: Set<stri
   const { refunded } = r;
   const refundable =
     typeof refunded === 'boolean' || (kobo(refunded, true) && (refunded as number) <= (amount as number));
-  if (refunded !== undefined && !refundable) {
+  if (refunded !== undefined && !refundable)
     bad('refunded', 'must be true, false or a whole number of Kobo up to the amount');
-  }
-  if (r.paidAt !== undefined && (typeof r.paidAt !== 'string' || Number.isNaN(Date.parse(r.paidAt)))) {
+  if (r.paidAt !== undefined && (typeof r.paidAt !== 'string' || Number.isNaN(Date.parse(r.paidAt))))
     bad('paidAt', 'must be an ISO-8601 date');
-  }
   return issues;
 }
 
@@ -134,8 +122,7 @@ function seededCharge(state: SandboxState, row: SandboxSeedCharge, now: Date, tt
   charge.fee = row.fee ?? sandboxFee(row.amount);
   charge.netAmount = row.netAmount ?? row.amount - charge.fee;
   charge.paidAt = row.paidAt === undefined ? charge.createdAt : new Date(row.paidAt).toISOString();
-  charge.refundedAmount =
-    row.refunded === true ? row.amount : row.refunded === false ? 0 : (row.refunded ?? 0);
+  charge.refundedAmount = row.refunded === true ? row.amount : row.refunded || 0;
   return charge;
 }
 

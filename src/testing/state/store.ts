@@ -13,10 +13,7 @@ import {
 export type Charge = { -readonly [K in keyof SandboxCharge]: SandboxCharge[K] };
 
 /** The last event sent for a charge, which redeliver sends again. @internal */
-export interface SentEvent {
-  event: string;
-  data: unknown;
-}
+export type SentEvent = { event: string; data: unknown };
 
 /** True while a charge waits for the customer: its prompt is out and has not run out. @internal */
 export function isWaiting(charge: SandboxCharge, now: Date): boolean {
@@ -56,11 +53,14 @@ export class SandboxState {
   /** The id in a QR page's URL → the reference of the charge it pays. */
   readonly qrCodes: Map<string, string> = new Map();
   readonly sentEvents: Map<string, SentEvent> = new Map();
+  /** Saved answers by hashed API key and idempotency key, oldest first: `limits.answers` of them. */
+  readonly answers: Map<string, { fingerprint: string; response: { status: number; body: string } }> =
+    new Map();
   allowedIps: ReadonlySet<string> | undefined;
   /** Told the references of charges forgotten to stay within `maxCharges`, oldest first. */
   onForget: ((references: readonly string[]) => void) | undefined;
 
-  constructor(readonly limits: { history: number; maxCharges: number }) {
+  constructor(readonly limits: { history: number; maxCharges: number; answers: number }) {
     this.refunds = new History(limits.maxCharges);
     this.debits = new History(limits.maxCharges);
     this.deliveries = new History(limits.history);
@@ -72,12 +72,11 @@ export class SandboxState {
     const { maxCharges } = this.limits;
     if (this.charges.size >= maxCharges)
       this.#forget(maxCharges - Math.max(1, Math.floor(maxCharges / 100)), now);
-    if (this.charges.size >= maxCharges) {
+    if (this.charges.size >= maxCharges)
       throw new SandboxError(
         503,
         `The sandbox is full: it keeps ${maxCharges} charges (maxCharges) and every one is waiting for its customer. Authorize, decline or expire some, or raise maxCharges.`,
       );
-    }
     this.charges.set(charge.reference, charge);
   }
 
@@ -88,12 +87,11 @@ export class SandboxState {
     if (excess <= 0) return;
     let waiting = 0;
     for (const charge of this.charges.values()) if (isWaiting(charge, now)) waiting += 1;
-    if (waiting + count > maxCharges) {
+    if (waiting + count > maxCharges)
       throw new SandboxError(
         503,
         `No room for ${count} charges: the sandbox keeps ${maxCharges} (maxCharges) and ${waiting} are waiting for their customer.`,
       );
-    }
     this.#forget(this.charges.size - excess, now);
   }
 
@@ -113,19 +111,19 @@ export class SandboxState {
 
   /** Forgets everything that happened; the caller sets customers and the allow list again. */
   clear(): void {
-    for (const kept of [this.customers, this.charges, this.qrCodes, this.sentEvents]) kept.clear();
+    for (const kept of [this.customers, this.charges, this.qrCodes, this.sentEvents, this.answers])
+      kept.clear();
     for (const kept of [this.refunds, this.debits, this.deliveries, this.requests]) kept.clear();
   }
 }
 
 /** A deep, frozen copy: a test can keep it while the sandbox goes on changing. @internal */
 export function snapshot<T>(value: T): T {
-  const freeze = (inner: unknown): void => {
-    if (typeof inner !== 'object' || inner === null) return;
-    for (const item of Object.values(inner)) freeze(item);
-    Object.freeze(inner);
-  };
-  const copy = structuredClone(value);
-  freeze(copy);
-  return copy;
+  return deepFreeze(structuredClone(value));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  for (const item of Object.values(value)) deepFreeze(item);
+  return Object.freeze(value);
 }

@@ -37,9 +37,8 @@ async function toBody(body: unknown): Promise<string | Uint8Array | undefined> {
 }
 
 /**
- * An undici-style `Dispatcher` that answers every request from a Fetch-style handler, in process,
- * with no sockets. It drives undici's handler callbacks as a connection would, so the SDK's
- * transport (timeouts, aborts, body reading) runs unchanged against it.
+ * An undici-style `Dispatcher` answering from a Fetch-style handler, in process: it drives undici's
+ * handler callbacks as a socket would, so the SDK's timeouts, aborts and body reading run unchanged.
  *
  * @example
  * ```ts
@@ -142,16 +141,12 @@ export class FetchDispatcher implements Dispatcher {
   destroy(a?: Error | null | (() => void), b?: () => void): Promise<void> | void {
     this.#closed = true;
     const callback = typeof a === 'function' ? a : b;
-    if (callback) return callback();
-    return Promise.resolve();
+    return callback ? callback() : Promise.resolve();
   }
 }
 
-/**
- * One MSW request handler, as `setupServer()` and `worker.use()` take it. `any`: msw's classes have
- * private members (no structural type fits), and naming one breaks the types where msw is not installed.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: no other type is both msw-free and accepted by msw.
+/** One MSW request handler (`setupServer()`, `worker.use()`); `any`, as msw's classes have private members. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- no other type is both msw-free and accepted by msw.
 export type SandboxMswHandler = any;
 
 /** One catch-all handler for every method under `baseUrl`, typed without msw. @internal */

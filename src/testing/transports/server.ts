@@ -37,8 +37,7 @@ export interface SandboxServer {
   readonly close: () => Promise<void>;
 }
 
-// How long the rest of a refused body is read and dropped before the connection is cut: closing with
-// bytes unread makes the kernel send a reset that can destroy the 413 on its way.
+// How long the rest of a refused body is drained before the cut: unread bytes make the kernel reset the 413.
 const LINGER_MS = 2000;
 
 /** A request body streamed from the socket, and a way to drop whatever of it is not read yet. */

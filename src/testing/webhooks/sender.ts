@@ -128,24 +128,22 @@ export class WebhookSender {
     if (!state.charges.has(reference))
       throw new SandboxError(404, `No charge with reference '${reference}'.`);
     const sent = state.sentEvents.get(reference);
-    if (sent === undefined) {
+    if (sent === undefined)
       throw new SandboxError(
         409,
         `No webhook was sent for '${reference}': only an authorized charge has one.`,
       );
-    }
     return (await this.#send(reference, sent)) ?? noTarget('there is nothing to redeliver');
   }
 
   /** Sends a past delivery again, byte for byte, to the current target, as a new delivery. */
   async replay(state: SandboxState, id: string): Promise<WebhookDelivery> {
     const past = state.deliveries.toArray().find((attempt) => attempt.id === id);
-    if (past === undefined) {
+    if (past === undefined)
       throw new SandboxError(
         404,
         `No delivery '${id}' (the sandbox keeps the newest historyLimit attempts).`,
       );
-    }
     const { event, reference, body, signature } = past;
     const delivery = await this.#send(reference, { event, data: null }, { body, signature });
     return delivery ?? noTarget('there is nowhere to replay to');
