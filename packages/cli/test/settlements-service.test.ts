@@ -65,6 +65,22 @@ describe('wallet settlements against a service of the test’s own', () => {
     ]);
   });
 
+  it('counts a repeated reference on its first settled row: an unreadable first row does not make the day look unexpected', async () => {
+    const ran = await run(
+      'reference,amount,status\nord_true,abc,paid\nord_true,10000,paid\n',
+      'date,credit\n2026-11-21,98.00\n',
+    );
+    expect(ran.code).toBe(1); // line 2 is unreadable
+    const result = JSON.parse(ran.stdout) as {
+      days: { date: string; verdict: string; charges: number }[];
+      problems: { line: number; verdict: string }[];
+    };
+    expect(result.days).toEqual([
+      expect.objectContaining({ date: '2026-11-21', verdict: 'match', charges: 1 }),
+    ]);
+    expect(result.problems.map((p) => [p.line, p.verdict])).toEqual([[2, 'error']]);
+  });
+
   it('reads a Windows-1252 statement in Kobo with CRLF when told, and refuses it with the flag to use when not', async () => {
     const ledger = 'reference,amount,status\nord_true,10000,paid\n';
     const statement = Buffer.from(

@@ -124,18 +124,25 @@ export async function settlementsCommand(
   const run = startRun(flags, out, scan.rows);
   const charges = new ChargeFile();
   const totals = new DayTotals(flags.timeZone);
+  // A repeated reference's settlement counts once, on its first row that has one (by first line):
+  // the first row may be unreadable or fail to verify, and the day must not look short for it.
+  const repeated = new Set(scan.repeats.values());
+  const counted = new Set<number>();
   let unsettled = 0;
   try {
     for await (const line of run.verify(readLedger(file, flags, header.columns), abort.signal)) {
       verdicts[line.verdict]++;
       const first = scan.repeats.get(line.expected.line);
       const charge = chargeOf(line, first === undefined ? '' : `reference repeats line ${first}`);
+      const group = first ?? line.expected.line;
       const t = line.actual;
       // The truth rules: no day for an answer reconcile would not give a verdict on.
       const paid = line.verdict !== 'error' && t?.status === 'SUCCESS';
       const settled = paid && t.settlement?.status === 'SETTLED';
-      if (settled && first === undefined) await charges.write(...totals.add(t, charge));
-      else {
+      if (settled && !counted.has(group)) {
+        if (repeated.has(group)) counted.add(group);
+        await charges.write(...totals.add(t, charge));
+      } else {
         if (paid && !settled) unsettled++;
         await charges.write(charge);
       }
