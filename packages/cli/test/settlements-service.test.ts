@@ -22,6 +22,7 @@ const answers: Record<string, unknown> = {
   ord_true: charge('ord_true', settled),
   ord_dollars: charge('ord_dollars', { ...settled, currency: 'USD' }),
   ord_other: charge('ord_true', settled),
+  ord_when: charge('ord_when', { settlement: { status: 'SETTLED', settledAt: 'soon' } }),
 };
 
 /** Runs `wallet settlements ARGS` against a loopback service answering from `answers`. */
@@ -62,6 +63,30 @@ describe('wallet settlements against a service of the test’s own', () => {
     expect(result.problems.map((p) => [p.reference, p.verdict])).toEqual([
       ['ord_dollars', 'error'],
       ['ord_other', 'error'],
+    ]);
+  });
+
+  it('names a settled charge it cannot place on a day as an error (exit 1), never leaves it out quietly', async () => {
+    const ran = await run(
+      'reference,amount,status\nord_true,10000,paid\nord_when,10000,paid\n',
+      'date,credit\n2026-11-21,98.00\n',
+    );
+    expect(ran.code).toBe(1);
+    const result = JSON.parse(ran.stdout) as {
+      days: { date: string; verdict: string; charges: number }[];
+      charges: Record<string, number>;
+      problems: { reference: string; verdict: string; detail: string }[];
+    };
+    expect(result.days).toEqual([
+      expect.objectContaining({ date: '2026-11-21', verdict: 'match', charges: 1 }),
+    ]);
+    expect(result.charges).toMatchObject({ match: 1, error: 1 });
+    expect(result.problems).toEqual([
+      expect.objectContaining({
+        reference: 'ord_when',
+        verdict: 'error',
+        detail: expect.stringContaining('not summed'),
+      }),
     ]);
   });
 
