@@ -43,6 +43,22 @@ function isoDay(format: Intl.DateTimeFormat, at: number): string {
   return `${parts.year}-${parts.month}-${parts.day}`;
 }
 
+// A date, a time and an offset: without the offset Date.parse reads the machine's zone (the day
+// would change with the server), and it rolls an impossible day over (30 February is 2 March).
+const TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/** The instant `text` names, or `undefined` when it names none for certain. */
+function instantOf(text: string | undefined): number | undefined {
+  const m = TIMESTAMP.exec(text ?? '');
+  if (m === null) return undefined;
+  const [year, month, date, hours, minutes, seconds] = m.slice(1, 7).map((n = '0') => Number(n));
+  const day = new Date(Date.UTC(year!, month! - 1, date));
+  if (day.getUTCMonth() !== month! - 1 || hours! > 23 || minutes! > 59 || seconds! > 59) return undefined;
+  const at = Date.parse(text!);
+  return Number.isNaN(at) ? undefined : at;
+}
+
 const isKobo = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
 function rowIssues(t: Transaction, path: string): ValidationIssue[] {
@@ -52,8 +68,11 @@ function rowIssues(t: Transaction, path: string): ValidationIssue[] {
   if (!isKobo(t.netAmount)) {
     issues.push({ path: `${path}.netAmount`, message: 'must be whole Kobo on a settled charge' });
   }
-  if (Number.isNaN(Date.parse(t.settlement?.settledAt ?? ''))) {
-    issues.push({ path: `${path}.settlement.settledAt`, message: 'must be an ISO-8601 timestamp' });
+  if (instantOf(t.settlement?.settledAt) === undefined) {
+    issues.push({
+      path: `${path}.settlement.settledAt`,
+      message: 'must be an ISO-8601 timestamp with its offset (Z or +01:00)',
+    });
   }
   return issues;
 }
@@ -109,7 +128,7 @@ export function summarizeSettlements(
       issues.push(...problems);
       continue;
     }
-    const date = isoDay(format, Date.parse(t.settlement.settledAt));
+    const date = isoDay(format, instantOf(t.settlement.settledAt)!);
     let day = days.get(date);
     if (day === undefined) days.set(date, (day = { date, references: [], amount: 0, fees: 0, net: 0 }));
     day.references.push(t.reference);
