@@ -143,6 +143,19 @@ describe('summarizeSettlements', () => {
     ]);
   });
 
+  it('refuses a settled charge in another currency: its amounts are not Kobo of the Naira credit', () => {
+    const error = thrown(() =>
+      summarizeSettlements([
+        settled('naira', 100_000, '2026-03-03T09:00:00.000Z'),
+        { ...settled('dollars', 100_000, '2026-03-03T09:00:00.000Z'), currency: 'USD' },
+      ]),
+    );
+    expect(isValidationError(error)).toBe(true);
+    expect(error).toMatchObject({
+      issues: [{ path: '1.currency', message: expect.stringContaining('"USD"') }],
+    });
+  });
+
   it('totals what a manual-clock sandbox settled, day by Lagos day', async () => {
     const sandbox = createSandbox({ clock: 'manual', now: () => new Date('2026-03-02T08:00:00.000Z') });
     sandbox.seed([

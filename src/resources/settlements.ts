@@ -1,6 +1,7 @@
 // Each day's bank credit, by the merchant's calendar (23:30 UTC is the next day in Lagos).
 import { checkOptions } from '../core/options.js';
 import { ValidationError, type ValidationIssue } from '../errors/base.js';
+import { quoted } from '../internal/values.js';
 import type { Transaction } from '../types.js';
 
 /** Options of {@link summarizeSettlements}. */
@@ -63,6 +64,11 @@ const isKobo = (value: unknown): value is number => Number.isSafeInteger(value) 
 
 function rowIssues(t: Transaction, path: string): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
+  // The service counts in Naira; another currency's amounts summed as Kobo would be a wrong credit.
+  const currency: unknown = t.currency;
+  if (typeof currency === 'string' && currency !== 'NGN') {
+    issues.push({ path: `${path}.currency`, message: `must be NGN (got ${quoted(currency)})` });
+  }
   if (!isKobo(t.amount)) issues.push({ path: `${path}.amount`, message: 'must be whole Kobo' });
   if (!isKobo(t.fee)) issues.push({ path: `${path}.fee`, message: 'must be whole Kobo on a settled charge' });
   if (!isKobo(t.netAmount)) {
@@ -80,8 +86,9 @@ function rowIssues(t: Transaction, path: string): ValidationIssue[] {
 /**
  * Totals the `SETTLED` charges among `transactions` (others skipped) by the calendar day of their
  * `settledAt` in `timeZone`, oldest first: a day's `net` is the bank credit to expect. Throws one
- * `ValidationError` before summing for an unknown time zone or option, or a settled charge whose
- * `amount`, `fee` or `netAmount` is not whole Kobo or whose `settledAt` is not a time.
+ * `ValidationError` before summing for an unknown time zone or option, or a settled charge not in
+ * NGN, whose `amount`, `fee` or `netAmount` is not whole Kobo or whose `settledAt` is not a time
+ * with its offset.
  *
  * @example
  * ```ts
