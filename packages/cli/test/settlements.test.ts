@@ -240,6 +240,10 @@ describe('wallet settlements, each charge and each input', () => {
     [['--out', 'STATEMENT'], 'is the statement itself'],
     [['--time-zone', 'Mars/Olympus'], 'not an IANA time zone'],
     [['--credit-column', 'amount_in'], "has no column 'amount_in'"],
+    // Written only once every charge is verified: a typo in its folder must not cost the whole run.
+    [['--out', join(tmpdir(), 'no-such-folder', 'report.csv')], 'no such folder'],
+    [['--out', tmpdir()], 'is a folder'],
+    [['--statement', tmpdir()], 'is a folder'],
   ])('refuses %j before anything is sent or written (exit 2)', async (args, said) => {
     const statement = file('u-st.csv', FEE_STATEMENT);
     const before = sandbox.requests.length;
