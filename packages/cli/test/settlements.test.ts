@@ -236,6 +236,24 @@ describe('wallet settlements, each charge and each input', () => {
     expect(ran.stdout).toContain("statement line 3: date '11/11/2026' is not YYYY-MM-DD");
   });
 
+  it('refuses a statement row with more cells than its header: a comma in a narration moves a debit into the credit column', async () => {
+    const statement = file(
+      'comma-st.csv',
+      'date,narration,debit,credit\n2026-11-11,WALLET SETTLEMENT,,4900.00\n2026-11-11,TRANSFER TO ADA, LAGOS,50000.00,\n',
+    );
+    const ran = await wallet(['--json', 'settlements', file('c.csv', FEE_LEDGER), '--statement', statement], {
+      env,
+    });
+    expect(ran.code).toBe(1);
+    const result = JSON.parse(ran.stdout) as {
+      days: { date: string; verdict: string; credited: number }[];
+      statement: { unreadable: number; problems: string[] };
+    };
+    expect(result.days).toMatchObject([{ date: '2026-11-11', verdict: 'match', credited: 490_000 }]);
+    expect(result.statement.unreadable).toBe(1);
+    expect(result.statement.problems[0]).toMatch(/^statement line 3: 5 cells, the header has 4/);
+  });
+
   it.each([
     [['--out', 'STATEMENT'], 'is the statement itself'],
     [['--time-zone', 'Mars/Olympus'], 'not an IANA time zone'],
