@@ -58,7 +58,9 @@ function dayOf(raw: string, day: (at: number) => string): string | { problem: st
   if (isDay(raw)) return raw;
   const local = LOCAL_TIME.exec(raw);
   if (local !== null && isDay(local[1]!)) return local[1]!;
-  if (ZONED_TIME.test(raw) && !Number.isNaN(Date.parse(raw))) return day(Date.parse(raw));
+  // Date.parse rolls an impossible day over (30 February is 2 March): the day is checked first.
+  if (ZONED_TIME.test(raw) && isDay(raw.slice(0, 10)) && !Number.isNaN(Date.parse(raw)))
+    return day(Date.parse(raw));
   return {
     problem: `date '${raw}' is not YYYY-MM-DD or a timestamp (convert 26/11/2026 to 2026-11-26 in the spreadsheet)`,
   };
