@@ -236,6 +236,26 @@ describe('wallet settlements, each charge and each input', () => {
     expect(ran.stdout).toContain("statement line 3: date '11/11/2026' is not YYYY-MM-DD");
   });
 
+  it.skipIf(!existsSync('/dev/full'))(
+    'says why on a disk with no space left for the report (exit 1), never a crash with a stack trace',
+    async () => {
+      const ran = await wallet(
+        [
+          'settlements',
+          file('full.csv', FEE_LEDGER),
+          '--statement',
+          file('full-st.csv', FEE_STATEMENT),
+          '--out',
+          '/dev/full',
+        ],
+        { env },
+      );
+      expect(ran.code).toBe(1);
+      expect(ran.stderr).toMatch(/^wallet: ENOSPC: no space left on device/);
+      expect(ran.stderr).not.toContain('    at ');
+    },
+  );
+
   it('names a statement timestamp of a day that does not exist, never rolls it over to another day', async () => {
     const statement = file('feb-st.csv', 'date,credit\n2026-11-11,4900.00\n2026-02-30T10:00:00Z,10.00\n');
     const ran = await wallet(['--json', 'settlements', file('f.csv', FEE_LEDGER), '--statement', statement], {
