@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -105,6 +105,47 @@ describe('wallet settlements against a service of the test’s own', () => {
     ]);
     expect(result.problems.map((p) => [p.line, p.verdict])).toEqual([[2, 'error']]);
   });
+
+  const ONE = 'reference,amount,status\nord_true,10000,paid\n';
+
+  it('names a statement timestamp of a day that does not exist, never rolls it over to another day', async () => {
+    const ran = await run(ONE, 'date,credit\n2026-11-21,98.00\n2026-02-30T10:00:00Z,10.00\n');
+    expect(ran.code).toBe(1);
+    const result = JSON.parse(ran.stdout) as {
+      days: { date: string; verdict: string }[];
+      statement: { problems: string[] };
+    };
+    // Date.parse reads 30 February as 2 March: a credit on a day the bank never named.
+    expect(result.days.map((d) => [d.date, d.verdict])).toEqual([['2026-11-21', 'match']]);
+    expect(result.statement.problems).toEqual([
+      expect.stringMatching(/^statement line 3: date '2026-02-30T10:00:00Z' is not/),
+    ]);
+  });
+
+  it('refuses a statement row with more cells than its header: a comma in a narration moves a debit into the credit column', async () => {
+    const ran = await run(
+      ONE,
+      'date,narration,debit,credit\n2026-11-21,WALLET SETTLEMENT,,98.00\n2026-11-21,TRANSFER TO ADA, LAGOS,50000.00,\n',
+    );
+    expect(ran.code).toBe(1);
+    const result = JSON.parse(ran.stdout) as {
+      days: { date: string; verdict: string; credited: number }[];
+      statement: { unreadable: number; problems: string[] };
+    };
+    expect(result.days).toMatchObject([{ date: '2026-11-21', verdict: 'match', credited: 9_800 }]);
+    expect(result.statement.unreadable).toBe(1);
+    expect(result.statement.problems[0]).toMatch(/^statement line 3: 5 cells, the header has 4/);
+  });
+
+  it.skipIf(!existsSync('/dev/full'))(
+    'says why on a disk with no space left for the report (exit 1), never a crash with a stack trace',
+    async () => {
+      const ran = await run(ONE, 'date,credit\n2026-11-21,98.00\n', '--out', '/dev/full');
+      expect(ran.code).toBe(1);
+      expect(ran.stderr).toMatch(/^wallet: ENOSPC: no space left on device/);
+      expect(ran.stderr).not.toContain('    at ');
+    },
+  );
 
   it('reads a Windows-1252 statement in Kobo with CRLF when told, and refuses it with the flag to use when not', async () => {
     const ledger = 'reference,amount,status\nord_true,10000,paid\n';
