@@ -84,6 +84,13 @@ function printSummary(
       `${unsettled.toLocaleString('en')} paid charge(s) not settled yet: in no day above; run again after settlement.`,
     );
   for (const p of statement.problems) out.line(red(`Statement: ${terminalText(p)}`));
+  // The rest are named nowhere (not in the report): their count at least.
+  if (statement.unreadable > statement.problems.length)
+    out.line(
+      red(
+        `Statement: ${statement.unreadable.toLocaleString('en')} statement rows could not be read: the first ${statement.problems.length} are above.`,
+      ),
+    );
   out.line(`Report: ${terminalMessage(report)}`);
 }
 
