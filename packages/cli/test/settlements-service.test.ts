@@ -1,7 +1,8 @@
 /**
  * `wallet settlements` against a service of the test's own that lies: an answer `reconcile` gives
  * no verdict on (another currency, another reference) is an `error` row and never counts towards
- * a day's expected credit, even when it says SETTLED; a settlement is on its Lagos day.
+ * a day's expected credit, even when it says SETTLED; a settlement is on its Lagos day. And what
+ * real statements and disks hold: a shifted row, an impossible date, no space for the report.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
