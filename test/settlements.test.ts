@@ -119,6 +119,43 @@ describe('summarizeSettlements', () => {
     ]);
   });
 
+  it('refuses a settledAt that names no instant: no offset (its day would be the machine’s zone), no such day', () => {
+    const error = thrown(() =>
+      summarizeSettlements([
+        settled('fine', 100_000, '2026-03-02T23:30:00+01:00'),
+        // 23:30 read in the machine's zone: the 3rd in Lagos on a UTC server, the 2nd on a Lagos one.
+        settled('local', 100_000, '2026-03-02T23:30:00'),
+        settled('spaced', 100_000, '2026-03-02 23:30:00'),
+        settled('mail', 100_000, 'Mon, 02 Mar 2026 23:30:00'),
+        // Date.parse rolls 30 February over to 2 March.
+        settled('rolled', 100_000, '2026-02-30T10:00:00Z'),
+      ]),
+    );
+    expect(isValidationError(error)).toBe(true);
+    expect((error as { issues: { path: string }[] }).issues.map((i) => i.path)).toEqual([
+      '1.settlement.settledAt',
+      '2.settlement.settledAt',
+      '3.settlement.settledAt',
+      '4.settlement.settledAt',
+    ]);
+    expect(summarizeSettlements([settled('fine', 100_000, '2026-03-02T23:30:00.000+01:00')])).toMatchObject([
+      { date: '2026-03-02', references: ['fine'] },
+    ]);
+  });
+
+  it('refuses a settled charge in another currency: its amounts are not Kobo of the Naira credit', () => {
+    const error = thrown(() =>
+      summarizeSettlements([
+        settled('naira', 100_000, '2026-03-03T09:00:00.000Z'),
+        { ...settled('dollars', 100_000, '2026-03-03T09:00:00.000Z'), currency: 'USD' },
+      ]),
+    );
+    expect(isValidationError(error)).toBe(true);
+    expect(error).toMatchObject({
+      issues: [{ path: '1.currency', message: expect.stringContaining('"USD"') }],
+    });
+  });
+
   it('totals what a manual-clock sandbox settled, day by Lagos day', async () => {
     const sandbox = createSandbox({ clock: 'manual', now: () => new Date('2026-03-02T08:00:00.000Z') });
     sandbox.seed([

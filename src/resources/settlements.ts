@@ -1,6 +1,7 @@
 // Each day's bank credit, by the merchant's calendar (23:30 UTC is the next day in Lagos).
 import { checkOptions } from '../core/options.js';
 import { ValidationError, type ValidationIssue } from '../errors/base.js';
+import { quoted } from '../internal/values.js';
 import type { Transaction } from '../types.js';
 
 /** Options of {@link summarizeSettlements}. */
@@ -43,17 +44,41 @@ function isoDay(format: Intl.DateTimeFormat, at: number): string {
   return `${parts.year}-${parts.month}-${parts.day}`;
 }
 
+// A date, a time and an offset: without the offset Date.parse reads the machine's zone (the day
+// would change with the server), and it rolls an impossible day over (30 February is 2 March).
+const TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/** The instant `text` names, or `undefined` when it names none for certain. */
+function instantOf(text: string | undefined): number | undefined {
+  const m = TIMESTAMP.exec(text ?? '');
+  if (m === null) return undefined;
+  const [year, month, date, hours, minutes, seconds] = m.slice(1, 7).map((n = '0') => Number(n));
+  const day = new Date(Date.UTC(year!, month! - 1, date));
+  if (day.getUTCMonth() !== month! - 1 || hours! > 23 || minutes! > 59 || seconds! > 59) return undefined;
+  const at = Date.parse(text!);
+  return Number.isNaN(at) ? undefined : at;
+}
+
 const isKobo = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
 function rowIssues(t: Transaction, path: string): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
+  // The service counts in Naira; another currency's amounts summed as Kobo would be a wrong credit.
+  const currency: unknown = t.currency;
+  if (typeof currency === 'string' && currency !== 'NGN') {
+    issues.push({ path: `${path}.currency`, message: `must be NGN (got ${quoted(currency)})` });
+  }
   if (!isKobo(t.amount)) issues.push({ path: `${path}.amount`, message: 'must be whole Kobo' });
   if (!isKobo(t.fee)) issues.push({ path: `${path}.fee`, message: 'must be whole Kobo on a settled charge' });
   if (!isKobo(t.netAmount)) {
     issues.push({ path: `${path}.netAmount`, message: 'must be whole Kobo on a settled charge' });
   }
-  if (Number.isNaN(Date.parse(t.settlement?.settledAt ?? ''))) {
-    issues.push({ path: `${path}.settlement.settledAt`, message: 'must be an ISO-8601 timestamp' });
+  if (instantOf(t.settlement?.settledAt) === undefined) {
+    issues.push({
+      path: `${path}.settlement.settledAt`,
+      message: 'must be an ISO-8601 timestamp with its offset (Z or +01:00)',
+    });
   }
   return issues;
 }
@@ -61,8 +86,9 @@ function rowIssues(t: Transaction, path: string): ValidationIssue[] {
 /**
  * Totals the `SETTLED` charges among `transactions` (others skipped) by the calendar day of their
  * `settledAt` in `timeZone`, oldest first: a day's `net` is the bank credit to expect. Throws one
- * `ValidationError` before summing for an unknown time zone or option, or a settled charge whose
- * `amount`, `fee` or `netAmount` is not whole Kobo or whose `settledAt` is not a time.
+ * `ValidationError` before summing for an unknown time zone or option, or a settled charge not in
+ * NGN, whose `amount`, `fee` or `netAmount` is not whole Kobo or whose `settledAt` is not a time
+ * with its offset.
  *
  * @example
  * ```ts
@@ -109,7 +135,7 @@ export function summarizeSettlements(
       issues.push(...problems);
       continue;
     }
-    const date = isoDay(format, Date.parse(t.settlement.settledAt));
+    const date = isoDay(format, instantOf(t.settlement.settledAt)!);
     let day = days.get(date);
     if (day === undefined) days.set(date, (day = { date, references: [], amount: 0, fees: 0, net: 0 }));
     day.references.push(t.reference);

@@ -1,11 +1,12 @@
 /**
  * `wallet settlements` against a service of the test's own that lies: an answer `reconcile` gives
  * no verdict on (another currency, another reference) is an `error` row and never counts towards
- * a day's expected credit, even when it says SETTLED; a settlement is on its Lagos day.
+ * a day's expected credit, even when it says SETTLED; a settlement is on its Lagos day. And what
+ * real statements and disks hold: a shifted row, an impossible date, no space for the report.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -22,6 +23,7 @@ const answers: Record<string, unknown> = {
   ord_true: charge('ord_true', settled),
   ord_dollars: charge('ord_dollars', { ...settled, currency: 'USD' }),
   ord_other: charge('ord_true', settled),
+  ord_when: charge('ord_when', { settlement: { status: 'SETTLED', settledAt: 'soon' } }),
 };
 
 /** Runs `wallet settlements ARGS` against a loopback service answering from `answers`. */
@@ -64,6 +66,87 @@ describe('wallet settlements against a service of the test’s own', () => {
       ['ord_other', 'error'],
     ]);
   });
+
+  it('names a settled charge it cannot place on a day as an error (exit 1), never leaves it out quietly', async () => {
+    const ran = await run(
+      'reference,amount,status\nord_true,10000,paid\nord_when,10000,paid\n',
+      'date,credit\n2026-11-21,98.00\n',
+    );
+    expect(ran.code).toBe(1);
+    const result = JSON.parse(ran.stdout) as {
+      days: { date: string; verdict: string; charges: number }[];
+      charges: Record<string, number>;
+      problems: { reference: string; verdict: string; detail: string }[];
+    };
+    expect(result.days).toEqual([
+      expect.objectContaining({ date: '2026-11-21', verdict: 'match', charges: 1 }),
+    ]);
+    expect(result.charges).toMatchObject({ match: 1, error: 1 });
+    expect(result.problems).toEqual([
+      expect.objectContaining({
+        reference: 'ord_when',
+        verdict: 'error',
+        detail: expect.stringContaining('not summed'),
+      }),
+    ]);
+  });
+
+  it('counts a repeated reference on its first settled row: an unreadable first row does not make the day look unexpected', async () => {
+    const ran = await run(
+      'reference,amount,status\nord_true,abc,paid\nord_true,10000,paid\n',
+      'date,credit\n2026-11-21,98.00\n',
+    );
+    expect(ran.code).toBe(1); // line 2 is unreadable
+    const result = JSON.parse(ran.stdout) as {
+      days: { date: string; verdict: string; charges: number }[];
+      problems: { line: number; verdict: string }[];
+    };
+    expect(result.days).toEqual([
+      expect.objectContaining({ date: '2026-11-21', verdict: 'match', charges: 1 }),
+    ]);
+    expect(result.problems.map((p) => [p.line, p.verdict])).toEqual([[2, 'error']]);
+  });
+
+  const ONE = 'reference,amount,status\nord_true,10000,paid\n';
+
+  it('names a statement timestamp of a day that does not exist, never rolls it over to another day', async () => {
+    const ran = await run(ONE, 'date,credit\n2026-11-21,98.00\n2026-02-30T10:00:00Z,10.00\n');
+    expect(ran.code).toBe(1);
+    const result = JSON.parse(ran.stdout) as {
+      days: { date: string; verdict: string }[];
+      statement: { problems: string[] };
+    };
+    // Date.parse reads 30 February as 2 March: a credit on a day the bank never named.
+    expect(result.days.map((d) => [d.date, d.verdict])).toEqual([['2026-11-21', 'match']]);
+    expect(result.statement.problems).toEqual([
+      expect.stringMatching(/^statement line 3: date '2026-02-30T10:00:00Z' is not/),
+    ]);
+  });
+
+  it('refuses a statement row with more cells than its header: a comma in a narration moves a debit into the credit column', async () => {
+    const ran = await run(
+      ONE,
+      'date,narration,debit,credit\n2026-11-21,WALLET SETTLEMENT,,98.00\n2026-11-21,TRANSFER TO ADA, LAGOS,50000.00,\n',
+    );
+    expect(ran.code).toBe(1);
+    const result = JSON.parse(ran.stdout) as {
+      days: { date: string; verdict: string; credited: number }[];
+      statement: { unreadable: number; problems: string[] };
+    };
+    expect(result.days).toMatchObject([{ date: '2026-11-21', verdict: 'match', credited: 9_800 }]);
+    expect(result.statement.unreadable).toBe(1);
+    expect(result.statement.problems[0]).toMatch(/^statement line 3: 5 cells, the header has 4/);
+  });
+
+  it.skipIf(!existsSync('/dev/full'))(
+    'says why on a disk with no space left for the report (exit 1), never a crash with a stack trace',
+    async () => {
+      const ran = await run(ONE, 'date,credit\n2026-11-21,98.00\n', '--out', '/dev/full');
+      expect(ran.code).toBe(1);
+      expect(ran.stderr).toMatch(/^wallet: ENOSPC: no space left on device/);
+      expect(ran.stderr).not.toContain('    at ');
+    },
+  );
 
   it('reads a Windows-1252 statement in Kobo with CRLF when told, and refuses it with the flag to use when not', async () => {
     const ledger = 'reference,amount,status\nord_true,10000,paid\n';

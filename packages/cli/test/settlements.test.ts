@@ -236,10 +236,24 @@ describe('wallet settlements, each charge and each input', () => {
     expect(ran.stdout).toContain("statement line 3: date '11/11/2026' is not YYYY-MM-DD");
   });
 
+  it('says how many statement rows it could not read when there are more than it names', async () => {
+    const bad = Array.from({ length: 60 }, (_, i) => `${i + 1}/11/2026,10.00`).join('\n');
+    const statement = file('many-st.csv', `date,credit\n2026-11-11,4900.00\n${bad}\n`);
+    const ran = await wallet(['settlements', file('m.csv', FEE_LEDGER), '--statement', statement], { env });
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).toContain('statement line 52:');
+    expect(ran.stdout).not.toContain('statement line 53:');
+    expect(ran.stdout).toContain('60 statement rows could not be read: the first 50 are above');
+  });
+
   it.each([
     [['--out', 'STATEMENT'], 'is the statement itself'],
     [['--time-zone', 'Mars/Olympus'], 'not an IANA time zone'],
     [['--credit-column', 'amount_in'], "has no column 'amount_in'"],
+    // Written only once every charge is verified: a typo in its folder must not cost the whole run.
+    [['--out', join(tmpdir(), 'no-such-folder', 'report.csv')], 'no such folder'],
+    [['--out', tmpdir()], 'is a folder'],
+    [['--statement', tmpdir()], 'is a folder'],
   ])('refuses %j before anything is sent or written (exit 2)', async (args, said) => {
     const statement = file('u-st.csv', FEE_STATEMENT);
     const before = sandbox.requests.length;

@@ -7,7 +7,7 @@ import type { Encoding } from '../reconcile/csv.js';
 import { noCounts, verdictCounts, type Counts } from '../reconcile/progress.js';
 import { readHeader, readLedger, scanLedger } from '../reconcile/ledger.js';
 import { KeyRefused, noter, reportPath, startRun, type LedgerFlags } from '../reconcile/run.js';
-import { DayTotals, type DayVerdict } from '../settlements/days.js';
+import { DayTotals, type Charge, type DayVerdict } from '../settlements/days.js';
 import { ChargeFile, chargeOf, writeReport, type Findings } from '../settlements/report.js';
 import { readStatement, type Statement, type StatementFormat } from '../settlements/statement.js';
 
@@ -84,6 +84,13 @@ function printSummary(
       `${unsettled.toLocaleString('en')} paid charge(s) not settled yet: in no day above; run again after settlement.`,
     );
   for (const p of statement.problems) out.line(red(`Statement: ${terminalText(p)}`));
+  // The rest are named nowhere (not in the report): their count at least.
+  if (statement.unreadable > statement.problems.length)
+    out.line(
+      red(
+        `Statement: ${statement.unreadable.toLocaleString('en')} statement rows could not be read: the first ${statement.problems.length} are above.`,
+      ),
+    );
   out.line(`Report: ${terminalMessage(report)}`);
 }
 
@@ -124,23 +131,34 @@ export async function settlementsCommand(
   const run = startRun(flags, out, scan.rows);
   const charges = new ChargeFile();
   const totals = new DayTotals(flags.timeZone);
+  // Counted as written: a settled charge the SDK cannot place on a day becomes an error there.
+  const record = async (...written: Charge[]): Promise<void> => {
+    for (const c of written) verdicts[c.verdict]++;
+    await charges.write(...written);
+  };
+  // A repeated reference's settlement counts once, on its first row that has one (by first line):
+  // the first row may be unreadable or fail to verify, and the day must not look short for it.
+  const repeated = new Set(scan.repeats.values());
+  const counted = new Set<number>();
   let unsettled = 0;
   try {
     for await (const line of run.verify(readLedger(file, flags, header.columns), abort.signal)) {
-      verdicts[line.verdict]++;
       const first = scan.repeats.get(line.expected.line);
       const charge = chargeOf(line, first === undefined ? '' : `reference repeats line ${first}`);
+      const group = first ?? line.expected.line;
       const t = line.actual;
       // The truth rules: no day for an answer reconcile would not give a verdict on.
       const paid = line.verdict !== 'error' && t?.status === 'SUCCESS';
       const settled = paid && t.settlement?.status === 'SETTLED';
-      if (settled && first === undefined) await charges.write(...totals.add(t, charge));
-      else {
+      if (settled && !counted.has(group)) {
+        if (repeated.has(group)) counted.add(group);
+        await record(...totals.add(t, charge));
+      } else {
         if (paid && !settled) unsettled++;
-        await charges.write(charge);
+        await record(charge);
       }
     }
-    await charges.write(...totals.flush());
+    await record(...totals.flush());
     await charges.close();
     run.progress.stop();
     const found = await writeReport(reportFile, totals.judge(statement.credits), charges);

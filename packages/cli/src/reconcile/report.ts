@@ -80,18 +80,31 @@ export function formatOf(file: string): ReportFormat {
 /** Writes text with backpressure (memory stays flat); `close()` resolves once all is on disk. */
 export class FileWriter {
   readonly #stream: WriteStream;
+  #error: Error | undefined;
   constructor(file: string, header = '', append = false) {
     this.#stream = createWriteStream(file, { flags: append ? 'a' : 'w' });
+    // A failed write (a full disk) is thrown by the next write or close: unheard, the stream's
+    // 'error' event ended the process with a stack trace and no summary.
+    this.#stream.on('error', (error) => (this.#error ??= error));
     if (header !== '') this.#stream.write(header);
   }
   async write(text: string): Promise<void> {
+    if (this.#error !== undefined) throw this.#error;
     if (!this.#stream.write(text))
-      await new Promise<void>((resolve) => this.#stream.once('drain', () => resolve()));
+      await new Promise<void>((resolve, reject) => {
+        const done = (error?: Error): void => {
+          this.#stream.off('drain', done).off('error', done);
+          if (error === undefined) resolve();
+          else reject(error);
+        };
+        this.#stream.once('drain', done).once('error', done);
+      });
   }
   close(): Promise<void> {
     return new Promise((resolve, reject) => {
+      if (this.#error !== undefined) return reject(this.#error);
       this.#stream.once('error', reject);
-      this.#stream.end(resolve);
+      this.#stream.end(() => (this.#error === undefined ? resolve() : reject(this.#error)));
     });
   }
   destroy(): void {

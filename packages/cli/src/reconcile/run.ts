@@ -44,8 +44,16 @@ export function reportPath(
   suffix: string,
   inputs: readonly (readonly [string, string])[],
 ): string {
-  for (const [input] of inputs) if (!existsSync(input)) throw new UsageError(`${input}: no such file.`);
+  for (const [input] of inputs) {
+    if (!existsSync(input)) throw new UsageError(`${input}: no such file.`);
+    if (statSync(input).isDirectory()) throw new UsageError(`${input} is a folder, not a CSV file.`);
+  }
   const report = out ?? join(dirname(file), `${basename(file).replace(/\.csv$/i, '')}${suffix}`);
+  // Now, not when the report is first written: that may be after every row is verified.
+  if (!existsSync(dirname(report)))
+    throw new UsageError(`--out ${report}: no such folder as ${dirname(report)}. Nothing was verified.`);
+  if (existsSync(report) && statSync(report).isDirectory())
+    throw new UsageError(`--out ${report} is a folder: name a file in it. Nothing was verified.`);
   for (const [input, what] of inputs)
     if (sameFile(input, report))
       throw new UsageError(

@@ -54,7 +54,7 @@ export class DayTotals {
     return this.#batch.length >= BATCH ? this.flush() : [];
   }
 
-  /** Sums the batch; a charge the SDK refuses (money not whole Kobo, `settledAt` not a time) has no day, the others still count. */
+  /** Sums the batch; a charge the SDK refuses (money not whole Kobo, `settledAt` not a time) has no day and is an `error`, the others still count. */
   flush(): Charge[] {
     const batch = this.#batch.splice(0);
     const sum = (ts: Transaction[]): SettlementDay[] => {
@@ -77,8 +77,11 @@ export class DayTotals {
     }
     return batch.map(([, c]) => {
       const date = dayOf.get(c.reference);
-      if (date === undefined) c.detail = c.detail || 'not summed: the SDK refused its money or settledAt';
-      return { ...c, date: date ?? '' };
+      if (date !== undefined) return { ...c, date };
+      // Settled on no day we can name: its credit is unaccounted for, a problem, never left out quietly.
+      const why = 'not summed: the SDK refused its money or settledAt';
+      const detail = c.detail === '' ? why : `${c.detail}; ${why}`;
+      return { ...c, date: '', verdict: 'error', detail };
     });
   }
 

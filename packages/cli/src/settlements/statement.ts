@@ -58,7 +58,9 @@ function dayOf(raw: string, day: (at: number) => string): string | { problem: st
   if (isDay(raw)) return raw;
   const local = LOCAL_TIME.exec(raw);
   if (local !== null && isDay(local[1]!)) return local[1]!;
-  if (ZONED_TIME.test(raw) && !Number.isNaN(Date.parse(raw))) return day(Date.parse(raw));
+  // Date.parse rolls an impossible day over (30 February is 2 March): the day is checked first.
+  if (ZONED_TIME.test(raw) && isDay(raw.slice(0, 10)) && !Number.isNaN(Date.parse(raw)))
+    return day(Date.parse(raw));
   return {
     problem: `date '${raw}' is not YYYY-MM-DD or a timestamp (convert 26/11/2026 to 2026-11-26 in the spreadsheet)`,
   };
@@ -70,7 +72,7 @@ export async function readStatement(file: string, format: StatementFormat): Prom
   const credits = new Map<string, Credited>();
   const problems: string[] = [];
   let unreadable = 0;
-  let columns: { date: number; credit: number } | undefined;
+  let columns: { date: number; credit: number; width: number } | undefined;
   const problem = (text: string): void => {
     unreadable++;
     if (problems.length < MAX_PROBLEMS) problems.push(text);
@@ -91,7 +93,15 @@ export async function readStatement(file: string, format: StatementFormat): Prom
         if (header.lastIndexOf(name) !== at(name))
           throw new UsageError(`${file} names the column '${name}' more than once: rename the copies.`);
       }
-      columns = { date: at(format.dateColumn), credit: at(format.creditColumn) };
+      columns = { date: at(format.dateColumn), credit: at(format.creditColumn), width: header.length };
+      continue;
+    }
+    // More cells than the header (a comma in an unquoted narration) shift the columns after it: a
+    // debit would be read as the credit, the empty credit falling past the header.
+    if (record.fields.length > columns.width) {
+      problem(
+        `statement line ${record.line}: ${record.fields.length} cells, the header has ${columns.width} (a comma in a field that is not quoted?)`,
+      );
       continue;
     }
     const cell = (i: number): string => (record.fields[i] ?? '').trim();
