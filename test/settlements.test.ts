@@ -156,6 +156,19 @@ describe('summarizeSettlements', () => {
     });
   });
 
+  it('counts a charge listed twice once (a ledger that repeats a reference), and refuses two answers that differ', () => {
+    const once = settled('ord_1', 100_000, '2026-03-03T09:00:00.000Z');
+    const [day] = summarizeSettlements([once, settled('ord_2', 50_000, '2026-03-03T10:00:00.000Z'), once]);
+    expect(day).toMatchObject({ charges: 2, references: ['ord_1', 'ord_2'] });
+    expect(day!.amount).toBe(150_000);
+    const error = thrown(() =>
+      summarizeSettlements([once, settled('ord_1', 100_000, '2026-03-04T09:00:00.000Z')]),
+    );
+    expect(error).toMatchObject({
+      issues: [{ path: '1.reference', message: expect.stringContaining('"ord_1" again') }],
+    });
+  });
+
   it('totals what a manual-clock sandbox settled, day by Lagos day', async () => {
     const sandbox = createSandbox({ clock: 'manual', now: () => new Date('2026-03-02T08:00:00.000Z') });
     sandbox.seed([

@@ -85,10 +85,11 @@ function rowIssues(t: Transaction, path: string): ValidationIssue[] {
 
 /**
  * Totals the `SETTLED` charges among `transactions` (others skipped) by the calendar day of their
- * `settledAt` in `timeZone`, oldest first: a day's `net` is the bank credit to expect. Throws one
+ * `settledAt` in `timeZone`, oldest first: a day's `net` is the bank credit to expect. A charge
+ * listed twice counts once. Throws one
  * `ValidationError` before summing for an unknown time zone or option, or a settled charge not in
  * NGN, whose `amount`, `fee` or `netAmount` is not whole Kobo or whose `settledAt` is not a time
- * with its offset.
+ * with its offset, or a reference listed again with other amounts or another `settledAt`.
  *
  * @example
  * ```ts
@@ -126,6 +127,8 @@ export function summarizeSettlements(
     string,
     { date: string; references: string[]; amount: number; fees: number; net: number }
   >();
+  // A charge is one credit however often it is listed (verifyMany over a ledger that repeats it).
+  const counted = new Map<string, string>();
   let index = -1;
   for (const t of transactions) {
     index += 1;
@@ -135,6 +138,15 @@ export function summarizeSettlements(
       issues.push(...problems);
       continue;
     }
+    const print = JSON.stringify([t.amount, t.fee, t.netAmount, t.settlement.settledAt]);
+    const earlier = counted.get(t.reference);
+    if (earlier === print) continue;
+    if (earlier !== undefined) {
+      const message = `is ${quoted(t.reference)} again, settled with other amounts or time: which one is true?`;
+      issues.push({ path: `${index}.reference`, message });
+      continue;
+    }
+    counted.set(t.reference, print);
     const date = isoDay(format, instantOf(t.settlement.settledAt)!);
     let day = days.get(date);
     if (day === undefined) days.set(date, (day = { date, references: [], amount: 0, fees: 0, net: 0 }));
