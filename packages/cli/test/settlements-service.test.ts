@@ -24,6 +24,7 @@ const answers: Record<string, unknown> = {
   ord_dollars: charge('ord_dollars', { ...settled, currency: 'USD' }),
   ord_other: charge('ord_true', settled),
   ord_when: charge('ord_when', { settlement: { status: 'SETTLED', settledAt: 'soon' } }),
+  ord_waiting: charge('ord_waiting', { settlement: null }),
 };
 
 /** Runs `wallet settlements ARGS` against a loopback service answering from `answers`. */
@@ -105,6 +106,14 @@ describe('wallet settlements against a service of the test’s own', () => {
       expect.objectContaining({ date: '2026-11-21', verdict: 'match', charges: 1 }),
     ]);
     expect(result.problems.map((p) => [p.line, p.verdict])).toEqual([[2, 'error']]);
+  });
+
+  it('counts a paid charge the ledger repeats once among those not settled yet', async () => {
+    const ran = await run(
+      'reference,amount,status\nord_true,10000,paid\nord_waiting,10000,paid\nord_waiting,10000,paid\n',
+      'date,credit\n2026-11-21,98.00\n',
+    );
+    expect((JSON.parse(ran.stdout) as { unsettled: number }).unsettled).toBe(1);
   });
 
   const ONE = 'reference,amount,status\nord_true,10000,paid\n';

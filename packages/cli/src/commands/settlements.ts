@@ -140,6 +140,7 @@ export async function settlementsCommand(
   // the first row may be unreadable or fail to verify, and the day must not look short for it.
   const repeated = new Set(scan.repeats.values());
   const counted = new Set<number>();
+  const waiting = new Set<number>(); // a repeated reference not settled yet is one charge waiting
   let unsettled = 0;
   try {
     for await (const line of run.verify(readLedger(file, flags, header.columns), abort.signal)) {
@@ -154,7 +155,10 @@ export async function settlementsCommand(
         if (repeated.has(group)) counted.add(group);
         await record(...totals.add(t, charge));
       } else {
-        if (paid && !settled) unsettled++;
+        if (paid && !settled && !waiting.has(group)) {
+          if (repeated.has(group)) waiting.add(group);
+          unsettled++;
+        }
         await record(charge);
       }
     }
