@@ -1,6 +1,7 @@
 /**
- * A reference prompted again: the service lets a declined or expired charge be dispatched anew, so
- * a charge that reads FAILED says nothing of a prompt whose request may still be on its way.
+ * Prompts in doubt stay counted until the service proves them: a reference can be prompted again
+ * after a decline, so a charge that reads FAILED says nothing of a prompt still on its way, and a
+ * repeat that stops before sending says nothing of its first try.
  */
 import { afterEach, expect, it } from 'vitest';
 
@@ -12,7 +13,7 @@ import {
   type SpendLedger,
   type WalletTool,
 } from '../../packages/agent-toolkit/src/index.js';
-import { TEST_KEY, lost, rig, type Rig } from './setup.js';
+import { TEST_KEY, lost, rewritten, rig, type Rig } from './setup.js';
 
 let r: Rig;
 afterEach(() => r.close());
@@ -79,4 +80,25 @@ it('a prompt in doubt is given back by a FAILED charge once it can no longer lan
   r.clock.now += 5 * 60_000;
   await tools['get_charge']!.execute({ reference: 'again_2' });
   expect(await ledger.total('charges')).toBe(0);
+});
+
+it('a repeat of a prompt in doubt stays counted when the resolve answer now shows no active bank', async () => {
+  r = rig();
+  let drop = true;
+  let lie = false;
+  const wallet = r.tampered((q, a) => {
+    if (drop && q.url.endsWith('/dispatch')) return lost();
+    return lie && q.url.endsWith('/resolve-handle') ? rewritten(a, (d) => (d['linkedBanks'] = [])) : a;
+  });
+  const ledger = memorySpendLedger({ now: () => r.clock.now });
+  const tools = toolsOf(wallet, ledger);
+  expect((await tools['dispatch_charge']!.execute(args('again_3'))).text).toContain('OUTCOME UNKNOWN');
+  // The repeat's resolve answer says the customer has no bank: it does not say the first prompt was not sent.
+  drop = false;
+  lie = true;
+  const repeat = await tools['dispatch_charge']!.execute(args('again_3'));
+  expect(repeat.data).toMatchObject({ refusedBy: 'bank' });
+  expect(repeat.text).toContain('stays counted');
+  await r.sandbox.authorize('again_3');
+  expect(await ledger.total('charges')).toBe(40_000);
 });
