@@ -58,6 +58,15 @@ if (HAS_SQLITE)
       );
     });
 
+    it('refuses an empty path, which SQLite opens as a private temporary file no other process shares', () => {
+      expect(() => sqliteSpendLedger({ path: '' })).toThrow(
+        expect.objectContaining({
+          code: 'ledger_required',
+          message: expect.stringContaining('path is empty'),
+        }),
+      );
+    });
+
     it('stores its time zone and refuses a process configured with another (time_zone_mismatch)', () => {
       const path = ledgerFile();
       sqliteSpendLedger({ path, timeZone: 'Africa/Lagos' });
