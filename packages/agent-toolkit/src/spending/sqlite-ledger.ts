@@ -1,7 +1,7 @@
 /** The spend ledger in a SQLite file (`node:sqlite`) shared by every process that opens it. */
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { WalletError } from '@wallet/node';
 import {
   ledgerDays,
@@ -71,7 +71,9 @@ export function sqliteSpendLedger(options: SqliteSpendLedgerOptions = {}): Spend
     );
   }
   const days = ledgerDays(options, 'sqliteSpendLedger');
-  const state = process.env['XDG_STATE_HOME']?.trim() || join(homedir(), '.local', 'state');
+  // XDG says to ignore a relative value: it would give each working directory its own ledger.
+  const xdg = process.env['XDG_STATE_HOME']?.trim();
+  const state = xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.local', 'state');
   const path = options.path ?? join(state, 'wallet', 'spend-ledger.sqlite');
   // SQLite opens '' as a private temporary file: shared by no process, forgotten on restart.
   if (typeof path === 'string' && path.trim() === '') {
