@@ -5,6 +5,8 @@
  */
 // Each Node line registers the branch that applies to it (CI runs 20, 22, 24 and 26), so npm test
 // reports nothing skipped.
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { Wallet } from '@wallet/node';
@@ -58,6 +60,15 @@ if (HAS_SQLITE)
       );
     });
 
+    it('refuses an empty path, which SQLite opens as a private temporary file no other process shares', () => {
+      expect(() => sqliteSpendLedger({ path: '' })).toThrow(
+        expect.objectContaining({
+          code: 'ledger_required',
+          message: expect.stringContaining('path is empty'),
+        }),
+      );
+    });
+
     it('stores its time zone and refuses a process configured with another (time_zone_mismatch)', () => {
       const path = ledgerFile();
       sqliteSpendLedger({ path, timeZone: 'Africa/Lagos' });
@@ -78,6 +89,28 @@ if (HAS_SQLITE)
       } finally {
         if (old === undefined) delete process.env['XDG_STATE_HOME'];
         else process.env['XDG_STATE_HOME'] = old;
+      }
+    });
+
+    it('ignores a relative XDG_STATE_HOME (as XDG says): the default file must not move with the working directory', async () => {
+      const saved = { xdg: process.env['XDG_STATE_HOME'], home: process.env['HOME'] };
+      const home = ledgerFile().replace(/spend-ledger\.sqlite$/, '');
+      const relative = `wallet-relative-state-${process.pid}`;
+      process.env['XDG_STATE_HOME'] = relative;
+      process.env['HOME'] = home;
+      try {
+        await sqliteSpendLedger().begin(request(1_000));
+        expect(existsSync(join(home, '.local', 'state', 'wallet', 'spend-ledger.sqlite'))).toBe(true);
+        expect(existsSync(relative)).toBe(false);
+      } finally {
+        rmSync(relative, { recursive: true, force: true });
+        for (const [name, value] of [
+          ['XDG_STATE_HOME', saved.xdg],
+          ['HOME', saved.home],
+        ] as const) {
+          if (value === undefined) delete process.env[name];
+          else process.env[name] = value;
+        }
       }
     });
   });

@@ -1,7 +1,7 @@
 /** The spend ledger in a SQLite file (`node:sqlite`) shared by every process that opens it. */
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { WalletError } from '@wallet/node';
 import {
   ledgerDays,
@@ -54,7 +54,7 @@ CREATE TABLE IF NOT EXISTS tokens (token TEXT PRIMARY KEY, expires INTEGER NOT N
  * set built per request keeps the day's totals, and every process on the machine shares them.
  *
  * @throws WalletError `ledger_required` on a Node without `node:sqlite` (pass a ledger instead),
- * or when the file cannot be opened (a directory, not SQLite, no permission),
+ * when the file cannot be opened (a directory, not SQLite, no permission) or the path is empty,
  * `time_zone_mismatch` when the file was created with another time zone.
  * @example
  * ```ts
@@ -71,8 +71,17 @@ export function sqliteSpendLedger(options: SqliteSpendLedgerOptions = {}): Spend
     );
   }
   const days = ledgerDays(options, 'sqliteSpendLedger');
-  const state = process.env['XDG_STATE_HOME']?.trim() || join(homedir(), '.local', 'state');
+  // XDG says to ignore a relative value: it would give each working directory its own ledger.
+  const xdg = process.env['XDG_STATE_HOME']?.trim();
+  const state = xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.local', 'state');
   const path = options.path ?? join(state, 'wallet', 'spend-ledger.sqlite');
+  // SQLite opens '' as a private temporary file: shared by no process, forgotten on restart.
+  if (typeof path === 'string' && path.trim() === '') {
+    throw new WalletError(
+      'The spend ledger path is empty: give a file path, or leave path out for the default file.',
+      'ledger_required',
+    );
+  }
   let db: Database | undefined;
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });

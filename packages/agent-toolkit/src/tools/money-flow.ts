@@ -144,8 +144,15 @@ async function send(
       error: data,
     });
   }
-  await quietly(ctx.ledger.finish(key, sent.acted ? 'done' : 'failed'));
+  // A repeat that stopped before sending says nothing of its first try, which may have acted.
+  await quietly(ctx.ledger.finish(key, sent.acted ? 'done' : repeat ? 'unknown' : 'failed'));
   if (!repeat) return sent.result;
+  if (!sent.acted) {
+    return {
+      ...sent.result,
+      text: `${sent.result.text}\nIt repeated an earlier call whose outcome is unknown (idempotency key '${key}'): that call may have acted, so ${amountText(entry.amount)} stays counted. Check with get_charge.`,
+    };
+  }
   return {
     ...sent.result,
     text: `${sent.result.text}\nThis repeated an earlier call with its idempotency key '${key}': the service answered for that one call, nothing moved twice.`,

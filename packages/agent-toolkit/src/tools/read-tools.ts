@@ -1,7 +1,7 @@
 /** The tools that move no money; get_charge and wait_for_charge also settle journaled dispatches (FAILED gives back). */
 import { WaitTimeoutError, type Transaction } from '@wallet/node';
 import type { ToolContext } from './options.js';
-import { countedRefunds, type JournalEntry } from '../spending/ledger.js';
+import { CUT_OFF_MS, countedRefunds, type JournalEntry } from '../spending/ledger.js';
 import { ok, resolvedResult, transactionData, transactionText, type ToolResult } from '../answers/report.js';
 import { MAX_WAIT_SECONDS } from './shapes.js';
 import { amountText, money } from '../answers/words.js';
@@ -51,8 +51,12 @@ async function withJournal(
     return ok(text, transactionData(tx));
   }
   for (const entry of answered) {
-    if (tx.status === 'FAILED') await ctx.ledger.finish(entry.key, 'failed');
-    else if (tx.status === 'SUCCESS' && entry.state === 'unknown') await ctx.ledger.finish(entry.key, 'done');
+    if (tx.status === 'FAILED') {
+      // A prompt in doubt may still be on its way and re-prompt after an earlier one failed: past the cut-off it cannot.
+      if (entry.state === 'done' || entry.at <= ctx.now() - CUT_OFF_MS)
+        await ctx.ledger.finish(entry.key, 'failed');
+    } else if (tx.status === 'SUCCESS' && entry.state === 'unknown')
+      await ctx.ledger.finish(entry.key, 'done');
   }
   const { refunds, counted } = countedRefunds(journal);
   const lines = refunds.map(
