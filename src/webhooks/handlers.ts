@@ -6,6 +6,10 @@ import { bodyTimeoutError, createDeliver, tooLargeError, type WebhookHandlerOpti
 import { WEBHOOK_SIGNATURE_HEADER } from './signature.js';
 import { verifySignature, verifySignatureAsync } from './verify.js';
 
+/** A header that came more than once, joined by Node or `Headers` with commas, as its list (a hex signature holds no comma). */
+const splitJoined = (value: string | null | undefined): string | string[] | null | undefined =>
+  typeof value === 'string' && value.includes(',') ? value.split(',') : value;
+
 /** A Fetch-style request handler, as Next.js App Router, Hono, Bun and Deno take. */
 export type FetchWebhookHandler = (request: Request) => Promise<Response>;
 
@@ -72,7 +76,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): FetchWebho
       request.method,
       // A body already read is gone: null, refused as parsed.
       (max, ms) => (request.bodyUsed ? Promise.resolve(null) : readRequestBody(request, max, ms)),
-      request.headers.get(WEBHOOK_SIGNATURE_HEADER),
+      splitJoined(request.headers.get(WEBHOOK_SIGNATURE_HEADER)),
     );
     return new Response(JSON.stringify(answer.body), {
       status: answer.status,
@@ -90,13 +94,13 @@ export type NodeWebhookHandler = (
   res: ServerResponse,
 ) => Promise<void>;
 
-/** The header as a list when it came more than once (Node joins repeats; a hex signature holds no comma). */
-function signatureHeader(req: IncomingMessage): string | string[] | undefined {
+/** The header as a list when it came more than once. */
+function signatureHeader(req: IncomingMessage): string | string[] | null | undefined {
   const distinct = (req as Partial<Pick<IncomingMessage, 'headersDistinct'>>).headersDistinct;
   const values = distinct?.[WEBHOOK_SIGNATURE_HEADER];
   if (values !== undefined) return values.length === 1 ? values[0] : values;
   const joined = req.headers[WEBHOOK_SIGNATURE_HEADER];
-  return typeof joined === 'string' && joined.includes(',') ? joined.split(',') : joined;
+  return Array.isArray(joined) ? joined : splitJoined(joined);
 }
 
 /** Reads a `node:http` request's body. Rejects also when the request errors or closes before its end. */
