@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { BoundedBody, readBounded, type ChunkSource } from '../core/body.js';
+import { isPlainObject } from '../internal/values.js';
 import { bodyTimeoutError, createDeliver, tooLargeError, type WebhookHandlerOptions } from './delivery.js';
 import { WEBHOOK_SIGNATURE_HEADER } from './signature.js';
 import { verifySignature, verifySignatureAsync } from './verify.js';
@@ -103,6 +104,15 @@ function signatureHeader(req: IncomingMessage): string | string[] | null | undef
   return Array.isArray(joined) ? joined : splitJoined(joined);
 }
 
+/** What a body parser left on the request, or undefined when the request's own body is still unread. */
+function leftBody(req: IncomingMessage & { body?: unknown }): unknown {
+  const { body } = req;
+  // Express 4's parsers (body-parser 1.x), and many middlewares, set `req.body = req.body || {}` on a
+  // request they do not parse, without reading it: that empty object is no parsed body.
+  const placeholder = isPlainObject(body) && Object.keys(body).length === 0;
+  return placeholder && !req.readableEnded && req.readableDidRead === false ? undefined : body;
+}
+
 /** Reads a `node:http` request's body. Rejects also when the request errors or closes before its end. */
 function readNodeBody(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Uint8Array> {
   const body = new BoundedBody(maxBytes);
@@ -179,10 +189,12 @@ export function createNodeWebhookHandler(options: WebhookHandlerOptions): NodeWe
     const answer = await deliver(
       req.method,
       // What a body parser left, else the request's own body; consumed and left nothing: null.
-      (max, ms) =>
-        req.body !== undefined || req.readableEnded
-          ? Promise.resolve(req.body ?? null)
-          : readNodeBody(req, max, ms),
+      (max, ms) => {
+        const left = leftBody(req);
+        return left !== undefined || req.readableEnded
+          ? Promise.resolve(left ?? null)
+          : readNodeBody(req, max, ms);
+      },
       signatureHeader(req),
     );
     if (res.headersSent) return;
