@@ -135,6 +135,20 @@ describe('the claim lease while onEvent runs (memoryDedupeStore)', () => {
     expect(errors).toEqual([]);
   });
 
+  test('a lost lease and a store whose done throws, not rejects (a JavaScript store): still 503, the handler never rejects', async () => {
+    const store = memoryDedupeStore({ claimTtl: 1_000 });
+    const done = (): Promise<void> => {
+      throw new Error('READONLY');
+    };
+    const renew = (): Promise<boolean> => Promise.resolve(false);
+    const { deliverFirst, release, errors } = slowHandler({ ...store, renew, done });
+    const { answer: first } = await deliverFirst();
+    await vi.advanceTimersByTimeAsync(400);
+    release();
+    expect(await first).toBe(503);
+    expect(errors.map(([e]) => (e as { code?: string }).code)).toEqual(['webhook_dedupe_lease_lost']);
+  });
+
   test('a store of your own without renew keeps working, unrenewed', async () => {
     const store = memoryDedupeStore({ claimTtl: 1_000 });
     const plain: WebhookDedupeStore = {

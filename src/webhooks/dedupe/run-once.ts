@@ -133,7 +133,11 @@ export async function runOnce(
     // Another delivery may have run it meanwhile: have the service deliver again. Marking it done
     // still spares that redelivery another run.
     onError(lost, { status: 503 });
-    await store.done(id, token).catch(() => undefined);
+    try {
+      await store.done(id, token);
+    } catch {
+      // The 503 stands: the redelivery may run it again, which the lease error just said.
+    }
     return 503;
   }
   try {
