@@ -7,10 +7,6 @@ import { bodyTimeoutError, createDeliver, tooLargeError, type WebhookHandlerOpti
 import { WEBHOOK_SIGNATURE_HEADER } from './signature.js';
 import { verifySignature, verifySignatureAsync } from './verify.js';
 
-/** A header that came more than once, joined by Node or `Headers` with commas, as its list (a hex signature holds no comma). */
-const splitJoined = (value: string | null | undefined): string | string[] | null | undefined =>
-  typeof value === 'string' && value.includes(',') ? value.split(',') : value;
-
 /** A Fetch-style request handler, as Next.js App Router, Hono, Bun and Deno take. */
 export type FetchWebhookHandler = (request: Request) => Promise<Response>;
 
@@ -77,7 +73,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): FetchWebho
       request.method,
       // A body already read is gone: null, refused as parsed.
       (max, ms) => (request.bodyUsed ? Promise.resolve(null) : readRequestBody(request, max, ms)),
-      splitJoined(request.headers.get(WEBHOOK_SIGNATURE_HEADER)),
+      request.headers.get(WEBHOOK_SIGNATURE_HEADER),
     );
     return new Response(JSON.stringify(answer.body), {
       status: answer.status,
@@ -95,13 +91,12 @@ export type NodeWebhookHandler = (
   res: ServerResponse,
 ) => Promise<void>;
 
-/** The header as a list when it came more than once. */
-function signatureHeader(req: IncomingMessage): string | string[] | null | undefined {
+/** The header as a list when it came more than once (a joined value is split by the verifiers). */
+function signatureHeader(req: IncomingMessage): string | string[] | undefined {
   const distinct = (req as Partial<Pick<IncomingMessage, 'headersDistinct'>>).headersDistinct;
   const values = distinct?.[WEBHOOK_SIGNATURE_HEADER];
   if (values !== undefined) return values.length === 1 ? values[0] : values;
-  const joined = req.headers[WEBHOOK_SIGNATURE_HEADER];
-  return Array.isArray(joined) ? joined : splitJoined(joined);
+  return req.headers[WEBHOOK_SIGNATURE_HEADER];
 }
 
 /** What a body parser left on the request, or undefined when the request's own body is still unread. */
