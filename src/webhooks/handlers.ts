@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { BoundedBody, readBounded, type ChunkSource } from '../core/body.js';
+import { isPlainObject } from '../internal/values.js';
 import { bodyTimeoutError, createDeliver, tooLargeError, type WebhookHandlerOptions } from './delivery.js';
 import { WEBHOOK_SIGNATURE_HEADER } from './signature.js';
 import { verifySignature, verifySignatureAsync } from './verify.js';
@@ -90,13 +91,21 @@ export type NodeWebhookHandler = (
   res: ServerResponse,
 ) => Promise<void>;
 
-/** The header as a list when it came more than once (Node joins repeats; a hex signature holds no comma). */
+/** The header as a list when it came more than once (a joined value is split by the verifiers). */
 function signatureHeader(req: IncomingMessage): string | string[] | undefined {
   const distinct = (req as Partial<Pick<IncomingMessage, 'headersDistinct'>>).headersDistinct;
   const values = distinct?.[WEBHOOK_SIGNATURE_HEADER];
   if (values !== undefined) return values.length === 1 ? values[0] : values;
-  const joined = req.headers[WEBHOOK_SIGNATURE_HEADER];
-  return typeof joined === 'string' && joined.includes(',') ? joined.split(',') : joined;
+  return req.headers[WEBHOOK_SIGNATURE_HEADER];
+}
+
+/** What a body parser left on the request, or undefined when the request's own body is still unread. */
+function leftBody(req: IncomingMessage & { body?: unknown }): unknown {
+  const { body } = req;
+  // Express 4's parsers (body-parser 1.x), and many middlewares, set `req.body = req.body || {}` on a
+  // request they do not parse, without reading it: that empty object is no parsed body.
+  const placeholder = isPlainObject(body) && Object.keys(body).length === 0;
+  return placeholder && !req.readableEnded && req.readableDidRead === false ? undefined : body;
 }
 
 /** Reads a `node:http` request's body. Rejects also when the request errors or closes before its end. */
@@ -175,10 +184,12 @@ export function createNodeWebhookHandler(options: WebhookHandlerOptions): NodeWe
     const answer = await deliver(
       req.method,
       // What a body parser left, else the request's own body; consumed and left nothing: null.
-      (max, ms) =>
-        req.body !== undefined || req.readableEnded
-          ? Promise.resolve(req.body ?? null)
-          : readNodeBody(req, max, ms),
+      (max, ms) => {
+        const left = leftBody(req);
+        return left !== undefined || req.readableEnded
+          ? Promise.resolve(left ?? null)
+          : readNodeBody(req, max, ms);
+      },
       signatureHeader(req),
     );
     if (res.headersSent) return;

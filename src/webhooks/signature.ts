@@ -102,7 +102,9 @@ const normalize = (value: unknown): unknown =>
   typeof value === 'string' ? trimHttpWhitespace(value) : value;
 
 /** The signature's 128 hex digits, checked for exact form before any comparison (never partly matched). */
-export function signatureHex(header: WebhookSignatureHeader): string {
+export function signatureHex(given: WebhookSignatureHeader): string {
+  // A header sent twice comes joined with commas (Node's req.headers, Headers.get); hex holds none.
+  const header = typeof given === 'string' && given.includes(',') ? given.split(',') : given;
   let value: unknown = header;
   if (Array.isArray(header)) {
     const distinct = [...new Set(header.map(normalize))];

@@ -146,6 +146,18 @@ describe('createWebhookHandler (Fetch)', () => {
     expect((await handler(post(BODY, undefined))).status).toBe(400);
   });
 
+  test('a signature header sent twice (Headers joins it as "sig, sig") is read as the list it is, as the Node handler reads it', async () => {
+    const send = async (values: string[]): Promise<number> => {
+      const headers = new Headers({ 'content-type': 'application/json' });
+      for (const value of values) headers.append('x-wallet-signature', value);
+      return (await setup().handler(new Request(URL, { method: 'POST', headers, body: BODY }))).status;
+    };
+    // A proxy that repeats the header must not turn a genuine delivery into a forgery's 400.
+    expect(await send([SIGNATURE, SIGNATURE])).toBe(200);
+    expect(await send([SIGNATURE, hmacHex(BODY, OTHER_SECRET)])).toBe(400);
+    expect(await send([SIGNATURE, ''])).toBe(400);
+  });
+
   test('refuses a malformed secret at creation, not per delivery', () => {
     expect(() => createWebhookHandler({ secret: [SECRET, ''], onEvent: () => undefined })).toThrow(
       expect.objectContaining({ reason: 'missing_secret' }),

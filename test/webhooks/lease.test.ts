@@ -108,6 +108,47 @@ describe('the claim lease while onEvent runs (memoryDedupeStore)', () => {
     expect(runs()).toBe(1);
   });
 
+  test('a renewal that never answers (a store with no timeout of its own): once the lease has lapsed, 503 and onError told, not a silent 200', async () => {
+    const store = memoryDedupeStore({ claimTtl: 1_000 });
+    const hangs = (): Promise<boolean> => new Promise<boolean>(() => undefined);
+    const { deliver, deliverFirst, release, runs, errors } = slowHandler({ ...store, renew: hangs });
+    const { answer: first } = await deliverFirst();
+    await vi.advanceTimersByTimeAsync(1_500);
+    // The claim lapsed unrenewed: a redelivery takes it and runs the event, as the docs warn.
+    expect(await deliver()).toBe(200);
+    expect(runs()).toBe(2);
+    release();
+    expect(await first).toBe(503);
+    expect(errors.map(([e, c]) => [(e as { code?: string }).code, c.status])).toEqual([
+      ['webhook_dedupe_lease_lost', 503],
+    ]);
+  });
+
+  test('a renewal still unanswered when onEvent ends, the claim not yet lapsed: 200', async () => {
+    const store = memoryDedupeStore({ claimTtl: 1_000 });
+    const hangs = (): Promise<boolean> => new Promise<boolean>(() => undefined);
+    const { deliverFirst, release, errors } = slowHandler({ ...store, renew: hangs });
+    const { answer: first } = await deliverFirst();
+    await vi.advanceTimersByTimeAsync(500);
+    release();
+    expect(await first).toBe(200);
+    expect(errors).toEqual([]);
+  });
+
+  test('a lost lease and a store whose done throws, not rejects (a JavaScript store): still 503, the handler never rejects', async () => {
+    const store = memoryDedupeStore({ claimTtl: 1_000 });
+    const done = (): Promise<void> => {
+      throw new Error('READONLY');
+    };
+    const renew = (): Promise<boolean> => Promise.resolve(false);
+    const { deliverFirst, release, errors } = slowHandler({ ...store, renew, done });
+    const { answer: first } = await deliverFirst();
+    await vi.advanceTimersByTimeAsync(400);
+    release();
+    expect(await first).toBe(503);
+    expect(errors.map(([e]) => (e as { code?: string }).code)).toEqual(['webhook_dedupe_lease_lost']);
+  });
+
   test('a store of your own without renew keeps working, unrenewed', async () => {
     const store = memoryDedupeStore({ claimTtl: 1_000 });
     const plain: WebhookDedupeStore = {

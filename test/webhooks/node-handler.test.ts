@@ -165,6 +165,32 @@ describe('reading the body itself', () => {
     expect(events).toEqual([CHARGE_SUCCESS]);
   });
 
+  test("an empty req.body over an unread stream (Express 4's express.urlencoded() on a JSON request) is not a parsed body: the handler reads the stream", async () => {
+    const { handler, events } = recorder();
+    const app = express();
+    // What body-parser 1.x (Express 4) does for a type it does not parse, and many auth middlewares
+    // do: `req.body = req.body || {}`, leaving the stream unread.
+    app.use((req, _res, next) => {
+      req.body = req.body || {};
+      next();
+    });
+    app.post('/webhooks/wallet', handler);
+    const url = `${await serve(app)}/webhooks/wallet`;
+    expect(await deliver(url, BODY, SIGNATURE)).toEqual({ status: 200, json: { received: true } });
+    expect(events).toEqual([CHARGE_SUCCESS]);
+  });
+
+  test('express.json() before the handler, on a body that is {}, is still the parsed-body mistake', async () => {
+    const { handler, events } = recorder();
+    const app = express();
+    app.use(express.json());
+    app.post('/webhooks/wallet', handler);
+    const url = `${await serve(app)}/webhooks/wallet`;
+    const { status, json } = await deliver(url, '{}', hmacHex('{}', SECRET));
+    expect([status, json]).toMatchObject([500, { error: 'raw_body_required' }]);
+    expect(events).toEqual([]);
+  });
+
   test('a middleware that consumed the stream without leaving a body gets the fix, not a hang', async () => {
     const { handler, events, errors } = recorder();
     const app = express();

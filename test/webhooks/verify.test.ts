@@ -87,6 +87,8 @@ describe('accepted deliveries', () => {
     ['surrounding HTTP whitespace (SP and HTAB)', ` \t ${SIGNATURE}\t `],
     ['a header array with one value', [SIGNATURE]],
     ['a header array repeating the same value', [SIGNATURE, ` ${SIGNATURE}`]],
+    // req.headers in Node and Headers.get() join a header sent twice; the contract's example passes it.
+    ['the same value sent twice, as Node and Headers join it', `${SIGNATURE}, ${SIGNATURE}`],
   ])('takes the signature as %s', async (_, signature) => {
     expect(await expectAccepted(BODY, signature, SECRET)).toEqual(CHARGE_SUCCESS);
   });
@@ -178,6 +180,7 @@ describe('forgeries: each refused with its reason, by both verifiers', () => {
       [`a valid signature before ${name}`, BODY, `${SIGNATURE}${ws}`, 'malformed_signature'],
     ]),
     ['duplicate headers joined by Node', BODY, `${SIGNATURE}, ${wrongSecret}`, 'malformed_signature'],
+    ['a valid signature and an empty repeat, joined', BODY, `${SIGNATURE},`, 'malformed_signature'],
     ['empty signature', BODY, '', 'missing_signature'],
     ['blank signature', BODY, '   ', 'missing_signature'],
     ['missing signature (undefined)', BODY, undefined, 'missing_signature'],

@@ -28,7 +28,12 @@ function leaseLost(id: string, detail: string, cause?: unknown): WalletError {
 }
 
 /** Renews the claim every third of `claimTtl` if the store can; `stop()` returns why the lease was lost. */
-function keepLease(store: WebhookDedupeStore, id: string, token: string): () => WalletError | undefined {
+function keepLease(
+  store: WebhookDedupeStore,
+  id: string,
+  token: string,
+  claimedAt: number,
+): () => WalletError | undefined {
   const { claimTtl } = store;
   if (typeof store.renew !== 'function' || typeof claimTtl !== 'number' || !(claimTtl > 0)) {
     return () => undefined;
@@ -36,20 +41,25 @@ function keepLease(store: WebhookDedupeStore, id: string, token: string): () => 
   let stopped = false;
   let lost: WalletError | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // When the claim was last known held: a store extends it from when it was asked, no earlier.
+  let heldSince = claimedAt;
   const schedule = (): void => {
     timer = setTimeout(renew, Math.max(1, Math.floor(claimTtl / 3)));
     // A pending renewal must not keep a process alive that has nothing else to do.
     (timer as { unref?: () => void }).unref?.();
   };
   const renew = (): void => {
+    const asked = Date.now();
     // Called through the store, so a store's own `this` works.
     Promise.resolve()
       .then(() => store.renew!(id, token))
       .then(
         (held) => {
           if (stopped) return;
-          if (held === true) schedule();
-          else lost = leaseLost(id, 'the claim expired and was taken');
+          if (held === true) {
+            heldSince = asked;
+            schedule();
+          } else lost = leaseLost(id, 'the claim expired and was taken');
         },
         (error: unknown) => {
           if (!stopped) lost = leaseLost(id, 'the store did not answer', error);
@@ -60,6 +70,10 @@ function keepLease(store: WebhookDedupeStore, id: string, token: string): () => 
   return () => {
     stopped = true;
     clearTimeout(timer);
+    // A renewal that never answered (a store without a timeout, a blocked event loop) let it lapse.
+    if (lost === undefined && Date.now() - heldSince >= claimTtl) {
+      lost = leaseLost(id, `no renewal was confirmed for ${claimTtl} ms`);
+    }
     return lost;
   };
 }
@@ -79,8 +93,10 @@ export async function runOnce(
 ): Promise<200 | 500 | 503> {
   let id = '(unidentified)';
   let token: string;
+  let claimedAt = 0;
   try {
     id = await eventIdentity(event, body);
+    claimedAt = Date.now();
     const claim: unknown = await store.claim(id);
     const { status, token: given } = (claim ?? {}) as { status?: unknown; token?: unknown };
     if (status === 'done') return 200;
@@ -98,7 +114,7 @@ export async function runOnce(
     onError(storeError('claim', id, error), { status: 503 });
     return 503;
   }
-  const stopLease = keepLease(store, id, token);
+  const stopLease = keepLease(store, id, token, claimedAt);
   try {
     await onEvent(event);
   } catch (error) {
@@ -117,7 +133,11 @@ export async function runOnce(
     // Another delivery may have run it meanwhile: have the service deliver again. Marking it done
     // still spares that redelivery another run.
     onError(lost, { status: 503 });
-    await store.done(id, token).catch(() => undefined);
+    try {
+      await store.done(id, token);
+    } catch {
+      // The 503 stands: the redelivery may run it again, which the lease error just said.
+    }
     return 503;
   }
   try {

@@ -40,7 +40,8 @@ export interface WebhookDedupeStore {
   /**
    * Extends a claim `token` still owns by `claimTtl`: `true`, or `false` once another delivery took
    * it. Called every third of `claimTtl` while `onEvent` runs, so a slow handler never runs twice; a
-   * rejection or `false` answers the delivery 503 once `onEvent` ends, so it comes again. Without it
+   * rejection or `false`, or no `true` for a whole `claimTtl`, answers the delivery 503 once `onEvent`
+   * ends, so it comes again. Without it
    * (or without `claimTtl`) claims are not renewed and must outlast `onEvent`.
    */
   renew?(id: string, token: string): Promise<boolean>;
