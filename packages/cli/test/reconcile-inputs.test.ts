@@ -139,6 +139,24 @@ describe('wallet reconcile: files', () => {
       expect(readFileSync(ledger, 'utf8')).toBe(content);
     }
   });
+
+  it('refuses --out that is a directory or inside a missing one, with exit 2 and no crash', async () => {
+    const ledger = file('dirs.csv', 'reference,amount,status\nord_1,10000,paid\n');
+    for (const out of [dir, join(dir, 'no-such-dir', 'report.csv')]) {
+      const ran = await wallet(['reconcile', ledger, '--out', out], { env });
+      expect(ran.code, ran.stderr).toBe(2);
+      expect(ran.stderr).toContain(`--out ${out}`);
+      expect(ran.stderr).not.toMatch(/Unhandled|node:events| {4}at /);
+    }
+  });
+
+  it('ends with the reason and exit 1 when the report cannot be written (a full disk), not a crash', async () => {
+    const ledger = file('full.csv', 'reference,amount,status\nord_1,10000,paid\n');
+    const ran = await wallet(['reconcile', ledger, '--out', '/dev/full'], { env });
+    expect(ran.code, ran.stderr).toBe(1);
+    expect(ran.stderr).toMatch(/\/dev\/full.*ENOSPC/);
+    expect(ran.stderr).not.toMatch(/Unhandled|node:events| {4}at /);
+  });
 });
 
 describe('wallet reconcile: spreadsheets and terminals', () => {

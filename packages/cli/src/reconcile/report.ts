@@ -80,18 +80,36 @@ export function formatOf(file: string): ReportFormat {
 /** Writes text with backpressure (memory stays flat); `close()` resolves once all is on disk. */
 export class FileWriter {
   readonly #stream: WriteStream;
+  #failed: Error | undefined;
   constructor(file: string, header = '', append = false) {
     this.#stream = createWriteStream(file, { flags: append ? 'a' : 'w' });
+    // A stream error (a full disk, no permission) ends the run with its reason, never as a crash.
+    this.#stream.on('error', (error) => {
+      this.#failed ??= new Error(`cannot write ${file}: ${error.message}`);
+    });
     if (header !== '') this.#stream.write(header);
   }
   async write(text: string): Promise<void> {
+    if (this.#failed !== undefined) throw this.#failed;
     if (!this.#stream.write(text))
-      await new Promise<void>((resolve) => this.#stream.once('drain', () => resolve()));
+      await new Promise<void>((resolve, reject) => {
+        const done = (): void => {
+          this.#stream.off('drain', done).off('close', done);
+          if (this.#failed === undefined) resolve();
+          else reject(this.#failed);
+        };
+        this.#stream.once('drain', done).once('close', done);
+      });
   }
   close(): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.#stream.once('error', reject);
-      this.#stream.end(resolve);
+      if (this.#failed !== undefined || this.#stream.destroyed) {
+        this.#stream.destroy();
+        reject(this.#failed ?? new Error('the report stream was closed'));
+        return;
+      }
+      this.#stream.once('close', () => (this.#failed === undefined ? resolve() : reject(this.#failed)));
+      this.#stream.end();
     });
   }
   destroy(): void {

@@ -51,6 +51,11 @@ export function reportPath(
       throw new UsageError(
         `--out ${report} is ${what} itself: nothing was written. Give the report another name.`,
       );
+  // Refused here, before a single request: the stream would only fail once the run is under way.
+  if (existsSync(report) && statSync(report).isDirectory())
+    throw new UsageError(`--out ${report} is a directory: name the report file inside it.`);
+  if (!existsSync(dirname(report)))
+    throw new UsageError(`--out ${report}: the directory ${dirname(report)} does not exist.`);
   return report;
 }
 
