@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startSandbox, TEST_KEY, wallet, type SandboxProcess } from './helpers/processes.js';
@@ -74,6 +77,30 @@ describe('wallet doctor', () => {
     expect(check(ran.stdout, 'round trip')).toMatch(
       /^FAIL\s+round trip\s+401: the service refused the key.*\nfix: Use a key of this environment/,
     );
+  });
+
+  it('lets no escape sequence from the service reach the terminal (its message, its Date header)', async () => {
+    // A hyperlink, a bell, a right-to-left override in the message; a C1 CSI (0x9b) in the Date header.
+    const server = createServer((_req, res) => {
+      res.setHeader('date', 'Sun, 29 Nov 2026 \x9b2J');
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({ status: 'error', message: 'Bad \u001b]8;;http://evil.example\u0007key\u202e' }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const ran = await doctor({ WALLET_BASE_URL: `http://127.0.0.1:${port}` });
+      expect(ran.code).toBe(1);
+      expect(check(ran.stdout, 'round trip')).toContain('Bad \\x1b]8;;http://evil.example\\x07key\\u202e');
+      expect(check(ran.stdout, 'clock')).toContain('\\x9b2J');
+      // eslint-disable-next-line no-control-regex -- no control character but the line breaks may remain.
+      expect(ran.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it("explains a 403 as the key's IP allow list", async () => {

@@ -6,7 +6,7 @@ import { connect } from 'node:tls';
 import { isApiError, isConnectionError, Wallet, type ApiError } from '@wallet/node';
 
 import { createClient, type ClientFlags } from '../client.js';
-import { OK, PROBLEM, type Output } from '../output.js';
+import { OK, PROBLEM, terminalMessage, type Output } from '../output.js';
 
 /** How one check ended (the name is added when it is shown). */
 interface Check {
@@ -209,8 +209,9 @@ export async function doctorCommand(flags: ClientFlags, out: Output): Promise<nu
   };
   const show = (name: string, check: Check): Check => {
     results.push({ name, ...check });
-    out.line(`${WORD[check.status]}  ${name.padEnd(10)} ${check.detail}`);
-    if (check.fix !== undefined) out.line(`      ${' '.repeat(10)} fix: ${check.fix}`);
+    // A detail can carry the service's words (its message, its Date header): controls escaped.
+    out.line(`${WORD[check.status]}  ${name.padEnd(10)} ${terminalMessage(check.detail)}`);
+    if (check.fix !== undefined) out.line(`      ${' '.repeat(10)} fix: ${terminalMessage(check.fix)}`);
     return check;
   };
   const key = show('key', checkKey(flags.apiKey ?? env.WALLET_SECRET_KEY));
