@@ -140,6 +140,22 @@ describe('wallet doctor', () => {
     expect(ran.stdout).not.toContain('hunter2');
   });
 
+  it('fails a key of the right prefix that the SDK refuses, instead of passing it and stopping mid-way', async () => {
+    for (const key of ['sk_live_', 'sk_test_4eC39 HqLyjWD', 'sk_test_4eC39\u200bHqLyjWD', 'sk_test_4eC39é']) {
+      const ran = await doctor({ WALLET_SECRET_KEY: key, WALLET_BASE_URL: sandbox.url }, '--json');
+      expect(ran.code, key).toBe(1);
+      const report = JSON.parse(ran.stdout) as { checks: { name: string; status: string; fix?: string }[] };
+      const byName = Object.fromEntries(report.checks.map((c) => [c.name, c]));
+      expect(byName.key, key).toMatchObject({
+        status: 'fail',
+        fix: expect.stringContaining('WALLET_SECRET_KEY'),
+      });
+      expect(byName['round trip']?.status, key).toBe('skipped');
+      expect(byName.clock?.status, key).toBe('skipped');
+      expect(ran.stdout + ran.stderr).not.toContain('4eC39');
+    }
+  });
+
   it('fails a missing or malformed key and base URL with the fix, and reports JSON with --json', async () => {
     const ran = await wallet(['doctor', '--json'], {
       env: { WALLET_SECRET_KEY: 'pk_test_123', WALLET_BASE_URL: 'http://example.com/v1' },

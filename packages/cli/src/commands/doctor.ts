@@ -31,6 +31,14 @@ function checkKey(key: string | undefined): Check {
   const mode = key.startsWith('sk_live_') ? 'live' : key.startsWith('sk_test_') ? 'test' : undefined;
   if (mode === undefined)
     return fail(`the key does not start with sk_live_ or sk_test_ (it starts '${key.slice(0, 3)}…')`, fix);
+  try {
+    // The SDK's own rules (a space or an invisible character inside, nothing after the prefix):
+    // a key it refuses must fail here, not pass and then stop the round trip. Its words never repeat the key.
+    new Wallet({ apiKey: key, baseUrl: 'http://127.0.0.1' });
+  } catch (error) {
+    const why = (error as Error).message.split('\n').slice(0, 3).join(' ');
+    return fail(why.replace(/^Invalid Wallet options: apiKey: /, 'the key '), fix);
+  }
   return pass(`${mode} mode (${key.slice(0, 8)}…)`);
 }
 
