@@ -87,6 +87,15 @@ describe('wallet charges and refunds', () => {
     expect(missing.stderr).toContain('c_nowhere');
   });
 
+  it('keeps stdout for the result when the SDK logs (WALLET_LOG=debug): --json stays one JSON value', async () => {
+    const ran = await wallet(['--json', 'charges', 'verify', 'c_paid'], {
+      env: { ...env, WALLET_LOG: 'debug' },
+    });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(JSON.parse(ran.stdout)).toMatchObject({ reference: 'c_paid', status: 'SUCCESS' });
+    expect(ran.stderr).toContain('[wallet] GET /v1/charges/verify/c_paid');
+  });
+
   it('charges wait resolves once the customer answers', async () => {
     const waiting = wallet(['charges', 'wait', 'c_wait', '--timeout', '20000'], { env });
     await new Promise((resolve) => setTimeout(resolve, 500));
