@@ -179,6 +179,34 @@ describe('wallet charges and refunds', () => {
       await service.close();
     }
   });
+
+  it('shows a live-key refund to confirm with the reference escaped: what is asked is what is sent', async () => {
+    const service = await refundCounter();
+    try {
+      const live = {
+        WALLET_SECRET_KEY: 'sk_live_cli_4eC39HqLyjWDarjtT1zdp7dc',
+        WALLET_BASE_URL: service.url,
+      };
+      // A right-to-left override shows 'ord_2\u202e9_dro' as 'ord_2ord_9'; an ESC could erase the line.
+      const asked = await onTerminal(
+        "refunds create 'ord_2\u202e9_dro\u001b[2K' --amount 5000",
+        live,
+        'no\r',
+      );
+      expect(asked).toContain('Refund ₦50.00 of ord_2\\u202e9_dro\\x1b[2K with a LIVE key');
+      // (readline draws the prompt with its own ESC sequences: only the reference's may not arrive.)
+      expect(asked).not.toContain('\u202e');
+      expect(asked).not.toContain('\u001b[2K');
+      const refused = await wallet(['refunds', 'create', 'ord_\u202e1\u001b[2K'], { env: live });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('ord_\\u202e1\\x1b[2K');
+      expect(refused.stderr).not.toContain('\u202e');
+      expect(refused.stderr).not.toContain('\u001b');
+      expect(service.count()).toBe(0);
+    } finally {
+      await service.close();
+    }
+  });
 });
 
 describe('wallet on a terminal', () => {

@@ -90,7 +90,8 @@ export async function refundCommand(
   out: Output,
 ): Promise<number> {
   const amount = flags.amount === undefined ? undefined : amountFlag(flags.amount, flags.amountUnit);
-  const what = `${amount === undefined ? 'the whole remaining amount' : formatNaira(amount)} of ${reference}`;
+  // Escaped: a person confirms real money from this text, so it shows the reference as it is sent.
+  const what = `${amount === undefined ? 'the whole remaining amount' : formatNaira(amount)} of ${terminalText(reference)}`;
   if (isLiveKey(flags) && !flags.yes) {
     if (process.stdin.isTTY !== true || process.stderr.isTTY !== true) {
       out.note(
