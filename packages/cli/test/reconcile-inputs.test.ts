@@ -227,4 +227,28 @@ describe('wallet reconcile: spreadsheets and terminals', () => {
     expect(ran.stderr).not.toMatch(/EPIPE|Unhandled|node:internal/);
     expect(ran.code).toBe(1);
   });
+
+  it('never exits 0 when a closed pipe cut the run short (2>&1 | head with bad rows ahead)', async () => {
+    const bad = file(
+      'cut.csv',
+      `reference,amount,status\n${Array.from({ length: 50 }, (_, i) => `ord_${i},abc,paid`).join('\n')}\n`,
+    );
+    const ran = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        [CLI_BIN, 'reconcile', bad, '--out', join(dir, 'cut.report.csv')],
+        {
+          env: cleanEnv(env),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      // The reader of the notes is gone: the first note is EPIPE, long before the run is over.
+      child.stderr.destroy();
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+      child.on('close', (code) => resolve({ code, stdout }));
+    });
+    expect(ran.stdout).not.toMatch(/EPIPE|Unhandled|node:internal/);
+    expect(ran.code).toBe(1);
+  });
 });
