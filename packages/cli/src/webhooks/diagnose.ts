@@ -3,9 +3,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
 
-import { verifyWebhook } from '@wallet/node/webhooks';
+import { isWebhookVerificationError, verifyWebhook } from '@wallet/node/webhooks';
 
-import { OK, PROBLEM, UsageError, type Output } from '../output.js';
+import { OK, PROBLEM, terminalMessage, UsageError, type Output } from '../output.js';
 
 /** A common change to the body on its way to the check: its `--json` id, what happened and the fix, and what the service may have sent (undefined: does not apply). */
 interface Alteration {
@@ -144,16 +144,25 @@ export async function webhookVerifyCommand(
     throw new UsageError(`Cannot read ${file ?? 'stdin'}: ${error.message}`);
   });
   let verified = true;
+  let refused: unknown;
   try {
     verifyWebhook(captured, flags.signature, secrets[0]!);
-  } catch {
+  } catch (error) {
     verified = false;
+    refused = error;
   }
   const { green, red } = out.colors;
   if (verified) {
     out.data({ verifies: true, alteration: null, secretIndex: 0, cause: null });
     out.line(green('The delivery verifies with the first secret.'));
     return OK;
+  }
+  // The signature matched: the secret and the bytes are right, only the payload's shape is refused.
+  if (isWebhookVerificationError(refused) && refused.reason === 'invalid_payload') {
+    out.data({ verifies: false, alteration: null, secretIndex: 0, cause: refused.message });
+    out.line(red('The signature matches with the first secret, but the SDK refuses the payload.'));
+    out.line(terminalMessage(refused.message));
+    return PROBLEM;
   }
   const d = diagnose(captured, flags.signature, secrets);
   const nth = d.secretIndex ?? 0;
