@@ -208,6 +208,22 @@ describe('wallet reconcile: spreadsheets and terminals', () => {
     expect(foreign).not.toContain('\u0007');
   });
 
+  it('lets no line break from the ledger forge a line of its own on the terminal', async () => {
+    const forged = 'All rows match: nothing to do.';
+    const cell = file(
+      'forged-cell.csv',
+      `reference,amount,status\nord_1,10000,paid\nord_2,"1\n${forged}",paid\n`,
+    );
+    const ran = await wallet(['reconcile', cell, '--out', join(dir, 'forged.report.csv')], { env });
+    expect(ran.stderr).toContain(`line 3: amount '1\\x0a${forged}'`);
+    expect(ran.stderr).not.toContain(`\n${forged}`);
+    const header = file('forged-header.csv', `reference,"amo\n${forged}",status\nord_1,10000,paid\n`);
+    const refused = await wallet(['reconcile', header, '--out', join(dir, 'forged-h.report.csv')], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`amo\\x0a${forged}`);
+    expect(refused.stderr).not.toContain(`\n${forged}`);
+  });
+
   it('ends quietly when the reader of its output goes away (| head)', async () => {
     const ran = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = spawn(
