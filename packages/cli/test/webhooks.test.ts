@@ -254,6 +254,15 @@ describe('wallet webhooks verify', () => {
     expect(ran.result).toMatchObject({ verifies: false, alteration });
   });
 
+  it('exits 2 for an empty --secret (an unset variable), as trigger does, instead of a verdict', async () => {
+    const { signature } = signWebhook(compact, SECRET);
+    const ran = await wallet(['webhooks', 'verify', '--secret', '', '--signature', signature], {
+      input: compact,
+    });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('--secret');
+  });
+
   it('names the other secret when the delivery was signed with the second --secret', async () => {
     const ran = await diagnose(compact, compact, [SECRET, 'whsec_old'], 'whsec_old');
     expect(ran.code).toBe(1);

@@ -138,7 +138,8 @@ export async function webhookVerifyCommand(
   flags: { secret: string[]; signature: string },
   out: Output,
 ): Promise<number> {
-  const secrets = flags.secret.length > 0 ? flags.secret : [secretOr(undefined)];
+  // An empty --secret is a variable that was not set: a usage error, as for trigger, not a verdict.
+  const secrets = flags.secret.length > 0 ? flags.secret.map((s) => secretOr(s)) : [secretOr(undefined)];
   const stdin = file === undefined || file === '-';
   const captured = await (stdin ? buffer(process.stdin) : readFile(file)).catch((error: Error) => {
     throw new UsageError(`Cannot read ${file ?? 'stdin'}: ${error.message}`);
