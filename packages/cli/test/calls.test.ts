@@ -116,6 +116,19 @@ describe('wallet charges and refunds', () => {
     expect(bad.code).toBe(2);
   });
 
+  it('refuses a Naira amount of zero or less as a usage error (exit 2), as it does in Kobo', async () => {
+    for (const amount of ['-0', '0.00', '-5', '-0.01']) {
+      const ran = await wallet(
+        ['refunds', 'create', 'c_refund', `--amount=${amount}`, '--amount-unit', 'naira'],
+        {
+          env,
+        },
+      );
+      expect(ran.code, amount).toBe(2);
+      expect(ran.stderr, amount).toContain(`--amount '${amount}'`);
+    }
+  });
+
   it('refunds create --idempotency-key: a re-run is the first refund, not a second one', async () => {
     const args = ['refunds', 'create', 'c_retry', '--amount', '1000', '--idempotency-key', 'refund-row-7'];
     const first = await wallet(args, { env });

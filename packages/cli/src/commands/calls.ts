@@ -57,13 +57,17 @@ function amountFlag(raw: string, unit: 'kobo' | 'naira'): number {
       );
     return Number(raw);
   }
+  let kobo: number;
   try {
-    return toKobo(raw);
+    kobo = toKobo(raw);
   } catch (error) {
     throw new UsageError(
       `--amount '${raw}' is not an exact Naira amount: ${isWalletError(error) ? error.message : String(error)}`,
     );
   }
+  // Refused here, as in Kobo: before a live key's confirmation could ask about a negative refund.
+  if (!(kobo > 0)) throw new UsageError(`--amount '${raw}' must be more than ₦0.00.`);
+  return kobo;
 }
 
 async function confirmed(question: string): Promise<boolean> {
