@@ -1,4 +1,5 @@
 /** `wallet charges verify|wait REF` and `wallet refunds create REF`: one SDK call each; a live-key refund asks first, or needs `--yes`. */
+import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline/promises';
 
 import { formatNaira, isWalletError, toKobo, type Transaction } from '@wallet/node';
@@ -108,14 +109,31 @@ export async function refundCommand(
       return PROBLEM;
     }
   }
+  // Chosen here, not by the SDK, so a run cut off by Ctrl-C can name it: its outcome is unknown.
+  const idempotencyKey = flags.idempotencyKey ?? randomUUID();
+  const abort = new AbortController();
+  const onSigint = (): void => abort.abort();
+  process.once('SIGINT', onSigint);
   const wallet = createClient(flags);
   try {
     const params: { reference: string; amount?: number; reason?: string } = { reference };
     if (amount !== undefined) params.amount = amount;
     if (flags.reason !== undefined) params.reason = flags.reason;
-    const { data: refund, response } = await wallet.refunds
-      .create(params, { idempotencyKey: flags.idempotencyKey })
-      .withResponse();
+    const sent = await wallet.refunds
+      .create(params, { idempotencyKey, signal: abort.signal })
+      .withResponse()
+      .catch((error: unknown) => {
+        if (!abort.signal.aborted) throw error;
+        return undefined; // cut off by Ctrl-C
+      });
+    if (sent === undefined) {
+      out.data({ interrupted: true, outcome: 'unknown', idempotencyKey });
+      out.note(
+        `Interrupted while refunding ${what}: the outcome is unknown (the service may have refunded). Run the same command again with --idempotency-key ${idempotencyKey}: the service then answers with the first refund's result instead of refunding twice.`,
+      );
+      return PROBLEM;
+    }
+    const { data: refund, response } = sent;
     // A replayed key gets the saved answer of the first run: nothing new was refunded now.
     const replayed = response.headers['idempotent-replayed'] === 'true';
     out.data({ ...refund, replayed });
@@ -124,6 +142,7 @@ export async function refundCommand(
     );
     return OK;
   } finally {
+    process.off('SIGINT', onSigint);
     await wallet.close();
   }
 }
