@@ -156,6 +156,19 @@ describe('wallet doctor', () => {
     }
   });
 
+  it('blames a bad WALLET_LOG on the round trip, not on the key or the base URL, and runs every check', async () => {
+    const ran = await doctor({ WALLET_BASE_URL: sandbox.url, WALLET_LOG: 'verbose' }, '--json');
+    expect(ran.code).toBe(1);
+    const report = JSON.parse(ran.stdout) as { checks: { name: string; status: string; detail: string }[] };
+    const byName = Object.fromEntries(report.checks.map((c) => [c.name, c]));
+    expect(byName.key?.status).toBe('pass');
+    expect(byName['base URL']?.status).toBe('pass');
+    expect(byName['round trip']).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('WALLET_LOG'),
+    });
+  });
+
   it('fails a missing or malformed key and base URL with the fix, and reports JSON with --json', async () => {
     const ran = await wallet(['doctor', '--json'], {
       env: { WALLET_SECRET_KEY: 'pk_test_123', WALLET_BASE_URL: 'http://example.com/v1' },

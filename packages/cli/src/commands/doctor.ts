@@ -34,7 +34,7 @@ function checkKey(key: string | undefined): Check {
   try {
     // The SDK's own rules (a space or an invisible character inside, nothing after the prefix):
     // a key it refuses must fail here, not pass and then stop the round trip. Its words never repeat the key.
-    new Wallet({ apiKey: key, baseUrl: 'http://127.0.0.1' });
+    new Wallet({ apiKey: key, baseUrl: 'http://127.0.0.1', logLevel: 'off' });
   } catch (error) {
     const why = (error as Error).message.split('\n').slice(0, 3).join(' ');
     return fail(why.replace(/^Invalid Wallet options: apiKey: /, 'the key '), fix);
@@ -48,7 +48,8 @@ function checkBaseUrl(raw: string | undefined): [Check, URL?] {
   if (raw === undefined || raw === '') return [fail('WALLET_BASE_URL is not set', fix)];
   try {
     // The SDK's own rules (https only except loopback, no /v1 path): the same words a merchant sees.
-    new Wallet({ apiKey: 'sk_test_doctor_probe_key', baseUrl: raw });
+    // logLevel given: a bad WALLET_LOG is the round trip's to report, not the base URL's.
+    new Wallet({ apiKey: 'sk_test_doctor_probe_key', baseUrl: raw, logLevel: 'off' });
     const url = new URL(raw);
     return [pass(url.href), url];
   } catch (error) {
@@ -168,7 +169,14 @@ async function checkRoundTrip(
   if (flags === undefined) return [{ status: 'skipped', detail: 'needs a valid key and base URL' }];
   // A reference nobody uses: an authenticated 404 proves key, route and network all work.
   const probe = `wallet_doctor_${Date.now().toString(36)}`;
-  const wallet = createClient(flags, { maxRetries: 0, timeout: 10_000 });
+  let wallet: Wallet;
+  try {
+    wallet = createClient(flags, { maxRetries: 0, timeout: 10_000 });
+  } catch (error) {
+    // The rest of the setup (WALLET_LOG, WALLET_TRANSPORT, a proxy option): a failed check, not a crash.
+    const why = (error as Error).message.split('\n').slice(0, 3).join(' ');
+    return [fail(why, 'Fix the setting named above: the SDK refuses to start with it.')];
+  }
   try {
     const { response } = await wallet.charges.verify(probe).withResponse();
     return [pass(`authenticated GET /v1/charges/verify answered ${response.status}`), response.headers.date];
