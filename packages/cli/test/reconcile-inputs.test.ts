@@ -150,6 +150,12 @@ describe('wallet reconcile: files', () => {
     }
   });
 
+  it('refuses a ledger that is a directory as a usage error (exit 2)', async () => {
+    const ran = await wallet(['reconcile', dir, '--out', join(dir, 'of-a-dir.csv')], { env });
+    expect(ran.code, ran.stderr).toBe(2);
+    expect(ran.stderr).toContain(`${dir} is a directory`);
+  });
+
   it('ends with the reason and exit 1 when the report cannot be written (a full disk), not a crash', async () => {
     const ledger = file('full.csv', 'reference,amount,status\nord_1,10000,paid\n');
     const ran = await wallet(['reconcile', ledger, '--out', '/dev/full'], { env });

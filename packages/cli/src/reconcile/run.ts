@@ -44,7 +44,10 @@ export function reportPath(
   suffix: string,
   inputs: readonly (readonly [string, string])[],
 ): string {
-  for (const [input] of inputs) if (!existsSync(input)) throw new UsageError(`${input}: no such file.`);
+  for (const [input, what] of inputs) {
+    if (!existsSync(input)) throw new UsageError(`${input}: no such file.`);
+    if (statSync(input).isDirectory()) throw new UsageError(`${input} is a directory, not ${what}.`);
+  }
   const report = out ?? join(dirname(file), `${basename(file).replace(/\.csv$/i, '')}${suffix}`);
   for (const [input, what] of inputs)
     if (sameFile(input, report))
