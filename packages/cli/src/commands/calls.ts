@@ -109,11 +109,11 @@ export async function refundCommand(
       return PROBLEM;
     }
   }
-  // Chosen here, not by the SDK, so a run cut off by Ctrl-C can name it: its outcome is unknown.
+  // Chosen here, not by the SDK, so a run cut off (Ctrl-C, SIGTERM) can name it: its outcome is unknown.
   const idempotencyKey = flags.idempotencyKey ?? randomUUID();
   const abort = new AbortController();
   const onSigint = (): void => abort.abort();
-  process.once('SIGINT', onSigint);
+  process.once('SIGINT', onSigint).once('SIGTERM', onSigint);
   const wallet = createClient(flags);
   try {
     const params: { reference: string; amount?: number; reason?: string } = { reference };
@@ -142,7 +142,7 @@ export async function refundCommand(
     );
     return OK;
   } finally {
-    process.off('SIGINT', onSigint);
+    process.off('SIGINT', onSigint).off('SIGTERM', onSigint);
     await wallet.close();
   }
 }
