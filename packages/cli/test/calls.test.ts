@@ -270,6 +270,18 @@ describe('wallet usage', () => {
     expect(help.stdout).toContain('reconcile');
   });
 
+  it('never prints a key that a mistyped flag or command carried (--apikey=sk_live_…)', async () => {
+    for (const args of [
+      ['--apikey=sk_live_cli_LEAKED', 'doctor'],
+      ['sk_test_cli_LEAKED'],
+      ['doctor', '--key=sk_live_cli_LEAKED'],
+    ]) {
+      const ran = await wallet(args);
+      expect(ran.code, args.join(' ')).toBe(2);
+      expect(ran.stdout + ran.stderr, args.join(' ')).not.toContain('LEAKED');
+    }
+  });
+
   it('wallet sandbox serves the development server with its own flags', async () => {
     const text = await new Promise<string>((resolve) => {
       const child = spawn(process.execPath, [CLI_BIN, 'sandbox', '--port', '0', '--fail-rate', '0.1'], {
