@@ -169,6 +169,18 @@ describe('wallet doctor', () => {
     });
   });
 
+  it('hides the password of a proxy variable written without a scheme (user:pass@host:port, as curl takes it)', async () => {
+    for (const extra of [{}, { NODE_USE_ENV_PROXY: '1' }]) {
+      const proxy = { HTTPS_PROXY: 'ops:hunter2@127.0.0.1:3128', HTTP_PROXY: '//ops:hunter2@127.0.0.1:3128' };
+      const ran = await doctor({ WALLET_BASE_URL: sandbox.url, ...proxy, ...extra });
+      expect(check(ran.stdout, 'proxy')).toContain(
+        'HTTPS_PROXY=***@127.0.0.1:3128, HTTP_PROXY=//***@127.0.0.1:3128',
+      );
+      const json = await doctor({ WALLET_BASE_URL: sandbox.url, ...proxy, ...extra }, '--json');
+      expect(ran.stdout + ran.stderr + json.stdout + json.stderr).not.toContain('hunter2');
+    }
+  });
+
   it('fails a missing or malformed key and base URL with the fix, and reports JSON with --json', async () => {
     const ran = await wallet(['doctor', '--json'], {
       env: { WALLET_SECRET_KEY: 'pk_test_123', WALLET_BASE_URL: 'http://example.com/v1' },

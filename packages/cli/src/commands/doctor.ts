@@ -61,10 +61,14 @@ const PROXY_VARS = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'N
 
 /** A proxy variable as shown: its password hidden. */
 function hidden(value: string): string {
-  if (!URL.canParse(value)) return value;
-  const url = new URL(value);
-  if (url.username || url.password) [url.username, url.password] = ['***', ''];
-  return url.href;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url !== undefined && (url.username || url.password)) {
+    [url.username, url.password] = ['***', ''];
+    return url.href;
+  }
+  // Without a scheme (curl takes user:pass@host:port), URL reads `user:` as the scheme: hidden by hand.
+  const byHand = value.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)?[^/?#\s]*@/i, '$1***@');
+  return byHand === value && url !== undefined ? url.href : byHand;
 }
 
 /** The proxy check, and whether API calls go through the proxy (so direct checks do not apply). */
