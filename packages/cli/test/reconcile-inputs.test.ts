@@ -156,6 +156,21 @@ describe('wallet reconcile: files', () => {
     expect(ran.stderr).toContain(`${dir} is a directory`);
   });
 
+  it('refuses a ledger from a pipe (it reads the ledger twice: the second read would find no rows)', async () => {
+    const ledger = 'reference,amount,status\nord_1,10000,paid\nord_2,99,paid\n';
+    const out = join(dir, 'piped.csv');
+    // A shell pipe, as `export | wallet reconcile /dev/stdin` or `wallet reconcile <(export)` gives.
+    const script = `printf '%s' "$LEDGER" | "${process.execPath}" "${CLI_BIN}" reconcile /dev/stdin --out "${out}"`;
+    const ran = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn('sh', ['-c', script], { env: cleanEnv({ ...env, LEDGER: ledger }) });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    expect(ran.code, ran.stderr).toBe(2);
+    expect(ran.stderr).toContain('/dev/stdin is not a file');
+  });
+
   it('ends with the reason and exit 1 when the report cannot be written (a full disk), not a crash', async () => {
     const ledger = file('full.csv', 'reference,amount,status\nord_1,10000,paid\n');
     const ran = await wallet(['reconcile', ledger, '--out', '/dev/full'], { env });

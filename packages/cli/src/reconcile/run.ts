@@ -48,6 +48,11 @@ export function reportPath(
     if (!existsSync(input)) throw new UsageError(`${input}: no such file.`);
     if (statSync(input).isDirectory()) throw new UsageError(`${input} is a directory, not ${what}.`);
   }
+  // The ledger is read more than once (checked, then verified): a pipe would look empty the second time.
+  if (!statSync(file).isFile())
+    throw new UsageError(
+      `${file} is not a file but a pipe or a device, and the ledger is read more than once: save the export to a file first.`,
+    );
   const report = out ?? join(dirname(file), `${basename(file).replace(/\.csv$/i, '')}${suffix}`);
   for (const [input, what] of inputs)
     if (sameFile(input, report))
