@@ -67,7 +67,6 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
     note(
       `${scan.repeats.size.toLocaleString('en')} row(s) repeat a reference of an earlier row: each is verified and its report row says which line it repeats.`,
     );
-  if (!flags.resume && existsSync(reportFile)) note(`Overwriting ${reportFile}.`);
   if (isLiveKey(flags)) note('Live key: reconcile only verifies; no money moves.');
 
   const errors = earlier?.verdicts.error ?? 0;
@@ -88,6 +87,7 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
 
   const counts = noCounts();
   const run = startRun(flags, out, scan.rows, before);
+  if (!flags.resume && existsSync(reportFile)) note(`Overwriting ${reportFile}.`);
   const verify = (rows: AsyncIterable<CsvRow>) => run.verify(rows, abort.signal);
   const each = (line: ReconcileLine<CsvRow>): string => {
     // The ledger's own text (a quoted cell can hold a line break): every control escaped, \n too.

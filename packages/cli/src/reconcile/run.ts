@@ -105,6 +105,9 @@ export function startRun(
   before: Before = { done: 0, verdicts: {} },
 ): LedgerRun {
   const wallet = createClient(flags);
+  // No key or no address: nothing can be verified, so the SDK's words once, before any report is
+  // written, not one error row per reference (each getter throws naming what is not set).
+  void [wallet.mode, wallet.baseUrl];
   const progress = createProgress(out, flags.quiet, total, before);
   return {
     progress,
