@@ -13,10 +13,11 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 };
 
 // `| head` closes the pipe early: the reader has all it wants, so end quietly instead of crashing.
+// Before the command has its exit code, the run was cut short: never 0, which would say all is well.
 for (const stream of [process.stdout, process.stderr])
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
-    process.exit(process.exitCode ?? OK);
+    process.exit(process.exitCode ?? PROBLEM);
   });
 
 async function main(argv: readonly string[]): Promise<number> {

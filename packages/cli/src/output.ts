@@ -73,7 +73,11 @@ export function terminalText(text: string): string {
   return escapeControls(inertCell(text));
 }
 
-/** A message (the SDK's or the service's) for a terminal: its own line breaks kept, controls escaped. */
+/**
+ * A message (the SDK's or the service's) for a terminal: one line, every control escaped. Neither
+ * the SDK's messages nor this CLI's hold a line break; one in the text came from the service (or
+ * a ledger) and would print a line of its own, such as a forged "Refunded …".
+ */
 export function terminalMessage(text: string): string {
-  return text.split('\n').map(escapeControls).join('\n');
+  return escapeControls(text);
 }

@@ -56,6 +56,9 @@ function ledgerOptions(command: Command): Command {
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
+/** The text with every secret key cut to its prefix (`sk_live_…`). */
+const withoutKeys = (text: string): string => text.replace(/\b(sk_(?:live|test)_)[^\s'"]*/g, '$1…');
+
 /** The path of `@wallet/node`'s `wallet-sandbox` bin, as installed beside this package. */
 export function sandboxBin(): string {
   const require = createRequire(import.meta.url);
@@ -95,6 +98,8 @@ export function buildProgram(version: string, done: (run: Run) => void): Command
     )
     .showSuggestionAfterError(true)
     .showHelpAfterError('(run with --help for usage)')
+    // A usage error repeats what was typed: a key in a mistyped flag (--apikey=sk_live_…) is not printed.
+    .configureOutput({ outputError: (text, write) => write(withoutKeys(text)) })
     .exitOverride();
   // A command's action: its one argument, then its flags with the global ones.
   const act =

@@ -87,6 +87,15 @@ describe('wallet charges and refunds', () => {
     expect(missing.stderr).toContain('c_nowhere');
   });
 
+  it('keeps stdout for the result when the SDK logs (WALLET_LOG=debug): --json stays one JSON value', async () => {
+    const ran = await wallet(['--json', 'charges', 'verify', 'c_paid'], {
+      env: { ...env, WALLET_LOG: 'debug' },
+    });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(JSON.parse(ran.stdout)).toMatchObject({ reference: 'c_paid', status: 'SUCCESS' });
+    expect(ran.stderr).toContain('[wallet] GET /v1/charges/verify/c_paid');
+  });
+
   it('charges wait resolves once the customer answers', async () => {
     const waiting = wallet(['charges', 'wait', 'c_wait', '--timeout', '20000'], { env });
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -105,6 +114,19 @@ describe('wallet charges and refunds', () => {
     expect(ran.stdout).toMatch(/Refunded ₦1,000.50 of c_refund: PROCESSED/);
     const bad = await wallet(['refunds', 'create', 'c_refund', '--amount', '10.5'], { env });
     expect(bad.code).toBe(2);
+  });
+
+  it('refuses a Naira amount of zero or less as a usage error (exit 2), as it does in Kobo', async () => {
+    for (const amount of ['-0', '0.00', '-5', '-0.01']) {
+      const ran = await wallet(
+        ['refunds', 'create', 'c_refund', `--amount=${amount}`, '--amount-unit', 'naira'],
+        {
+          env,
+        },
+      );
+      expect(ran.code, amount).toBe(2);
+      expect(ran.stderr, amount).toContain(`--amount '${amount}'`);
+    }
   });
 
   it('refunds create --idempotency-key: a re-run is the first refund, not a second one', async () => {
@@ -170,6 +192,34 @@ describe('wallet charges and refunds', () => {
       await service.close();
     }
   });
+
+  it('shows a live-key refund to confirm with the reference escaped: what is asked is what is sent', async () => {
+    const service = await refundCounter();
+    try {
+      const live = {
+        WALLET_SECRET_KEY: 'sk_live_cli_4eC39HqLyjWDarjtT1zdp7dc',
+        WALLET_BASE_URL: service.url,
+      };
+      // A right-to-left override shows 'ord_2\u202e9_dro' as 'ord_2ord_9'; an ESC could erase the line.
+      const asked = await onTerminal(
+        "refunds create 'ord_2\u202e9_dro\u001b[2K' --amount 5000",
+        live,
+        'no\r',
+      );
+      expect(asked).toContain('Refund ₦50.00 of ord_2\\u202e9_dro\\x1b[2K with a LIVE key');
+      // (readline draws the prompt with its own ESC sequences: only the reference's may not arrive.)
+      expect(asked).not.toContain('\u202e');
+      expect(asked).not.toContain('\u001b[2K');
+      const refused = await wallet(['refunds', 'create', 'ord_\u202e1\u001b[2K'], { env: live });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('ord_\\u202e1\\x1b[2K');
+      expect(refused.stderr).not.toContain('\u202e');
+      expect(refused.stderr).not.toContain('\u001b');
+      expect(service.count()).toBe(0);
+    } finally {
+      await service.close();
+    }
+  });
 });
 
 describe('wallet on a terminal', () => {
@@ -218,6 +268,18 @@ describe('wallet usage', () => {
     const help = await wallet(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('reconcile');
+  });
+
+  it('never prints a key that a mistyped flag or command carried (--apikey=sk_live_…)', async () => {
+    for (const args of [
+      ['--apikey=sk_live_cli_LEAKED', 'doctor'],
+      ['sk_test_cli_LEAKED'],
+      ['doctor', '--key=sk_live_cli_LEAKED'],
+    ]) {
+      const ran = await wallet(args);
+      expect(ran.code, args.join(' ')).toBe(2);
+      expect(ran.stdout + ran.stderr, args.join(' ')).not.toContain('LEAKED');
+    }
   });
 
   it('wallet sandbox serves the development server with its own flags', async () => {

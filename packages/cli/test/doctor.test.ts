@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startSandbox, TEST_KEY, wallet, type SandboxProcess } from './helpers/processes.js';
@@ -76,6 +79,30 @@ describe('wallet doctor', () => {
     );
   });
 
+  it('lets no escape sequence from the service reach the terminal (its message, its Date header)', async () => {
+    // A hyperlink, a bell, a right-to-left override in the message; a C1 CSI (0x9b) in the Date header.
+    const server = createServer((_req, res) => {
+      res.setHeader('date', 'Sun, 29 Nov 2026 \x9b2J');
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({ status: 'error', message: 'Bad \u001b]8;;http://evil.example\u0007key\u202e' }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const ran = await doctor({ WALLET_BASE_URL: `http://127.0.0.1:${port}` });
+      expect(ran.code).toBe(1);
+      expect(check(ran.stdout, 'round trip')).toContain('Bad \\x1b]8;;http://evil.example\\x07key\\u202e');
+      expect(check(ran.stdout, 'clock')).toContain('\\x9b2J');
+      // eslint-disable-next-line no-control-regex -- no control character but the line breaks may remain.
+      expect(ran.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
   it("explains a 403 as the key's IP allow list", async () => {
     const ran = await against(statusServer(403));
     expect(ran.code).toBe(1);
@@ -111,6 +138,47 @@ describe('wallet doctor', () => {
       /^warn\s+proxy\s+HTTPS_PROXY=http:\/\/\*\*\*@127.0.0.1:3128\/ set, but the SDK connects directly.*\nfix: If this network needs the proxy, set NODE_USE_ENV_PROXY=1/,
     );
     expect(ran.stdout).not.toContain('hunter2');
+  });
+
+  it('fails a key of the right prefix that the SDK refuses, instead of passing it and stopping mid-way', async () => {
+    for (const key of ['sk_live_', 'sk_test_4eC39 HqLyjWD', 'sk_test_4eC39\u200bHqLyjWD', 'sk_test_4eC39é']) {
+      const ran = await doctor({ WALLET_SECRET_KEY: key, WALLET_BASE_URL: sandbox.url }, '--json');
+      expect(ran.code, key).toBe(1);
+      const report = JSON.parse(ran.stdout) as { checks: { name: string; status: string; fix?: string }[] };
+      const byName = Object.fromEntries(report.checks.map((c) => [c.name, c]));
+      expect(byName.key, key).toMatchObject({
+        status: 'fail',
+        fix: expect.stringContaining('WALLET_SECRET_KEY'),
+      });
+      expect(byName['round trip']?.status, key).toBe('skipped');
+      expect(byName.clock?.status, key).toBe('skipped');
+      expect(ran.stdout + ran.stderr).not.toContain('4eC39');
+    }
+  });
+
+  it('blames a bad WALLET_LOG on the round trip, not on the key or the base URL, and runs every check', async () => {
+    const ran = await doctor({ WALLET_BASE_URL: sandbox.url, WALLET_LOG: 'verbose' }, '--json');
+    expect(ran.code).toBe(1);
+    const report = JSON.parse(ran.stdout) as { checks: { name: string; status: string; detail: string }[] };
+    const byName = Object.fromEntries(report.checks.map((c) => [c.name, c]));
+    expect(byName.key?.status).toBe('pass');
+    expect(byName['base URL']?.status).toBe('pass');
+    expect(byName['round trip']).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('WALLET_LOG'),
+    });
+  });
+
+  it('hides the password of a proxy variable written without a scheme (user:pass@host:port, as curl takes it)', async () => {
+    for (const extra of [{}, { NODE_USE_ENV_PROXY: '1' }]) {
+      const proxy = { HTTPS_PROXY: 'ops:hunter2@127.0.0.1:3128', HTTP_PROXY: '//ops:hunter2@127.0.0.1:3128' };
+      const ran = await doctor({ WALLET_BASE_URL: sandbox.url, ...proxy, ...extra });
+      expect(check(ran.stdout, 'proxy')).toContain(
+        'HTTPS_PROXY=***@127.0.0.1:3128, HTTP_PROXY=//***@127.0.0.1:3128',
+      );
+      const json = await doctor({ WALLET_BASE_URL: sandbox.url, ...proxy, ...extra }, '--json');
+      expect(ran.stdout + ran.stderr + json.stdout + json.stderr).not.toContain('hunter2');
+    }
   });
 
   it('fails a missing or malformed key and base URL with the fix, and reports JSON with --json', async () => {

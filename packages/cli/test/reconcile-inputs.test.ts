@@ -139,6 +139,45 @@ describe('wallet reconcile: files', () => {
       expect(readFileSync(ledger, 'utf8')).toBe(content);
     }
   });
+
+  it('refuses --out that is a directory or inside a missing one, with exit 2 and no crash', async () => {
+    const ledger = file('dirs.csv', 'reference,amount,status\nord_1,10000,paid\n');
+    for (const out of [dir, join(dir, 'no-such-dir', 'report.csv')]) {
+      const ran = await wallet(['reconcile', ledger, '--out', out], { env });
+      expect(ran.code, ran.stderr).toBe(2);
+      expect(ran.stderr).toContain(`--out ${out}`);
+      expect(ran.stderr).not.toMatch(/Unhandled|node:events| {4}at /);
+    }
+  });
+
+  it('refuses a ledger that is a directory as a usage error (exit 2)', async () => {
+    const ran = await wallet(['reconcile', dir, '--out', join(dir, 'of-a-dir.csv')], { env });
+    expect(ran.code, ran.stderr).toBe(2);
+    expect(ran.stderr).toContain(`${dir} is a directory`);
+  });
+
+  it('refuses a ledger from a pipe (it reads the ledger twice: the second read would find no rows)', async () => {
+    const ledger = 'reference,amount,status\nord_1,10000,paid\nord_2,99,paid\n';
+    const out = join(dir, 'piped.csv');
+    // A shell pipe, as `export | wallet reconcile /dev/stdin` or `wallet reconcile <(export)` gives.
+    const script = `printf '%s' "$LEDGER" | "${process.execPath}" "${CLI_BIN}" reconcile /dev/stdin --out "${out}"`;
+    const ran = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn('sh', ['-c', script], { env: cleanEnv({ ...env, LEDGER: ledger }) });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    expect(ran.code, ran.stderr).toBe(2);
+    expect(ran.stderr).toContain('/dev/stdin is not a file');
+  });
+
+  it('ends with the reason and exit 1 when the report cannot be written (a full disk), not a crash', async () => {
+    const ledger = file('full.csv', 'reference,amount,status\nord_1,10000,paid\n');
+    const ran = await wallet(['reconcile', ledger, '--out', '/dev/full'], { env });
+    expect(ran.code, ran.stderr).toBe(1);
+    expect(ran.stderr).toMatch(/\/dev\/full.*ENOSPC/);
+    expect(ran.stderr).not.toMatch(/Unhandled|node:events| {4}at /);
+  });
 });
 
 describe('wallet reconcile: spreadsheets and terminals', () => {
@@ -190,6 +229,22 @@ describe('wallet reconcile: spreadsheets and terminals', () => {
     expect(foreign).not.toContain('\u0007');
   });
 
+  it('lets no line break from the ledger forge a line of its own on the terminal', async () => {
+    const forged = 'All rows match: nothing to do.';
+    const cell = file(
+      'forged-cell.csv',
+      `reference,amount,status\nord_1,10000,paid\nord_2,"1\n${forged}",paid\n`,
+    );
+    const ran = await wallet(['reconcile', cell, '--out', join(dir, 'forged.report.csv')], { env });
+    expect(ran.stderr).toContain(`line 3: amount '1\\x0a${forged}'`);
+    expect(ran.stderr).not.toContain(`\n${forged}`);
+    const header = file('forged-header.csv', `reference,"amo\n${forged}",status\nord_1,10000,paid\n`);
+    const refused = await wallet(['reconcile', header, '--out', join(dir, 'forged-h.report.csv')], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`amo\\x0a${forged}`);
+    expect(refused.stderr).not.toContain(`\n${forged}`);
+  });
+
   it('ends quietly when the reader of its output goes away (| head)', async () => {
     const ran = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = spawn(
@@ -207,6 +262,30 @@ describe('wallet reconcile: spreadsheets and terminals', () => {
       child.on('close', (code) => resolve({ code, stderr }));
     });
     expect(ran.stderr).not.toMatch(/EPIPE|Unhandled|node:internal/);
+    expect(ran.code).toBe(1);
+  });
+
+  it('never exits 0 when a closed pipe cut the run short (2>&1 | head with bad rows ahead)', async () => {
+    const bad = file(
+      'cut.csv',
+      `reference,amount,status\n${Array.from({ length: 50 }, (_, i) => `ord_${i},abc,paid`).join('\n')}\n`,
+    );
+    const ran = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        [CLI_BIN, 'reconcile', bad, '--out', join(dir, 'cut.report.csv')],
+        {
+          env: cleanEnv(env),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      // The reader of the notes is gone: the first note is EPIPE, long before the run is over.
+      child.stderr.destroy();
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+      child.on('close', (code) => resolve({ code, stdout }));
+    });
+    expect(ran.stdout).not.toMatch(/EPIPE|Unhandled|node:internal/);
     expect(ran.code).toBe(1);
   });
 });

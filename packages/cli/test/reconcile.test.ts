@@ -127,6 +127,17 @@ describe('wallet reconcile', () => {
     expect((await wallet(['reconcile', join(dir, 'nope.csv')], { env })).code).toBe(2);
   });
 
+  it('ends at once when no key or base URL is set, leaving the last report as it was (not an error row each)', async () => {
+    const ledger = file('unset.csv', LEDGER);
+    const out = file('unset.report.csv', 'the report of last night\n');
+    for (const unset of [{ WALLET_SECRET_KEY: undefined }, { WALLET_BASE_URL: undefined }]) {
+      const ran = await wallet(['reconcile', ledger, '--out', out], { env: { ...env, ...unset } });
+      expect(ran.code).toBe(1);
+      expect(ran.stderr).toContain(`${Object.keys(unset)[0]}: is not set`);
+      expect(readFileSync(out, 'utf8')).toBe('the report of last night\n');
+    }
+  });
+
   it('gets every verdict right with faults on (sandbox --fail-rate), retrying each row', async () => {
     const faulty = await startSandbox(['--fail-rate', '0.25', '--seed', '11']);
     try {

@@ -152,7 +152,7 @@ describe('wallet settlements against a service of the test’s own', () => {
     async () => {
       const ran = await run(ONE, 'date,credit\n2026-11-21,98.00\n', '--out', '/dev/full');
       expect(ran.code).toBe(1);
-      expect(ran.stderr).toMatch(/^wallet: ENOSPC: no space left on device/);
+      expect(ran.stderr).toMatch(/^wallet: cannot write \S+: ENOSPC: no space left on device/);
       expect(ran.stderr).not.toContain('    at ');
     },
   );

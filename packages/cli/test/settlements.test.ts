@@ -251,9 +251,9 @@ describe('wallet settlements, each charge and each input', () => {
     [['--time-zone', 'Mars/Olympus'], 'not an IANA time zone'],
     [['--credit-column', 'amount_in'], "has no column 'amount_in'"],
     // Written only once every charge is verified: a typo in its folder must not cost the whole run.
-    [['--out', join(tmpdir(), 'no-such-folder', 'report.csv')], 'no such folder'],
-    [['--out', tmpdir()], 'is a folder'],
-    [['--statement', tmpdir()], 'is a folder'],
+    [['--out', join(tmpdir(), 'no-such-folder', 'report.csv')], 'does not exist'],
+    [['--out', tmpdir()], 'is a directory'],
+    [['--statement', tmpdir()], 'is a directory'],
   ])('refuses %j before anything is sent or written (exit 2)', async (args, said) => {
     const statement = file('u-st.csv', FEE_STATEMENT);
     const before = sandbox.requests.length;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNodeWebhookHandler, type WebhookEvent } from '@wallet/node/webhooks';
+import { createNodeWebhookHandler, signWebhook, type WebhookEvent } from '@wallet/node/webhooks';
 
 import { wallet } from './helpers/processes.js';
 
@@ -126,5 +126,24 @@ describe('wallet webhooks trigger with the merchant’s own data', () => {
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain(said);
     expect(events).toEqual([]);
+  });
+});
+
+describe('wallet webhooks verify on a genuine delivery of another shape', () => {
+  it('says the signature matched and names what the SDK refuses, never blaming the secret', async () => {
+    // Signed with the right secret, byte for byte; only its charge.success has no amount.
+    const body = `${JSON.stringify({ event: 'charge.success', data: { reference: 'order_1042' } }, null, 2)}\n`;
+    const file = join(dir, 'no-amount.json');
+    writeFileSync(file, body);
+    const { signature } = signWebhook(body, SECRET);
+    const args = ['webhooks', 'verify', file, '--secret', SECRET, '--signature', signature];
+    const ran = await wallet(['--json', ...args]);
+    expect(ran.code).toBe(1);
+    const result = JSON.parse(ran.stdout) as { verifies: boolean; secretIndex: number | null; cause: string };
+    expect(result).toMatchObject({ verifies: false, secretIndex: 0 });
+    expect(result.cause).toContain('The webhook signature matched');
+    expect(result.cause).not.toContain('secret is most likely wrong');
+    const human = await wallet(args);
+    expect(human.stdout).toContain('The delivery is genuine; its payload is not the documented shape.');
   });
 });

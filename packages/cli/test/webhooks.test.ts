@@ -159,6 +159,13 @@ describe('wallet webhooks trigger', () => {
     expect(wrong.stdout).toContain('400 not acknowledged');
   });
 
+  it('counts a long acknowledgement ({"received":true, …} past 500 bytes) as received', async () => {
+    const ack = JSON.stringify({ received: true, echo: 'x'.repeat(600) });
+    const url = await listening(createServer((_req, res) => res.writeHead(200).end(ack)));
+    const ran = await wallet(['webhooks', 'trigger', 'charge.success', '--to', url, '--secret', SECRET]);
+    expect(ran.code, ran.stdout).toBe(0);
+  });
+
   it('exits 2 for an unknown event or a missing secret', async () => {
     expect(
       (await wallet(['webhooks', 'trigger', 'charge.failed', '--to', 'http://127.0.0.1:9', '--secret', 's']))
@@ -252,6 +259,15 @@ describe('wallet webhooks verify', () => {
     const ran = await diagnose(sent, captured);
     expect(ran.code).toBe(1);
     expect(ran.result).toMatchObject({ verifies: false, alteration });
+  });
+
+  it('exits 2 for an empty --secret (an unset variable), as trigger does, instead of a verdict', async () => {
+    const { signature } = signWebhook(compact, SECRET);
+    const ran = await wallet(['webhooks', 'verify', '--secret', '', '--signature', signature], {
+      input: compact,
+    });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('--secret');
   });
 
   it('names the other secret when the delivery was signed with the second --secret', async () => {

@@ -1,4 +1,5 @@
 /** `wallet charges verify|wait REF` and `wallet refunds create REF`: one SDK call each; a live-key refund asks first, or needs `--yes`. */
+import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline/promises';
 
 import { formatNaira, isWalletError, toKobo, type Transaction } from '@wallet/node';
@@ -57,13 +58,17 @@ function amountFlag(raw: string, unit: 'kobo' | 'naira'): number {
       );
     return Number(raw);
   }
+  let kobo: number;
   try {
-    return toKobo(raw);
+    kobo = toKobo(raw);
   } catch (error) {
     throw new UsageError(
       `--amount '${raw}' is not an exact Naira amount: ${isWalletError(error) ? error.message : String(error)}`,
     );
   }
+  // Refused here, as in Kobo: before a live key's confirmation could ask about a negative refund.
+  if (!(kobo > 0)) throw new UsageError(`--amount '${raw}' must be more than ₦0.00.`);
+  return kobo;
 }
 
 async function confirmed(question: string): Promise<boolean> {
@@ -90,7 +95,8 @@ export async function refundCommand(
   out: Output,
 ): Promise<number> {
   const amount = flags.amount === undefined ? undefined : amountFlag(flags.amount, flags.amountUnit);
-  const what = `${amount === undefined ? 'the whole remaining amount' : formatNaira(amount)} of ${reference}`;
+  // Escaped: a person confirms real money from this text, so it shows the reference as it is sent.
+  const what = `${amount === undefined ? 'the whole remaining amount' : formatNaira(amount)} of ${terminalText(reference)}`;
   if (isLiveKey(flags) && !flags.yes) {
     if (process.stdin.isTTY !== true || process.stderr.isTTY !== true) {
       out.note(
@@ -103,14 +109,31 @@ export async function refundCommand(
       return PROBLEM;
     }
   }
+  // Chosen here, not by the SDK, so a run cut off (Ctrl-C, SIGTERM) can name it: its outcome is unknown.
+  const idempotencyKey = flags.idempotencyKey ?? randomUUID();
+  const abort = new AbortController();
+  const onSigint = (): void => abort.abort();
+  process.once('SIGINT', onSigint).once('SIGTERM', onSigint);
   const wallet = createClient(flags);
   try {
     const params: { reference: string; amount?: number; reason?: string } = { reference };
     if (amount !== undefined) params.amount = amount;
     if (flags.reason !== undefined) params.reason = flags.reason;
-    const { data: refund, response } = await wallet.refunds
-      .create(params, { idempotencyKey: flags.idempotencyKey })
-      .withResponse();
+    const sent = await wallet.refunds
+      .create(params, { idempotencyKey, signal: abort.signal })
+      .withResponse()
+      .catch((error: unknown) => {
+        if (!abort.signal.aborted) throw error;
+        return undefined; // cut off by Ctrl-C
+      });
+    if (sent === undefined) {
+      out.data({ interrupted: true, outcome: 'unknown', idempotencyKey });
+      out.note(
+        `Interrupted while refunding ${what}: the outcome is unknown (the service may have refunded). Run the same command again with --idempotency-key ${idempotencyKey}: the service then answers with the first refund's result instead of refunding twice.`,
+      );
+      return PROBLEM;
+    }
+    const { data: refund, response } = sent;
     // A replayed key gets the saved answer of the first run: nothing new was refunded now.
     const replayed = response.headers['idempotent-replayed'] === 'true';
     out.data({ ...refund, replayed });
@@ -119,6 +142,7 @@ export async function refundCommand(
     );
     return OK;
   } finally {
+    process.off('SIGINT', onSigint).off('SIGTERM', onSigint);
     await wallet.close();
   }
 }

@@ -6,7 +6,7 @@ import { connect } from 'node:tls';
 import { isApiError, isConnectionError, Wallet, type ApiError } from '@wallet/node';
 
 import { createClient, type ClientFlags } from '../client.js';
-import { OK, PROBLEM, type Output } from '../output.js';
+import { OK, PROBLEM, terminalMessage, type Output } from '../output.js';
 
 /** How one check ended (the name is added when it is shown). */
 interface Check {
@@ -31,6 +31,14 @@ function checkKey(key: string | undefined): Check {
   const mode = key.startsWith('sk_live_') ? 'live' : key.startsWith('sk_test_') ? 'test' : undefined;
   if (mode === undefined)
     return fail(`the key does not start with sk_live_ or sk_test_ (it starts '${key.slice(0, 3)}…')`, fix);
+  try {
+    // The SDK's own rules (a space or an invisible character inside, nothing after the prefix):
+    // a key it refuses must fail here, not pass and then stop the round trip. Its words never repeat the key.
+    new Wallet({ apiKey: key, baseUrl: 'http://127.0.0.1', logLevel: 'off' });
+  } catch (error) {
+    const why = (error as Error).message.split('\n').slice(0, 3).join(' ');
+    return fail(why.replace(/^Invalid Wallet options: apiKey: /, 'the key '), fix);
+  }
   return pass(`${mode} mode (${key.slice(0, 8)}…)`);
 }
 
@@ -40,7 +48,8 @@ function checkBaseUrl(raw: string | undefined): [Check, URL?] {
   if (raw === undefined || raw === '') return [fail('WALLET_BASE_URL is not set', fix)];
   try {
     // The SDK's own rules (https only except loopback, no /v1 path): the same words a merchant sees.
-    new Wallet({ apiKey: 'sk_test_doctor_probe_key', baseUrl: raw });
+    // logLevel given: a bad WALLET_LOG is the round trip's to report, not the base URL's.
+    new Wallet({ apiKey: 'sk_test_doctor_probe_key', baseUrl: raw, logLevel: 'off' });
     const url = new URL(raw);
     return [pass(url.href), url];
   } catch (error) {
@@ -52,10 +61,14 @@ const PROXY_VARS = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'N
 
 /** A proxy variable as shown: its password hidden. */
 function hidden(value: string): string {
-  if (!URL.canParse(value)) return value;
-  const url = new URL(value);
-  if (url.username || url.password) [url.username, url.password] = ['***', ''];
-  return url.href;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url !== undefined && (url.username || url.password)) {
+    [url.username, url.password] = ['***', ''];
+    return url.href;
+  }
+  // Without a scheme (curl takes user:pass@host:port), URL reads `user:` as the scheme: hidden by hand.
+  const byHand = value.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)?[^/?#\s]*@/i, '$1***@');
+  return byHand === value && url !== undefined ? url.href : byHand;
 }
 
 /** The proxy check, and whether API calls go through the proxy (so direct checks do not apply). */
@@ -160,7 +173,14 @@ async function checkRoundTrip(
   if (flags === undefined) return [{ status: 'skipped', detail: 'needs a valid key and base URL' }];
   // A reference nobody uses: an authenticated 404 proves key, route and network all work.
   const probe = `wallet_doctor_${Date.now().toString(36)}`;
-  const wallet = createClient(flags, { maxRetries: 0, timeout: 10_000 });
+  let wallet: Wallet;
+  try {
+    wallet = createClient(flags, { maxRetries: 0, timeout: 10_000 });
+  } catch (error) {
+    // The rest of the setup (WALLET_LOG, WALLET_TRANSPORT, a proxy option): a failed check, not a crash.
+    const why = (error as Error).message.split('\n').slice(0, 3).join(' ');
+    return [fail(why, 'Fix the setting named above: the SDK refuses to start with it.')];
+  }
   try {
     const { response } = await wallet.charges.verify(probe).withResponse();
     return [pass(`authenticated GET /v1/charges/verify answered ${response.status}`), response.headers.date];
@@ -209,8 +229,9 @@ export async function doctorCommand(flags: ClientFlags, out: Output): Promise<nu
   };
   const show = (name: string, check: Check): Check => {
     results.push({ name, ...check });
-    out.line(`${WORD[check.status]}  ${name.padEnd(10)} ${check.detail}`);
-    if (check.fix !== undefined) out.line(`      ${' '.repeat(10)} fix: ${check.fix}`);
+    // A detail can carry the service's words (its message, its Date header): controls escaped.
+    out.line(`${WORD[check.status]}  ${name.padEnd(10)} ${terminalMessage(check.detail)}`);
+    if (check.fix !== undefined) out.line(`      ${' '.repeat(10)} fix: ${terminalMessage(check.fix)}`);
     return check;
   };
   const key = show('key', checkKey(flags.apiKey ?? env.WALLET_SECRET_KEY));

@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { VERDICTS, type ReconcileLine, type Verdict } from '@wallet/node';
 
 import { isLiveKey } from '../client.js';
-import { OK, PROBLEM, table, terminalMessage, type Output } from '../output.js';
+import { OK, PROBLEM, table, terminalMessage, terminalText, type Output } from '../output.js';
 import { readHeader, readLedger, scanLedger, type CsvRow } from '../reconcile/ledger.js';
 import { formatOf, reportWriter, rowText, type ReportFormat } from '../reconcile/report.js';
 import { noCounts } from '../reconcile/progress.js';
@@ -67,7 +67,6 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
     note(
       `${scan.repeats.size.toLocaleString('en')} row(s) repeat a reference of an earlier row: each is verified and its report row says which line it repeats.`,
     );
-  if (!flags.resume && existsSync(reportFile)) note(`Overwriting ${reportFile}.`);
   if (isLiveKey(flags)) note('Live key: reconcile only verifies; no money moves.');
 
   const errors = earlier?.verdicts.error ?? 0;
@@ -88,9 +87,11 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
 
   const counts = noCounts();
   const run = startRun(flags, out, scan.rows, before);
+  if (!flags.resume && existsSync(reportFile)) note(`Overwriting ${reportFile}.`);
   const verify = (rows: AsyncIterable<CsvRow>) => run.verify(rows, abort.signal);
   const each = (line: ReconcileLine<CsvRow>): string => {
-    if (line.expected.problem !== undefined) note(line.expected.problem);
+    // The ledger's own text (a quoted cell can hold a line break): every control escaped, \n too.
+    if (line.expected.problem !== undefined) note(terminalText(line.expected.problem));
     const first = scan.repeats.get(line.expected.line);
     return rowText(line, first === undefined ? '' : `reference repeats line ${first}`, format);
   };

@@ -107,6 +107,7 @@ export async function triggerCommand(event: string, flags: TriggerFlags, out: Ou
   for (let attempt = 1; attempt <= flags.repeat; attempt++) {
     let status: number | null = null;
     let answer = '';
+    let acknowledged = false;
     try {
       const response = await fetch(url, {
         method: 'POST',
@@ -116,11 +117,14 @@ export async function triggerCommand(event: string, flags: TriggerFlags, out: Ou
         signal: AbortSignal.timeout(10_000),
       });
       status = response.status;
-      answer = (await response.text()).slice(0, 500);
+      // Checked whole, shown cut: an acknowledgement may carry more than `received`.
+      const text = await response.text();
+      acknowledged = (valueOf(text) as { received?: unknown } | null)?.received === true;
+      answer = text.slice(0, 500);
     } catch (error) {
       answer = (error as Error & { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
     }
-    const received = status === 200 && (valueOf(answer) as { received?: unknown } | null)?.received === true;
+    const received = status === 200 && acknowledged;
     results.push({ attempt, status, received, answer });
     const { green, red } = out.colors;
     out.line(

@@ -1,7 +1,7 @@
 /** The merchant's ledger export as a stream; a row that cannot be used keeps its place and line, with its problem. */
 import { toKobo, type LedgerRow, type LedgerStatus } from '@wallet/node';
 
-import { UsageError } from '../output.js';
+import { terminalText, UsageError } from '../output.js';
 import { decodeFile, readCsv, type CsvRecord, type Encoding } from './csv.js';
 
 /** Which columns hold what, the amounts' unit, the file's encoding. */
@@ -42,7 +42,7 @@ export async function readHeader(
   const missing = needed.filter((c) => !header.includes(c));
   if (missing.length > 0)
     throw new UsageError(
-      `${file} has no column ${missing.map((m) => `'${m}'`).join(', ')} (its header: ${header.join(', ') || 'empty'}). Name the columns with --reference-column, --amount-column and --status-column.`,
+      `${file} has no column ${missing.map((m) => `'${m}'`).join(', ')} (its header: ${header.map(terminalText).join(', ') || 'empty'}). Name the columns with --reference-column, --amount-column and --status-column.`,
     );
   const twice = needed.filter((c) => repeated.includes(c));
   if (twice.length > 0)

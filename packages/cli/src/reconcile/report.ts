@@ -80,31 +80,36 @@ export function formatOf(file: string): ReportFormat {
 /** Writes text with backpressure (memory stays flat); `close()` resolves once all is on disk. */
 export class FileWriter {
   readonly #stream: WriteStream;
-  #error: Error | undefined;
+  #failed: Error | undefined;
   constructor(file: string, header = '', append = false) {
     this.#stream = createWriteStream(file, { flags: append ? 'a' : 'w' });
-    // A failed write (a full disk) is thrown by the next write or close: unheard, the stream's
-    // 'error' event ended the process with a stack trace and no summary.
-    this.#stream.on('error', (error) => (this.#error ??= error));
+    // A stream error (a full disk, no permission) ends the run with its reason, never as a crash.
+    this.#stream.on('error', (error) => {
+      this.#failed ??= new Error(`cannot write ${file}: ${error.message}`);
+    });
     if (header !== '') this.#stream.write(header);
   }
   async write(text: string): Promise<void> {
-    if (this.#error !== undefined) throw this.#error;
+    if (this.#failed !== undefined) throw this.#failed;
     if (!this.#stream.write(text))
       await new Promise<void>((resolve, reject) => {
-        const done = (error?: Error): void => {
-          this.#stream.off('drain', done).off('error', done);
-          if (error === undefined) resolve();
-          else reject(error);
+        const done = (): void => {
+          this.#stream.off('drain', done).off('close', done);
+          if (this.#failed === undefined) resolve();
+          else reject(this.#failed);
         };
-        this.#stream.once('drain', done).once('error', done);
+        this.#stream.once('drain', done).once('close', done);
       });
   }
   close(): Promise<void> {
     return new Promise((resolve, reject) => {
-      if (this.#error !== undefined) return reject(this.#error);
-      this.#stream.once('error', reject);
-      this.#stream.end(() => (this.#error === undefined ? resolve() : reject(this.#error)));
+      if (this.#failed !== undefined || this.#stream.destroyed) {
+        this.#stream.destroy();
+        reject(this.#failed ?? new Error('the report stream was closed'));
+        return;
+      }
+      this.#stream.once('close', () => (this.#failed === undefined ? resolve() : reject(this.#failed)));
+      this.#stream.end();
     });
   }
   destroy(): void {

@@ -44,21 +44,26 @@ export function reportPath(
   suffix: string,
   inputs: readonly (readonly [string, string])[],
 ): string {
-  for (const [input] of inputs) {
+  for (const [input, what] of inputs) {
     if (!existsSync(input)) throw new UsageError(`${input}: no such file.`);
-    if (statSync(input).isDirectory()) throw new UsageError(`${input} is a folder, not a CSV file.`);
+    if (statSync(input).isDirectory()) throw new UsageError(`${input} is a directory, not ${what}.`);
   }
+  // The ledger is read more than once (checked, then verified): a pipe would look empty the second time.
+  if (!statSync(file).isFile())
+    throw new UsageError(
+      `${file} is not a file but a pipe or a device, and the ledger is read more than once: save the export to a file first.`,
+    );
   const report = out ?? join(dirname(file), `${basename(file).replace(/\.csv$/i, '')}${suffix}`);
-  // Now, not when the report is first written: that may be after every row is verified.
-  if (!existsSync(dirname(report)))
-    throw new UsageError(`--out ${report}: no such folder as ${dirname(report)}. Nothing was verified.`);
-  if (existsSync(report) && statSync(report).isDirectory())
-    throw new UsageError(`--out ${report} is a folder: name a file in it. Nothing was verified.`);
   for (const [input, what] of inputs)
     if (sameFile(input, report))
       throw new UsageError(
         `--out ${report} is ${what} itself: nothing was written. Give the report another name.`,
       );
+  // Refused here, before a single request: the stream would only fail once the run is under way.
+  if (existsSync(report) && statSync(report).isDirectory())
+    throw new UsageError(`--out ${report} is a directory: name the report file inside it.`);
+  if (!existsSync(dirname(report)))
+    throw new UsageError(`--out ${report}: the directory ${dirname(report)} does not exist.`);
   return report;
 }
 
@@ -100,6 +105,9 @@ export function startRun(
   before: Before = { done: 0, verdicts: {} },
 ): LedgerRun {
   const wallet = createClient(flags);
+  // No key or no address: nothing can be verified, so the SDK's words once, before any report is
+  // written, not one error row per reference (each getter throws naming what is not set).
+  void [wallet.mode, wallet.baseUrl];
   const progress = createProgress(out, flags.quiet, total, before);
   return {
     progress,

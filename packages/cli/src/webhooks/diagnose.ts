@@ -5,7 +5,7 @@ import { buffer } from 'node:stream/consumers';
 
 import { isWebhookVerificationError, verifyWebhook } from '@wallet/node/webhooks';
 
-import { OK, PROBLEM, UsageError, type Output } from '../output.js';
+import { OK, PROBLEM, terminalMessage, UsageError, type Output } from '../output.js';
 
 /** A common change to the body on its way to the check: its `--json` id, what happened and the fix, and what the service may have sent (undefined: does not apply). */
 interface Alteration {
@@ -138,25 +138,32 @@ export async function webhookVerifyCommand(
   flags: { secret: string[]; signature: string },
   out: Output,
 ): Promise<number> {
-  const secrets = flags.secret.length > 0 ? flags.secret : [secretOr(undefined)];
+  // An empty --secret is a variable that was not set: a usage error, as for trigger, not a verdict.
+  const secrets = flags.secret.length > 0 ? flags.secret.map((s) => secretOr(s)) : [secretOr(undefined)];
   const stdin = file === undefined || file === '-';
   const captured = await (stdin ? buffer(process.stdin) : readFile(file)).catch((error: Error) => {
     throw new UsageError(`Cannot read ${file ?? 'stdin'}: ${error.message}`);
   });
   let verified = true;
-  // Set when the signature matched but the payload is not the documented shape: the delivery is genuine.
-  let genuine: string | undefined;
+  let refused: unknown;
   try {
     verifyWebhook(captured, flags.signature, secrets[0]!);
   } catch (error) {
     verified = false;
-    if (isWebhookVerificationError(error) && error.reason === 'invalid_payload') genuine = error.message;
+    refused = error;
   }
   const { green, red } = out.colors;
   if (verified) {
     out.data({ verifies: true, alteration: null, secretIndex: 0, cause: null });
     out.line(green('The delivery verifies with the first secret.'));
     return OK;
+  }
+  // The signature matched: the secret and the bytes are right, only the payload's shape is refused.
+  if (isWebhookVerificationError(refused) && refused.reason === 'invalid_payload') {
+    out.data({ verifies: false, alteration: null, secretIndex: 0, cause: refused.message });
+    out.line(red('The signature matches with the first secret, but the SDK refuses the payload.'));
+    out.line(terminalMessage(refused.message));
+    return PROBLEM;
   }
   const d = diagnose(captured, flags.signature, secrets);
   const nth = d.secretIndex ?? 0;
@@ -165,7 +172,6 @@ export async function webhookVerifyCommand(
     (nth > 0
       ? `It was signed with the ${ORDINAL[nth] ?? `#${nth + 1}`} --secret, not the first: the handler is set up with another secret (rotation, or test vs live).`
       : undefined) ??
-    genuine ??
     d.signatureNote ??
     'The signature is well formed, but neither the body as captured nor any common alteration of it was signed with the --secret given: the secret is most likely wrong (another endpoint, test vs live, rotated), or the body was changed some other way.';
   out.data({
@@ -174,13 +180,7 @@ export async function webhookVerifyCommand(
     secretIndex: d.secretIndex ?? null,
     cause,
   });
-  out.line(
-    red(
-      genuine === undefined
-        ? 'The signature does not match this body.'
-        : 'The signature matches this body, but its payload is not the documented shape.',
-    ),
-  );
+  out.line(red('The signature does not match this body.'));
   if (d.alteration && nth > 0) out.line(`Signed with the ${ORDINAL[nth] ?? ''} --secret, and:`);
   out.line(cause);
   if (d.signatureNote && d.alteration) out.line(d.signatureNote);

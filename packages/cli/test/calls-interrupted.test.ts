@@ -1,0 +1,48 @@
+/**
+ * `wallet refunds create` cut off by Ctrl-C while its request is in flight: the outcome is unknown,
+ * so the command names the idempotency key it sent, and a re-run with it is a replay, not a
+ * second refund.
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { describe, expect, it } from 'vitest';
+
+import { CLI_BIN, cleanEnv, TEST_KEY } from './helpers/processes.js';
+
+describe('wallet refunds create, interrupted', () => {
+  // SIGINT: Ctrl-C, or a CI job cancelled; SIGTERM: a container or service manager stopping it.
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'names the idempotency key it sent when %s cuts off the request (exit 1)',
+    async (signal) => {
+      const keys: string[] = [];
+      // A service that takes the refund and answers late: the request is in flight when Ctrl-C comes.
+      const server = createServer((req, res) => {
+        keys.push(String(req.headers['x-idempotency-key']));
+        req.resume();
+        setTimeout(() => res.destroy(), 10_000).unref();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const ran = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+          const child = spawn(process.execPath, [CLI_BIN, 'refunds', 'create', 'ord_1', '--amount', '100'], {
+            env: cleanEnv({ WALLET_SECRET_KEY: TEST_KEY, WALLET_BASE_URL: url }),
+          });
+          let stderr = '';
+          child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+          server.once('request', () => setTimeout(() => child.kill(signal), 200));
+          child.on('close', (code) => resolve({ code, stderr }));
+        });
+        expect(keys).toHaveLength(1);
+        expect(ran.code).toBe(1);
+        expect(ran.stderr).toContain('outcome is unknown');
+        expect(ran.stderr).toContain(`--idempotency-key ${keys[0]}`);
+      } finally {
+        server.closeAllConnections();
+        server.close();
+      }
+    },
+  );
+});
