@@ -109,12 +109,17 @@ const customerShape = object({
 const customerRule: OptionRule = (value, path) => {
   const issues = issuesOf(customerShape(value, path), path);
   if (!isPlainObject(value)) return issues;
+  // A field already refused (null, or a getter that threw) is not read again.
+  const refused = (field: string): boolean =>
+    issues.some((issue) => `${issue.path}.`.startsWith(`${path}.${field}.`));
   for (const field of ['handle', 'phone', 'name'] as const) {
-    if (value[field] === undefined) issues.push({ path: `${path}.${field}`, message: 'is required' });
+    if (!refused(field) && value[field] === undefined)
+      issues.push({ path: `${path}.${field}`, message: 'is required' });
   }
-  const ids = Array.isArray(value.banks)
-    ? value.banks.map((bank: unknown) => (bank as { bankId?: unknown }).bankId)
-    : [];
+  const ids =
+    Array.isArray(value.banks) && !refused('banks')
+      ? value.banks.map((bank: { bankId: unknown }) => bank.bankId)
+      : [];
   if (new Set(ids).size !== ids.length)
     issues.push({ path: `${path}.banks`, message: 'must have distinct bankIds' });
   return issues;

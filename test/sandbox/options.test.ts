@@ -29,6 +29,31 @@ const badOptions: [string, unknown, string][] = [
   ['a fractional key limit', { idempotencyKeyLimit: 0.5 }, 'idempotencyKeyLimit'],
   ['customers as an object', { customers: { '@ada': {} } }, 'customers'],
   [
+    'a null bank',
+    { customers: [{ handle: '@zed', phone: '+2348000000099', name: 'Zed', banks: [null] }] },
+    'customers.0.banks.0',
+  ],
+  [
+    'a bank whose bankId getter throws',
+    {
+      customers: [
+        {
+          handle: '@zed',
+          phone: '+2348000000099',
+          name: 'Zed',
+          banks: [
+            {
+              get bankId(): string {
+                throw new Error('boom');
+              },
+            },
+          ],
+        },
+      ],
+    },
+    'customers.0.banks.0.bankId',
+  ],
+  [
     'a lone surrogate in a secret',
     { webhookUrl: 'http://127.0.0.1:1/h', webhookSecret: 'a\uD800' },
     'webhookSecret',
