@@ -1,5 +1,12 @@
 /** The sandbox's checks on the SDK's one option checker: every bad field in one `ValidationError`. */
-import { checkOptions, ofType, throwIssues, wholeNumber, type OptionRule } from '../core/options.js';
+import {
+  checkOptions,
+  ofType,
+  readOptions,
+  throwIssues,
+  wholeNumber,
+  type OptionRule,
+} from '../core/options.js';
 import type { ValidationIssue } from '../errors/base.js';
 import { describe, isPlainObject } from '../internal/values.js';
 import type { SandboxOptions } from './api.js';
@@ -197,8 +204,19 @@ const SANDBOX_RULES: Readonly<Record<string, OptionRule>> = {
 
 const WHY = { url: 'where should events go?', secret: 'your handler verifies with it' };
 
-/** Checks `createSandbox()` options; a webhook URL and secret go together. @internal */
-export function checkSandboxOptions(options: unknown): asserts options is SandboxOptions {
+const CONTEXT = 'createSandbox() options';
+
+/** Reads `createSandbox()` options once (a config class's getters too) and checks them; the copy is what runs. @internal */
+export function readSandboxOptions(given: unknown = {}): SandboxOptions {
+  let options = given;
+  if (typeof given === 'object' && given !== null) {
+    const copy = readOptions(given, SANDBOX_RULES, CONTEXT);
+    // Plain nested objects too (the only kind their rules take).
+    for (const name of ['webhookRetry', 'faults']) {
+      if (isPlainObject(copy[name])) copy[name] = readOptions(copy[name], {}, CONTEXT, name);
+    }
+    options = copy;
+  }
   const issues = checkOptions(options, SANDBOX_RULES, '', 'a known option');
   if (issues.length === 0 && options !== undefined) {
     const { webhookUrl, webhookSecret } = options as SandboxOptions;
@@ -207,7 +225,8 @@ export function checkSandboxOptions(options: unknown): asserts options is Sandbo
     if (webhookSecret !== undefined && webhookUrl === undefined)
       issues.push({ path: 'webhookUrl', message: `is required with webhookSecret: ${WHY.url}` });
   }
-  throwIssues('createSandbox() options', issues);
+  throwIssues(CONTEXT, issues);
+  return options as SandboxOptions;
 }
 
 /** Checks `listen()` options. @internal */

@@ -8,11 +8,11 @@ import {
   checkCustomer,
   checkFetchArguments,
   checkListenOptions,
-  checkSandboxOptions,
   checkValue,
   checkWebhookTarget,
   list,
   range,
+  readSandboxOptions,
   text,
 } from './options.js';
 import { authorizeCharge, declineCharge, expireCharge, expireIfDue } from './state/charges.js';
@@ -245,6 +245,5 @@ class SandboxImpl implements Sandbox {
  * ```
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
-  checkSandboxOptions(options);
-  return new SandboxImpl(options);
+  return new SandboxImpl(readSandboxOptions(options));
 }

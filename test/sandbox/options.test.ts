@@ -79,6 +79,33 @@ describe('createSandbox() options', () => {
   });
 });
 
+describe('createSandbox() options given by getters', () => {
+  it('reads each option once and runs with the value it checked', async () => {
+    let reads = 0;
+    const chioma = { handle: '@chioma', phone: '+2348000000003', name: 'Chioma Obi' };
+    const box = createSandbox({
+      get customers() {
+        reads += 1;
+        return reads === 1 ? [chioma] : [{ handle: 'not a handle!' }];
+      },
+    } as never);
+    box.reset();
+    expect(reads).toBe(1);
+    expect(box.customers.map((customer) => customer.handle)).toContain('@chioma');
+    await box.close();
+  });
+
+  it('refuses a getter that throws with a ValidationError', () => {
+    class Config {
+      get clock(): 'manual' {
+        throw new Error('config not loaded');
+      }
+    }
+    expect(() => createSandbox(new Config())).toThrow(ValidationError);
+    expect(() => createSandbox(new Config())).toThrow('clock: could not be read (its getter threw)');
+  });
+});
+
 describe('sandbox functions given bad input', () => {
   const calls: [string, () => unknown][] = [
     ['authorize(42)', () => sandbox.authorize(42 as never)],

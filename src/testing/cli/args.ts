@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 
 import { isValidationError } from '../../errors/base.js';
 import type { SandboxOptions } from '../api.js';
-import { checkSandboxOptions } from '../options.js';
+import { readSandboxOptions } from '../options.js';
 import type { SandboxListenOptions } from '../transports/server.js';
 
 /** The bin's usage text. @internal */
@@ -133,8 +133,12 @@ export function parseBinArgs(argv: readonly string[]): BinArgs {
     }
     if (values.clock !== undefined) sandbox.clock = values.clock;
     if (Object.keys(faults).length > 0) sandbox.faults = faults;
-    checkSandboxOptions(sandbox);
-    return { kind: 'serve', sandbox, listen: { port, host: values.host }, quiet: values.quiet };
+    return {
+      kind: 'serve',
+      sandbox: readSandboxOptions(sandbox),
+      listen: { port, host: values.host },
+      quiet: values.quiet,
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { kind: 'error', message: isValidationError(error) ? flagNames(message) : message };
