@@ -1,12 +1,6 @@
 /** The sandbox's checks on the SDK's one option checker: every bad field in one `ValidationError`. */
-import {
-  checkOptions,
-  ofType,
-  readOptions,
-  throwIssues,
-  wholeNumber,
-  type OptionRule,
-} from '../core/options.js';
+import { checkOptions, ofType, readOptions, throwIssues, wholeNumber } from '../core/options.js';
+import type { OptionRule } from '../core/options.js';
 import type { ValidationIssue } from '../errors/base.js';
 import { describe, isPlainObject } from '../internal/values.js';
 import type { SandboxOptions } from './api.js';
@@ -113,20 +107,19 @@ const customerShape = object({
   banks: list(bankRule, 100),
 });
 
+// A value already refused (null, or a getter that threw) is not read again.
+const refused = (issues: ValidationIssue[], path: string): boolean =>
+  issues.some((issue) => `${issue.path}.`.startsWith(`${path}.`));
+
 const customerRule: OptionRule = (value, path) => {
   const issues = issuesOf(customerShape(value, path), path);
   if (!isPlainObject(value)) return issues;
-  // A field already refused (null, or a getter that threw) is not read again.
-  const refused = (field: string): boolean =>
-    issues.some((issue) => `${issue.path}.`.startsWith(`${path}.${field}.`));
   for (const field of ['handle', 'phone', 'name'] as const) {
-    if (!refused(field) && value[field] === undefined)
+    if (!refused(issues, `${path}.${field}`) && value[field] === undefined)
       issues.push({ path: `${path}.${field}`, message: 'is required' });
   }
-  const ids =
-    Array.isArray(value.banks) && !refused('banks')
-      ? value.banks.map((bank: { bankId: unknown }) => bank.bankId)
-      : [];
+  const banks = refused(issues, `${path}.banks`) ? undefined : value.banks;
+  const ids = Array.isArray(banks) ? banks.map((bank: { bankId: unknown }) => bank.bankId) : [];
   if (new Set(ids).size !== ids.length)
     issues.push({ path: `${path}.banks`, message: 'must have distinct bankIds' });
   return issues;
@@ -138,7 +131,8 @@ const customersRule: OptionRule = (value, path) => {
   if (!Array.isArray(value)) return issues;
   const seen = new Set<string>();
   value.forEach((customer: unknown, index) => {
-    const handle = (customer as { handle?: unknown } | null)?.handle;
+    if (!isPlainObject(customer) || refused(issues, `${path}.${index}.handle`)) return;
+    const handle = customer.handle;
     if (typeof handle !== 'string') return;
     const key = withAt(handle);
     if (seen.has(key)) issues.push({ path: `${path}.${index}.handle`, message: `repeats ${key}` });

@@ -54,6 +54,21 @@ const badOptions: [string, unknown, string][] = [
     'customers.0.banks.0.bankId',
   ],
   [
+    'a customer whose handle getter throws',
+    {
+      customers: [
+        {
+          get handle(): string {
+            throw new Error('boom');
+          },
+          phone: '+2348000000099',
+          name: 'Zed',
+        },
+      ],
+    },
+    'customers.0.handle',
+  ],
+  [
     'a lone surrogate in a secret',
     { webhookUrl: 'http://127.0.0.1:1/h', webhookSecret: 'a\uD800' },
     'webhookSecret',
