@@ -197,7 +197,6 @@ const SANDBOX_RULES: Readonly<Record<string, OptionRule>> = {
 };
 
 const WHY = { url: 'where should events go?', secret: 'your handler verifies with it' };
-
 const CONTEXT = 'createSandbox() options';
 
 /** Reads `createSandbox()` options once (a config class's getters too) and checks them; the copy is what runs. @internal */
@@ -237,9 +236,8 @@ export function checkListenOptions(options: unknown): asserts options is Sandbox
 /** Checks what `sandbox.fetch()` is given: a Fetch `Request`, and an optional context. @internal */
 export function checkFetchArguments(request: unknown, context: unknown): void {
   const issues = checkOptions(context, { clientIp: text }, 'context', 'a known field of the context');
-  if (!(request instanceof Request)) {
+  if (!(request instanceof Request))
     issues.unshift({ path: 'request', message: `must be a Request (got ${describe(request)})` });
-  }
   throwIssues('sandbox.fetch() arguments', issues);
 }
 

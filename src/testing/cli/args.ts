@@ -133,12 +133,8 @@ export function parseBinArgs(argv: readonly string[]): BinArgs {
     }
     if (values.clock !== undefined) sandbox.clock = values.clock;
     if (Object.keys(faults).length > 0) sandbox.faults = faults;
-    return {
-      kind: 'serve',
-      sandbox: readSandboxOptions(sandbox),
-      listen: { port, host: values.host },
-      quiet: values.quiet,
-    };
+    const checked = readSandboxOptions(sandbox);
+    return { kind: 'serve', sandbox: checked, listen: { port, host: values.host }, quiet: values.quiet };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { kind: 'error', message: isValidationError(error) ? flagNames(message) : message };

@@ -125,8 +125,7 @@ async function serve(ctx: RouterContext, call: Call, fault: Fault | undefined): 
     return refused(failure(429, 'Injected rate limit: the sandbox did not act.'));
   try {
     const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await readBody(request);
-    // A refused caller is refused at once, as the service would: held, its 401 or 403 could come
-    // after the caller's deadline and read as "no outcome yet". answer() checks again after the hold.
+    // Refused before the hold (held, a 401 or 403 would read as "no outcome yet"), and again after it.
     if (!(endpoint instanceof SandboxError)) {
       admit(ctx, call);
       await holdPoll(ctx, request, endpoint.reference);

@@ -156,9 +156,8 @@ export function recordRefund(
   reason: string | null,
   at: string,
 ): SandboxRefund {
-  const refundReference = `rfd_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
   const refund: SandboxRefund = {
-    refundReference,
+    refundReference: `rfd_${randomUUID().replaceAll('-', '').slice(0, 24)}`,
     reference,
     amount,
     currency: 'NGN',

@@ -4,14 +4,10 @@ import type { ValidationIssue } from '../../errors/base.js';
 import type { AuthChannel } from '../../types.js';
 import { newCharge, recordDebit, recordRefund, sandboxFee } from './charges.js';
 import { findCustomer } from './customers.js';
-import type { SandboxChargeStatus } from './records.js';
 import type { Charge, SandboxState } from './store.js';
 
 /** The statuses a seeded charge may have. */
-export type SandboxSeedStatus = Extract<
-  SandboxChargeStatus,
-  'SUCCESS' | 'FAILED' | 'PENDING_AUTHORIZATION' | 'EXPIRED'
->;
+export type SandboxSeedStatus = 'SUCCESS' | 'FAILED' | 'PENDING_AUTHORIZATION' | 'EXPIRED';
 
 /** One charge to seed. Only `reference`, `amount` and `status` are required. */
 export interface SandboxSeedCharge {
@@ -140,9 +136,8 @@ export function seedCharges(
     state.charges.set(charge.reference, charge);
     if (charge.paidAt === null) continue;
     recordDebit(state, charge);
-    if (charge.refundedAmount > 0) {
+    if (charge.refundedAmount > 0)
       recordRefund(state, charge.reference, charge.refundedAmount, 'seeded', charge.paidAt);
-    }
   }
   return { seeded: rows.length, charges: state.charges.size };
 }

@@ -6,8 +6,6 @@ import type * as MswModule from 'msw';
 import { ofType, throwIssues } from '../../core/options.js';
 import type { DispatchHandler, DispatchOptions, Dispatcher } from '../../platform/types.js';
 
-const isFunction = ofType('function');
-
 /** A Fetch-style request handler: what Next.js, Hono, MSW's `getResponse` and the sandbox speak. */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -52,7 +50,7 @@ export class FetchDispatcher implements Dispatcher {
 
   /** @param handle - answers each request. */
   constructor(handle: FetchHandler) {
-    const problem = isFunction(handle, 'handle');
+    const problem = ofType('function')(handle, 'handle');
     if (typeof problem === 'string')
       throwIssues('FetchDispatcher argument', [{ path: 'handle', message: problem }]);
     this.#handle = handle;
