@@ -46,9 +46,8 @@ const httpUrl: OptionRule = (value, path) => {
   const problem = text(value, path);
   if (problem !== undefined) return problem;
   const parsed = URL.canParse(value as string) ? new URL(value as string) : undefined;
-  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
     return `must be an http: or https: URL (got ${describe(value)})`;
-  }
   if (parsed.search !== '' || parsed.hash !== '') return 'must not have a query or fragment';
   return undefined;
 };
@@ -205,9 +204,8 @@ export function readSandboxOptions(given: unknown = {}): SandboxOptions {
   if (typeof given === 'object' && given !== null) {
     const copy = readOptions(given, SANDBOX_RULES, CONTEXT);
     // Plain nested objects too (the only kind their rules take).
-    for (const name of ['webhookRetry', 'faults']) {
+    for (const name of ['webhookRetry', 'faults'])
       if (isPlainObject(copy[name])) copy[name] = readOptions(copy[name], {}, CONTEXT, name);
-    }
     options = copy;
   }
   const issues = checkOptions(options, SANDBOX_RULES, '', 'a known option');

@@ -211,9 +211,8 @@ class SandboxImpl implements Sandbox {
     this.#webhooks.forget();
     this.#state.clear();
     this.#clock.rewind();
-    for (const customer of [...defaultSandboxCustomers, ...(this.#options.customers ?? [])]) {
+    for (const customer of [...defaultSandboxCustomers, ...(this.#options.customers ?? [])])
       this.#state.customers.set(withAt(customer.handle), toSandboxCustomer(customer));
-    }
     this.setAllowedIps(this.#options.allowedIps);
   }
 

@@ -105,9 +105,8 @@ export function parseBinArgs(argv: readonly string[]): BinArgs {
     });
     if (values.help) return { kind: 'help' };
     const port = number('--port', values.port, true);
-    if (typeof port === 'string' || port > 65_535) {
+    if (typeof port === 'string' || port > 65_535)
       return { kind: 'error', message: `--port must be a number from 0 to 65535 (got '${values.port}').` };
-    }
     const faults: Record<string, unknown> = {};
     if (values['fail-rate'] !== undefined)
       faults.failRate = number('--fail-rate', values['fail-rate'], false);

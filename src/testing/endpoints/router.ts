@@ -96,9 +96,8 @@ function answer(ctx: RouterContext, call: Call, body: string): Outcome {
   };
   const key = endpoint.method === 'POST' ? request.headers.get('x-idempotency-key') : null;
   if (key === null) return { response: run(), replayed: false };
-  if (key.trim() === '' || key.length > MAX_KEY_LENGTH) {
+  if (key.trim() === '' || key.length > MAX_KEY_LENGTH)
     throw new SandboxError(400, `X-Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`);
-  }
   // Saved unless a 400, 401 or 403 (fix and resend); past the limit the oldest goes, as keys expire.
   const { answers, limits } = ctx.state;
   const stored = `${createHash('sha256').update(apiKey).digest('base64')} ${key}`;
