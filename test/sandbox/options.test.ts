@@ -110,6 +110,20 @@ describe('createSandbox() options given by getters', () => {
     await box.close();
   });
 
+  it('reads a nested option (webhookRetry, faults) once too', async () => {
+    let reads = 0;
+    const box = createSandbox({
+      webhookRetry: {
+        get attempts() {
+          reads += 1;
+          return 2;
+        },
+      },
+    });
+    expect(reads).toBe(1);
+    await box.close();
+  });
+
   it('refuses a getter that throws with a ValidationError', () => {
     class Config {
       get clock(): 'manual' {
