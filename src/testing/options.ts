@@ -200,14 +200,12 @@ const CONTEXT = 'createSandbox() options';
 
 /** Reads `createSandbox()` options once (a config class's getters too) and checks them; the copy is what runs. @internal */
 export function readSandboxOptions(given: unknown = {}): SandboxOptions {
-  let options = given;
-  if (typeof given === 'object' && given !== null) {
-    const copy = readOptions(given, SANDBOX_RULES, CONTEXT);
-    // Plain nested objects too (the only kind their rules take).
+  const options =
+    typeof given === 'object' && given !== null ? readOptions(given, SANDBOX_RULES, CONTEXT) : given;
+  // Plain nested objects too (the only kind their rules take).
+  if (isPlainObject(options))
     for (const name of ['webhookRetry', 'faults'])
-      if (isPlainObject(copy[name])) copy[name] = readOptions(copy[name], {}, CONTEXT, name);
-    options = copy;
-  }
+      if (isPlainObject(options[name])) options[name] = readOptions(options[name], {}, CONTEXT, name);
   const issues = checkOptions(options, SANDBOX_RULES, '', 'a known option');
   if (issues.length === 0 && options !== undefined) {
     const { webhookUrl, webhookSecret } = options as SandboxOptions;
@@ -220,15 +218,21 @@ export function readSandboxOptions(given: unknown = {}): SandboxOptions {
   return options as SandboxOptions;
 }
 
-/** Checks `listen()` options. @internal */
-export function checkListenOptions(options: unknown): asserts options is SandboxListenOptions {
-  const rules = {
-    port: wholeNumber(0, 65_535),
-    host: text,
-    requestTimeoutMs: range(1, 600_000),
-    logger: loggerRule,
-  };
-  throwIssues('listen() options', checkOptions(options, rules, '', 'a known option'));
+const LISTEN_RULES = {
+  port: wholeNumber(0, 65_535),
+  host: text,
+  requestTimeoutMs: range(1, 600_000),
+  logger: loggerRule,
+};
+
+/** Reads `listen()` options once (getters too) and checks them; the copy is what runs. @internal */
+export function readListenOptions(given: unknown): SandboxListenOptions | undefined {
+  const options =
+    typeof given === 'object' && given !== null
+      ? readOptions(given, LISTEN_RULES, 'listen() options')
+      : given;
+  throwIssues('listen() options', checkOptions(options, LISTEN_RULES, '', 'a known option'));
+  return options as SandboxListenOptions | undefined;
 }
 
 /** Checks what `sandbox.fetch()` is given: a Fetch `Request`, and an optional context. @internal */

@@ -7,11 +7,11 @@ import { createRouter, normalizeIp, type Handle } from './endpoints/router.js';
 import {
   checkCustomer,
   checkFetchArguments,
-  checkListenOptions,
   checkValue,
   checkWebhookTarget,
   list,
   range,
+  readListenOptions,
   readSandboxOptions,
   text,
 } from './options.js';
@@ -98,8 +98,8 @@ class SandboxImpl implements Sandbox {
     return [...this.#handlers] as SandboxMswHandler[];
   }
 
-  async listen(options?: SandboxListenOptions): Promise<SandboxServer> {
-    checkListenOptions(options);
+  async listen(given?: SandboxListenOptions): Promise<SandboxServer> {
+    const options = readListenOptions(given);
     const server = await startServer(this.#handle, options, this.#basePath);
     const detach = this.#logger.attach(options?.logger);
     const stop = async (): Promise<void> => {

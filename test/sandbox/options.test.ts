@@ -124,6 +124,19 @@ describe('createSandbox() options given by getters', () => {
     await box.close();
   });
 
+  it('listen() reads its options once and serves with the values it checked', async () => {
+    let reads = 0;
+    const server = await sandbox.listen({
+      get host() {
+        reads += 1;
+        return reads === 1 ? '127.0.0.1' : 'not a host';
+      },
+    });
+    expect(reads).toBe(1);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:/);
+    await server.close();
+  });
+
   it('refuses a getter that throws with a ValidationError', () => {
     class Config {
       get clock(): 'manual' {

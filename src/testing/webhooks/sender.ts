@@ -144,8 +144,7 @@ export class WebhookSender {
         404,
         `No delivery '${id}' (the sandbox keeps the newest historyLimit attempts).`,
       );
-    const { event, reference, body, signature } = past;
-    const delivery = await this.#send(reference, { event, data: null }, { body, signature });
+    const delivery = await this.#send(past.reference, { event: past.event, data: null }, past);
     return delivery ?? noTarget('there is nowhere to replay to');
   }
 
