@@ -198,10 +198,13 @@ const SANDBOX_RULES: Readonly<Record<string, OptionRule>> = {
 const WHY = { url: 'where should events go?', secret: 'your handler verifies with it' };
 const CONTEXT = 'createSandbox() options';
 
-/** Reads `createSandbox()` options once (a config class's getters too) and checks them; the copy is what runs. @internal */
+// One read into a plain copy (a config class's getters too): what is checked is what runs.
+const readOnce = (given: unknown, rules: object, context: string): unknown =>
+  typeof given === 'object' && given !== null ? readOptions(given, rules, context) : given;
+
+/** Reads `createSandbox()` options once and checks them; the copy is what runs. @internal */
 export function readSandboxOptions(given: unknown = {}): SandboxOptions {
-  const options =
-    typeof given === 'object' && given !== null ? readOptions(given, SANDBOX_RULES, CONTEXT) : given;
+  const options = readOnce(given, SANDBOX_RULES, CONTEXT);
   // Plain nested objects too (the only kind their rules take).
   if (isPlainObject(options))
     for (const name of ['webhookRetry', 'faults'])
@@ -225,12 +228,9 @@ const LISTEN_RULES = {
   logger: loggerRule,
 };
 
-/** Reads `listen()` options once (getters too) and checks them; the copy is what runs. @internal */
+/** Reads `listen()` options once and checks them; the copy is what runs. @internal */
 export function readListenOptions(given: unknown): SandboxListenOptions | undefined {
-  const options =
-    typeof given === 'object' && given !== null
-      ? readOptions(given, LISTEN_RULES, 'listen() options')
-      : given;
+  const options = readOnce(given, LISTEN_RULES, 'listen() options');
   throwIssues('listen() options', checkOptions(options, LISTEN_RULES, '', 'a known option'));
   return options as SandboxListenOptions | undefined;
 }
@@ -243,12 +243,15 @@ export function checkFetchArguments(request: unknown, context: unknown): void {
   throwIssues('sandbox.fetch() arguments', issues);
 }
 
-/** Checks where webhooks should go from now on: `{ url, secret }`, both required. @internal */
-export function checkWebhookTarget(value: unknown): asserts value is WebhookTarget {
-  const issues = checkOptions(value, { url: httpUrl, secret: text }, '', 'a field of the webhook target');
+/** Reads where webhooks should go from now on, once: `{ url, secret }`, both required. @internal */
+export function readWebhookTarget(given: unknown): WebhookTarget {
+  const rules = { url: httpUrl, secret: text };
+  const value = readOnce(given, rules, 'webhook target');
+  const issues = checkOptions(value, rules, '', 'a field of the webhook target');
   if (issues.length === 0 && isPlainObject(value)) {
     if (value.url === undefined) issues.push({ path: 'url', message: `is required: ${WHY.url}` });
     if (value.secret === undefined) issues.push({ path: 'secret', message: `is required: ${WHY.secret}` });
   }
   throwIssues('webhook target', issues);
+  return value as WebhookTarget;
 }

@@ -8,11 +8,11 @@ import {
   checkCustomer,
   checkFetchArguments,
   checkValue,
-  checkWebhookTarget,
   list,
   range,
   readListenOptions,
   readSandboxOptions,
+  readWebhookTarget,
   text,
 } from './options.js';
 import { authorizeCharge, declineCharge, expireCharge, expireIfDue } from './state/charges.js';
@@ -169,9 +169,9 @@ class SandboxImpl implements Sandbox {
     return result;
   }
 
-  setWebhook(target: WebhookTarget | undefined): void {
-    if (target !== undefined) checkWebhookTarget(target);
-    this.#webhooks.target = target === undefined ? undefined : { url: target.url, secret: target.secret };
+  setWebhook(given: WebhookTarget | undefined): void {
+    const target = given === undefined ? undefined : readWebhookTarget(given);
+    this.#webhooks.target = target;
     this.#logger.note(this.#clock.now(), `webhooks ${target === undefined ? 'off' : `-> ${target.url}`}`);
   }
 

@@ -137,6 +137,24 @@ describe('createSandbox() options given by getters', () => {
     await server.close();
   });
 
+  it('setWebhook() reads its target once and sends where it checked', async () => {
+    let reads = 0;
+    const box = createSandbox();
+    box.setWebhook({
+      get url() {
+        reads += 1;
+        return reads === 1 ? 'http://127.0.0.1:1/hook' : 'ftp://elsewhere';
+      },
+      secret: 'whsec_x',
+    });
+    const state = await box.fetch(new Request(`${box.baseUrl}/_sandbox/state`));
+    expect(reads).toBe(1);
+    expect(((await state.json()) as { data: { webhookUrl: string } }).data.webhookUrl).toBe(
+      'http://127.0.0.1:1/hook',
+    );
+    await box.close();
+  });
+
   it('refuses a getter that throws with a ValidationError', () => {
     class Config {
       get clock(): 'manual' {
