@@ -18,10 +18,7 @@ import type { WebhookDelivery, WebhookRetryOptions, WebhookTarget } from './webh
 
 /** Options of `createSandbox()`. @expand */
 export interface SandboxOptions {
-  /**
-   * The base URL the MSW handlers answer (give the SDK the same); its path, if any (`…/api`), prefixes
-   * every route, `listen()`'s too. @default 'https://sandbox.wallet.test'
-   */
+  /** The base URL to give the SDK; its path (`…/api`) prefixes every route, `listen()`'s too. @default 'https://sandbox.wallet.test' */
   baseUrl?: string;
   /** Where `authorize()` sends the signed `charge.success`; needs `webhookSecret`. @default undefined */
   webhookUrl?: string;
@@ -43,10 +40,7 @@ export interface SandboxOptions {
   customers?: readonly SandboxCustomerInit[];
   /** The IP allow list: requests from any other address answer 403. @default undefined (every address) */
   allowedIps?: readonly string[];
-  /**
-   * The caller's IP in process (MSW, `dispatcher`, `fetch` without a context); `listen()` uses the
-   * socket's. @default '127.0.0.1'
-   */
+  /** The caller's IP for MSW, `dispatcher` and `fetch` without a context; `listen()` uses the socket's. @default '127.0.0.1' */
   clientIp?: string;
   /** How long a dispatched prompt lives before the charge expires, ms. @default 600000 (10 minutes) */
   promptTtlMs?: number;
@@ -224,10 +218,7 @@ export interface Sandbox {
   readonly deliveries: readonly SandboxDeliveryAttempt[];
   /** API requests answered (not the `/_sandbox/` controls): the newest `historyLimit`. A frozen snapshot. */
   readonly requests: readonly SandboxRequestRecord[];
-  /**
-   * Forgets all that happened (idempotency keys too) and stops webhook retries under way; restores
-   * customers, allow list and manual clock.
-   */
+  /** Forgets all that happened (idempotency keys too), stops webhook retries; restores customers, allow list, clock. */
   reset(): void;
   /** Stops `listen()`'s servers, webhook retries and held polls; the `dispatcher` keeps working. */
   close(): Promise<void>;

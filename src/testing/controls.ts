@@ -22,9 +22,8 @@ async function qrRoute(
   const [, id = '', action] = /^([0-9a-f]{32})(?:\/(qr\.svg|authorize|decline))?$/.exec(rest) ?? [];
   const reference = state.qrCodes.get(id);
   const charge = reference === undefined ? undefined : sandbox.charge(reference);
-  if (charge === undefined) {
+  if (charge === undefined)
     throw new SandboxError(404, 'No such QR code: it expired with a reset, or a newer prompt replaced it.');
-  }
   const pageUrl = `${pageBase}${id}`;
   if (action === 'qr.svg' || (action === undefined && wantsImage(request.headers.get('accept')))) {
     if (request.method !== 'GET') throw new SandboxError(405, 'The QR image accepts GET only.');
@@ -91,9 +90,8 @@ async function route(ctx: ControlContext, request: Request, path: string): Promi
       return success(clock(), `Clock advanced to ${sandbox.now().toISOString()}`);
   }
   const replay = /^\/_sandbox\/deliveries\/([^/]+)\/replay$/.exec(path)?.[1];
-  if (replay !== undefined && post) {
+  if (replay !== undefined && post)
     return success(deliveryJson(await sandbox.replay(decodeSegment(replay))), 'Delivery replayed');
-  }
   const [, raw, action] =
     /^\/_sandbox\/charges\/([^/]+)\/(authorize|decline|expire|redeliver)$/.exec(path) ?? [];
   if (raw === undefined || !post)

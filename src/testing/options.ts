@@ -1,5 +1,6 @@
 /** The sandbox's checks on the SDK's one option checker: every bad field in one `ValidationError`. */
-import { checkOptions, ofType, throwIssues, wholeNumber, type OptionRule } from '../core/options.js';
+import { checkOptions, ofType, readOptions, throwIssues, wholeNumber } from '../core/options.js';
+import type { OptionRule } from '../core/options.js';
 import type { ValidationIssue } from '../errors/base.js';
 import { describe, isPlainObject } from '../internal/values.js';
 import type { SandboxOptions } from './api.js';
@@ -45,9 +46,8 @@ const httpUrl: OptionRule = (value, path) => {
   const problem = text(value, path);
   if (problem !== undefined) return problem;
   const parsed = URL.canParse(value as string) ? new URL(value as string) : undefined;
-  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
     return `must be an http: or https: URL (got ${describe(value)})`;
-  }
   if (parsed.search !== '' || parsed.hash !== '') return 'must not have a query or fragment';
   return undefined;
 };
@@ -106,15 +106,19 @@ const customerShape = object({
   banks: list(bankRule, 100),
 });
 
+// A value already refused (null, or a getter that threw) is not read again.
+const refused = (issues: ValidationIssue[], path: string): boolean =>
+  issues.some((issue) => `${issue.path}.`.startsWith(`${path}.`));
+
 const customerRule: OptionRule = (value, path) => {
   const issues = issuesOf(customerShape(value, path), path);
   if (!isPlainObject(value)) return issues;
   for (const field of ['handle', 'phone', 'name'] as const) {
-    if (value[field] === undefined) issues.push({ path: `${path}.${field}`, message: 'is required' });
+    if (!refused(issues, `${path}.${field}`) && value[field] === undefined)
+      issues.push({ path: `${path}.${field}`, message: 'is required' });
   }
-  const ids = Array.isArray(value.banks)
-    ? value.banks.map((bank: unknown) => (bank as { bankId?: unknown }).bankId)
-    : [];
+  const banks = refused(issues, `${path}.banks`) ? undefined : value.banks;
+  const ids = Array.isArray(banks) ? banks.map((bank: { bankId: unknown }) => bank.bankId) : [];
   if (new Set(ids).size !== ids.length)
     issues.push({ path: `${path}.banks`, message: 'must have distinct bankIds' });
   return issues;
@@ -126,7 +130,8 @@ const customersRule: OptionRule = (value, path) => {
   if (!Array.isArray(value)) return issues;
   const seen = new Set<string>();
   value.forEach((customer: unknown, index) => {
-    const handle = (customer as { handle?: unknown } | null)?.handle;
+    if (!isPlainObject(customer) || refused(issues, `${path}.${index}.handle`)) return;
+    const handle = customer.handle;
     if (typeof handle !== 'string') return;
     const key = withAt(handle);
     if (seen.has(key)) issues.push({ path: `${path}.${index}.handle`, message: `repeats ${key}` });
@@ -191,9 +196,19 @@ const SANDBOX_RULES: Readonly<Record<string, OptionRule>> = {
 };
 
 const WHY = { url: 'where should events go?', secret: 'your handler verifies with it' };
+const CONTEXT = 'createSandbox() options';
 
-/** Checks `createSandbox()` options; a webhook URL and secret go together. @internal */
-export function checkSandboxOptions(options: unknown): asserts options is SandboxOptions {
+// One read into a plain copy (a config class's getters too): what is checked is what runs.
+const readOnce = (given: unknown, rules: object, context: string): unknown =>
+  typeof given === 'object' && given !== null ? readOptions(given, rules, context) : given;
+
+/** Reads `createSandbox()` options once and checks them; the copy is what runs. @internal */
+export function readSandboxOptions(given: unknown = {}): SandboxOptions {
+  const options = readOnce(given, SANDBOX_RULES, CONTEXT);
+  // Plain nested objects too (the only kind their rules take).
+  if (isPlainObject(options))
+    for (const name of ['webhookRetry', 'faults'])
+      if (isPlainObject(options[name])) options[name] = readOptions(options[name], {}, CONTEXT, name);
   const issues = checkOptions(options, SANDBOX_RULES, '', 'a known option');
   if (issues.length === 0 && options !== undefined) {
     const { webhookUrl, webhookSecret } = options as SandboxOptions;
@@ -202,35 +217,41 @@ export function checkSandboxOptions(options: unknown): asserts options is Sandbo
     if (webhookSecret !== undefined && webhookUrl === undefined)
       issues.push({ path: 'webhookUrl', message: `is required with webhookSecret: ${WHY.url}` });
   }
-  throwIssues('createSandbox() options', issues);
+  throwIssues(CONTEXT, issues);
+  return options as SandboxOptions;
 }
 
-/** Checks `listen()` options. @internal */
-export function checkListenOptions(options: unknown): asserts options is SandboxListenOptions {
-  const rules = {
-    port: wholeNumber(0, 65_535),
-    host: text,
-    requestTimeoutMs: range(1, 600_000),
-    logger: loggerRule,
-  };
-  throwIssues('listen() options', checkOptions(options, rules, '', 'a known option'));
+const LISTEN_RULES = {
+  port: wholeNumber(0, 65_535),
+  host: text,
+  requestTimeoutMs: range(1, 600_000),
+  logger: loggerRule,
+};
+
+/** Reads `listen()` options once and checks them; the copy is what runs. @internal */
+export function readListenOptions(given: unknown): SandboxListenOptions | undefined {
+  const options = readOnce(given, LISTEN_RULES, 'listen() options');
+  throwIssues('listen() options', checkOptions(options, LISTEN_RULES, '', 'a known option'));
+  return options as SandboxListenOptions | undefined;
 }
 
 /** Checks what `sandbox.fetch()` is given: a Fetch `Request`, and an optional context. @internal */
 export function checkFetchArguments(request: unknown, context: unknown): void {
   const issues = checkOptions(context, { clientIp: text }, 'context', 'a known field of the context');
-  if (!(request instanceof Request)) {
+  if (!(request instanceof Request))
     issues.unshift({ path: 'request', message: `must be a Request (got ${describe(request)})` });
-  }
   throwIssues('sandbox.fetch() arguments', issues);
 }
 
-/** Checks where webhooks should go from now on: `{ url, secret }`, both required. @internal */
-export function checkWebhookTarget(value: unknown): asserts value is WebhookTarget {
-  const issues = checkOptions(value, { url: httpUrl, secret: text }, '', 'a field of the webhook target');
+/** Reads where webhooks should go from now on, once: `{ url, secret }`, both required. @internal */
+export function readWebhookTarget(given: unknown): WebhookTarget {
+  const rules = { url: httpUrl, secret: text };
+  const value = readOnce(given, rules, 'webhook target');
+  const issues = checkOptions(value, rules, '', 'a field of the webhook target');
   if (issues.length === 0 && isPlainObject(value)) {
     if (value.url === undefined) issues.push({ path: 'url', message: `is required: ${WHY.url}` });
     if (value.secret === undefined) issues.push({ path: 'secret', message: `is required: ${WHY.secret}` });
   }
   throwIssues('webhook target', issues);
+  return value as WebhookTarget;
 }

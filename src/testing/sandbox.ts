@@ -7,12 +7,12 @@ import { createRouter, normalizeIp, type Handle } from './endpoints/router.js';
 import {
   checkCustomer,
   checkFetchArguments,
-  checkListenOptions,
-  checkSandboxOptions,
   checkValue,
-  checkWebhookTarget,
   list,
   range,
+  readListenOptions,
+  readSandboxOptions,
+  readWebhookTarget,
   text,
 } from './options.js';
 import { authorizeCharge, declineCharge, expireCharge, expireIfDue } from './state/charges.js';
@@ -98,8 +98,8 @@ class SandboxImpl implements Sandbox {
     return [...this.#handlers] as SandboxMswHandler[];
   }
 
-  async listen(options?: SandboxListenOptions): Promise<SandboxServer> {
-    checkListenOptions(options);
+  async listen(given?: SandboxListenOptions): Promise<SandboxServer> {
+    const options = readListenOptions(given);
     const server = await startServer(this.#handle, options, this.#basePath);
     const detach = this.#logger.attach(options?.logger);
     const stop = async (): Promise<void> => {
@@ -169,9 +169,9 @@ class SandboxImpl implements Sandbox {
     return result;
   }
 
-  setWebhook(target: WebhookTarget | undefined): void {
-    if (target !== undefined) checkWebhookTarget(target);
-    this.#webhooks.target = target === undefined ? undefined : { url: target.url, secret: target.secret };
+  setWebhook(given: WebhookTarget | undefined): void {
+    const target = given === undefined ? undefined : readWebhookTarget(given);
+    this.#webhooks.target = target;
     this.#logger.note(this.#clock.now(), `webhooks ${target === undefined ? 'off' : `-> ${target.url}`}`);
   }
 
@@ -211,9 +211,8 @@ class SandboxImpl implements Sandbox {
     this.#webhooks.forget();
     this.#state.clear();
     this.#clock.rewind();
-    for (const customer of [...defaultSandboxCustomers, ...(this.#options.customers ?? [])]) {
+    for (const customer of [...defaultSandboxCustomers, ...(this.#options.customers ?? [])])
       this.#state.customers.set(withAt(customer.handle), toSandboxCustomer(customer));
-    }
     this.setAllowedIps(this.#options.allowedIps);
   }
 
@@ -245,6 +244,5 @@ class SandboxImpl implements Sandbox {
  * ```
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
-  checkSandboxOptions(options);
-  return new SandboxImpl(options);
+  return new SandboxImpl(readSandboxOptions(options));
 }

@@ -29,6 +29,46 @@ const badOptions: [string, unknown, string][] = [
   ['a fractional key limit', { idempotencyKeyLimit: 0.5 }, 'idempotencyKeyLimit'],
   ['customers as an object', { customers: { '@ada': {} } }, 'customers'],
   [
+    'a null bank',
+    { customers: [{ handle: '@zed', phone: '+2348000000099', name: 'Zed', banks: [null] }] },
+    'customers.0.banks.0',
+  ],
+  [
+    'a bank whose bankId getter throws',
+    {
+      customers: [
+        {
+          handle: '@zed',
+          phone: '+2348000000099',
+          name: 'Zed',
+          banks: [
+            {
+              get bankId(): string {
+                throw new Error('boom');
+              },
+            },
+          ],
+        },
+      ],
+    },
+    'customers.0.banks.0.bankId',
+  ],
+  [
+    'a customer whose handle getter throws',
+    {
+      customers: [
+        {
+          get handle(): string {
+            throw new Error('boom');
+          },
+          phone: '+2348000000099',
+          name: 'Zed',
+        },
+      ],
+    },
+    'customers.0.handle',
+  ],
+  [
     'a lone surrogate in a secret',
     { webhookUrl: 'http://127.0.0.1:1/h', webhookSecret: 'a\uD800' },
     'webhookSecret',
@@ -51,6 +91,78 @@ describe('createSandbox() options', () => {
     expect(() => createSandbox({ webhookURL: 'x' } as never)).toThrow(
       "webhookURL: is not a known option (did you mean 'webhookUrl'?)",
     );
+  });
+});
+
+describe('createSandbox() options given by getters', () => {
+  it('reads each option once and runs with the value it checked', async () => {
+    let reads = 0;
+    const chioma = { handle: '@chioma', phone: '+2348000000003', name: 'Chioma Obi' };
+    const box = createSandbox({
+      get customers() {
+        reads += 1;
+        return reads === 1 ? [chioma] : [{ handle: 'not a handle!' }];
+      },
+    } as never);
+    box.reset();
+    expect(reads).toBe(1);
+    expect(box.customers.map((customer) => customer.handle)).toContain('@chioma');
+    await box.close();
+  });
+
+  it('reads a nested option (webhookRetry, faults) once too', async () => {
+    let reads = 0;
+    const box = createSandbox({
+      webhookRetry: {
+        get attempts() {
+          reads += 1;
+          return 2;
+        },
+      },
+    });
+    expect(reads).toBe(1);
+    await box.close();
+  });
+
+  it('listen() reads its options once and serves with the values it checked', async () => {
+    let reads = 0;
+    const server = await sandbox.listen({
+      get host() {
+        reads += 1;
+        return reads === 1 ? '127.0.0.1' : 'not a host';
+      },
+    });
+    expect(reads).toBe(1);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:/);
+    await server.close();
+  });
+
+  it('setWebhook() reads its target once and sends where it checked', async () => {
+    let reads = 0;
+    const box = createSandbox();
+    box.setWebhook({
+      get url() {
+        reads += 1;
+        return reads === 1 ? 'http://127.0.0.1:1/hook' : 'ftp://elsewhere';
+      },
+      secret: 'whsec_x',
+    });
+    const state = await box.fetch(new Request(`${box.baseUrl}/_sandbox/state`));
+    expect(reads).toBe(1);
+    expect(((await state.json()) as { data: { webhookUrl: string } }).data.webhookUrl).toBe(
+      'http://127.0.0.1:1/hook',
+    );
+    await box.close();
+  });
+
+  it('refuses a getter that throws with a ValidationError', () => {
+    class Config {
+      get clock(): 'manual' {
+        throw new Error('config not loaded');
+      }
+    }
+    expect(() => createSandbox(new Config())).toThrow(ValidationError);
+    expect(() => createSandbox(new Config())).toThrow('clock: could not be read (its getter threw)');
   });
 });
 

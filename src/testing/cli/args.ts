@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 
 import { isValidationError } from '../../errors/base.js';
 import type { SandboxOptions } from '../api.js';
-import { checkSandboxOptions } from '../options.js';
+import { readSandboxOptions } from '../options.js';
 import type { SandboxListenOptions } from '../transports/server.js';
 
 /** The bin's usage text. @internal */
@@ -105,9 +105,8 @@ export function parseBinArgs(argv: readonly string[]): BinArgs {
     });
     if (values.help) return { kind: 'help' };
     const port = number('--port', values.port, true);
-    if (typeof port === 'string' || port > 65_535) {
+    if (typeof port === 'string' || port > 65_535)
       return { kind: 'error', message: `--port must be a number from 0 to 65535 (got '${values.port}').` };
-    }
     const faults: Record<string, unknown> = {};
     if (values['fail-rate'] !== undefined)
       faults.failRate = number('--fail-rate', values['fail-rate'], false);
@@ -133,8 +132,8 @@ export function parseBinArgs(argv: readonly string[]): BinArgs {
     }
     if (values.clock !== undefined) sandbox.clock = values.clock;
     if (Object.keys(faults).length > 0) sandbox.faults = faults;
-    checkSandboxOptions(sandbox);
-    return { kind: 'serve', sandbox, listen: { port, host: values.host }, quiet: values.quiet };
+    const checked = readSandboxOptions(sandbox);
+    return { kind: 'serve', sandbox: checked, listen: { port, host: values.host }, quiet: values.quiet };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { kind: 'error', message: isValidationError(error) ? flagNames(message) : message };

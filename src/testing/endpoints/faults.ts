@@ -51,10 +51,9 @@ export function faultSource(options: SandboxFaults | undefined): (() => Fault) |
   return () => {
     // Always three draws, so a request's fault does not depend on what earlier requests drew.
     const [failDraw, kindDraw, delayDraw] = [next(), next(), next()];
-    const failing = failDraw < rate;
     return {
       delayMs: Math.round(min + (max - min) * delayDraw),
-      kind: failing ? (kinds[Math.floor(kindDraw * kinds.length)] ?? 'error') : null,
+      kind: failDraw < rate ? (kinds[Math.floor(kindDraw * kinds.length)] ?? 'error') : null,
       status: STATUSES[Math.floor(kindDraw * 997) % STATUSES.length] ?? 500,
       // From the kind's draw too, so earlier seeds keep their sequences.
       retryAfter: waitMin + (Math.floor(kindDraw * 7919) % (waitMax - waitMin + 1)),

@@ -1,7 +1,4 @@
-/**
- * The sandbox as one Fetch-style handler every transport calls: routing, faults, who may call, the
- * request log, and idempotent replay (a POST's first answer to a key, byte for byte, whatever comes later).
- */
+/** The one Fetch-style handler every transport calls: routing, faults, who may call, the log, idempotent replay. */
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -55,32 +52,28 @@ function fingerprint(method: string, path: string, body: string): string {
 /** An answer; `otherRequest` when it replays a key first used for a different request. */
 type Outcome = { response: SavedResponse; replayed: boolean; otherRequest?: boolean };
 
-function authenticate(header: string | null): string {
-  const key = header === null ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
-  if (key?.startsWith('sk_test_') && key.length > 'sk_test_'.length) return key;
-  throw new SandboxError(
-    401,
-    key === undefined
-      ? "Missing or malformed Authorization header; send 'Authorization: Bearer sk_test_...'."
-      : key.startsWith('sk_live_')
-        ? 'Live keys (sk_live_...) are refused: the sandbox moves no money. Use an sk_test_ key.'
-        : 'Invalid secret key: the sandbox accepts any key that starts with sk_test_.',
-  );
-}
-
 /** A request to an endpoint the service serves; a path with a bad segment is its own 400. */
 type Call = { request: Request; path: string; endpoint: Endpoint | SandboxError; clientIp: string };
 
 /** The caller's API key, or the 401 or 403 that refuses the caller. */
-function admit(ctx: RouterContext, call: Call): string {
-  const apiKey = authenticate(call.request.headers.get('authorization'));
-  const { clientIp } = call;
+function admit(ctx: RouterContext, { request, clientIp }: Call): string {
+  const header = request.headers.get('authorization');
+  const key = header === null ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+  if (!key?.startsWith('sk_test_') || key.length === 'sk_test_'.length)
+    throw new SandboxError(
+      401,
+      key === undefined
+        ? "Missing or malformed Authorization header; send 'Authorization: Bearer sk_test_...'."
+        : key.startsWith('sk_live_')
+          ? 'Live keys (sk_live_...) are refused: the sandbox moves no money. Use an sk_test_ key.'
+          : 'Invalid secret key: the sandbox accepts any key that starts with sk_test_.',
+    );
   if (ctx.state.allowedIps !== undefined && !ctx.state.allowedIps.has(clientIp))
     throw new SandboxError(
       403,
       `Requests from ${clientIp} are not allowed: the IP is not on this key's allow list.`,
     );
-  return apiKey;
+  return key;
 }
 
 const MAX_KEY_LENGTH = 255;
@@ -103,9 +96,8 @@ function answer(ctx: RouterContext, call: Call, body: string): Outcome {
   };
   const key = endpoint.method === 'POST' ? request.headers.get('x-idempotency-key') : null;
   if (key === null) return { response: run(), replayed: false };
-  if (key.trim() === '' || key.length > MAX_KEY_LENGTH) {
+  if (key.trim() === '' || key.length > MAX_KEY_LENGTH)
     throw new SandboxError(400, `X-Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`);
-  }
   // Saved unless a 400, 401 or 403 (fix and resend); past the limit the oldest goes, as keys expire.
   const { answers, limits } = ctx.state;
   const stored = `${createHash('sha256').update(apiKey).digest('base64')} ${key}`;
@@ -132,8 +124,7 @@ async function serve(ctx: RouterContext, call: Call, fault: Fault | undefined): 
     return refused(failure(429, 'Injected rate limit: the sandbox did not act.'));
   try {
     const body = request.method === 'GET' || request.method === 'HEAD' ? '' : await readBody(request);
-    // A refused caller is refused at once, as the service would: held, its 401 or 403 could come
-    // after the caller's deadline and read as "no outcome yet". answer() checks again after the hold.
+    // Refused before the hold (held, a 401 or 403 would read as "no outcome yet"), and again after it.
     if (!(endpoint instanceof SandboxError)) {
       admit(ctx, call);
       await holdPoll(ctx, request, endpoint.reference);
@@ -161,11 +152,9 @@ export function createRouter(ctx: RouterContext): Handle {
     if (path?.startsWith('/_sandbox/')) return ctx.control(request, path, pageBase);
     const clientIp = normalizeIp(context.clientIp ?? ctx.defaultClientIp);
     const drawn = ctx.faults?.(); // drawn for every request, so a seed's sequence stays the same
-    // A path the service does not serve never reaches it: the web server in front answers, in
-    // plain text, not the service's envelope. So a wrong base URL shows as `endpoint_not_found`.
+    // A path the service does not serve gets the front server's plain 404 (`endpoint_not_found`), unfaulted.
     const endpoint = path === undefined ? undefined : endpointAt(ctx, path, pageBase);
     const front = path === undefined || endpoint === undefined;
-    // Only the service is faulted: the front server's 404 is recorded and logged without one.
     const fault = front ? undefined : drawn;
     const outcome: Outcome = front
       ? { response: { status: 404, body: 'Not Found\n' }, replayed: false }
@@ -183,8 +172,8 @@ export function createRouter(ctx: RouterContext): Handle {
     });
     ctx.state.requests.push(record);
     const otherRequest = outcome.otherRequest === true;
-    const line = requestLine(record, otherRequest);
-    ctx.logger.write(record.status >= 500 || record.fault !== null || otherRequest ? 'warn' : 'info', line);
+    const level = record.status >= 500 || record.fault !== null || otherRequest ? 'warn' : 'info';
+    ctx.logger.write(level, requestLine(record, otherRequest));
     if (front) return toResponse(outcome.response, { 'content-type': 'text/plain; charset=utf-8' });
     if (fault?.kind === 'reset' || fault?.kind === 'reset-after') return Response.error();
     if (fault?.kind === 'rate-limit')

@@ -76,9 +76,8 @@ const bad = (message: string): SandboxError => new SandboxError(400, message);
 /** A POST body: JSON with an object at the top, sent as JSON (the spec requires the header). @internal */
 export function parseJsonObject(text: string, contentType: string | null): JsonObject {
   const type = contentType?.split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json') {
+  if (type !== 'application/json')
     throw bad(`Content-Type must be application/json (got ${contentType === null ? 'none' : `'${type}'`}).`);
-  }
   if (text.trim() === '') throw bad('The request body is empty; send a JSON object.');
   let value: unknown;
   try {
@@ -112,9 +111,8 @@ export function amount(body: JsonObject, field: string, required: boolean): numb
   const value = body[field];
   if (value === undefined && !required) return undefined;
   if (required && (value === undefined || value === null)) throw bad(`${field} is required.`);
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0)
     throw bad(`${field} must be a positive whole number of Kobo.`);
-  }
   return value;
 }
 

@@ -77,9 +77,8 @@ export interface Prompt {
 export function promptCharge(state: SandboxState, prompt: Prompt): SandboxCharge {
   const { reference, bankId, now } = prompt;
   const charge = findCharge(state, reference, now);
-  if (charge.status === 'SUCCESS') {
+  if (charge.status === 'SUCCESS')
     throw new SandboxError(409, `Charge '${reference}' is already paid; it cannot be dispatched again.`);
-  }
   const bank = state.customers.get(charge.customer.handle)?.banks.find((b) => b.bankId === bankId);
   if (!bank || bank.mandateStatus !== 'ACTIVE')
     throw new SandboxError(
@@ -156,9 +155,8 @@ export function recordRefund(
   reason: string | null,
   at: string,
 ): SandboxRefund {
-  const refundReference = `rfd_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
   const refund: SandboxRefund = {
-    refundReference,
+    refundReference: `rfd_${randomUUID().replaceAll('-', '').slice(0, 24)}`,
     reference,
     amount,
     currency: 'NGN',

@@ -112,12 +112,9 @@ export function findCustomer(
   customers: ReadonlyMap<string, SandboxCustomer>,
   query: string,
 ): SandboxCustomer | undefined {
-  const byHandle = customers.get(withAt(query));
-  if (byHandle) return byHandle;
   const key = phoneKey(query);
-  if (key === undefined || key === '') return undefined;
-  for (const customer of customers.values()) if (phoneKey(customer.phone) === key) return customer;
-  return undefined;
+  const samePhone = (customer: SandboxCustomer): boolean => !!key && phoneKey(customer.phone) === key;
+  return customers.get(withAt(query)) ?? [...customers.values()].find(samePhone);
 }
 
 /** The banks resolve lists: only ACTIVE mandates, all but the last four digits masked. @internal */

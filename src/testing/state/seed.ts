@@ -4,14 +4,10 @@ import type { ValidationIssue } from '../../errors/base.js';
 import type { AuthChannel } from '../../types.js';
 import { newCharge, recordDebit, recordRefund, sandboxFee } from './charges.js';
 import { findCustomer } from './customers.js';
-import type { SandboxChargeStatus } from './records.js';
 import type { Charge, SandboxState } from './store.js';
 
 /** The statuses a seeded charge may have. */
-export type SandboxSeedStatus = Extract<
-  SandboxChargeStatus,
-  'SUCCESS' | 'FAILED' | 'PENDING_AUTHORIZATION' | 'EXPIRED'
->;
+export type SandboxSeedStatus = 'SUCCESS' | 'FAILED' | 'PENDING_AUTHORIZATION' | 'EXPIRED';
 
 /** One charge to seed. Only `reference`, `amount` and `status` are required. */
 export interface SandboxSeedCharge {
@@ -55,9 +51,8 @@ const kobo = (value: unknown, zero: boolean): boolean =>
   typeof value === 'number' && Number.isSafeInteger(value) && (zero ? value >= 0 : value > 0);
 
 function rowIssues(state: SandboxState, row: unknown, at: string, seen: Set<string>): ValidationIssue[] {
-  if (typeof row !== 'object' || row === null || Array.isArray(row)) {
+  if (typeof row !== 'object' || row === null || Array.isArray(row))
     return [{ path: at, message: 'must be an object { reference, amount, status }' }];
-  }
   const r = row as Record<string, unknown>;
   const issues: ValidationIssue[] = [];
   const bad = (field: string, message: string): void => void issues.push({ path: `${at}.${field}`, message });
@@ -99,12 +94,10 @@ function seedIssues(state: SandboxState, rows: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
   const { maxCharges } = state.limits;
-  if (rows.length > maxCharges) {
+  if (rows.length > maxCharges)
     return [{ path: '', message: `has ${rows.length} charges, more than maxCharges (${maxCharges}) keeps` }];
-  }
-  for (let i = 0; i < rows.length && issues.length < MAX_ISSUES; i += 1) {
+  for (let i = 0; i < rows.length && issues.length < MAX_ISSUES; i += 1)
     issues.push(...rowIssues(state, rows[i], String(i), seen));
-  }
   return issues.slice(0, MAX_ISSUES);
 }
 
@@ -140,9 +133,8 @@ export function seedCharges(
     state.charges.set(charge.reference, charge);
     if (charge.paidAt === null) continue;
     recordDebit(state, charge);
-    if (charge.refundedAmount > 0) {
+    if (charge.refundedAmount > 0)
       recordRefund(state, charge.reference, charge.refundedAmount, 'seeded', charge.paidAt);
-    }
   }
   return { seeded: rows.length, charges: state.charges.size };
 }

@@ -6,8 +6,6 @@ import type * as MswModule from 'msw';
 import { ofType, throwIssues } from '../../core/options.js';
 import type { DispatchHandler, DispatchOptions, Dispatcher } from '../../platform/types.js';
 
-const isFunction = ofType('function');
-
 /** A Fetch-style request handler: what Next.js, Hono, MSW's `getResponse` and the sandbox speak. */
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -52,7 +50,7 @@ export class FetchDispatcher implements Dispatcher {
 
   /** @param handle - answers each request. */
   constructor(handle: FetchHandler) {
-    const problem = isFunction(handle, 'handle');
+    const problem = ofType('function')(handle, 'handle');
     if (typeof problem === 'string')
       throwIssues('FetchDispatcher argument', [{ path: 'handle', message: problem }]);
     this.#handle = handle;
@@ -70,10 +68,8 @@ export class FetchDispatcher implements Dispatcher {
 
   /** Starts answering one request; undici calls this. */
   dispatch(options: DispatchOptions, handler: DispatchHandler): boolean {
-    if (this.#closed) {
-      // The code undici's own closed dispatchers use, so callers know nothing was sent.
-      throw Object.assign(new Error('FetchDispatcher is closed'), { code: 'UND_ERR_CLOSED' });
-    }
+    // The code undici's own closed dispatchers use, so callers know nothing was sent.
+    if (this.#closed) throw Object.assign(new Error('FetchDispatcher is closed'), { code: 'UND_ERR_CLOSED' });
     void this.#answer(options, handler);
     return true;
   }
@@ -100,12 +96,11 @@ export class FetchDispatcher implements Dispatcher {
       });
       const response = await this.#handle(request);
       if (failed) return;
-      if (response.type === 'error') {
-        // `Response.error()` is a dropped connection, as undici reports one from a real socket.
+      // `Response.error()` is a dropped connection, as undici reports one from a real socket.
+      if (response.type === 'error')
         return fail(
           Object.assign(new Error('other side closed'), { name: 'SocketError', code: 'UND_ERR_SOCKET' }),
         );
-      }
       const headers = Object.create(null) as Record<string, string>;
       response.headers.forEach((value, name) => {
         const seen = headers[name];

@@ -77,9 +77,8 @@ async function serve(
   origin: string,
 ): Promise<void> {
   const headers = new Headers();
-  for (const [name, values] of Object.entries(req.headersDistinct)) {
+  for (const [name, values] of Object.entries(req.headersDistinct))
     for (const value of values ?? []) headers.append(name, value);
-  }
   const method = req.method ?? 'GET';
   const body = method === 'GET' || method === 'HEAD' ? undefined : bodyStream(req);
   // `duplex` is required by undici's Request for a streamed body; Node's RequestInit type lacks it.

@@ -1,7 +1,7 @@
 /** Webhooks as the service sends them: signed, retried with capped doubling delays, each attempt recorded. */
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { signWebhook } from '../../webhooks/verify.js';
+import { signWebhook, type SignedWebhook } from '../../webhooks/verify.js';
 import { SandboxError, type SandboxCharge, type SandboxDeliveryAttempt } from '../state/records.js';
 import type { SandboxState, SentEvent } from '../state/store.js';
 
@@ -144,8 +144,7 @@ export class WebhookSender {
         404,
         `No delivery '${id}' (the sandbox keeps the newest historyLimit attempts).`,
       );
-    const { event, reference, body, signature } = past;
-    const delivery = await this.#send(reference, { event, data: null }, { body, signature });
+    const delivery = await this.#send(past.reference, { event: past.event, data: null }, past);
     return delivery ?? noTarget('there is nowhere to replay to');
   }
 
@@ -164,11 +163,7 @@ export class WebhookSender {
   }
 
   // Resolves once the first attempt is answered (never rejects); `null` without a target.
-  #send(
-    reference: string,
-    sent: SentEvent,
-    signed?: Pick<Delivery, 'body' | 'signature'>,
-  ): Promise<WebhookDelivery | null> {
+  #send(reference: string, sent: SentEvent, signed?: SignedWebhook): Promise<WebhookDelivery | null> {
     const target = this.target;
     if (target === undefined) return Promise.resolve(null);
     this.#deliveries += 1;
@@ -184,10 +179,7 @@ export class WebhookSender {
     });
   }
 
-  async #run(
-    delivery: Delivery,
-    onFirst: (attempt: SandboxDeliveryAttempt) => void,
-  ): Promise<WebhookOutcome> {
+  async #run(delivery: Delivery, onFirst: (first: SandboxDeliveryAttempt) => void): Promise<WebhookOutcome> {
     const { id, event, reference, url, body, signature } = delivery;
     const retry = this.#retry;
     const stop = this.#stop.signal;
