@@ -83,3 +83,10 @@ describe('the scrubber on base64 forms of the key', () => {
     },
   );
 });
+
+describe('a key far too long (a file pasted into WALLET_SECRET_KEY)', () => {
+  it('builds its scrubber, so Wallet can refuse it with the reason (not a RangeError)', () => {
+    // 200,000 bytes: spread into one call as arguments, they overflowed the stack.
+    expect(() => createScrubber(`sk_test_${'a'.repeat(200_000)}`)).not.toThrow();
+  });
+});

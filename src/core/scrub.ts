@@ -180,7 +180,10 @@ function runs(
 // The base64 characters of `bytes`, starting `align` bytes into a 3-byte group, that no neighbour
 // changes: whatever encodes the key holds those of one of the three alignments.
 function stableBase64(bytes: Uint8Array, align: number): string {
-  const text = btoa(String.fromCharCode(...new Uint8Array(align), ...bytes));
+  // A loop, not fromCharCode(...bytes): a key of 200 kB as arguments overflows the stack.
+  let binary = '\0'.repeat(align);
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  const text = btoa(binary);
   // Character c covers bits [6c, 6c + 6) of the stream: keep those entirely inside the key.
   return text.slice(Math.ceil((8 * align) / 6), Math.floor((8 * (align + bytes.length)) / 6));
 }
