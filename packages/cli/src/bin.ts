@@ -6,7 +6,7 @@ import { CommanderError } from 'commander';
 import { isWalletError } from '@wallet/node';
 
 import { createOutput, OK, PROBLEM, terminalMessage, USAGE, UsageError } from './output.js';
-import { buildProgram, type Run } from './program.js';
+import { buildProgram, withoutKeys, type Run } from './program.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -39,7 +39,8 @@ async function main(argv: readonly string[]): Promise<number> {
     return await run(out);
   } catch (error) {
     if (error instanceof UsageError) {
-      out.note(`wallet: ${terminalMessage(error.message)}`);
+      // It repeats what was typed (a file name that is a key pasted in the wrong place): keys cut.
+      out.note(`wallet: ${terminalMessage(withoutKeys(error.message))}`);
       return USAGE;
     }
     if (isWalletError(error)) {

@@ -57,7 +57,7 @@ function ledgerOptions(command: Command): Command {
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 /** The text with every secret key cut to its prefix (`sk_live_…`). */
-const withoutKeys = (text: string): string => text.replace(/\b(sk_(?:live|test)_)[^\s'"]*/g, '$1…');
+export const withoutKeys = (text: string): string => text.replace(/\b(sk_(?:live|test)_)[^\s'"]*/g, '$1…');
 
 /** The path of `@wallet/node`'s `wallet-sandbox` bin, as installed beside this package. */
 export function sandboxBin(): string {

@@ -282,6 +282,19 @@ describe('wallet usage', () => {
     }
   });
 
+  it("never prints a key typed where a file goes (the CLI's own usage errors cut it too)", async () => {
+    // `wallet reconcile $WALLET_SECRET_KEY`: the file is not found, and its name is the whole key.
+    for (const args of [
+      ['reconcile', 'sk_live_cli_LEAKED'],
+      ['settlements', 'sk_test_cli_LEAKED', '--statement', 's.csv'],
+    ]) {
+      const ran = await wallet(args);
+      expect(ran.code, args.join(' ')).toBe(2);
+      expect(ran.stderr, args.join(' ')).toContain('sk_');
+      expect(ran.stdout + ran.stderr, args.join(' ')).not.toContain('LEAKED');
+    }
+  });
+
   it('wallet sandbox serves the development server with its own flags', async () => {
     const text = await new Promise<string>((resolve) => {
       const child = spawn(process.execPath, [CLI_BIN, 'sandbox', '--port', '0', '--fail-rate', '0.1'], {

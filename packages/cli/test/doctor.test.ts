@@ -181,6 +181,20 @@ describe('wallet doctor', () => {
     }
   });
 
+  it('hides a proxy password holding a #, ? or / (URL cannot read it as a password)', async () => {
+    const proxy = {
+      HTTPS_PROXY: 'ops:hun#ter2@127.0.0.1:3128',
+      HTTP_PROXY: 'http://ops:hun/ter2@127.0.0.1:3128',
+      https_proxy: 'ops:hun?ter2@127.0.0.1:3128',
+      http_proxy: 'http://ops:123#ter2@127.0.0.1:3128', // URL reads host ops, port 123, the rest a #fragment
+    };
+    const ran = await doctor({ WALLET_BASE_URL: sandbox.url, ...proxy });
+    expect(check(ran.stdout, 'proxy')).toContain('HTTPS_PROXY=***@127.0.0.1:3128');
+    expect(check(ran.stdout, 'proxy')).toContain('HTTP_PROXY=http://***@127.0.0.1:3128');
+    const json = await doctor({ WALLET_BASE_URL: sandbox.url, ...proxy }, '--json');
+    expect(ran.stdout + ran.stderr + json.stdout + json.stderr).not.toContain('ter2');
+  });
+
   it('fails a missing or malformed key and base URL with the fix, and reports JSON with --json', async () => {
     const ran = await wallet(['doctor', '--json'], {
       env: { WALLET_SECRET_KEY: 'pk_test_123', WALLET_BASE_URL: 'http://example.com/v1' },

@@ -150,6 +150,14 @@ describe('wallet reconcile: files', () => {
     }
   });
 
+  it('refuses --out inside a path that is a file, not a directory, before any request (exit 2)', async () => {
+    const ledger = file('in-a-file.csv', 'reference,amount,status\nord_1,10000,paid\n');
+    const out = join(ledger, 'report.csv');
+    const ran = await wallet(['reconcile', ledger, '--out', out], { env });
+    expect(ran.code, ran.stderr).toBe(2);
+    expect(ran.stderr).toContain(`--out ${out}`);
+  });
+
   it('refuses a ledger that is a directory as a usage error (exit 2)', async () => {
     const ran = await wallet(['reconcile', dir, '--out', join(dir, 'of-a-dir.csv')], { env });
     expect(ran.code, ran.stderr).toBe(2);

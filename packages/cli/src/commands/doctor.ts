@@ -66,8 +66,9 @@ function hidden(value: string): string {
     [url.username, url.password] = ['***', ''];
     return url.href;
   }
-  // Without a scheme (curl takes user:pass@host:port), URL reads `user:` as the scheme: hidden by hand.
-  const byHand = value.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)?[^/?#\s]*@/i, '$1***@');
+  // Without a scheme (curl takes user:pass@host:port), URL reads `user:` as the scheme: hidden by hand,
+  // up to the last @ (a password may hold a #, ? or /, which URL cannot read as one).
+  const byHand = value.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)?\S*@/i, '$1***@');
   return byHand === value && url !== undefined ? url.href : byHand;
 }
 

@@ -64,6 +64,8 @@ export function reportPath(
     throw new UsageError(`--out ${report} is a directory: name the report file inside it.`);
   if (!existsSync(dirname(report)))
     throw new UsageError(`--out ${report}: the directory ${dirname(report)} does not exist.`);
+  if (!statSync(dirname(report)).isDirectory())
+    throw new UsageError(`--out ${report}: ${dirname(report)} is a file, not a directory.`);
   return report;
 }
 
