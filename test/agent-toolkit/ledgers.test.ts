@@ -27,6 +27,27 @@ describe('memorySpendLedger', () => {
     const one = memorySpendLedger({ now: () => clock.now, ...(timeZone ? { timeZone } : {}) });
     return [one, one];
   });
+
+  it('refuses an option it does not know (a misspelt timeZone would count Lagos days) or cannot use', () => {
+    expect(() => memorySpendLedger({ timezone: 'UTC' } as never)).toThrow(
+      expect.objectContaining({
+        code: 'invalid_request',
+        issues: [expect.objectContaining({ path: 'timezone', message: expect.stringContaining('timeZone') })],
+      }),
+    );
+    expect(() => memorySpendLedger({ now: 5 } as never)).toThrow(
+      expect.objectContaining({ issues: [{ path: 'now', message: 'must be a function' }] }),
+    );
+    let reads = 0;
+    const config = {
+      get timeZone() {
+        reads += 1;
+        return reads === 1 ? 'UTC' : 'Not/AZone';
+      },
+    };
+    expect(memorySpendLedger(config).timeZone).toBe('UTC');
+    expect(reads).toBe(1);
+  });
 });
 
 if (HAS_SQLITE)
@@ -65,6 +86,15 @@ if (HAS_SQLITE)
         expect.objectContaining({
           code: 'ledger_required',
           message: expect.stringContaining('path is empty'),
+        }),
+      );
+    });
+
+    it('refuses a busyTimeout it cannot use (NaN from an unset variable) before opening anything', () => {
+      expect(() => sqliteSpendLedger({ path: ledgerFile(), busyTimeout: Number.NaN })).toThrow(
+        expect.objectContaining({
+          code: 'invalid_request',
+          issues: [expect.objectContaining({ path: 'busyTimeout' })],
         }),
       );
     });

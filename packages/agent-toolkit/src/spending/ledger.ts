@@ -1,5 +1,6 @@
 /** The spend ledger: day totals and a journal of money calls, changed in atomic check-and-write steps (Redis: in Lua). */
 import { ValidationError, WalletError } from '@wallet/node';
+import { checkOptions, readOptions, type OptionRule } from '@wallet/node/workspace';
 
 /** What a daily total counts. */
 export type SpendKind = 'charges' | 'refunds';
@@ -111,8 +112,28 @@ export interface LedgerDays {
   dayOf: (ms: number) => string;
 }
 
-/** The days of `options`, or a `ValidationError` naming a time zone that does not exist. @internal */
-export function ledgerDays(options: SpendLedgerOptions, what: string): LedgerDays {
+const LEDGER_RULES: Readonly<Record<string, OptionRule>> = {
+  timeZone: (value) => (typeof value === 'string' ? undefined : 'must be a string'),
+  now: (value) => (typeof value === 'function' ? undefined : 'must be a function'),
+};
+
+/**
+ * A ledger's options read once and checked, with `rules` for its own besides the time zone and
+ * clock (a `ValidationError` names each problem: a misspelt `timezone` must not count Lagos days),
+ * and its days. @internal
+ */
+export function ledgerDays<O extends SpendLedgerOptions>(
+  given: O,
+  what: string,
+  rules: Readonly<Record<string, OptionRule>> = {},
+): LedgerDays & { options: O } {
+  const all = { ...LEDGER_RULES, ...rules };
+  const context = `${what} options`;
+  const options = (
+    typeof given === 'object' && given !== null ? readOptions(given, all, context) : given
+  ) as O;
+  const issues = checkOptions(options, all, '', `an option of ${what}`);
+  if (issues.length > 0) throw new ValidationError(context, issues);
   const timeZone = options.timeZone ?? 'Africa/Lagos';
   let format: Intl.DateTimeFormat;
   try {
@@ -124,9 +145,9 @@ export function ledgerDays(options: SpendLedgerOptions, what: string): LedgerDay
     }); // YYYY-MM-DD
   } catch {
     const message = `${JSON.stringify(timeZone)} is not an IANA time zone such as 'Africa/Lagos'`;
-    throw new ValidationError(`${what} options`, [{ path: 'timeZone', message }]);
+    throw new ValidationError(context, [{ path: 'timeZone', message }]);
   }
-  return { timeZone, now: options.now ?? Date.now, dayOf: (ms) => format.format(ms) };
+  return { timeZone, now: options.now ?? Date.now, dayOf: (ms) => format.format(ms), options };
 }
 
 /** A shared ledger created with another time zone than this process's. @internal */

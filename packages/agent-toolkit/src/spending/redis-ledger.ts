@@ -107,16 +107,19 @@ function entryOf(flat: unknown): JournalEntry {
  * const ledger = redisSpendLedger(client, { timeZone: 'Africa/Lagos' });
  * ```
  */
-export function redisSpendLedger(
-  client: RedisClientLike,
-  options: RedisSpendLedgerOptions = {},
-): SpendLedger {
+export function redisSpendLedger(client: RedisClientLike, given: RedisSpendLedgerOptions = {}): SpendLedger {
+  const { timeZone, now, dayOf, options } = ledgerDays(given, 'redisSpendLedger', {
+    prefix: (value) => (typeof value === 'string' ? undefined : 'must be a string'),
+    commandTimeout: (value) =>
+      Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= 2_147_483_647
+        ? undefined
+        : 'must be a whole number of ms from 1 to 2147483647',
+  });
   const run = withTimeout(
     redisCommand(client, 'redisSpendLedger client'),
     options.commandTimeout ?? 2000,
     "The spend ledger's Redis",
   );
-  const { timeZone, now, dayOf } = ledgerDays(options, 'redisSpendLedger');
   const prefix = options.prefix ?? 'wallet:agent:';
   const totalKey = (kind: string, day: string): string => `${prefix}${kind}:${day}`;
   const callKey = (call: string): string =>

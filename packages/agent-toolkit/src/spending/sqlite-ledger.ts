@@ -62,7 +62,7 @@ CREATE TABLE IF NOT EXISTS tokens (token TEXT PRIMARY KEY, expires INTEGER NOT N
  * const tools = walletTools({ wallet, ledger, allow: ['refund_charge'], limits: { dailyRefunds: 5_000_000 } });
  * ```
  */
-export function sqliteSpendLedger(options: SqliteSpendLedgerOptions = {}): SpendLedger {
+export function sqliteSpendLedger(given: SqliteSpendLedgerOptions = {}): SpendLedger {
   const sqlite = process.getBuiltinModule('node:sqlite') as SqliteModule | undefined;
   if (sqlite === undefined) {
     throw new WalletError(
@@ -70,11 +70,17 @@ export function sqliteSpendLedger(options: SqliteSpendLedgerOptions = {}): Spend
       'ledger_required',
     );
   }
-  const days = ledgerDays(options, 'sqliteSpendLedger');
+  const { options: checked, ...days } = ledgerDays(given, 'sqliteSpendLedger', {
+    path: (value) => (typeof value === 'string' ? undefined : 'must be a string'),
+    busyTimeout: (value) =>
+      Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= 2_147_483_647
+        ? undefined
+        : 'must be a whole number of ms from 0 to 2147483647',
+  });
   // XDG says to ignore a relative value: it would give each working directory its own ledger.
   const xdg = process.env['XDG_STATE_HOME']?.trim();
   const state = xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.local', 'state');
-  const path = options.path ?? join(state, 'wallet', 'spend-ledger.sqlite');
+  const path = checked.path ?? join(state, 'wallet', 'spend-ledger.sqlite');
   // SQLite opens '' as a private temporary file: shared by no process, forgotten on restart.
   if (typeof path === 'string' && path.trim() === '') {
     throw new WalletError(
@@ -86,7 +92,7 @@ export function sqliteSpendLedger(options: SqliteSpendLedgerOptions = {}): Spend
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     db = new sqlite.DatabaseSync(path);
-    db.exec(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeout ?? 5000)}`);
+    db.exec(`PRAGMA busy_timeout = ${Math.trunc(checked.busyTimeout ?? 5000)}`);
     db.exec('PRAGMA journal_mode = WAL');
     db.exec(SCHEMA);
   } catch (error) {
