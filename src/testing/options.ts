@@ -117,8 +117,16 @@ const customerRule: OptionRule = (value, path) => {
     if (!refused(issues, `${path}.${field}`) && value[field] === undefined)
       issues.push({ path: `${path}.${field}`, message: 'is required' });
   }
-  const banks = refused(issues, `${path}.banks`) ? undefined : value.banks;
-  const ids = Array.isArray(banks) ? banks.map((bank: { bankId: unknown }) => bank.bankId) : [];
+  // Only the list or a bank's own refusal skips a bank: another field's does not hide a repeated bankId.
+  const at = (where: string): boolean => issues.some((issue) => issue.path === where);
+  const banks = at(`${path}.banks`) ? undefined : value.banks;
+  const ids = Array.isArray(banks)
+    ? banks
+        .filter(
+          (_, index) => !at(`${path}.banks.${index}`) && !refused(issues, `${path}.banks.${index}.bankId`),
+        )
+        .map((bank: { bankId: unknown }) => bank.bankId)
+    : [];
   if (new Set(ids).size !== ids.length)
     issues.push({ path: `${path}.banks`, message: 'must have distinct bankIds' });
   return issues;

@@ -69,6 +69,41 @@ const badOptions: [string, unknown, string][] = [
     'customers.0.handle',
   ],
   [
+    'two banks with one bankId, one of them with a bad account number (both reported)',
+    {
+      customers: [
+        {
+          handle: '@zed',
+          phone: '+2348000000099',
+          name: 'Zed',
+          banks: [
+            { bankId: 'b1', bankName: 'B', bankCode: '001', accountNumber: '12' },
+            { bankId: 'b1', bankName: 'B', bankCode: '001', accountNumber: '1234567890' },
+          ],
+        },
+      ],
+    },
+    'customers.0.banks',
+  ],
+  [
+    'two banks with one bankId beside a null bank (both reported)',
+    {
+      customers: [
+        {
+          handle: '@zed',
+          phone: '+2348000000099',
+          name: 'Zed',
+          banks: [
+            null,
+            { bankId: 'b1', bankName: 'B', bankCode: '001', accountNumber: '1234567890' },
+            { bankId: 'b1', bankName: 'B', bankCode: '001', accountNumber: '1234567890' },
+          ],
+        },
+      ],
+    },
+    'customers.0.banks',
+  ],
+  [
     'a lone surrogate in a secret',
     { webhookUrl: 'http://127.0.0.1:1/h', webhookSecret: 'a\uD800' },
     'webhookSecret',
