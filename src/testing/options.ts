@@ -58,9 +58,10 @@ export const list =
   (value, path) => {
     if (!Array.isArray(value)) return `must be an array (got ${describe(value)})`;
     if (value.length > max) return `must have at most ${max} items (got ${value.length})`;
-    return value.flatMap((inner: unknown, index) =>
+    // Array.from, not flatMap: a hole is an item too (undefined), never skipped unchecked.
+    return Array.from(value, (inner: unknown, index) =>
       issuesOf(item(inner, `${path}.${index}`), `${path}.${index}`),
-    );
+    ).flat();
   };
 
 /** Checks one value against a rule, throwing a `ValidationError` for `context`. @internal */

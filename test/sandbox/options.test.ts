@@ -68,6 +68,13 @@ const badOptions: [string, unknown, string][] = [
     },
     'customers.0.handle',
   ],
+  // Sparse arrays (a hole at index 0), as `[, x]` makes them.
+  [
+    'a hole in customers',
+    { customers: Object.assign([], { 1: { handle: '@zed', phone: '+2348000000099', name: 'Zed' } }) },
+    'customers.0',
+  ],
+  ['a hole in allowedIps', { allowedIps: Object.assign([], { 1: '10.0.0.1' }) }, 'allowedIps.0'],
   [
     'two banks with one bankId, one of them with a bad account number (both reported)',
     {
