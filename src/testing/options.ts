@@ -118,16 +118,18 @@ const customerRule: OptionRule = (value, path) => {
     if (!refused(issues, `${path}.${field}`) && value[field] === undefined)
       issues.push({ path: `${path}.${field}`, message: 'is required' });
   }
-  // Only the list or a bank's own refusal skips a bank: another field's does not hide a repeated bankId.
+  // Only the list or a bank's own refusal skips a bank: another field's does not hide a repeated bankId
+  // (a bankId that cannot be read, a Proxy's, is skipped too).
   const at = (where: string): boolean => issues.some((issue) => issue.path === where);
   const banks = at(`${path}.banks`) ? undefined : value.banks;
-  const ids = Array.isArray(banks)
-    ? banks
-        .filter(
-          (_, index) => !at(`${path}.banks.${index}`) && !refused(issues, `${path}.banks.${index}.bankId`),
-        )
-        .map((bank: { bankId: unknown }) => bank.bankId)
-    : [];
+  const ids = (Array.isArray(banks) ? banks : []).flatMap((bank: { bankId: unknown }, index) => {
+    if (at(`${path}.banks.${index}`) || refused(issues, `${path}.banks.${index}.bankId`)) return [];
+    try {
+      return [bank.bankId];
+    } catch {
+      return [];
+    }
+  });
   if (new Set(ids).size !== ids.length)
     issues.push({ path: `${path}.banks`, message: 'must have distinct bankIds' });
   return issues;

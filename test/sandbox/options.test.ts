@@ -93,6 +93,29 @@ const badOptions: [string, unknown, string][] = [
     'customers.0.banks',
   ],
   [
+    'a bank that is a Proxy whose every read throws',
+    {
+      customers: [
+        {
+          handle: '@zed',
+          phone: '+2348000000099',
+          name: 'Zed',
+          banks: [
+            new Proxy(
+              { bankName: 'B' },
+              {
+                get(): never {
+                  throw new Error('boom');
+                },
+              },
+            ),
+          ],
+        },
+      ],
+    },
+    'customers.0.banks.0.bankName',
+  ],
+  [
     'two banks with one bankId beside a null bank (both reported)',
     {
       customers: [
