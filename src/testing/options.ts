@@ -58,9 +58,10 @@ export const list =
   (value, path) => {
     if (!Array.isArray(value)) return `must be an array (got ${describe(value)})`;
     if (value.length > max) return `must have at most ${max} items (got ${value.length})`;
-    return value.flatMap((inner: unknown, index) =>
+    // Array.from, not flatMap: a hole is an item too (undefined), never skipped unchecked.
+    return Array.from(value, (inner: unknown, index) =>
       issuesOf(item(inner, `${path}.${index}`), `${path}.${index}`),
-    );
+    ).flat();
   };
 
 /** Checks one value against a rule, throwing a `ValidationError` for `context`. @internal */
@@ -117,8 +118,18 @@ const customerRule: OptionRule = (value, path) => {
     if (!refused(issues, `${path}.${field}`) && value[field] === undefined)
       issues.push({ path: `${path}.${field}`, message: 'is required' });
   }
-  const banks = refused(issues, `${path}.banks`) ? undefined : value.banks;
-  const ids = Array.isArray(banks) ? banks.map((bank: { bankId: unknown }) => bank.bankId) : [];
+  // Only the list or a bank's own refusal skips a bank: another field's does not hide a repeated bankId
+  // (a bankId that cannot be read, a Proxy's, is skipped too).
+  const at = (where: string): boolean => issues.some((issue) => issue.path === where);
+  const banks = at(`${path}.banks`) ? undefined : value.banks;
+  const ids = (Array.isArray(banks) ? banks : []).flatMap((bank: { bankId: unknown }, index) => {
+    if (at(`${path}.banks.${index}`) || refused(issues, `${path}.banks.${index}.bankId`)) return [];
+    try {
+      return [bank.bankId];
+    } catch {
+      return [];
+    }
+  });
   if (new Set(ids).size !== ids.length)
     issues.push({ path: `${path}.banks`, message: 'must have distinct bankIds' });
   return issues;

@@ -68,6 +68,71 @@ const badOptions: [string, unknown, string][] = [
     },
     'customers.0.handle',
   ],
+  // Sparse arrays (a hole at index 0), as `[, x]` makes them.
+  [
+    'a hole in customers',
+    { customers: Object.assign([], { 1: { handle: '@zed', phone: '+2348000000099', name: 'Zed' } }) },
+    'customers.0',
+  ],
+  ['a hole in allowedIps', { allowedIps: Object.assign([], { 1: '10.0.0.1' }) }, 'allowedIps.0'],
+  [
+    'two banks with one bankId, one of them with a bad account number (both reported)',
+    {
+      customers: [
+        {
+          handle: '@zed',
+          phone: '+2348000000099',
+          name: 'Zed',
+          banks: [
+            { bankId: 'b1', bankName: 'B', bankCode: '001', accountNumber: '12' },
+            { bankId: 'b1', bankName: 'B', bankCode: '001', accountNumber: '1234567890' },
+          ],
+        },
+      ],
+    },
+    'customers.0.banks',
+  ],
+  [
+    'a bank that is a Proxy whose every read throws',
+    {
+      customers: [
+        {
+          handle: '@zed',
+          phone: '+2348000000099',
+          name: 'Zed',
+          banks: [
+            new Proxy(
+              { bankName: 'B' },
+              {
+                get(): never {
+                  throw new Error('boom');
+                },
+              },
+            ),
+          ],
+        },
+      ],
+    },
+    'customers.0.banks.0.bankName',
+  ],
+  [
+    'two banks with one bankId beside a null bank (both reported)',
+    {
+      customers: [
+        {
+          handle: '@zed',
+          phone: '+2348000000099',
+          name: 'Zed',
+          banks: [
+            null,
+            { bankId: 'b1', bankName: 'B', bankCode: '001', accountNumber: '1234567890' },
+            { bankId: 'b1', bankName: 'B', bankCode: '001', accountNumber: '1234567890' },
+          ],
+        },
+      ],
+    },
+    'customers.0.banks',
+  ],
   [
     'a lone surrogate in a secret',
     { webhookUrl: 'http://127.0.0.1:1/h', webhookSecret: 'a\uD800' },
