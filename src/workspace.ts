@@ -10,5 +10,12 @@ export { redisCommand, withTimeout } from './webhooks/dedupe/redis.js';
 export type { RedisCommand } from './webhooks/dedupe/redis.js';
 export { webhookBody } from './testing/webhooks/sender.js';
 export { escapeControls } from './testing/endpoints/log.js';
-export { checkOptions, readOptions, type OptionRule } from './core/options.js';
+export {
+  MAX_TIMER_MS,
+  checkOptions,
+  ofType,
+  readOptions,
+  wholeNumber,
+  type OptionRule,
+} from './core/options.js';
 export { closest } from './internal/values.js';

@@ -1,6 +1,6 @@
 /** The spend ledger: day totals and a journal of money calls, changed in atomic check-and-write steps (Redis: in Lua). */
 import { ValidationError, WalletError } from '@wallet/node';
-import { checkOptions, readOptions, type OptionRule } from '@wallet/node/workspace';
+import { checkOptions, ofType, readOptions, type OptionRule } from '@wallet/node/workspace';
 
 /** What a daily total counts. */
 export type SpendKind = 'charges' | 'refunds';
@@ -113,7 +113,7 @@ export interface LedgerDays {
 }
 
 const LEDGER_RULES: Readonly<Record<string, OptionRule>> = {
-  timeZone: (value) => (typeof value === 'string' ? undefined : 'must be a string'),
+  timeZone: ofType('string'),
   now: (value) => (typeof value === 'function' ? undefined : 'must be a function'),
 };
 

@@ -1,7 +1,7 @@
 /** The spend ledger in Redis for a fleet: each step one Lua script; a command that times out refuses the call. */
 import { createHash } from 'node:crypto';
 import type { RedisClientLike } from '@wallet/node';
-import { redisCommand, withTimeout } from '@wallet/node/workspace';
+import { MAX_TIMER_MS, ofType, redisCommand, wholeNumber, withTimeout } from '@wallet/node/workspace';
 import {
   CUT_OFF_MS,
   ledgerDays,
@@ -109,11 +109,8 @@ function entryOf(flat: unknown): JournalEntry {
  */
 export function redisSpendLedger(client: RedisClientLike, given: RedisSpendLedgerOptions = {}): SpendLedger {
   const { timeZone, now, dayOf, options } = ledgerDays(given, 'redisSpendLedger', {
-    prefix: (value) => (typeof value === 'string' ? undefined : 'must be a string'),
-    commandTimeout: (value) =>
-      Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= 2_147_483_647
-        ? undefined
-        : 'must be a whole number of ms from 1 to 2147483647',
+    prefix: ofType('string'),
+    commandTimeout: wholeNumber(1, MAX_TIMER_MS),
   });
   const run = withTimeout(
     redisCommand(client, 'redisSpendLedger client'),

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { WalletError } from '@wallet/node';
+import { MAX_TIMER_MS, ofType, wholeNumber } from '@wallet/node/workspace';
 import {
   ledgerDays,
   storedLedger,
@@ -71,11 +72,8 @@ export function sqliteSpendLedger(given: SqliteSpendLedgerOptions = {}): SpendLe
     );
   }
   const { options: checked, ...days } = ledgerDays(given, 'sqliteSpendLedger', {
-    path: (value) => (typeof value === 'string' ? undefined : 'must be a string'),
-    busyTimeout: (value) =>
-      Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= 2_147_483_647
-        ? undefined
-        : 'must be a whole number of ms from 0 to 2147483647',
+    path: ofType('string'),
+    busyTimeout: wholeNumber(0, MAX_TIMER_MS),
   });
   // XDG says to ignore a relative value: it would give each working directory its own ledger.
   const xdg = process.env['XDG_STATE_HOME']?.trim();
