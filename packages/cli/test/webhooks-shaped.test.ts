@@ -146,4 +146,31 @@ describe('wallet webhooks verify on a genuine delivery of another shape', () => 
     const human = await wallet(args);
     expect(human.stdout).toContain('The delivery is genuine; its payload is not the documented shape.');
   });
+
+  it('says a genuine delivery with a payload off the documented shape is genuine, not signed with another secret', async () => {
+    // The merchant's own --override reference=1041 made the reference a number: signed right, shaped wrong.
+    const event = {
+      event: 'charge.success',
+      data: { reference: 1041, amount: 450_000, customer: { handle: '@ada' } },
+    };
+    const shaped = `${JSON.stringify(event, null, 2)}\n`;
+    const file = join(dir, 'number-reference.json');
+    writeFileSync(file, shaped);
+    const { signature } = signWebhook(shaped, SECRET);
+    const ran = await wallet([
+      'webhooks',
+      'verify',
+      file,
+      '--signature',
+      signature,
+      '--json',
+      '--secret',
+      SECRET,
+    ]);
+    expect(ran.code).toBe(1);
+    const result = JSON.parse(ran.stdout) as { verifies: boolean; alteration: string | null; cause: string };
+    expect(result).toMatchObject({ verifies: false, alteration: null, secretIndex: 0 });
+    expect(result.cause).not.toContain('the secret is most likely wrong');
+    expect(result.cause).toMatch(/signature matched.*data\.reference is a number/);
+  });
 });

@@ -277,16 +277,6 @@ describe('wallet webhooks verify', () => {
     expect(ran.result.cause).toContain('2nd --secret');
   });
 
-  it('says a genuine delivery with a payload off the documented shape is genuine, not signed with another secret', async () => {
-    // The merchant's own --override reference=1041 made the reference a number: signed right, shaped wrong.
-    const shaped = `${JSON.stringify({ ...event, data: { ...event.data, reference: 1041 } }, null, 2)}\n`;
-    const ran = await diagnose(shaped, shaped);
-    expect(ran.code).toBe(1);
-    expect(ran.result).toMatchObject({ verifies: false, alteration: null, secretIndex: 0 });
-    expect(ran.result.cause).not.toContain('the secret is most likely wrong');
-    expect(ran.result.cause).toMatch(/signature matched.*data\.reference is a number/);
-  });
-
   it('says when no common alteration explains it, and verifies an untouched body', async () => {
     const tampered = await diagnose(compact, compact.replace('450000', '45000'));
     expect(tampered.result).toMatchObject({ verifies: false, alteration: null });

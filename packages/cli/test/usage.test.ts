@@ -1,0 +1,67 @@
+/**
+ * `wallet` as a shell meets it: the command meant for a typo, exit 2 on usage errors and 0 for
+ * help, never a key echoed back from a mistyped flag or a file name, and `wallet sandbox`.
+ */
+import { spawn } from 'node:child_process';
+
+import { describe, expect, it } from 'vitest';
+
+import { CLI_BIN, cleanEnv, wallet } from './helpers/processes.js';
+
+describe('wallet usage', () => {
+  it('suggests the command meant, exits 2 on usage errors and 0 for help', async () => {
+    const typo = await wallet(['refund', 'create']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('Did you mean refunds?');
+    expect((await wallet(['charges', 'verify'])).code).toBe(2);
+    expect((await wallet(['reconcile', 'x.csv', '--concurrency', '0'])).code).toBe(2);
+    // No command at all: the help, on a usage error's exit code.
+    const bare = await wallet([]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr + bare.stdout).toContain('Usage: wallet');
+    const help = await wallet(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('reconcile');
+  });
+
+  it('never prints a key that a mistyped flag or command carried (--apikey=sk_live_…)', async () => {
+    for (const args of [
+      ['--apikey=sk_live_cli_LEAKED', 'doctor'],
+      ['sk_test_cli_LEAKED'],
+      ['doctor', '--key=sk_live_cli_LEAKED'],
+    ]) {
+      const ran = await wallet(args);
+      expect(ran.code, args.join(' ')).toBe(2);
+      expect(ran.stdout + ran.stderr, args.join(' ')).not.toContain('LEAKED');
+    }
+  });
+
+  it("never prints a key typed where a file goes (the CLI's own usage errors cut it too)", async () => {
+    // `wallet reconcile $WALLET_SECRET_KEY`: the file is not found, and its name is the whole key.
+    for (const args of [
+      ['reconcile', 'sk_live_cli_LEAKED'],
+      ['settlements', 'sk_test_cli_LEAKED', '--statement', 's.csv'],
+    ]) {
+      const ran = await wallet(args);
+      expect(ran.code, args.join(' ')).toBe(2);
+      expect(ran.stderr, args.join(' ')).toContain('sk_');
+      expect(ran.stdout + ran.stderr, args.join(' ')).not.toContain('LEAKED');
+    }
+  });
+
+  it('wallet sandbox serves the development server with its own flags', async () => {
+    const text = await new Promise<string>((resolve) => {
+      const child = spawn(process.execPath, [CLI_BIN, 'sandbox', '--port', '0', '--fail-rate', '0.1'], {
+        env: cleanEnv(),
+      });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => {
+        out += c;
+        if (out.includes('faults')) child.kill('SIGTERM');
+      });
+      child.on('close', () => resolve(out));
+    });
+    expect(text).toMatch(/wallet-sandbox listening on http:\/\/127.0.0.1:\d+/);
+    expect(text).toContain('fail rate 0.1');
+  });
+});
