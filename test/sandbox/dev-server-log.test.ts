@@ -64,6 +64,20 @@ describe('the development server log', () => {
     expect(lines[1]).toMatch(/^info .* 200 attempt 2\/3 \d+ms, delivered$/);
   });
 
+  it('gives the whole wait before the next retry, on a stopped clock too', async () => {
+    receiver = await startReceiver({ hangFirst: 1 });
+    const { lines, logger } = recorder();
+    const sandbox = track({
+      logger,
+      clock: 'manual',
+      ...deliveringTo(receiver.url, { attempts: 2, delayMs: 300, timeoutMs: 100 }),
+    });
+    await resolveAndDispatch(sandbox, 'order_slow', 100_000);
+    await authorizeAndSettle(sandbox, 'order_slow');
+    // The attempt took its 100 ms timeout; the retry still waits its full 300 ms after it.
+    expect(lines.find((line) => line.includes('attempt 1/2'))).toMatch(/, next retry in 300ms \(/);
+  });
+
   it('says when it gives up on an endpoint', async () => {
     const closed = await startReceiver();
     await closed.close();

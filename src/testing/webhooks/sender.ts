@@ -193,6 +193,8 @@ export class WebhookSender {
       const more = !ok && attempt < retry.attempts && !stop.aborted;
       // Doubling from delayMs before each later attempt, capped.
       const wait = more ? Math.min(retry.delayMs * 2 ** Math.min(attempt - 1, 30), retry.maxDelayMs) : 0;
+      // One reading of the attempt's length dates the retry too: a second clock read drifts under load.
+      const durationMs = Math.round(performance.now() - clock);
       const record: SandboxDeliveryAttempt = Object.freeze({
         id,
         event,
@@ -206,8 +208,8 @@ export class WebhookSender {
         body,
         signature,
         at: started.toISOString(),
-        durationMs: Math.round(performance.now() - clock),
-        nextRetryAt: more ? new Date(this.#now().getTime() + wait).toISOString() : null,
+        durationMs,
+        nextRetryAt: more ? new Date(started.getTime() + durationMs + wait).toISOString() : null,
       });
       attempts.push(record);
       if (generation === this.#generation) this.#record(record);
