@@ -64,17 +64,13 @@ export function checkOptions(
 
 /**
  * Own and known options (a config class's getters too) read once, so what is checked is what runs;
- * own ones set to undefined stay, so an unknown one is reported. An array comes back as it is, for
- * checkOptions to refuse; options it cannot list (a Proxy that throws) are a ValidationError.
+ * own ones set to undefined stay, so an unknown one is reported. A non-object or an array comes back
+ * as it is, for checkOptions to refuse; options it cannot list (a Proxy that throws) are a ValidationError.
  */
-export function readOptions(
-  options: object,
-  rules: object,
-  context: string,
-  where = '',
-): Record<string, unknown> {
+export function readOptions(options: unknown, rules: object, context: string, where = ''): unknown {
+  if (typeof options !== 'object' || options === null) return options;
   try {
-    if (Array.isArray(options)) return options as unknown as Record<string, unknown>;
+    if (Array.isArray(options)) return options;
     const out: Record<string, unknown> = {};
     for (const name of new Set([...Object.keys(options), ...Object.keys(rules)])) {
       const value = readOne(options, name);

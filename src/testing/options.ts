@@ -209,13 +209,9 @@ const SANDBOX_RULES: Readonly<Record<string, OptionRule>> = {
 const WHY = { url: 'where should events go?', secret: 'your handler verifies with it' };
 const CONTEXT = 'createSandbox() options';
 
-// One read into a plain copy (a config class's getters too): what is checked is what runs.
-const readOnce = (given: unknown, rules: object, context: string): unknown =>
-  typeof given === 'object' && given !== null ? readOptions(given, rules, context) : given;
-
 /** Reads `createSandbox()` options once and checks them; the copy is what runs. @internal */
 export function readSandboxOptions(given: unknown = {}): SandboxOptions {
-  const options = readOnce(given, SANDBOX_RULES, CONTEXT);
+  const options = readOptions(given, SANDBOX_RULES, CONTEXT);
   // Plain nested objects too (the only kind their rules take).
   if (isPlainObject(options))
     for (const name of ['webhookRetry', 'faults'])
@@ -241,7 +237,7 @@ const LISTEN_RULES = {
 
 /** Reads `listen()` options once and checks them; the copy is what runs. @internal */
 export function readListenOptions(given: unknown): SandboxListenOptions | undefined {
-  const options = readOnce(given, LISTEN_RULES, 'listen() options');
+  const options = readOptions(given, LISTEN_RULES, 'listen() options');
   throwIssues('listen() options', checkOptions(options, LISTEN_RULES, '', 'a known option'));
   return options as SandboxListenOptions | undefined;
 }
@@ -257,7 +253,7 @@ export function checkFetchArguments(request: unknown, context: unknown): void {
 /** Reads where webhooks should go from now on, once: `{ url, secret }`, both required. @internal */
 export function readWebhookTarget(given: unknown): WebhookTarget {
   const rules = { url: httpUrl, secret: text };
-  const value = readOnce(given, rules, 'webhook target');
+  const value = readOptions(given, rules, 'webhook target');
   const issues = checkOptions(value, rules, '', 'a field of the webhook target');
   if (issues.length === 0 && isPlainObject(value)) {
     if (value.url === undefined) issues.push({ path: 'url', message: `is required: ${WHY.url}` });

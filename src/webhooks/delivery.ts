@@ -185,10 +185,7 @@ export function createDeliver(
   verify: typeof verifySignature | typeof verifySignatureAsync,
 ): Deliver {
   // A config class's getters too, read once: what is checked is what runs.
-  const options =
-    typeof given === 'object' && given !== null
-      ? (readOptions(given, RULES, `${caller} options`) as unknown as WebhookHandlerOptions)
-      : given;
+  const options = readOptions(given, RULES, `${caller} options`) as WebhookHandlerOptions;
   const issues: ValidationIssue[] =
     options === undefined
       ? [{ path: '', message: 'must be an object with secret and onEvent, not undefined' }]

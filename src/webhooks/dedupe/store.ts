@@ -105,10 +105,7 @@ export function checkStoreOptions<T extends MemoryDedupeStoreOptions>(
   store: string,
 ): T & Required<MemoryDedupeStoreOptions> {
   // A config class's getters too, read once: what is checked is what runs.
-  const read =
-    typeof options === 'object' && options !== null
-      ? readOptions(options, rules, `${store} options`)
-      : options;
+  const read = readOptions(options, rules, `${store} options`);
   const issues = checkOptions(read, rules, '', `an option of ${store}`);
   const given = (issues.length === 0 ? (read ?? {}) : {}) as T;
   const ttl = given.ttl ?? Math.max(DEFAULT_TTL_MS, 2 * (given.claimTtl ?? 0));

@@ -129,9 +129,7 @@ export function ledgerDays<O extends SpendLedgerOptions>(
 ): LedgerDays & { options: O } {
   const all = { ...LEDGER_RULES, ...rules };
   const context = `${what} options`;
-  const options = (
-    typeof given === 'object' && given !== null ? readOptions(given, all, context) : given
-  ) as O;
+  const options = readOptions(given, all, context) as O;
   const issues = checkOptions(options, all, '', `an option of ${what}`);
   if (issues.length > 0) throw new ValidationError(context, issues);
   const timeZone = options.timeZone ?? 'Africa/Lagos';

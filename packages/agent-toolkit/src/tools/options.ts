@@ -164,7 +164,7 @@ export function readToolOptions<T extends WalletToolsOptions>(
     const issues = [{ path: 'options', message: `must be an object, not ${show(given)}` }];
     throw new ValidationError(`${caller} options`, issues);
   }
-  const copy = readOptions(given, { ...RULES, ...host }, `${caller} options`);
+  const copy = readOptions(given, { ...RULES, ...host }, `${caller} options`) as Record<string, unknown>;
   const own = Object.fromEntries(
     Object.keys(host).flatMap((name) => (name in copy ? [[name, copy[name]]] : [])),
   );
