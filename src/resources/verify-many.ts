@@ -11,6 +11,7 @@ import {
 } from '../core/retry.js';
 import { ValidationError, type WalletError } from '../errors/base.js';
 import { isApiError, isConnectionError, RequestAbortedError } from '../errors/call.js';
+import { describe } from '../internal/values.js';
 import type { Transaction } from '../types.js';
 
 /** Options of {@link Charges.verifyMany}. */
@@ -179,11 +180,28 @@ export async function* verifyMany(
   options?: VerifyManyOptions,
 ): AsyncGenerator<VerifyResult, void, undefined> {
   const run = settleRun(options, VERIFY_MANY_RULES, 'verifyMany');
+  checkInput(references, 'verifyMany references', 'a list of references (for one, pass [reference])');
   yield* orderedPool(references, (reference) => verifyWithRetries(verify, reference, run), run);
 }
 
 /** Any iterable or async iterable, as `verifyMany` and `reconcile` take. */
 export type AnyIterable<T> = Iterable<T> | AsyncIterable<T>;
+
+/**
+ * Refuses an input that is no list before anything is sent: a lone string is iterable, and read
+ * as one would verify each of its characters as a reference. @internal
+ */
+export function checkInput(input: unknown, what: string, expected: string): void {
+  const it = input as Partial<Record<symbol, unknown>> | null | undefined;
+  const iterable =
+    typeof input === 'object' &&
+    it != null &&
+    (typeof it[Symbol.asyncIterator] === 'function' || typeof it[Symbol.iterator] === 'function');
+  if (!iterable) {
+    const issues = [{ path: '', message: `must be ${expected}, not ${describe(input)}` }];
+    throw new ValidationError(what, issues, 'Nothing was sent.');
+  }
+}
 
 function iteratorOf<T>(input: AnyIterable<T>): AsyncIterator<T> | Iterator<T> {
   const asyncIterator = (input as AsyncIterable<T>)[Symbol.asyncIterator];

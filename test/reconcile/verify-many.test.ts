@@ -203,4 +203,18 @@ describe('charges.verifyMany', () => {
     );
     expect(stats.verifies).toBe(0);
   });
+
+  it('refuses references that are not a list (one reference alone, undefined, a number) before sending anything', async () => {
+    const sandbox = sandboxWith();
+    await seedCharge(sandbox, 'o', 5000, 'SUCCESS');
+    const { wallet, stats } = watchedSandbox(sandbox);
+    const w = wallet();
+    open.push(w);
+    // A string type-checks (it is iterable): read as a list it would verify "o", "r", "d", … one letter at a time.
+    await expect(collect(w.charges.verifyMany('order_1042'))).rejects.toThrow(/\[reference\]/);
+    for (const input of [undefined, null, 42, { reference: 'order_1042' }]) {
+      await expect(collect(w.charges.verifyMany(input as never))).rejects.toThrow(ValidationError);
+    }
+    expect(stats.verifies).toBe(0);
+  });
 });
