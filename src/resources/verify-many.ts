@@ -6,6 +6,7 @@ import {
   backoffDelay,
   isRetryableStatus,
   MAX_RETRY_AFTER_MS,
+  onAbort,
   parseRetryAfter,
   sleep,
 } from '../core/retry.js';
@@ -236,17 +237,33 @@ export async function* orderedPool<T, R>(
         wake?.();
       });
   };
-  const fill = async (): Promise<void> => {
-    while (!ended && running < run.concurrency && pulled - emitted < window) {
-      if (stopped(run)) return;
-      const next = await iterator.next();
-      if (next.done === true) ended = true;
-      else start(next.value, pulled++);
-    }
+  let pulling = false;
+  let closed = false;
+  let inputFailure: { error: unknown } | undefined;
+  // Reads the input beside the loop: a stream slow to give its next row holds back no answer.
+  const pull = (): void => {
+    if (pulling || ended || closed || stopped(run)) return;
+    if (running >= run.concurrency || pulled - emitted >= window) return;
+    pulling = true;
+    new Promise<IteratorResult<T>>((resolve) => resolve(iterator.next()))
+      .then(
+        (next) => {
+          if (next.done === true) ended = true;
+          else if (!closed) start(next.value, pulled++);
+        },
+        (error: unknown) => (inputFailure = { error }),
+      )
+      .finally(() => {
+        pulling = false;
+        wake?.();
+      });
   };
+  // The signal wakes the loop too: the input may be waiting for a row that is long in coming.
+  const unlisten = run.signal ? onAbort(run.signal, () => wake?.()) : undefined;
   try {
     for (;;) {
-      await fill();
+      if (inputFailure !== undefined) throw inputFailure.error;
+      pull();
       const head = finished.get(emitted);
       if (head !== undefined) {
         finished.delete(emitted);
@@ -265,6 +282,10 @@ export async function* orderedPool<T, R>(
       wake = undefined;
     }
   } finally {
-    if (!ended) await iterator.return?.();
+    closed = true;
+    unlisten?.();
+    // A read under way holds the input's queue, so closing it then waits behind that read: not awaited.
+    if (!ended && pulling) void Promise.resolve(iterator.return?.()).catch(() => undefined);
+    else if (!ended) await iterator.return?.();
   }
 }
