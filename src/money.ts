@@ -19,7 +19,8 @@ function fail(fn: string, value: unknown, why: string): never {
  * leading `₦`). It never rounds: a silently rounded charge is a wrong charge.
  *
  * @throws {@link ValidationError} when the input is not an exact amount of Naira: more than two
- *   decimals, not a number, or outside the safe integer range.
+ *   decimals, not a number, outside the safe integer range, or a number too large to hold its
+ *   Kobo exactly (past 2^46 Naira; a string of the amount is exact).
  *
  * @example
  * ```ts
@@ -52,6 +53,9 @@ export function toKobo(naira: number | string): number {
   const kobo = BigInt(whole.replaceAll(',', '')) * 100n + BigInt(fraction.padEnd(2, '0'));
   const result = Number(sign === '-' ? -kobo : kobo);
   if (!Number.isSafeInteger(result)) fail('toKobo', naira, 'outside the safe integer range of Kobo');
+  // Past 2^46 Naira one double holds two Kobo (70368744177664.01 and .02): its digits are a guess.
+  if (typeof naira === 'number' && [result - 1, result + 1].some((k) => Number(`${k}e-2`) === naira))
+    fail('toKobo', naira, 'too large for a number to hold whole Kobo exactly; pass the amount as a string');
   return Object.is(result, -0) ? 0 : result;
 }
 

@@ -28,6 +28,29 @@ describe('toKobo', () => {
   it('says why it refused', () => {
     expect(() => toKobo(1.005)).toThrow(/more than two decimals/);
   });
+
+  it('refuses a number too large to hold its Kobo apart from the next, instead of returning the neighbour', () => {
+    // 70368744177664.01 and .02 Naira are one double, which prints as .02: a Kobo the merchant never wrote.
+    const naira = Number('70368744177664.01');
+    expect(() => toKobo(naira)).toThrow(/pass the amount as a string/);
+    expect(toKobo('70368744177664.01')).toBe(7_036_874_417_766_401);
+    expect(toKobo(80_000_000_000_000)).toBe(8_000_000_000_000_000);
+  });
+
+  it('never gives another amount than the Naira it was given, however large: the Kobo or a refusal', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), (kobo) => {
+        let back: number | undefined;
+        try {
+          back = toKobo(toNaira(kobo));
+        } catch (error) {
+          expect(error).toBeInstanceOf(ValidationError);
+        }
+        if (back !== undefined) expect(back).toBe(kobo);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
 });
 
 describe('toNaira and formatNaira', () => {
@@ -36,6 +59,18 @@ describe('toNaira and formatNaira', () => {
     expect(formatNaira(123456)).toBe('₦1,234.56');
     expect(formatNaira(5)).toBe('₦0.05');
     expect(formatNaira(-500)).toBe('-₦5.00');
+  });
+
+  it('writes every safe amount to the Kobo, however large', () => {
+    expect(formatNaira(Number.MAX_SAFE_INTEGER)).toBe('₦90,071,992,547,409.91');
+    expect(formatNaira(7_036_874_417_766_401)).toBe('₦70,368,744,177,664.01');
+    expect(formatNaira(-Number.MAX_SAFE_INTEGER)).toBe('-₦90,071,992,547,409.91');
+    fc.assert(
+      fc.property(fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), (kobo) => {
+        expect(Number(formatNaira(kobo).replace(/\D/g, ''))).toBe(Math.abs(kobo));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it('takes a locale', () => {

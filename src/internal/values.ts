@@ -77,7 +77,10 @@ export function nairaText(kobo: number, locale = 'en-NG'): string {
     format = new Intl.NumberFormat(locale, { style: 'currency', currency: 'NGN' });
     if (formatters.size < 32) formatters.set(locale, format);
   }
-  return format.format(kobo / 100);
+  // As decimal text: `kobo / 100` is a double, a Kobo off past 2^46 Naira (MAX_SAFE_INTEGER ends in .90).
+  const cents = Math.abs(kobo % 100);
+  const naira = `${kobo < 0 ? '-' : ''}${(Math.abs(kobo) - cents) / 100}.${String(cents).padStart(2, '0')}`;
+  return format.format(naira as `${number}`);
 }
 
 /** A route: its template (for tracing, never personal data) and the path built from parameters. */

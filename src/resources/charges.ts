@@ -181,7 +181,7 @@ export class Charges {
    * 429 or `Retry-After`, each failure (after retries) on its own result. Takes any iterable or
    * async iterable; results come in input order, in flat memory.
    *
-   * @throws {@link ValidationError} for bad options, before anything is sent.
+   * @throws {@link ValidationError} for bad options or an input that is no list, before anything is sent.
    * @throws {@link RequestAbortedError} when `options.signal` fires (results already yielded stand).
    * @example
    * ```ts
@@ -203,7 +203,7 @@ export class Charges {
    * with its {@link Verdict}. Read-only: it only verifies. Rows are verified as
    * {@link Charges.verifyMany} does; a malformed row gets the verdict `error` without a request.
    *
-   * @throws {@link ValidationError} for bad options, before anything is sent.
+   * @throws {@link ValidationError} for bad options or an input that is no list, before anything is sent.
    * @throws {@link RequestAbortedError} when `options.signal` fires (lines already yielded stand).
    * @example
    * ```ts

@@ -6,6 +6,7 @@ import { isApiError } from '../errors/call.js';
 import { estimateFee } from '../money.js';
 import type { PaidTransaction, Transaction } from '../types.js';
 import {
+  checkInput,
   orderedPool,
   PENDING,
   settleRun,
@@ -175,6 +176,7 @@ export async function* reconcile<Row extends LedgerRow>(
   options?: ReconcileOptions,
 ): AsyncGenerator<ReconcileLine<Row>, void, undefined> {
   const run = settleRun(options, RULES, 'reconcile');
+  checkInput(ledger, 'reconcile ledger', 'a list of ledger rows (an array, a stream)');
   const total = options?.total ?? (Array.isArray(ledger) ? ledger.length : undefined);
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   const onProgress = options?.onProgress;

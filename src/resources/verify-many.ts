@@ -6,11 +6,13 @@ import {
   backoffDelay,
   isRetryableStatus,
   MAX_RETRY_AFTER_MS,
+  onAbort,
   parseRetryAfter,
   sleep,
 } from '../core/retry.js';
 import { ValidationError, type WalletError } from '../errors/base.js';
 import { isApiError, isConnectionError, RequestAbortedError } from '../errors/call.js';
+import { describe } from '../internal/values.js';
 import type { Transaction } from '../types.js';
 
 /** Options of {@link Charges.verifyMany}. */
@@ -179,11 +181,28 @@ export async function* verifyMany(
   options?: VerifyManyOptions,
 ): AsyncGenerator<VerifyResult, void, undefined> {
   const run = settleRun(options, VERIFY_MANY_RULES, 'verifyMany');
+  checkInput(references, 'verifyMany references', 'a list of references (for one, pass [reference])');
   yield* orderedPool(references, (reference) => verifyWithRetries(verify, reference, run), run);
 }
 
 /** Any iterable or async iterable, as `verifyMany` and `reconcile` take. */
 export type AnyIterable<T> = Iterable<T> | AsyncIterable<T>;
+
+/**
+ * Refuses an input that is no list before anything is sent: a lone string is iterable, and read
+ * as one would verify each of its characters as a reference. @internal
+ */
+export function checkInput(input: unknown, what: string, expected: string): void {
+  const it = input as Partial<Record<symbol, unknown>> | null | undefined;
+  const iterable =
+    typeof input === 'object' &&
+    it != null &&
+    (typeof it[Symbol.asyncIterator] === 'function' || typeof it[Symbol.iterator] === 'function');
+  if (!iterable) {
+    const issues = [{ path: '', message: `must be ${expected}, not ${describe(input)}` }];
+    throw new ValidationError(what, issues, 'Nothing was sent.');
+  }
+}
 
 function iteratorOf<T>(input: AnyIterable<T>): AsyncIterator<T> | Iterator<T> {
   const asyncIterator = (input as AsyncIterable<T>)[Symbol.asyncIterator];
@@ -218,17 +237,33 @@ export async function* orderedPool<T, R>(
         wake?.();
       });
   };
-  const fill = async (): Promise<void> => {
-    while (!ended && running < run.concurrency && pulled - emitted < window) {
-      if (stopped(run)) return;
-      const next = await iterator.next();
-      if (next.done === true) ended = true;
-      else start(next.value, pulled++);
-    }
+  let pulling = false;
+  let closed = false;
+  let inputFailure: { error: unknown } | undefined;
+  // Reads the input beside the loop: a stream slow to give its next row holds back no answer.
+  const pull = (): void => {
+    if (pulling || ended || closed || stopped(run)) return;
+    if (running >= run.concurrency || pulled - emitted >= window) return;
+    pulling = true;
+    new Promise<IteratorResult<T>>((resolve) => resolve(iterator.next()))
+      .then(
+        (next) => {
+          if (next.done === true) ended = true;
+          else if (!closed) start(next.value, pulled++);
+        },
+        (error: unknown) => (inputFailure = { error }),
+      )
+      .finally(() => {
+        pulling = false;
+        wake?.();
+      });
   };
+  // The signal wakes the loop too: the input may be waiting for a row that is long in coming.
+  const unlisten = run.signal ? onAbort(run.signal, () => wake?.()) : undefined;
   try {
     for (;;) {
-      await fill();
+      if (inputFailure !== undefined) throw inputFailure.error;
+      pull();
       const head = finished.get(emitted);
       if (head !== undefined) {
         finished.delete(emitted);
@@ -247,6 +282,10 @@ export async function* orderedPool<T, R>(
       wake = undefined;
     }
   } finally {
-    if (!ended) await iterator.return?.();
+    closed = true;
+    unlisten?.();
+    // A read under way holds the input's queue, so closing it then waits behind that read: not awaited.
+    if (!ended && pulling) void Promise.resolve(iterator.return?.()).catch(() => undefined);
+    else if (!ended) await iterator.return?.();
   }
 }

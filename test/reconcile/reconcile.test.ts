@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { estimateFee, type LedgerRow, type ReconcileProgress, type Wallet } from '@wallet/node';
+import {
+  estimateFee,
+  ValidationError,
+  type LedgerRow,
+  type ReconcileProgress,
+  type Wallet,
+} from '@wallet/node';
 import { createSandbox, type Sandbox } from '@wallet/node/testing';
 
 import { seedCharge, watchedSandbox } from './seed.js';
@@ -104,6 +110,14 @@ describe('charges.reconcile', () => {
     expect(lines[1]?.detail).toMatch(/amount/);
     expect(lines[2]?.detail).toMatch(/status.*paid, pending, failed/);
     expect(stats.verifies - before).toBe(1);
+  });
+
+  it('refuses a ledger that is not a list of rows (one row alone, undefined, a CSV line) before sending anything', async () => {
+    const { wallet, stats } = setup();
+    for (const ledger of [{ reference: 'a', amount: 1_000, status: 'paid' }, undefined, 'a,1000,paid']) {
+      await expect(collect(wallet.charges.reconcile(ledger as never))).rejects.toThrow(ValidationError);
+    }
+    expect(stats.verifies).toBe(0);
   });
 
   it('reports progress after every row, with counts by verdict and the total of an array', async () => {

@@ -192,6 +192,44 @@ describe('charges.verifyMany', () => {
     expect(closed).toBe(true);
   });
 
+  it('yields each answer as it comes, without waiting for the next reference of a slow stream', async () => {
+    const sandbox = sandboxWith();
+    await seedCharge(sandbox, 'first', 5000, 'SUCCESS');
+    const { wallet } = watchedSandbox(sandbox);
+    const w = wallet();
+    open.push(w);
+    let release!: () => void;
+    const nextOrder = new Promise<void>((resolve) => (release = resolve));
+    // References as orders come in: the next one may be minutes away.
+    async function* queue() {
+      yield 'first';
+      await nextOrder;
+      yield 'second';
+    }
+    const run = w.charges.verifyMany(queue());
+    const first = await Promise.race([run.next(), settle(500).then(() => 'held until the next reference')]);
+    release();
+    expect(first).toMatchObject({ value: { reference: 'first', transaction: { status: 'SUCCESS' } } });
+    expect((await run.next()).value).toMatchObject({ reference: 'second', error: { name: 'NotFoundError' } });
+    expect((await run.next()).done).toBe(true);
+  });
+
+  it('stops when its signal fires while the input waits for its next reference', async () => {
+    const sandbox = sandboxWith();
+    const { wallet } = watchedSandbox(sandbox);
+    const w = wallet();
+    open.push(w);
+    async function* stalled() {
+      yield 'a';
+      await new Promise(() => undefined);
+    }
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const run = collect(w.charges.verifyMany(stalled(), { signal: controller.signal }));
+    const outcome = await Promise.race([run.catch((e: unknown) => e), settle(1_000).then(() => 'hung')]);
+    expect(outcome).toBeInstanceOf(RequestAbortedError);
+  });
+
   it('refuses bad options by name before sending anything', async () => {
     const sandbox = sandboxWith();
     const { wallet, stats } = watchedSandbox(sandbox);
@@ -201,6 +239,20 @@ describe('charges.verifyMany', () => {
     await expect(collect(w.charges.verifyMany(['a'], { concurrensy: 2 } as never))).rejects.toThrow(
       /did you mean 'concurrency'/,
     );
+    expect(stats.verifies).toBe(0);
+  });
+
+  it('refuses references that are not a list (one reference alone, undefined, a number) before sending anything', async () => {
+    const sandbox = sandboxWith();
+    await seedCharge(sandbox, 'o', 5000, 'SUCCESS');
+    const { wallet, stats } = watchedSandbox(sandbox);
+    const w = wallet();
+    open.push(w);
+    // A string type-checks (it is iterable): read as a list it would verify "o", "r", "d", … one letter at a time.
+    await expect(collect(w.charges.verifyMany('order_1042'))).rejects.toThrow(/\[reference\]/);
+    for (const input of [undefined, null, 42, { reference: 'order_1042' }]) {
+      await expect(collect(w.charges.verifyMany(input as never))).rejects.toThrow(ValidationError);
+    }
     expect(stats.verifies).toBe(0);
   });
 });
