@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { Agent } from 'undici';
 import { expect, it } from 'vitest';
-import { ConnectionError, Wallet, type WalletError } from '@wallet/node';
+import { ClientClosedError, ConnectionError, Wallet, type WalletError } from '@wallet/node';
 import { TEST_KEY } from './helpers/mock-service.js';
 
 it('a call whose first attempt reached the service and whose last could not connect never says only "Could not reach"', async () => {
@@ -34,4 +35,18 @@ it('a call whose first attempt reached the service and whose last could not conn
   expect(error.message).toContain('ECONNREFUSED');
   expect(error.message).toContain('an earlier one may have');
   expect(error.message).toContain("idempotencyKey 'rf-9'");
+});
+
+it('a call through a dispatcher that was closed says so, never that the service could not be reached', async () => {
+  const agent = new Agent();
+  await agent.close();
+  const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: 'https://pay.example.ng', dispatcher: agent });
+  const error = (await wallet.refunds
+    .create({ reference: 'order_1042', amount: 100_000 }, { idempotencyKey: 'rf-10' })
+    .catch((e: unknown) => e)) as WalletError;
+  expect(error).toBeInstanceOf(ClientClosedError);
+  expect(error).toMatchObject({ attempts: 1, outcomeUnknown: false, code: 'client_closed' });
+  expect(error.message).not.toMatch(/Could not reach|MSW/);
+  expect(error.message).toContain('the dispatcher it was given is closed');
+  expect(error.message).toContain("retrying with idempotencyKey 'rf-10' is safe");
 });
