@@ -149,6 +149,10 @@ export function keyProblem(key: unknown, name: string): string | undefined {
   if (/[^\x21-\x7e]/.test(key)) {
     return `contains a character that is not printable ASCII at character ${at(/[^\x21-\x7e]/)}`;
   }
+  // `docker run --env-file` and some CI settings keep a value's quotes as part of it.
+  if (/^(["'])sk_(live|test)_.*\1$/.test(key)) {
+    return `is wrapped in quotes: remove them where ${name} is set (some env files and CI settings keep them)`;
+  }
   if (/^[pr]k_/.test(key)) {
     return 'looks like a public or restricted key; the SDK needs a secret key starting with sk_live_ or sk_test_';
   }
