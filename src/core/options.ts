@@ -197,6 +197,11 @@ export function checkHeaders(headers: unknown, where: string): ValidationIssue[]
       const message = `must be an object of header names to string values, not ${describe(headers)}`;
       return [{ path: where, message }];
     }
+    // By tag (any realm): their entries are no own properties, so not one of them would be sent.
+    if (/^\[object (Headers|Map)\]$/.test(Object.prototype.toString.call(headers))) {
+      const message = `must be an object of header names to string values, not ${describe(headers)}: pass Object.fromEntries() of it`;
+      return [{ path: where, message }];
+    }
     entries = Object.entries(headers);
   } catch {
     const message = 'could not be read; pass a plain object of header names to string values';
