@@ -81,7 +81,9 @@ function routeOf(value: string, mode: ProxyRoute['mode'], source: string): [Prox
     secrets.push(`${url.username}:${url.password}`, `${user}:${pass}`, token.slice(6));
     // Alone, only as long as a key fragment: a short one ('2026', 'order') is found in answers by
     // chance, and scrubbing it there would rewrite their dates, amounts and references.
-    secrets.push(...forms(url.password).filter((form) => form.length >= 12));
+    // Without a password the user name is the credential (a provider's token), kept by the same rule.
+    const credential = url.password ? url.password : url.username;
+    secrets.push(...forms(credential).filter((form) => form.length >= 12));
   }
   const uri = `${url.protocol}//${url.host}`;
   return [{ uri, token, mode, source }, [...new Set(secrets)].filter((s) => s.length >= 4)];
