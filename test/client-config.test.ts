@@ -119,6 +119,8 @@ describe('a key message says what is actually wrong, never the key', () => {
       /is 509 characters long, longer than any key \(at most 508\)/,
     ],
     ['a non-ASCII letter', 'sk_test_abcdéf0123', /not printable ASCII at character 13/],
+    ['double quotes (docker run --env-file keeps them)', '"sk_test_abcdef0123"', /is wrapped in quotes/],
+    ['single quotes', "'sk_test_abcdef0123'", /is wrapped in quotes: remove them/],
   ])('%s', (_, apiKey, message) => {
     const error = constructionError({ apiKey, baseUrl: BASE_URL });
     expect(error.issues).toEqual([{ path: 'apiKey', message: expect.stringMatching(message) }]);

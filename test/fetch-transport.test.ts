@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -97,6 +98,19 @@ describe('the fetch option keeps every rule', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('reads a body that is a Node stream, as node-fetch answers: a refund answered is no connection failure', async () => {
+    const refund = { refundReference: 'rf_1', amount: 100, currency: 'NGN', status: 'PROCESSED' };
+    server = await loopback((_req, res) => json(res, 200, success(refund)));
+    // node-fetch (v2 and v3) and polyfills built on it: Fetch's status and headers, a Node stream as body.
+    const nodeFetch = async (url: string, init: RequestInit) => {
+      const { status, headers, body } = await fetch(url, init);
+      return { status, headers, body: body && Readable.fromWeb(body as never) } as unknown as Response;
+    };
+    const wallet = viaFetch({ fetch: nodeFetch });
+    await expect(wallet.refunds.create({ reference: 'order_1042', amount: 100 })).resolves.toEqual(refund);
+    expect(server.received).toHaveLength(1);
   });
 
   it('cuts off a body over 1 MiB without retrying', async () => {

@@ -38,6 +38,13 @@ describe('headers', () => {
     ['an upgrade header', { Upgrade: 'websocket' }, /managed by the HTTP layer/],
     ['a keep-alive header', { 'Keep-Alive': 'timeout=5' }, /managed by the HTTP layer/],
     ['the same name twice', { 'X-A': '1', 'x-a': '2' }, /twice/],
+    // Their entries are no own properties: taken as an object, not one header was sent.
+    [
+      'a Headers object',
+      new Headers({ 'X-Tenant': 'lagos' }) as never,
+      /not an instance of Headers.*fromEntries/,
+    ],
+    ['a Map', new Map([['X-Tenant', 'lagos']]) as never, /not an instance of Map.*fromEntries/],
   ])('refuse %s at construction and per call, with nothing sent', async (_, headers, message) => {
     server = await ok();
     expect(() => new Wallet({ apiKey: TEST_KEY, baseUrl: BASE_URL, defaultHeaders: headers })).toThrow(

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { Agent } from 'undici';
 import { expect, it } from 'vitest';
-import { ConnectionError, Wallet, type WalletError } from '@wallet/node';
+import { ClientClosedError, ConnectionError, Wallet, type WalletError } from '@wallet/node';
 import { TEST_KEY } from './helpers/mock-service.js';
 
 it('a call whose first attempt reached the service and whose last could not connect never says only "Could not reach"', async () => {
@@ -34,4 +35,41 @@ it('a call whose first attempt reached the service and whose last could not conn
   expect(error.message).toContain('ECONNREFUSED');
   expect(error.message).toContain('an earlier one may have');
   expect(error.message).toContain("idempotencyKey 'rf-9'");
+});
+
+it('a call through a dispatcher that was closed says so, never that the service could not be reached', async () => {
+  const agent = new Agent();
+  await agent.close();
+  const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: 'https://pay.example.ng', dispatcher: agent });
+  const error = (await wallet.refunds
+    .create({ reference: 'order_1042', amount: 100_000 }, { idempotencyKey: 'rf-10' })
+    .catch((e: unknown) => e)) as WalletError;
+  expect(error).toBeInstanceOf(ClientClosedError);
+  expect(error).toMatchObject({ attempts: 1, outcomeUnknown: false, code: 'client_closed' });
+  expect(error.message).not.toMatch(/Could not reach|MSW/);
+  expect(error.message).toContain('the dispatcher it was given is closed');
+  expect(error.message).toContain("retrying with idempotencyKey 'rf-10' is safe");
+});
+
+it('a retry refused by a dispatcher closed after the first attempt reached the service says the outcome is unknown, only its last attempt not sent', async () => {
+  const agent = new Agent();
+  const server = http.createServer((req, res) => {
+    req.resume();
+    void agent.close(); // a graceful shutdown, under way while the call waits to retry
+    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' });
+    res.end('{"status":"error","message":"busy"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: `http://127.0.0.1:${port}`, dispatcher: agent });
+  const error = (await wallet.refunds
+    .create({ reference: 'order_1042', amount: 100_000 }, { idempotencyKey: 'rf-11' })
+    .catch((e: unknown) => e)) as WalletError;
+  server.close();
+  expect(error).toBeInstanceOf(ClientClosedError);
+  expect(error).toMatchObject({ attempts: 2, outcomeUnknown: true });
+  expect(error.message).toMatch(/^The last attempt of POST \/v1\/refunds .* was not sent/);
+  expect(error.message).toContain('the dispatcher it was given is closed');
+  expect(error.message).toContain('The outcome is unknown');
+  expect(error.message).toContain("idempotencyKey 'rf-11'");
 });

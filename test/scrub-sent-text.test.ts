@@ -5,7 +5,16 @@
  * sent is compared as scrubbed too. And the key stays out of everything the SDK hands back.
  */
 import { describe, expect, it } from 'vitest';
-import { BASE_URL, dispatched, http, mockService, ok, paid, TEST_KEY } from './helpers/mock-service.js';
+import {
+  BASE_URL,
+  dispatched,
+  http,
+  HttpResponse,
+  mockService,
+  ok,
+  paid,
+  TEST_KEY,
+} from './helpers/mock-service.js';
 
 // 12 characters of the key's secret part, inside the merchant's own reference.
 const FRAGMENT = TEST_KEY.slice(8, 20);
@@ -58,5 +67,29 @@ describe('a reference holding part of the key', () => {
     const tx = await mock.wallet().charges.verify(REFERENCE);
     expect(tx.reference).toBe(SCRUBBED);
     expect(tx.customer.name).toBe('Ada [redacted]');
+  });
+});
+
+describe('a short proxy password, which answers may hold by chance', () => {
+  const proxy = 'http://shop:2026@proxy.corp:3128';
+
+  it('never rewrites an answer: a charge paid in 2026 reads as the service sent it', async () => {
+    const mock = mockService(http.get(`${BASE_URL}/v1/charges/verify/order_1042`, () => ok(paid)));
+    const tx = await mock.wallet({ proxy }).charges.verify('order_1042');
+    expect(tx).toEqual(paid);
+  });
+
+  it('is still scrubbed where it shows as a credential: user:password, or in Basic', async () => {
+    const basic = Buffer.from('shop:2026').toString('base64');
+    const mock = mockService(
+      http.get(`${BASE_URL}/v1/charges/verify/order_1042`, () =>
+        HttpResponse.json({ status: 'error', message: `via ${proxy} (Basic ${basic})` }, { status: 502 }),
+      ),
+    );
+    const error = await mock
+      .wallet({ proxy })
+      .charges.verify('order_1042')
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toBe('via http://[redacted]@proxy.corp:3128 (Basic [redacted])');
   });
 });

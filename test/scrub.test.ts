@@ -106,6 +106,39 @@ describe('the scrubber removes the key in every form a server may echo it', () =
     await agent.close();
   });
 
+  it('in a header name and in a Content-Encoding the SDK cannot decode, which its message quotes', async () => {
+    server = await loopback((req, res) => {
+      const auth = String(req.headers.authorization);
+      res.writeHead(req.url!.endsWith('/named') ? 400 : 200, {
+        [`x-${auth.slice('Bearer '.length)}`]: '1',
+        'content-encoding': auth.replace(' ', '-'),
+      });
+      res.end('x');
+    });
+    const wallet = server.wallet({ maxRetries: 0 });
+    const named = await wallet.charges.verify('named').catch((e: unknown) => e);
+    expect(named).toMatchObject({ name: 'BadRequestError', headers: { 'x-[redacted]': '1' } });
+    const encoded = await wallet.charges.verify('encoded').catch((e: unknown) => e);
+    expect(encoded).toMatchObject({ name: 'ResponseValidationError' });
+    expect((encoded as Error).message).toContain('Content-Encoding "bearer-[redacted]"');
+    for (const error of [named, encoded]) expectNoSecret(surfaces(error, []));
+  });
+
+  it("in the code of a fetch's error, which the message names", async () => {
+    const wallet = new Wallet({
+      apiKey: TEST_KEY,
+      baseUrl: 'https://api.wallet.test',
+      maxRetries: 0,
+      fetch: (_url, init) => {
+        const code = (init.headers as Record<string, string>).authorization;
+        return Promise.reject(Object.assign(new Error('refused by the egress filter'), { code }));
+      },
+    });
+    const error = await wallet.charges.verify('r').catch((e: unknown) => e);
+    expect((error as Error).message).toContain('(Bearer [redacted])');
+    expectNoSecret(surfaces(error, []));
+  });
+
   it('leaves text alone that only shares short runs with the key', async () => {
     const near = `${part.slice(0, 11)} and ${part.slice(11, 22)}`;
     server = await loopback((_req, res) => json(res, 404, { status: 'error', message: near }));

@@ -206,3 +206,31 @@ describe('the wallet:request tracing channel', () => {
     expect(seen).toEqual([]);
   });
 });
+
+describe("the client's logger", () => {
+  it('an async sink that rejects (its log service down) loses its lines, never leaves a rejection unhandled', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.prependListener('unhandledRejection', onUnhandled);
+    undo.push(() => process.off('unhandledRejection', onUnhandled));
+    let lines = 0;
+    // As a log service client's methods are: they return a promise (typed void here, as LogSink's).
+    const send = (() => {
+      lines++;
+      return Promise.reject(new Error('log service unavailable'));
+    }) as () => void;
+    const s = await server((_req, res, n) =>
+      json(res, n === 1 ? 503 : 200, n === 1 ? { status: 'error', message: 'busy' } : ok(paid), {
+        'retry-after': '0',
+      }),
+    );
+    const wallet = s.wallet({
+      logLevel: 'debug',
+      logger: { debug: send, info: send, warn: send, error: send },
+    });
+    await expect(wallet.charges.verify('order_1042')).resolves.toMatchObject({ reference: 'order_1042' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(lines).toBeGreaterThan(0);
+    expect(unhandled).toEqual([]);
+  });
+});

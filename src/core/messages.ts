@@ -86,6 +86,12 @@ export function failureMessage(
     head = `No complete answer from ${words.host} within ${timeout} ms per attempt ${after}`;
   else if (result.reason === 'aborted')
     head = `${subjectOf(words)} was aborted by its signal after ${tries(words.attempts)}.`;
+  else if (result.reason === 'refused' && result.code === 'UND_ERR_CLOSED')
+    // The service is not in question: every call through that dispatcher is refused the same way.
+    head =
+      `${words.outcomeUnknown ? `The last attempt of ${subjectOf(words)}` : subjectOf(words)} was not ` +
+      'sent: the dispatcher it was given is closed (UND_ERR_CLOSED). Give new Wallet() a dispatcher ' +
+      'that is open (a closed one refuses every request).';
   else if (!result.reached && words.outcomeUnknown)
     // The last attempt never left, but an earlier one did: "could not reach" alone would be a lie.
     head = `The last attempt could not reach ${words.host}${code}, but an earlier one may have, ${after}`;

@@ -145,6 +145,10 @@ export function keyProblem(key: unknown, name: string): string | undefined {
   if (/[^\x21-\x7e]/.test(key)) {
     return `contains a character that is not printable ASCII at character ${at(/[^\x21-\x7e]/)}`;
   }
+  // `docker run --env-file` and some CI settings keep a value's quotes as part of it.
+  if (/^(["'])sk_(live|test)_.*\1$/.test(key)) {
+    return `is wrapped in quotes: remove them where ${name} is set (some env files and CI settings keep them)`;
+  }
   if (/^[pr]k_/.test(key)) {
     return 'looks like a public or restricted key; the SDK needs a secret key starting with sk_live_ or sk_test_';
   }
@@ -187,6 +191,11 @@ export function checkHeaders(headers: unknown, where: string): ValidationIssue[]
   try {
     if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
       const message = `must be an object of header names to string values, not ${describe(headers)}`;
+      return [{ path: where, message }];
+    }
+    // By tag (any realm): their entries are no own properties, so not one of them would be sent.
+    if (/^\[object (Headers|Map)\]$/.test(Object.prototype.toString.call(headers))) {
+      const message = `must be an object of header names to string values, not ${describe(headers)}: pass Object.fromEntries() of it`;
       return [{ path: where, message }];
     }
     entries = Object.entries(headers);

@@ -105,19 +105,25 @@ export function createScrubber(key: string, secrets: readonly string[] = []): Sc
     value: copy,
     issues: (list) => list.map((i) => ({ path: text(i.path), message: text(i.message) })),
     result(result) {
-      if (result.kind === 'failure') return { ...result, cause: copy(result.cause) };
-      // Copied only where the key was found: most answers hold none.
+      // The code too: a merchant's fetch may throw anything, and messages name it.
+      if (result.kind === 'failure')
+        return { ...result, code: result.code && text(result.code), cause: copy(result.cause) };
+      // Copied only where the key was found: most answers hold none. Names too: a server may echo it there.
       let headers = result.headers;
-      for (const name of Object.keys(headers)) {
-        const value = headers[name]!;
-        const clean = text(value);
-        if (clean !== value) headers = { ...headers, [name]: clean };
+      for (const [name, value] of Object.entries(result.headers)) {
+        const [cleanName, clean] = [text(name), text(value)];
+        if (cleanName === name && clean === value) continue;
+        if (headers === result.headers) headers = { ...headers };
+        delete headers[name];
+        headers[cleanName] = clean;
       }
       if (result.kind === 'too_large') return headers === result.headers ? result : { ...result, headers };
       const clean = text(result.text);
-      return headers === result.headers && clean === result.text
+      // What could not be decoded quotes the answer's Content-Encoding, which may echo the key.
+      const undecoded = result.undecoded && text(result.undecoded);
+      return headers === result.headers && clean === result.text && undecoded === result.undecoded
         ? result
-        : { ...result, headers, text: clean };
+        : { ...result, headers, text: clean, undecoded };
     },
   };
 }

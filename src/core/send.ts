@@ -151,6 +151,24 @@ export function undiciSender(dispatcher: Dispatcher, turn?: RealSetImmediate): S
     });
 }
 
+// The body as a web stream: node-fetch and polyfills built on it give a Node stream, which, unread,
+// turned an answered call into a connection failure, retried and reported as an unknown outcome.
+function webBody(
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null,
+): ReadableStream<Uint8Array> | null {
+  if (body === null || typeof (body as Partial<ReadableStream>).getReader === 'function')
+    return body as ReadableStream<Uint8Array> | null;
+  const chunks = (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = await chunks.next();
+      if (chunk.done === true) controller.close();
+      else controller.enqueue(chunk.value);
+    },
+    cancel: async () => void (await chunks.return?.()),
+  });
+}
+
 // What fetch decodes by itself (the body it hands over is already decoded).
 const FETCH_DECODES = /^(gzip|x-gzip|deflate|br|zstd|identity)$/i;
 
@@ -180,7 +198,8 @@ export function fetchSender(getFetch: () => FetchFunction | undefined): Sender {
       });
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => (headers[name] = value));
-      const { status, body } = response;
+      const { status } = response;
+      const body = webBody(response.body);
       if (!body) return { kind: 'response', status, headers, text: '' };
       const reader = body.getReader();
       const cancel = (): void => void reader.cancel().catch(() => undefined);

@@ -180,8 +180,12 @@ export function createLogger(
       if (RANK[l] < threshold) return;
       try {
         const line = `[wallet] ${scrub.text(message)}`;
-        if (details) out[l](line, scrub.value(details) as Record<string, unknown>);
-        else out[l](line);
+        const sent: unknown = details
+          ? out[l](line, scrub.value(details) as Record<string, unknown>)
+          : out[l](line);
+        // An async sink (a log service client) may reject: unhandled, that ends a Node process.
+        if (typeof (sent as PromiseLike<unknown> | null)?.then === 'function')
+          Promise.resolve(sent).catch(() => undefined);
       } catch {
         // A logger's failure is not the call's.
       }

@@ -79,7 +79,11 @@ function routeOf(value: string, mode: ProxyRoute['mode'], source: string): [Prox
     const pass = forms(url.password).at(-1)!;
     token = `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(`${user}:${pass}`)))}`;
     secrets.push(`${url.username}:${url.password}`, `${user}:${pass}`, token.slice(6));
-    if (url.password) secrets.push(...forms(url.password));
+    // Alone, only as long as a key fragment: a short one ('2026', 'order') is found in answers by
+    // chance, and scrubbing it there would rewrite their dates, amounts and references.
+    // Without a password the user name is the credential (a provider's token), kept by the same rule.
+    const credential = url.password ? url.password : url.username;
+    secrets.push(...forms(credential).filter((form) => form.length >= 12));
   }
   const uri = `${url.protocol}//${url.host}`;
   return [{ uri, token, mode, source }, [...new Set(secrets)].filter((s) => s.length >= 4)];

@@ -207,7 +207,10 @@ export function createDeliver(
   const report = options.onError ?? defaultOnError;
   const onError = (error: unknown, context: WebhookErrorContext): void => {
     try {
-      report(error, context);
+      const reported: unknown = report(error, context);
+      // An async one (a log service client) may reject: unhandled, that ends a Node process.
+      if (typeof (reported as PromiseLike<unknown> | null)?.then === 'function')
+        Promise.resolve(reported).catch(() => undefined);
     } catch {
       // A failing logger must not turn an answer into a crash.
     }

@@ -12,6 +12,7 @@ import { inspect, promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 import { ConnectionError, Wallet, type ClientOptions } from '../../src/index.js';
+import { BASE_URL, http, HttpResponse, mockService } from '../helpers/mock-service.js';
 import { CERT, loopback, startProxy } from './proxies.js';
 
 const PASSWORD = 'pr0xy-s3cret-pw';
@@ -97,6 +98,26 @@ describe('through a forward HTTP proxy (an http: service)', () => {
     expect(surfaces).toContain('proxy-authorization'); // the page did echo the header...
     expect(surfaces).not.toContain(Buffer.from(`shop:${PASSWORD}`).toString('base64')); // ...without its value
     expect(surfaces).not.toContain(PASSWORD);
+  });
+});
+
+describe('a proxy token given as the user name (http://TOKEN@proxy:3128, no password)', () => {
+  it('is a credential like a password: scrubbed where an answer repeats it', async () => {
+    const token = 'tok_4f9a8b7c6d5e4f3a';
+    const proxyUrl = `http://${token}@proxy.corp:3128`;
+    const mock = mockService(
+      http.get(`${BASE_URL}/v1/charges/verify/order_1042`, () =>
+        HttpResponse.json(
+          { status: 'error', message: `proxy ${proxyUrl}: access denied for ${token}` },
+          { status: 403 },
+        ),
+      ),
+    );
+    const error = (await mock
+      .wallet({ proxy: proxyUrl })
+      .charges.verify('order_1042')
+      .catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe('proxy http://[redacted]@proxy.corp:3128: access denied for [redacted]');
   });
 });
 

@@ -146,6 +146,22 @@ describe('createWebhookHandler (Fetch)', () => {
     expect((await handler(post(BODY, undefined))).status).toBe(400);
   });
 
+  test('an async onError that rejects (its log service down) leaves no rejection unhandled', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.prependListener('unhandledRejection', onUnhandled);
+    try {
+      // Typed void, as a log service client's method returning a promise is accepted.
+      const onError = (() => Promise.reject(new Error('log service unavailable'))) as () => void;
+      const { handler } = setup({ onError });
+      expect((await handler(post(BODY, undefined))).status).toBe(400);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   test('a signature header sent twice (Headers joins it as "sig, sig") is read as the list it is, as the Node handler reads it', async () => {
     const send = async (values: string[]): Promise<number> => {
       const headers = new Headers({ 'content-type': 'application/json' });
