@@ -1,4 +1,5 @@
 import type * as DiagnosticsChannel from 'node:diagnostics_channel';
+import { callQuietly } from '../internal/values.js';
 import { platform } from '../platform/index.js';
 import type { WithResponse } from './types.js';
 import type { ValidationIssue } from '../errors/base.js';
@@ -178,17 +179,10 @@ export function createLogger(
     enabled: (l) => RANK[l] >= threshold,
     log(l, message, details) {
       if (RANK[l] < threshold) return;
-      try {
+      callQuietly(() => {
         const line = `[wallet] ${scrub.text(message)}`;
-        const sent: unknown = details
-          ? out[l](line, scrub.value(details) as Record<string, unknown>)
-          : out[l](line);
-        // An async sink (a log service client) may reject: unhandled, that ends a Node process.
-        if (typeof (sent as PromiseLike<unknown> | null)?.then === 'function')
-          Promise.resolve(sent).catch(() => undefined);
-      } catch {
-        // A logger's failure is not the call's.
-      }
+        return details ? out[l](line, scrub.value(details) as Record<string, unknown>) : out[l](line);
+      });
     },
   };
 }

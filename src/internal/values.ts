@@ -241,3 +241,14 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   const proto = attempt(() => Object.getPrototypeOf(value) as unknown, undefined);
   return proto === Object.prototype || proto === null;
 }
+
+/** Calls a merchant's sink (a logger, an `onError`): its throw or its rejection (unhandled, that ends a Node process) is not the caller's. */
+export function callQuietly(call: () => unknown): void {
+  try {
+    const result = call();
+    if (typeof (result as PromiseLike<unknown> | null)?.then === 'function')
+      Promise.resolve(result).catch(() => undefined);
+  } catch {
+    // A failing logger must not fail a call or turn an answer into a crash.
+  }
+}

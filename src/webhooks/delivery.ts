@@ -11,6 +11,7 @@ import {
   wholeNumber,
 } from '../core/options.js';
 import { WalletError, type ValidationIssue } from '../errors/base.js';
+import { callQuietly } from '../internal/values.js';
 import { isWebhookVerificationError, type WebhookVerificationError } from '../errors/webhook.js';
 import { runOnce } from './dedupe/run-once.js';
 import type { WebhookDedupeStore } from './dedupe/store.js';
@@ -205,16 +206,8 @@ export function createDeliver(
   const { onEvent, onInvalidEvent, dedupe, maxBodyBytes = MAX_BODY_BYTES, bodyTimeout = 10_000 } = options;
   const secret = missing ? missingSecretError() : (options.secret as WebhookSecret);
   const report = options.onError ?? defaultOnError;
-  const onError = (error: unknown, context: WebhookErrorContext): void => {
-    try {
-      const reported: unknown = report(error, context);
-      // An async one (a log service client) may reject: unhandled, that ends a Node process.
-      if (typeof (reported as PromiseLike<unknown> | null)?.then === 'function')
-        Promise.resolve(reported).catch(() => undefined);
-    } catch {
-      // A failing logger must not turn an answer into a crash.
-    }
-  };
+  const onError = (error: unknown, context: WebhookErrorContext): void =>
+    callQuietly(() => report(error, context));
   const fail = (answer: HandlerAnswer, error: unknown): HandlerAnswer => {
     onError(error, { status: answer.status });
     return answer;

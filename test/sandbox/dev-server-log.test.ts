@@ -78,6 +78,29 @@ describe('the development server log', () => {
     expect(lines.find((line) => line.includes('attempt 1/2'))).toMatch(/, next retry in 300ms \(/);
   });
 
+  it('an async logger that rejects (its log service down) loses its lines, never leaves a rejection unhandled', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.prependListener('unhandledRejection', onUnhandled);
+    try {
+      let lines = 0;
+      // As a log service client's methods are: they return a promise (typed void, as SandboxLogger's).
+      const send = (() => {
+        lines++;
+        return Promise.reject(new Error('log service unavailable'));
+      }) as () => void;
+      const sandbox = track({ logger: { info: send, warn: send } });
+      const { url } = await sandbox.listen();
+      const answer = await callHttp(url, 'GET', '/v1/charges/verify/nope');
+      expect(answer.status).toBe(404);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(lines).toBeGreaterThan(0);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('says when it gives up on an endpoint', async () => {
     const closed = await startReceiver();
     await closed.close();

@@ -1,4 +1,5 @@
 /** The development server's log: a line per request and per delivery attempt, as the Stripe CLI's `listen`. */
+import { callQuietly } from '../../internal/values.js';
 import type { SandboxDeliveryAttempt, SandboxRequestRecord } from '../state/records.js';
 
 /** Where the sandbox logs (`console` will do): `info` requests and deliveries; `warn` 5xx, faults, failures. */
@@ -61,13 +62,7 @@ export class LogLines {
 
   write(level: keyof SandboxLogger, line: string): void {
     const safe = escapeControls(line);
-    for (const sink of this.#sinks) {
-      try {
-        sink.logger[level](safe);
-      } catch {
-        // A throwing sink must not fail an answered request.
-      }
-    }
+    for (const sink of this.#sinks) callQuietly(() => sink.logger[level](safe));
   }
 
   /** `12:00:01.100 customer authorize order_1: SUCCESS`: something the sandbox did, at its time `at`. */
