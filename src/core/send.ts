@@ -141,10 +141,9 @@ export function undiciSender(dispatcher: Dispatcher, turn?: RealSetImmediate): S
       const exchange = new UndiciExchange(request, settle, turn);
       const { origin, path, method, headers, body = null, timeout } = request;
       try {
-        dispatcher.dispatch(
-          { origin, path, method, headers, body, headersTimeout: timeout, bodyTimeout: timeout },
-          exchange,
-        );
+        // maxRedirections 0: undici's redirect interceptor reads it per request and then follows nothing.
+        const limits = { headersTimeout: timeout, bodyTimeout: timeout, maxRedirections: 0 as const };
+        dispatcher.dispatch({ origin, path, method, headers, body, ...limits }, exchange);
       } catch (error) {
         exchange.refuse(error);
       }
