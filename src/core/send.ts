@@ -166,23 +166,38 @@ export function fetchSender(getFetch: () => FetchFunction | undefined): Sender {
       return refusal(cause);
     }
     const controller = new AbortController();
+    // A fetch that ignores its signal (a wrapper that drops `init.signal`) is raced, never waited on.
+    let stop: (reason: unknown) => void = () => undefined;
+    const stopped = new Promise<never>((_, reject) => (stop = reject));
+    stopped.catch(() => undefined);
     const deadline = startDeadline(request.timeout, request.signal, {
-      stop: (reason) => controller.abort(reason),
+      stop: (reason) => {
+        controller.abort(reason);
+        stop(reason);
+      },
     });
+    let cancel = (): void => undefined;
     try {
-      const response = await fetchFn(request.url, {
+      const sent = fetchFn(request.url, {
         method: request.method,
         headers: request.headers,
         ...(request.body === undefined ? {} : { body: request.body }),
         signal: controller.signal,
         redirect: 'manual',
       });
+      const response = await Promise.race([sent, stopped]).catch((error: unknown) => {
+        // An answer that comes after the deadline is let go unread.
+        void Promise.resolve(sent)
+          .then((late) => late.body?.cancel())
+          .catch(() => undefined);
+        throw error;
+      });
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => (headers[name] = value));
       const { status, body } = response;
       if (!body) return { kind: 'response', status, headers, text: '' };
       const reader = body.getReader();
-      const cancel = (): void => void reader.cancel().catch(() => undefined);
+      cancel = (): void => void reader.cancel().catch(() => undefined);
       const coding = headers['content-encoding']?.trim();
       if (coding && !coding.split(',').every((name) => FETCH_DECODES.test(name.trim()))) {
         cancel();
@@ -190,11 +205,13 @@ export function fetchSender(getFetch: () => FetchFunction | undefined): Sender {
         return { kind: 'response', status, headers, text: `(${undecoded})`, undecoded };
       }
       // fetch decodes as it streams: the cap counts decoded bytes.
-      const read = await readBounded(() => reader.read(), cancel, headers['content-length']);
+      const next = (): ReturnType<typeof reader.read> => Promise.race([reader.read(), stopped]);
+      const read = await readBounded(next, cancel, headers['content-length']);
       return read
         ? { kind: 'response', status, headers, text: read.text() }
         : { kind: 'too_large', status, headers, limit: MAX_BODY_BYTES };
     } catch (cause) {
+      cancel();
       return deadline.failure(cause);
     } finally {
       deadline.done();
