@@ -116,7 +116,13 @@ class UndiciExchange implements DispatchHandler, Stoppable {
   }
 
   onResponseError(_: unknown, error: Error): void {
-    this.#end(this.#deadline.failure(error));
+    const failure = this.#deadline.failure(error);
+    // Once undici began writing, a code saying "nothing left" (ERR_INVALID_ARG_TYPE from a merchant
+    // interceptor's bug) proves nothing; only the SDK's own proxy refusal still does.
+    const written = this.#controller !== undefined && failure.kind === 'failure';
+    if (written && !failure.reached && failure.code !== 'WALLET_PROXY_REFUSED')
+      return this.#end(failure.reason === 'refused' ? cutOff(error) : { ...failure, reached: true });
+    this.#end(failure);
   }
 
   /** dispatch() threw (an interceptor may, after handing the request on): unknown once undici started it. */
