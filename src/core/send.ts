@@ -156,6 +156,29 @@ export function undiciSender(dispatcher: Dispatcher, turn?: RealSetImmediate): S
     });
 }
 
+/**
+ * A fetch that ignores its signal (a wrapper that drops `init.signal`) is raced, never waited on.
+ * One wait at a time, unlike Promise.race against one pending promise, which keeps a reaction per
+ * read: a body trickled a byte at a time would pile up a million of them.
+ */
+class Race {
+  #reject: ((reason: unknown) => void) | undefined;
+  #stopped: { reason: unknown } | undefined;
+
+  wait<T>(work: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#reject = reject;
+      Promise.resolve(work).then(resolve, reject);
+      if (this.#stopped) this.#reject(this.#stopped.reason);
+    });
+  }
+
+  stop(reason: unknown): void {
+    this.#stopped = { reason };
+    this.#reject?.(reason);
+  }
+}
+
 // What fetch decodes by itself (the body it hands over is already decoded).
 const FETCH_DECODES = /^(gzip|x-gzip|deflate|br|zstd|identity)$/i;
 
@@ -172,14 +195,11 @@ export function fetchSender(getFetch: () => FetchFunction | undefined): Sender {
       return refusal(cause);
     }
     const controller = new AbortController();
-    // A fetch that ignores its signal (a wrapper that drops `init.signal`) is raced, never waited on.
-    let stop: (reason: unknown) => void = () => undefined;
-    const stopped = new Promise<never>((_, reject) => (stop = reject));
-    stopped.catch(() => undefined);
+    const race = new Race();
     const deadline = startDeadline(request.timeout, request.signal, {
       stop: (reason) => {
         controller.abort(reason);
-        stop(reason);
+        race.stop(reason);
       },
     });
     let cancel = (): void => undefined;
@@ -191,7 +211,7 @@ export function fetchSender(getFetch: () => FetchFunction | undefined): Sender {
         signal: controller.signal,
         redirect: 'manual',
       });
-      const response = await Promise.race([sent, stopped]).catch((error: unknown) => {
+      const response = await race.wait(sent).catch((error: unknown) => {
         // An answer that comes after the deadline is let go unread.
         void Promise.resolve(sent)
           .then((late) => late.body?.cancel())
@@ -211,8 +231,7 @@ export function fetchSender(getFetch: () => FetchFunction | undefined): Sender {
         return { kind: 'response', status, headers, text: `(${undecoded})`, undecoded };
       }
       // fetch decodes as it streams: the cap counts decoded bytes.
-      const next = (): ReturnType<typeof reader.read> => Promise.race([reader.read(), stopped]);
-      const read = await readBounded(next, cancel, headers['content-length']);
+      const read = await readBounded(() => race.wait(reader.read()), cancel, headers['content-length']);
       return read
         ? { kind: 'response', status, headers, text: read.text() }
         : { kind: 'too_large', status, headers, limit: MAX_BODY_BYTES };
