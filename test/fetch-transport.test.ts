@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -190,5 +191,17 @@ describe('the fetch option keeps every rule', () => {
       .charges.verify('order_1042', { signal, timeout: 10_000 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestAbortedError);
+  });
+
+  it("reads node-fetch's answer, whose body is a Node stream, not a web ReadableStream", async () => {
+    // node-fetch (v2 and v3), passed to reach a proxy through its `agent`: its Response as it comes.
+    const nodeFetch = async (): Promise<Response> =>
+      ({
+        status: 200,
+        headers: new Headers({ 'content-type': 'application/json' }),
+        body: Readable.from([Buffer.from(JSON.stringify(success(dispatched)))]),
+      }) as unknown as Response;
+    const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: BASE_URL, fetch: nodeFetch, maxRetries: 0 });
+    await expect(wallet.charges.dispatch(dispatch)).resolves.toMatchObject({ reference: 'order_1042' });
   });
 });

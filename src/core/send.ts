@@ -1,6 +1,13 @@
 import type { DispatchController, DispatchHandler, Dispatcher, Platform } from '../platform/types.js';
 import { cutOff, refusal, startDeadline, type Deadline, type Stoppable } from './retry.js';
-import { BodyDecoder, BoundedBody, MAX_BODY_BYTES, encodingPlan, readBounded } from './body.js';
+import {
+  BodyDecoder,
+  BoundedBody,
+  MAX_BODY_BYTES,
+  encodingPlan,
+  readBounded,
+  type ChunkSource,
+} from './body.js';
 import type { AttemptRequest, AttemptResult, FetchFunction, Sender } from './types.js';
 
 // Sending one attempt, through an undici dispatcher or through fetch, under one deadline: an answer,
@@ -179,6 +186,21 @@ class Race {
   }
 }
 
+// node-fetch (v2 and v3, often passed to reach a proxy through its `agent`) hands a Node stream, not
+// a web one: both are async iterables of bytes.
+function chunksOf(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): {
+  next: ChunkSource;
+  cancel: () => void;
+} {
+  if (typeof (body as Partial<ReadableStream>).getReader === 'function') {
+    const reader = (body as ReadableStream<Uint8Array>).getReader();
+    return { next: () => reader.read(), cancel: () => void reader.cancel().catch(() => undefined) };
+  }
+  const iterator = (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  const cancel = (): void => void Promise.resolve(iterator.return?.()).catch(() => undefined);
+  return { next: () => iterator.next(), cancel };
+}
+
 // What fetch decodes by itself (the body it hands over is already decoded).
 const FETCH_DECODES = /^(gzip|x-gzip|deflate|br|zstd|identity)$/i;
 
@@ -222,8 +244,8 @@ export function fetchSender(getFetch: () => FetchFunction | undefined): Sender {
       response.headers.forEach((value, name) => (headers[name] = value));
       const { status, body } = response;
       if (!body) return { kind: 'response', status, headers, text: '' };
-      const reader = body.getReader();
-      cancel = (): void => void reader.cancel().catch(() => undefined);
+      const chunks = chunksOf(body);
+      cancel = chunks.cancel;
       const coding = headers['content-encoding']?.trim();
       if (coding && !coding.split(',').every((name) => FETCH_DECODES.test(name.trim()))) {
         cancel();
@@ -231,7 +253,7 @@ export function fetchSender(getFetch: () => FetchFunction | undefined): Sender {
         return { kind: 'response', status, headers, text: `(${undecoded})`, undecoded };
       }
       // fetch decodes as it streams: the cap counts decoded bytes.
-      const read = await readBounded(() => race.wait(reader.read()), cancel, headers['content-length']);
+      const read = await readBounded(() => race.wait(chunks.next()), cancel, headers['content-length']);
       return read
         ? { kind: 'response', status, headers, text: read.text() }
         : { kind: 'too_large', status, headers, limit: MAX_BODY_BYTES };
