@@ -104,14 +104,24 @@ export class Wallet {
     if (!platform.createAgent) return fetchSender(global);
     // undici's own timeouts are never shorter than the client's: one deadline, the SDK's, decides.
     const limit = Math.max(timeout, 300_000);
-    this.#agent = await platform.createAgent({
-      connect: { minVersion: 'TLSv1.3' },
-      keepAliveTimeout: 30_000,
-      headersTimeout: limit,
-      bodyTimeout: limit,
-      connections: maxConnections,
-      proxy: proxy.route,
-    });
+    try {
+      this.#agent = await platform.createAgent({
+        connect: { minVersion: 'TLSv1.3' },
+        keepAliveTimeout: 30_000,
+        headersTimeout: limit,
+        bodyTimeout: limit,
+        connections: maxConnections,
+        proxy: proxy.route,
+      });
+    } catch (cause) {
+      // undici's file did not load (a bundle or a trimmed deploy left it out): the runtime's fetch, as
+      // where undici cannot load at all; never past a proxy the merchant set (the call says why).
+      if (proxy.route) throw cause;
+      const code = (cause as { code?: unknown } | null)?.code;
+      const why = typeof code === 'string' ? ` (${code.slice(0, 64)})` : '';
+      logger.log('warn', `undici could not load${why}: sending through the runtime's fetch instead.`);
+      return fetchSender(global);
+    }
     return undiciSender(this.#agent, platform.realSetImmediate);
   }
 

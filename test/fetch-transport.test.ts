@@ -2,7 +2,13 @@ import { Readable } from 'node:stream';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ConnectionError, ConnectionTimeoutError, ResponseTooLargeError, Wallet } from '@wallet/node';
+import {
+  ConnectionError,
+  ConnectionTimeoutError,
+  RequestAbortedError,
+  ResponseTooLargeError,
+  Wallet,
+} from '@wallet/node';
 import { fakeClock, track } from './helpers/fake-clock.js';
 import { json, loopback } from './helpers/loopback.js';
 import { BASE_URL, dispatched, paid, TEST_KEY } from './helpers/mock-service.js';
@@ -175,5 +181,28 @@ describe('the fetch option keeps every rule', () => {
     const error = await wallet.charges.dispatch(dispatch).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).toMatchObject({ outcomeUnknown: true });
+  });
+
+  // A merchant's wrapper that builds its own init and drops `signal`: fetch never hears the deadline.
+  const deaf = (answer: () => Promise<Response>) =>
+    new Wallet({ apiKey: TEST_KEY, baseUrl: BASE_URL, fetch: answer, maxRetries: 0, timeout: 200 });
+  const stalledBody = () =>
+    Promise.resolve(new Response(new ReadableStream({ pull: () => new Promise<void>(() => undefined) })));
+
+  it('ends at the timeout even when the fetch ignores its signal: headers that never come', async () => {
+    const wallet = deaf(() => new Promise<Response>(() => undefined));
+    const error = await wallet.refunds
+      .create({ reference: 'order_1042', amount: 100 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionTimeoutError);
+    expect(error).toMatchObject({ attempts: 1, outcomeUnknown: true });
+  });
+
+  it("ends when the merchant's signal fires even when the fetch ignores it: a body that stalls", async () => {
+    const signal = AbortSignal.timeout(50);
+    const error = await deaf(stalledBody)
+      .charges.verify('order_1042', { signal, timeout: 10_000 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestAbortedError);
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, type WalletError } from '@wallet/node';
+import * as undici7 from 'undici';
+import { ApiError, type Dispatcher, type WalletError } from '@wallet/node';
 import { loopback } from './helpers/loopback.js';
 import { caught as caughtAs } from './helpers/caught.js';
 
@@ -56,5 +57,32 @@ describe.each([
     });
     const error = await caught(server.wallet(transport).charges.verify('order_1042'));
     expect(error).toMatchObject({ status: 303, code: 'redirect_refused', outcomeUnknown: false });
+  });
+});
+
+describe("a merchant's dispatcher composed with undici's redirect interceptor", () => {
+  const following = () =>
+    new undici7.Agent().compose(undici7.interceptors.redirect({ maxRedirections: 3 })) as Dispatcher;
+
+  it('a 307 to a refund: refused, the refund never sent again to where it pointed', async () => {
+    server = await loopback((_req, res) => {
+      res.writeHead(307, { location: '/elsewhere' });
+      res.end();
+    });
+    const wallet = server.wallet({ dispatcher: following(), maxRetries: 0 });
+    const error = await caught(wallet.refunds.create(refund));
+    expect(error).toMatchObject({ status: 307, code: 'redirect_refused', outcomeUnknown: false });
+    expect(server.received.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /v1/refunds']);
+  });
+
+  it('a 302 to a verify: refused, not followed', async () => {
+    server = await loopback((_req, res) => {
+      res.writeHead(302, { location: '/v1/charges/verify/order_9999' });
+      res.end();
+    });
+    const wallet = server.wallet({ dispatcher: following(), maxRetries: 0 });
+    const error = await caught(wallet.charges.verify('order_1042'));
+    expect(error).toMatchObject({ status: 302, code: 'redirect_refused' });
+    expect(server.received).toHaveLength(1);
   });
 });

@@ -4,6 +4,7 @@
  * must match what the service saw: either nothing reached the service and the error says so, or
  * the POST may have been written and the error says its outcome is unknown, with the key to retry.
  */
+import { createHash } from 'node:crypto';
 import * as undici from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Wallet } from '@wallet/node';
@@ -54,4 +55,39 @@ describe('an interceptor that throws after handing a POST on', () => {
       }
     });
   }
+});
+
+describe('an interceptor whose own bug throws while the answer comes in', () => {
+  // A body-hashing interceptor passing undefined: Node throws a TypeError coded ERR_INVALID_ARG_TYPE.
+  const hashing: undici.Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) =>
+    dispatch(opts, {
+      onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
+      onResponseStart: (controller, status, headers, message) =>
+        handler.onResponseStart?.(controller, status, headers, message),
+      onResponseData: (controller, chunk) => {
+        handler.onResponseData?.(controller, chunk);
+        createHash('sha256').update(undefined as never);
+      },
+      onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
+      onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
+    });
+
+  it('never says "nothing was sent" about a POST the service answered', async () => {
+    const agent = new undici.Agent();
+    const wallet = new Wallet({
+      apiKey: TEST_KEY,
+      baseUrl: service.url,
+      dispatcher: agent.compose(hashing),
+      maxRetries: 0,
+    });
+    const before = service.received.length;
+    const error = (await wallet.charges.dispatch(DISPATCH).catch((e: unknown) => e)) as Record<
+      string,
+      unknown
+    >;
+    await agent.close();
+    expect(service.received.length - before).toBe(1);
+    expect(error).toMatchObject({ name: 'ConnectionError', outcomeUnknown: true });
+    expect(String(error.message)).not.toContain('Nothing was sent');
+  });
 });

@@ -155,6 +155,18 @@ const cases: [string, Call, string, RegExp][] = [
     /1 to 255/,
   ],
   [
+    'a signal without removeEventListener',
+    (w) => w.charges.verify('r', { signal: { aborted: false, addEventListener() {} } as never }),
+    'options.signal',
+    /must be an AbortSignal/,
+  ],
+  [
+    'a signal whose aborted getter throws',
+    (w) => w.charges.verify('r', { signal: Object.create(AbortSignal.prototype) as AbortSignal }),
+    'options.signal',
+    /must be an AbortSignal/,
+  ],
+  [
     'a header with a line break',
     (w) => w.charges.verify('r', { headers: { 'x-a': 'b\r\nx: y' } }),
     'options.headers.x-a',

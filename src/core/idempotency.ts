@@ -56,24 +56,34 @@ export function mismatches(
   return out;
 }
 
-/** The error for an answer that belongs to another request. */
+/**
+ * The error for an answer that belongs to another request. `unknown`: an earlier attempt of the call
+ * may have acted (a 5xx, a lost connection), which a mismatched answer cannot undo; how to confirm.
+ */
 export function replayMismatch(
   endpoint: string,
   key: string,
   differences: readonly string[],
   received: unknown,
   attempts: number,
+  unknown?: { confirm: string | undefined },
 ): IdempotencyError {
+  const mismatch = `The answer to ${endpoint} does not match its request (${differences.join('; ')})`;
+  const message = unknown
+    ? `${mismatch}: it is the saved answer of a different request made with idempotencyKey '${key}', ` +
+      `or an answer mixed up on its way. The outcome is unknown: an earlier attempt of this call may ` +
+      `have been carried out. ${unknown.confirm ? `Confirm with ${unknown.confirm}` : 'Check with the service'} ` +
+      `before sending this operation again. ${ADVICE}`
+    : `${mismatch}: the service returned the saved answer of a different, earlier request made with ` +
+      `idempotencyKey '${key}', so this request was NOT carried out. ${ADVICE} Then send this ` +
+      `operation again with its own new key.`;
   return new IdempotencyError('replay_mismatch', {
     endpoint,
     idempotencyKey: key,
     attempts,
+    outcomeUnknown: unknown !== undefined,
     received,
-    message:
-      `The answer to ${endpoint} does not match its request (${differences.join('; ')}): the ` +
-      `service returned the saved answer of a different, earlier request made with idempotencyKey ` +
-      `'${key}', so this request was NOT carried out. ${ADVICE} Then send this operation again ` +
-      `with its own new key.`,
+    message,
   });
 }
 

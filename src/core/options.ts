@@ -243,11 +243,19 @@ export const REQUEST_OPTION_RULES: Readonly<Record<string, OptionRule>> = {
   timeout: timeoutProblem,
   totalTimeout: timeoutProblem,
   maxRetries: maxRetriesProblem,
-  signal: (v) =>
-    typeof (v as AbortSignal | null)?.addEventListener === 'function' &&
-    typeof (v as AbortSignal).aborted === 'boolean'
-      ? undefined
-      : 'must be an AbortSignal',
+  signal: (v) => {
+    // All three are used: a listener not removable would throw mid-answer, inside undici.
+    try {
+      const signal = v as AbortSignal | null;
+      return typeof signal?.addEventListener === 'function' &&
+        typeof signal.removeEventListener === 'function' &&
+        typeof signal.aborted === 'boolean'
+        ? undefined
+        : 'must be an AbortSignal';
+    } catch {
+      return 'must be an AbortSignal (reading it threw)';
+    }
+  },
   headers: checkHeaders,
 };
 

@@ -139,6 +139,8 @@ export function callResult<T>(result: AttemptResult, ctx: ResultContext): WithRe
       differences.map((d) => scrub.text(d)),
       data,
       call.attempts,
+      // An earlier attempt may have acted: this answer, not this request's, cannot say it did not.
+      call.outcomeUnknown ? { confirm: wordsOf(ctx).confirm } : undefined,
     );
   }
   const response = {

@@ -1,6 +1,13 @@
 import type { DispatchController, DispatchHandler, Dispatcher, Platform } from '../platform/types.js';
 import { cutOff, refusal, startDeadline, type Deadline, type Stoppable } from './retry.js';
-import { BodyDecoder, BoundedBody, MAX_BODY_BYTES, encodingPlan, readBounded } from './body.js';
+import {
+  BodyDecoder,
+  BoundedBody,
+  MAX_BODY_BYTES,
+  encodingPlan,
+  readBounded,
+  type ChunkSource,
+} from './body.js';
 import type { AttemptRequest, AttemptResult, FetchFunction, Sender } from './types.js';
 
 // Sending one attempt, through an undici dispatcher or through fetch, under one deadline: an answer,
@@ -116,7 +123,13 @@ class UndiciExchange implements DispatchHandler, Stoppable {
   }
 
   onResponseError(_: unknown, error: Error): void {
-    this.#end(this.#deadline.failure(error));
+    const failure = this.#deadline.failure(error);
+    // Once undici began writing, a code saying "nothing left" (ERR_INVALID_ARG_TYPE from a merchant
+    // interceptor's bug) proves nothing; only the SDK's own proxy refusal still does.
+    const written = this.#controller !== undefined && failure.kind === 'failure';
+    if (written && !failure.reached && failure.code !== 'WALLET_PROXY_REFUSED')
+      return this.#end(failure.reason === 'refused' ? cutOff(error) : { ...failure, reached: true });
+    this.#end(failure);
   }
 
   /** dispatch() threw (an interceptor may, after handing the request on): unknown once undici started it. */
@@ -141,32 +154,51 @@ export function undiciSender(dispatcher: Dispatcher, turn?: RealSetImmediate): S
       const exchange = new UndiciExchange(request, settle, turn);
       const { origin, path, method, headers, body = null, timeout } = request;
       try {
-        dispatcher.dispatch(
-          { origin, path, method, headers, body, headersTimeout: timeout, bodyTimeout: timeout },
-          exchange,
-        );
+        // maxRedirections 0: undici's redirect interceptor reads it per request and then follows nothing.
+        const limits = { headersTimeout: timeout, bodyTimeout: timeout, maxRedirections: 0 as const };
+        dispatcher.dispatch({ origin, path, method, headers, body, ...limits }, exchange);
       } catch (error) {
         exchange.refuse(error);
       }
     });
 }
 
-// The body as a web stream: node-fetch and polyfills built on it give a Node stream, which, unread,
-// turned an answered call into a connection failure, retried and reported as an unknown outcome.
-function webBody(
-  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null,
-): ReadableStream<Uint8Array> | null {
-  if (body === null || typeof (body as Partial<ReadableStream>).getReader === 'function')
-    return body as ReadableStream<Uint8Array> | null;
-  const chunks = (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const chunk = await chunks.next();
-      if (chunk.done === true) controller.close();
-      else controller.enqueue(chunk.value);
-    },
-    cancel: async () => void (await chunks.return?.()),
-  });
+/**
+ * A fetch that ignores its signal (a wrapper that drops `init.signal`) is raced, never waited on.
+ * One wait at a time, unlike Promise.race against one pending promise, which keeps a reaction per
+ * read: a body trickled a byte at a time would pile up a million of them.
+ */
+class Race {
+  #reject: ((reason: unknown) => void) | undefined;
+  #stopped: { reason: unknown } | undefined;
+
+  wait<T>(work: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#reject = reject;
+      Promise.resolve(work).then(resolve, reject);
+      if (this.#stopped) this.#reject(this.#stopped.reason);
+    });
+  }
+
+  stop(reason: unknown): void {
+    this.#stopped = { reason };
+    this.#reject?.(reason);
+  }
+}
+
+// node-fetch (v2 and v3, often passed to reach a proxy through its `agent`) hands a Node stream, not
+// a web one: both are async iterables of bytes.
+function chunksOf(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): {
+  next: ChunkSource;
+  cancel: () => void;
+} {
+  if (typeof (body as Partial<ReadableStream>).getReader === 'function') {
+    const reader = (body as ReadableStream<Uint8Array>).getReader();
+    return { next: () => reader.read(), cancel: () => void reader.cancel().catch(() => undefined) };
+  }
+  const iterator = (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  const cancel = (): void => void Promise.resolve(iterator.return?.()).catch(() => undefined);
+  return { next: () => iterator.next(), cancel };
 }
 
 // What fetch decodes by itself (the body it hands over is already decoded).
@@ -185,24 +217,35 @@ export function fetchSender(getFetch: () => FetchFunction | undefined): Sender {
       return refusal(cause);
     }
     const controller = new AbortController();
+    const race = new Race();
     const deadline = startDeadline(request.timeout, request.signal, {
-      stop: (reason) => controller.abort(reason),
+      stop: (reason) => {
+        controller.abort(reason);
+        race.stop(reason);
+      },
     });
+    let cancel = (): void => undefined;
     try {
-      const response = await fetchFn(request.url, {
+      const sent = fetchFn(request.url, {
         method: request.method,
         headers: request.headers,
         ...(request.body === undefined ? {} : { body: request.body }),
         signal: controller.signal,
         redirect: 'manual',
       });
+      const response = await race.wait(sent).catch((error: unknown) => {
+        // An answer that comes after the deadline is let go unread.
+        void Promise.resolve(sent)
+          .then((late) => late.body?.cancel())
+          .catch(() => undefined);
+        throw error;
+      });
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => (headers[name] = value));
-      const { status } = response;
-      const body = webBody(response.body);
+      const { status, body } = response;
       if (!body) return { kind: 'response', status, headers, text: '' };
-      const reader = body.getReader();
-      const cancel = (): void => void reader.cancel().catch(() => undefined);
+      const chunks = chunksOf(body);
+      cancel = chunks.cancel;
       const coding = headers['content-encoding']?.trim();
       if (coding && !coding.split(',').every((name) => FETCH_DECODES.test(name.trim()))) {
         cancel();
@@ -210,11 +253,12 @@ export function fetchSender(getFetch: () => FetchFunction | undefined): Sender {
         return { kind: 'response', status, headers, text: `(${undecoded})`, undecoded };
       }
       // fetch decodes as it streams: the cap counts decoded bytes.
-      const read = await readBounded(() => reader.read(), cancel, headers['content-length']);
+      const read = await readBounded(() => race.wait(chunks.next()), cancel, headers['content-length']);
       return read
         ? { kind: 'response', status, headers, text: read.text() }
         : { kind: 'too_large', status, headers, limit: MAX_BODY_BYTES };
     } catch (cause) {
+      cancel();
       return deadline.failure(cause);
     } finally {
       deadline.done();

@@ -6,7 +6,7 @@ import { REQUEST_OPTION_RULES, checkOptions, mergeHeaders } from './options.js';
 import { KeyMemory, keyReused } from './idempotency.js';
 import { describeResult } from './messages.js';
 import { callResult, mayHaveActed, type ResultContext } from './outcome.js';
-import { delayBeforeRetry, sleep } from './retry.js';
+import { delayBeforeRetry, refusal, sleep } from './retry.js';
 import { maskParams, traceCall, type RetryTrace } from './trace.js';
 import { loadSchemas, snapshot, validate } from './check.js';
 
@@ -156,7 +156,13 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
       const deadline = performance.now() + totalTimeout;
       if (logger.enabled('debug'))
         logger.log('debug', `${endpoint} sending`, { idempotencyKey, params: maskParams(params) });
-      send ??= await openSender();
+      let sender: Sender;
+      try {
+        sender = send ??= await openSender();
+      } catch (cause) {
+        // The way of sending did not load (undici's file, with a proxy set): each attempt is refused.
+        sender = () => Promise.resolve(refusal(cause));
+      }
       const ctx: ResultContext = {
         call: { endpoint, attempts: 0, idempotencyKey, outcomeUnknown: false },
         host,
@@ -183,7 +189,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         const left = deadline - started;
         const cut = left < request.timeout;
         const result = scrub.result(
-          await send(cut ? { ...request, timeout: Math.max(1, Math.ceil(left)) } : request),
+          await sender(cut ? { ...request, timeout: Math.max(1, Math.ceil(left)) } : request),
         );
         ctx.expired = cut && result.kind === 'failure' && result.reason === 'timeout';
         if (post && mayHaveActed(result)) ctx.call.outcomeUnknown = true;

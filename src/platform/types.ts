@@ -55,6 +55,8 @@ export interface DispatchOptions {
   headersTimeout: number;
   /** As `headersTimeout`. */
   bodyTimeout: number;
+  /** 0: a redirect interceptor in a merchant's `compose()` chain follows none (a 3xx is never followed). */
+  maxRedirections: 0;
 }
 
 /**

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionError, IdempotencyError, isWalletError } from '@wallet/node';
 import { specServer } from '../helpers/spec-server.js';
+import { json, loopback } from '../helpers/loopback.js';
+import { refunded } from '../helpers/mock-service.js';
 import { finishPendingRefunds, refund, type RefundRow, type RefundTable } from './crash-safe-refund.js';
 import { caught } from '../helpers/caught.js';
 
@@ -56,6 +58,25 @@ describe('a key reused for another operation never passes as success', () => {
     );
     expect(error).toMatchObject({ code: 'replay_mismatch', received: { authChannel: 'wallet_push' } });
     expect(server.dispatches).toBe(1);
+  });
+
+  it('after a 502 that may have acted, a mismatched answer keeps the outcome unknown: never "not carried out"', async () => {
+    // A gateway's 502 (the service may have refunded), then an answer that is not this request's.
+    const gateway = await loopback((_req, res, n) =>
+      n === 1
+        ? json(res, 502, { status: 'error', message: 'Bad gateway' }, { 'retry-after': '0' })
+        : json(res, 200, { status: 'success', data: { ...refunded, amount: 100_000 } }),
+    );
+    try {
+      const params = { reference: 'order_1042', amount: 50_000 };
+      const error = await caught(gateway.wallet({ maxRetries: 1 }).refunds.create(params));
+      expect(error).toMatchObject({ code: 'replay_mismatch', attempts: 2, outcomeUnknown: true });
+      expect(error!.message).toContain('amount: sent 50000, answered 100000');
+      expect(error!.message).toContain('The outcome is unknown');
+      expect(error!.message).not.toContain('NOT carried out');
+    } finally {
+      await gateway.close();
+    }
   });
 
   it('the same client refuses the key before sending: idempotency_key_reused, nothing sent', async () => {
