@@ -41,6 +41,20 @@ export function missingSecretError(): WebhookVerificationError {
   );
 }
 
+// Whitespace at an end is the line break an env or secrets file leaves: no dashboard secret has it.
+const PADDED = /^\s|\s$/;
+const PADDED_HELP =
+  'has leading or trailing whitespace (a line break or space from an env or secrets file?): check how ' +
+  'WALLET_WEBHOOK_SECRET is loaded, so it holds only the secret';
+
+/** The error for a handler's secret with whitespace at an end, which would refuse every genuine delivery. */
+export function paddedSecretError(secrets: readonly string[]): WebhookVerificationError | undefined {
+  const at = secrets.findIndex((entry) => PADDED.test(entry));
+  if (at === -1) return undefined;
+  const which = secrets.length === 1 ? 'The webhook secret' : `Entry ${at} of the webhook secrets`;
+  return new WebhookVerificationError('missing_secret', `${which} ${PADDED_HELP}.`);
+}
+
 /** The secrets to try, in order. Refuses a missing or empty one: an empty HMAC key is forgeable. */
 export function checkSecrets(secret: WebhookSecret | undefined): readonly string[] {
   // The browser build: a webhook secret there is readable by anyone.
@@ -137,13 +151,15 @@ export function hexBytes(hex: string): Uint8Array {
 }
 
 /** The error for a well-formed signature that no secret produced. */
-export function mismatchError(secretCount: number): WebhookVerificationError {
+export function mismatchError(secrets: readonly string[]): WebhookVerificationError {
+  const padded = secrets.some((entry) => PADDED.test(entry));
   return new WebhookVerificationError(
     'signature_mismatch',
     `The ${WEBHOOK_SIGNATURE_HEADER} signature does not match the body with ` +
-      (secretCount === 1 ? 'the secret' : `any of the ${secretCount} secrets`) +
+      (secrets.length === 1 ? 'the secret' : `any of the ${secrets.length} secrets`) +
       '. Either the body was changed (re-serialized JSON never matches), the secret is wrong, or the ' +
-      'delivery is forged.',
+      'delivery is forged.' +
+      (padded ? ` A secret given ${PADDED_HELP}.` : ''),
   );
 }
 
