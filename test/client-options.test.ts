@@ -97,6 +97,15 @@ describe('new Wallet(options)', () => {
     ]);
   });
 
+  it('refuses options that are a Promise (a missing await), never building from the environment instead', () => {
+    vi.stubEnv('WALLET_SECRET_KEY', 'sk_live_abc123');
+    vi.stubEnv('WALLET_BASE_URL', 'https://pay.example.ng');
+    const options = Promise.resolve({ apiKey: KEY, baseUrl: BASE_URL });
+    expect(constructionError(options as never).issues).toEqual([
+      { path: '', message: 'must be an object, not a Promise (a missing await?)' },
+    ]);
+  });
+
   it("refuses an own __proto__ key as an unknown option, never as the options' prototype", () => {
     const parsed = JSON.parse('{"__proto__":{"maxRetries":1000}}') as object;
     expect(constructionError({ ...parsed, apiKey: KEY, baseUrl: BASE_URL }).issues).toEqual([

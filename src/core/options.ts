@@ -1,5 +1,5 @@
 import { ValidationError, type ValidationIssue } from '../errors/base.js';
-import { closest, describe } from '../internal/values.js';
+import { closest, describe, isThenable } from '../internal/values.js';
 import { platform } from '../platform/index.js';
 import type { AppInfo } from './config.js';
 
@@ -33,7 +33,7 @@ export function checkOptions(
   if (value === undefined) return [];
   let given: string[];
   try {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || isThenable(value)) {
       return [{ path: where, message: `must be an object, not ${describe(value)}` }];
     }
     given = Object.keys(value);
@@ -64,11 +64,13 @@ export function checkOptions(
 
 /**
  * Own and known options (a config class's getters too) read once, so what is checked is what runs;
- * own ones set to undefined stay, so an unknown one is reported. A non-object or an array comes back
- * as it is, for checkOptions to refuse; options it cannot list (a Proxy that throws) are a ValidationError.
+ * own ones set to undefined stay, so an unknown one is reported. A non-object, an array or a Promise
+ * comes back as it is, for checkOptions to refuse; options it cannot list (a Proxy that throws) are a
+ * ValidationError.
  */
 export function readOptions(options: unknown, rules: object, context: string, where = ''): unknown {
-  if (typeof options !== 'object' || options === null) return options;
+  // A Promise read as options has none: its caller's settings (an idempotency key) would be dropped.
+  if (typeof options !== 'object' || options === null || isThenable(options)) return options;
   try {
     if (Array.isArray(options)) return options;
     const out: Record<string, unknown> = {};

@@ -11,6 +11,7 @@ export function describe(value: unknown): string {
     }
     if (typeof value === 'bigint') return `the bigint ${value}n`;
     if (typeof value === 'function') return 'a function';
+    if (isThenable(value)) return 'a Promise (a missing await?)';
     if (typeof value === 'object') {
       const name = constructorName(value);
       return name && name !== 'Object' ? `an instance of ${name}` : 'an object';
@@ -237,4 +238,10 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   if (typeof value !== 'object' || value === null) return false;
   const proto = attempt(() => Object.getPrototypeOf(value) as unknown, undefined);
   return proto === Object.prototype || proto === null;
+}
+
+/** True for a Promise or other thenable: what a missing `await` passes where a value belongs; never throws. */
+export function isThenable(value: unknown): boolean {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  return attempt(() => typeof (value as { then?: unknown }).then === 'function', false);
 }
