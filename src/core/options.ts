@@ -147,6 +147,13 @@ export function keyProblem(key: unknown, name: string): string | undefined {
   if (/[^\x21-\x7e]/.test(key)) {
     return `contains a character that is not printable ASCII at character ${at(/[^\x21-\x7e]/)}`;
   }
+  // What an env file leaves when read by a loader that keeps quotes (Docker's --env-file, systemd).
+  if (/^(["'`]).*\1$/.test(key) && KEY_PREFIX.test(key.slice(1))) {
+    return `is wrapped in quotes: remove them where ${name} is set (Docker's --env-file and systemd keep them)`;
+  }
+  if (/^[A-Za-z_]\w*=/.test(key) && KEY_PREFIX.test(key.slice(key.indexOf('=') + 1))) {
+    return `holds a whole line of an env file (NAME=…): set ${name} to the key alone`;
+  }
   if (/^[pr]k_/.test(key)) {
     return 'looks like a public or restricted key; the SDK needs a secret key starting with sk_live_ or sk_test_';
   }
