@@ -131,9 +131,14 @@ export function signatureHex(given: WebhookSignatureHeader): string {
     value = distinct[0];
   } else value = normalize(header);
   if (value === undefined || value === null || value === '') {
+    // undefined is what a Node lookup with capitals gives on every delivery: Node lowercases names.
+    const hint =
+      given === undefined
+        ? ` In Node, read it as req.headers['${WEBHOOK_SIGNATURE_HEADER}']: header names are lowercase there.`
+        : '';
     throw new WebhookVerificationError(
       'missing_signature',
-      `The ${WEBHOOK_SIGNATURE_HEADER} header is missing or empty.`,
+      `The ${WEBHOOK_SIGNATURE_HEADER} header is missing or empty.${hint}`,
     );
   }
   if (typeof value !== 'string' || !SIGNATURE_FORM.test(value)) {
