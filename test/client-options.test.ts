@@ -50,6 +50,11 @@ describe('new Wallet(options)', () => {
     ['not a url', /valid absolute URL/],
     ['https://user:pw@api.example.ng', /credentials/],
     ['https://api.example.ng/?v=1', /query/],
+    // Without a scheme: localhost:4010 parsed as a URL of scheme localhost: and was told to use https:.
+    ['localhost:4010', /has no scheme: use http:\/\/localhost:4010$/],
+    ['127.0.0.1:4010', /has no scheme: use http:\/\/127\.0\.0\.1:4010$/],
+    ['api.example.ng', /has no scheme: use https:\/\/api\.example\.ng$/],
+    ['"https://api.example.ng"', /is wrapped in quotes: remove them where baseUrl is set/],
   ])('refuses baseUrl %s', (baseUrl, message) => {
     expect(constructionError({ apiKey: KEY, baseUrl }).issues[0]?.message).toMatch(message);
   });
