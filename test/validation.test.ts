@@ -160,6 +160,13 @@ const cases: [string, Call, string, RegExp][] = [
     'options.headers.x-a',
     /line break/,
   ],
+  // The README resolves "by handle or phone": a phone number goes in handle, as the service takes it.
+  [
+    'a phone number under phone',
+    (w) => w.charges.resolveHandle({ phone: '+2348000000001', amount: 500_000, reference: 'r' } as never),
+    'phone',
+    /a phone number goes in handle/,
+  ],
   // A missing await: the Promise of the parameters, or of a value, is named as what it is.
   [
     'parameters that are a Promise',
