@@ -39,7 +39,7 @@ export interface WebhookErrorContext {
 export interface WebhookHandlerOptions {
   /**
    * Your webhook secret, or several during a rotation (any may match). A malformed one (an empty
-   * array, a number, an empty entry, whitespace at an end) throws at creation. A missing one (`undefined` or `''`, as in a
+   * array, a number, an empty entry, whitespace or quotes at its ends) throws at creation. A missing one (`undefined` or `''`, as in a
    * `next build` without variables) does not: each delivery is answered 500 and reported to
    * `onError` naming the missing secret, so the service delivers again once it is set.
    */

@@ -41,18 +41,31 @@ export function missingSecretError(): WebhookVerificationError {
   );
 }
 
-// Whitespace at an end is the line break an env or secrets file leaves: no dashboard secret has it.
-const PADDED = /^\s|\s$/;
-const PADDED_HELP =
-  'has leading or trailing whitespace (a line break or space from an env or secrets file?): check how ' +
-  'WALLET_WEBHOOK_SECRET is loaded, so it holds only the secret';
+// Whitespace at an end is the line break an env or secrets file leaves, and quotes around it are what
+// Docker's --env-file and systemd keep of a .env value: no dashboard secret has either.
+const WHERE = 'WALLET_WEBHOOK_SECRET';
+function loadingProblem(secret: string): string | undefined {
+  if (/^\s|\s$/.test(secret)) {
+    return (
+      'has leading or trailing whitespace (a line break or space from an env or secrets file?): ' +
+      `check how ${WHERE} is loaded, so it holds only the secret`
+    );
+  }
+  if (/^(["'`]).*\1$/s.test(secret)) {
+    return `is wrapped in quotes (Docker's --env-file and systemd keep them): remove them where ${WHERE} is set`;
+  }
+  return undefined;
+}
 
-/** The error for a handler's secret with whitespace at an end, which would refuse every genuine delivery. */
+/** The error for a handler's secret as an env file left it, which would refuse every genuine delivery. */
 export function paddedSecretError(secrets: readonly string[]): WebhookVerificationError | undefined {
-  const at = secrets.findIndex((entry) => PADDED.test(entry));
-  if (at === -1) return undefined;
-  const which = secrets.length === 1 ? 'The webhook secret' : `Entry ${at} of the webhook secrets`;
-  return new WebhookVerificationError('missing_secret', `${which} ${PADDED_HELP}.`);
+  for (const [at, entry] of secrets.entries()) {
+    const problem = loadingProblem(entry);
+    if (problem === undefined) continue;
+    const which = secrets.length === 1 ? 'The webhook secret' : `Entry ${at} of the webhook secrets`;
+    return new WebhookVerificationError('missing_secret', `${which} ${problem}.`);
+  }
+  return undefined;
 }
 
 /** The secrets to try, in order. Refuses a missing or empty one: an empty HMAC key is forgeable. */
@@ -157,14 +170,14 @@ export function hexBytes(hex: string): Uint8Array {
 
 /** The error for a well-formed signature that no secret produced. */
 export function mismatchError(secrets: readonly string[]): WebhookVerificationError {
-  const padded = secrets.some((entry) => PADDED.test(entry));
+  const problem = secrets.map(loadingProblem).find((found) => found !== undefined);
   return new WebhookVerificationError(
     'signature_mismatch',
     `The ${WEBHOOK_SIGNATURE_HEADER} signature does not match the body with ` +
       (secrets.length === 1 ? 'the secret' : `any of the ${secrets.length} secrets`) +
       '. Either the body was changed (re-serialized JSON never matches), the secret is wrong, or the ' +
       'delivery is forged.' +
-      (padded ? ` A secret given ${PADDED_HELP}.` : ''),
+      (problem ? ` A secret given ${problem}.` : ''),
   );
 }
 

@@ -110,6 +110,16 @@ describe.each([
       }),
     );
   });
+
+  // Docker's --env-file and systemd keep the quotes of WALLET_WEBHOOK_SECRET="whsec_…".
+  test('a secret wrapped in quotes throws at construction, saying so', () => {
+    expect(() => create({ secret: `"${SECRET}"`, onEvent: () => undefined })).toThrow(
+      expect.objectContaining({
+        reason: 'missing_secret',
+        message: expect.stringMatching(/wrapped in quotes.*WALLET_WEBHOOK_SECRET/),
+      }),
+    );
+  });
 });
 
 describe.each([
@@ -120,6 +130,12 @@ describe.each([
     const error: unknown = await (async () => verify(BODY, SIGNATURE, `${SECRET}\n`))().catch((e) => e);
     expect(error).toMatchObject({ reason: 'signature_mismatch' });
     expect((error as Error).message).toMatch(/leading or trailing whitespace.*WALLET_WEBHOOK_SECRET/);
+  });
+
+  test('refuses the genuine delivery with a mismatch that names quotes around the secret', async () => {
+    const error: unknown = await (async () => verify(BODY, SIGNATURE, `'${SECRET}'`))().catch((e) => e);
+    expect(error).toMatchObject({ reason: 'signature_mismatch' });
+    expect((error as Error).message).toMatch(/wrapped in quotes.*WALLET_WEBHOOK_SECRET/);
   });
 
   test('a mismatch with a clean secret does not mention whitespace', async () => {
