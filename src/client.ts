@@ -159,12 +159,20 @@ export class Wallet {
 /** What an unset setting is filled with until a call refuses: never sent anywhere. */
 const UNSET_ORIGIN = 'https://wallet-base-url-unset.invalid';
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+// A host (localhost, a dotted name or address, [::1]) with an optional port and path, and no scheme.
+const SCHEMELESS = /^(localhost|\[::1\]|[a-z0-9-]+(?:\.[a-z0-9-]+)+)(?::\d{1,5})?(?:\/[\w./-]*)?$/i;
 
 // `name` is where the value came from: the `baseUrl` option or the `WALLET_BASE_URL` variable.
 function parseBaseUrl(value: unknown, name: string, issues: ValidationIssue[]): URL | undefined {
   const fail = (message: string): undefined => void issues.push({ path: name, message });
   if (typeof value !== 'string')
     return fail(`must be a string, got ${value === null ? 'null' : typeof value}`);
+  // An env file's quotes, or a host without its scheme ('localhost:4010' parses, as scheme localhost:).
+  if (/^(["'`]).*\1$/s.test(value)) return fail(`is wrapped in quotes: remove them where ${name} is set`);
+  const host = SCHEMELESS.exec(value)?.[1];
+  if (host !== undefined) {
+    return fail(`has no scheme: use ${LOOPBACK.test(host) ? 'http' : 'https'}://${value}`);
+  }
   let url: URL;
   try {
     url = new URL(value);

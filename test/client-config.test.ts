@@ -119,8 +119,10 @@ describe('a key message says what is actually wrong, never the key', () => {
       /is 509 characters long, longer than any key \(at most 508\)/,
     ],
     ['a non-ASCII letter', 'sk_test_abcdéf0123', /not printable ASCII at character 13/],
-    ['double quotes (docker run --env-file keeps them)', '"sk_test_abcdef0123"', /is wrapped in quotes/],
-    ['single quotes', "'sk_test_abcdef0123'", /is wrapped in quotes: remove them/],
+    // Docker's --env-file and systemd's EnvironmentFile keep the quotes a .env file has.
+    ['double quotes around it', '"sk_test_abcdef0123"', /is wrapped in quotes: remove them/],
+    ['single quotes around it', "'sk_live_abcdef0123'", /is wrapped in quotes: remove them/],
+    ['a whole env file line', 'WALLET_SECRET_KEY=sk_test_abcdef0123', /a whole line of an env file/],
   ])('%s', (_, apiKey, message) => {
     const error = constructionError({ apiKey, baseUrl: BASE_URL });
     expect(error.issues).toEqual([{ path: 'apiKey', message: expect.stringMatching(message) }]);

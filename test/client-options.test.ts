@@ -50,6 +50,11 @@ describe('new Wallet(options)', () => {
     ['not a url', /valid absolute URL/],
     ['https://user:pw@api.example.ng', /credentials/],
     ['https://api.example.ng/?v=1', /query/],
+    // Without a scheme: localhost:4010 parsed as a URL of scheme localhost: and was told to use https:.
+    ['localhost:4010', /has no scheme: use http:\/\/localhost:4010$/],
+    ['127.0.0.1:4010', /has no scheme: use http:\/\/127\.0\.0\.1:4010$/],
+    ['api.example.ng', /has no scheme: use https:\/\/api\.example\.ng$/],
+    ['"https://api.example.ng"', /is wrapped in quotes: remove them where baseUrl is set/],
   ])('refuses baseUrl %s', (baseUrl, message) => {
     expect(constructionError({ apiKey: KEY, baseUrl }).issues[0]?.message).toMatch(message);
   });
@@ -94,6 +99,15 @@ describe('new Wallet(options)', () => {
     }
     expect(constructionError(new Settings()).issues).toEqual([
       { path: 'apiKey', message: 'could not be read (its getter threw)' },
+    ]);
+  });
+
+  it('refuses options that are a Promise (a missing await), never building from the environment instead', () => {
+    vi.stubEnv('WALLET_SECRET_KEY', 'sk_live_abc123');
+    vi.stubEnv('WALLET_BASE_URL', 'https://pay.example.ng');
+    const options = Promise.resolve({ apiKey: KEY, baseUrl: BASE_URL });
+    expect(constructionError(options as never).issues).toEqual([
+      { path: '', message: 'must be an object, not a Promise (a missing await?)' },
     ]);
   });
 

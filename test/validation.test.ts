@@ -172,6 +172,39 @@ const cases: [string, Call, string, RegExp][] = [
     'options.headers.x-a',
     /line break/,
   ],
+  // The README resolves "by handle or phone": a phone number goes in handle, as the service takes it.
+  [
+    'a phone number under phone',
+    (w) => w.charges.resolveHandle({ phone: '+2348000000001', amount: 500_000, reference: 'r' } as never),
+    'phone',
+    /a phone number goes in handle/,
+  ],
+  // A missing await: the Promise of the parameters, or of a value, is named as what it is.
+  [
+    'parameters that are a Promise',
+    (w) => w.refunds.create(Promise.resolve({ reference: 'r' }) as never),
+    '',
+    /must be an object, not a Promise \(a missing await\?\)/,
+  ],
+  [
+    'a reference that is a Promise',
+    (w) => w.charges.verify(Promise.resolve('r') as never),
+    'reference',
+    /not a Promise \(a missing await\?\)/,
+  ],
+  [
+    'an amount that is a Promise',
+    (w) => w.charges.resolveHandle({ ...resolve, amount: Promise.resolve(500_000) as never }),
+    'amount',
+    /not a Promise \(a missing await\?\)/,
+  ],
+  // Taken for options without any, the call went out with a new key: a retry could refund twice.
+  [
+    'request options that are a Promise',
+    (w) => w.refunds.create({ reference: 'r' }, Promise.resolve({ idempotencyKey: 'refund-7' }) as never),
+    'options',
+    /must be an object, not a Promise \(a missing await\?\)/,
+  ],
 ];
 
 describe('request validation', () => {

@@ -2,7 +2,7 @@ import type * as SchemaModule from '../schemas/index.js';
 import type { SchemaName } from '../schemas/index.js';
 import { ValidationError, type ValidationIssue } from '../errors/base.js';
 import type { Scrubber } from './scrub.js';
-import { isPlainObject } from '../internal/values.js';
+import { describe, isPlainObject, isThenable } from '../internal/values.js';
 
 // A call's parameters are read once into a plain copy (the copy checked is the copy sent), then
 // judged by zod's schemas, loaded on the first call; a failed load is a ValidationError, nothing sent.
@@ -39,6 +39,11 @@ export function validate(
   s: Schemas,
   scrub: Scrubber,
 ): Record<string, unknown> {
+  // Read as an object, a Promise would be refused for lacking every field the caller did give.
+  if (isThenable(params)) {
+    const issue = { path: '', message: `must be an object, not ${describe(params)}` };
+    throw new ValidationError(name, [issue], 'Nothing was sent.');
+  }
   let checked: ReturnType<Schemas['check']>;
   try {
     checked = s.check(s[schema], params);

@@ -1,5 +1,5 @@
 import { ValidationError, type ValidationIssue } from '../errors/base.js';
-import { closest, describe } from '../internal/values.js';
+import { closest, describe, isThenable } from '../internal/values.js';
 import { platform } from '../platform/index.js';
 import type { AppInfo } from './config.js';
 
@@ -33,7 +33,7 @@ export function checkOptions(
   if (value === undefined) return [];
   let given: string[];
   try {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || isThenable(value)) {
       return [{ path: where, message: `must be an object, not ${describe(value)}` }];
     }
     given = Object.keys(value);
@@ -64,11 +64,13 @@ export function checkOptions(
 
 /**
  * Own and known options (a config class's getters too) read once, so what is checked is what runs;
- * own ones set to undefined stay, so an unknown one is reported. A non-object or an array comes back
- * as it is, for checkOptions to refuse; options it cannot list (a Proxy that throws) are a ValidationError.
+ * own ones set to undefined stay, so an unknown one is reported. A non-object, an array or a Promise
+ * comes back as it is, for checkOptions to refuse; options it cannot list (a Proxy that throws) are a
+ * ValidationError.
  */
 export function readOptions(options: unknown, rules: object, context: string, where = ''): unknown {
-  if (typeof options !== 'object' || options === null) return options;
+  // A Promise read as options has none: its caller's settings (an idempotency key) would be dropped.
+  if (typeof options !== 'object' || options === null || isThenable(options)) return options;
   try {
     if (Array.isArray(options)) return options;
     const out: Record<string, unknown> = {};
@@ -145,9 +147,12 @@ export function keyProblem(key: unknown, name: string): string | undefined {
   if (/[^\x21-\x7e]/.test(key)) {
     return `contains a character that is not printable ASCII at character ${at(/[^\x21-\x7e]/)}`;
   }
-  // `docker run --env-file` and some CI settings keep a value's quotes as part of it.
-  if (/^(["'])sk_(live|test)_.*\1$/.test(key)) {
-    return `is wrapped in quotes: remove them where ${name} is set (some env files and CI settings keep them)`;
+  // What an env file leaves when read by a loader that keeps quotes (Docker's --env-file, systemd).
+  if (/^(["'`]).*\1$/.test(key) && KEY_PREFIX.test(key.slice(1))) {
+    return `is wrapped in quotes: remove them where ${name} is set (Docker's --env-file and systemd keep them)`;
+  }
+  if (/^[A-Za-z_]\w*=/.test(key) && KEY_PREFIX.test(key.slice(key.indexOf('=') + 1))) {
+    return `holds a whole line of an env file (NAME=…): set ${name} to the key alone`;
   }
   if (/^[pr]k_/.test(key)) {
     return 'looks like a public or restricted key; the SDK needs a secret key starting with sk_live_ or sk_test_';

@@ -11,6 +11,7 @@ export function describe(value: unknown): string {
     }
     if (typeof value === 'bigint') return `the bigint ${value}n`;
     if (typeof value === 'function') return 'a function';
+    if (isThenable(value)) return 'a Promise (a missing await?)';
     if (typeof value === 'object') {
       const name = constructorName(value);
       return name && name !== 'Object' ? `an instance of ${name}` : 'an object';
@@ -242,12 +243,17 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return proto === Object.prototype || proto === null;
 }
 
+/** True for a Promise or other thenable: what a missing `await` passes where a value belongs; never throws. */
+export function isThenable(value: unknown): boolean {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  return attempt(() => typeof (value as { then?: unknown }).then === 'function', false);
+}
+
 /** Calls a merchant's sink (a logger, an `onError`): its throw or its rejection (unhandled, that ends a Node process) is not the caller's. */
 export function callQuietly(call: () => unknown): void {
   try {
     const result = call();
-    if (typeof (result as PromiseLike<unknown> | null)?.then === 'function')
-      Promise.resolve(result).catch(() => undefined);
+    if (isThenable(result)) Promise.resolve(result).catch(() => undefined);
   } catch {
     // A failing logger must not fail a call or turn an answer into a crash.
   }

@@ -151,7 +151,15 @@ function judge(row: LedgerRow, result: VerifyResult): { verdict: Verdict; detail
   const untrusted = untrustedAnswer(row, tx);
   if (untrusted !== undefined) return { verdict: 'error', detail: untrusted };
   if (tx.amount !== row.amount) {
-    return { verdict: 'amount_mismatch', detail: `ledger ${row.amount} Kobo, service ${tx.amount} Kobo` };
+    // The finance team's first mistake: every row of a ledger kept in Naira is 100 times short.
+    const naira =
+      tx.amount === row.amount * 100
+        ? ': 100 times the ledger, so the ledger may be in Naira (amounts are Kobo; toKobo() converts)'
+        : '';
+    return {
+      verdict: 'amount_mismatch',
+      detail: `ledger ${row.amount} Kobo, service ${tx.amount} Kobo${naira}`,
+    };
   }
   if (tx.status === 'SUCCESS') {
     if (row.status !== 'paid')

@@ -267,9 +267,13 @@ export function check(schema: z.ZodMiniType, value: unknown, prefix = ''): Check
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
         const guess = closest(key, known);
+        // resolveHandle takes a customer "by handle or phone" in the one field the service has.
+        const phone = known.includes('handle') && /^(phone|mobile|msisdn)/i.test(key);
         issues.push({
           path: [path, key].filter(Boolean).join('.'),
-          message: `is not a known parameter${guess ? ` (did you mean '${guess}'?)` : ''}`,
+          message: phone
+            ? 'is not a known parameter: a phone number goes in handle, as given'
+            : `is not a known parameter${guess ? ` (did you mean '${guess}'?)` : ''}`,
         });
       }
     } else {

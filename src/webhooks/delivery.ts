@@ -21,6 +21,7 @@ import {
   missingSecretError,
   parsedBodyError,
   readEvent,
+  paddedSecretError,
   secretsOf,
 } from './signature.js';
 import type { WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
@@ -39,7 +40,7 @@ export interface WebhookErrorContext {
 export interface WebhookHandlerOptions {
   /**
    * Your webhook secret, or several during a rotation (any may match). A malformed one (an empty
-   * array, a number, an empty entry) throws at creation. A missing one (`undefined` or `''`, as in a
+   * array, a number, an empty entry, whitespace or quotes at its ends) throws at creation. A missing one (`undefined` or `''`, as in a
    * `next build` without variables) does not: each delivery is answered 500 and reported to
    * `onError` naming the missing secret, so the service delivers again once it is set.
    */
@@ -202,7 +203,10 @@ export function createDeliver(
     issues.push({ path: 'secret', message: 'must be a non-empty string, or a non-empty array of them' });
   }
   throwIssues(`${caller} options`, issues);
-  if (!missing) checkSecrets(options.secret);
+  if (!missing) {
+    const padded = paddedSecretError(checkSecrets(options.secret));
+    if (padded) throw padded;
+  }
   const { onEvent, onInvalidEvent, dedupe, maxBodyBytes = MAX_BODY_BYTES, bodyTimeout = 10_000 } = options;
   const secret = missing ? missingSecretError() : (options.secret as WebhookSecret);
   const report = options.onError ?? defaultOnError;

@@ -190,7 +190,8 @@ export function createNodeWebhookHandler(options: WebhookHandlerOptions): NodeWe
           ? Promise.resolve(left ?? null)
           : readNodeBody(req, max, ms);
       },
-      signatureHeader(req),
+      // null, as Fetch's headers.get() gives: the capitalized-lookup hint is for verifyWebhook's callers.
+      signatureHeader(req) ?? null,
     );
     if (res.headersSent) return;
     res.statusCode = answer.status;

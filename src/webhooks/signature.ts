@@ -41,6 +41,33 @@ export function missingSecretError(): WebhookVerificationError {
   );
 }
 
+// Whitespace at an end is the line break an env or secrets file leaves, and quotes around it are what
+// Docker's --env-file and systemd keep of a .env value: no dashboard secret has either.
+const WHERE = 'WALLET_WEBHOOK_SECRET';
+function loadingProblem(secret: string): string | undefined {
+  if (/^\s|\s$/.test(secret)) {
+    return (
+      'has leading or trailing whitespace (a line break or space from an env or secrets file?): ' +
+      `check how ${WHERE} is loaded, so it holds only the secret`
+    );
+  }
+  if (/^(["'`]).*\1$/s.test(secret)) {
+    return `is wrapped in quotes (Docker's --env-file and systemd keep them): remove them where ${WHERE} is set`;
+  }
+  return undefined;
+}
+
+/** The error for a handler's secret as an env file left it, which would refuse every genuine delivery. */
+export function paddedSecretError(secrets: readonly string[]): WebhookVerificationError | undefined {
+  for (const [at, entry] of secrets.entries()) {
+    const problem = loadingProblem(entry);
+    if (problem === undefined) continue;
+    const which = secrets.length === 1 ? 'The webhook secret' : `Entry ${at} of the webhook secrets`;
+    return new WebhookVerificationError('missing_secret', `${which} ${problem}.`);
+  }
+  return undefined;
+}
+
 /** The secrets to try, in order. Refuses a missing or empty one: an empty HMAC key is forgeable. */
 export function checkSecrets(secret: WebhookSecret | undefined): readonly string[] {
   // The browser build: a webhook secret there is readable by anyone.
@@ -117,9 +144,14 @@ export function signatureHex(given: WebhookSignatureHeader): string {
     value = distinct[0];
   } else value = normalize(header);
   if (value === undefined || value === null || value === '') {
+    // undefined is what a Node lookup with capitals gives on every delivery: Node lowercases names.
+    const hint =
+      given === undefined
+        ? ` In Node, read it as req.headers['${WEBHOOK_SIGNATURE_HEADER}']: header names are lowercase there.`
+        : '';
     throw new WebhookVerificationError(
       'missing_signature',
-      `The ${WEBHOOK_SIGNATURE_HEADER} header is missing or empty.`,
+      `The ${WEBHOOK_SIGNATURE_HEADER} header is missing or empty.${hint}`,
     );
   }
   if (typeof value !== 'string' || !SIGNATURE_FORM.test(value)) {
@@ -137,13 +169,15 @@ export function hexBytes(hex: string): Uint8Array {
 }
 
 /** The error for a well-formed signature that no secret produced. */
-export function mismatchError(secretCount: number): WebhookVerificationError {
+export function mismatchError(secrets: readonly string[]): WebhookVerificationError {
+  const problem = secrets.map(loadingProblem).find((found) => found !== undefined);
   return new WebhookVerificationError(
     'signature_mismatch',
     `The ${WEBHOOK_SIGNATURE_HEADER} signature does not match the body with ` +
-      (secretCount === 1 ? 'the secret' : `any of the ${secretCount} secrets`) +
+      (secrets.length === 1 ? 'the secret' : `any of the ${secrets.length} secrets`) +
       '. Either the body was changed (re-serialized JSON never matches), the secret is wrong, or the ' +
-      'delivery is forged.',
+      'delivery is forged.' +
+      (problem ? ` A secret given ${problem}.` : ''),
   );
 }
 

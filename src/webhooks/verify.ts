@@ -113,7 +113,7 @@ export function verifySignature(
     if (crypto.timingSafeEqual(crypto.createHmac('sha512', hmacKey(key)).update(body).digest(), given))
       matched = true;
   }
-  if (!matched) throw mismatchError(secrets.length);
+  if (!matched) throw mismatchError(secrets);
   return body;
 }
 
@@ -183,7 +183,7 @@ export async function verifySignatureAsync(
   const check = async (key: string): Promise<boolean> =>
     subtle.verify('HMAC', await verifyKey(key), given, body);
   const results = await Promise.all(secrets.map(check));
-  if (!results.includes(true)) throw mismatchError(secrets.length);
+  if (!results.includes(true)) throw mismatchError(secrets);
   return body;
 }
 

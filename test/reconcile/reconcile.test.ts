@@ -66,6 +66,24 @@ describe('charges.reconcile', () => {
     expect(lines[5]?.detail).toBe('ledger 250000 Kobo, service 300000 Kobo');
   });
 
+  it('says a ledger kept in Naira is one when the service holds exactly 100 times its amount', async () => {
+    const { sandbox, wallet } = setup();
+    await seedCharge(sandbox, 'naira_row', 450_000, 'SUCCESS');
+    await seedCharge(sandbox, 'other_row', 450_000, 'SUCCESS');
+    const lines = await collect(
+      wallet.charges.reconcile([
+        { reference: 'naira_row', amount: 4_500, status: 'paid' },
+        { reference: 'other_row', amount: 4_501, status: 'paid' },
+      ]),
+    );
+    expect(lines.map((l) => l.verdict)).toEqual(['amount_mismatch', 'amount_mismatch']);
+    expect(lines[0]?.detail).toBe(
+      'ledger 4500 Kobo, service 450000 Kobo: 100 times the ledger, so the ledger may be in Naira ' +
+        '(amounts are Kobo; toKobo() converts)',
+    );
+    expect(lines[1]?.detail).toBe('ledger 4501 Kobo, service 450000 Kobo');
+  });
+
   it('flags a paid charge whose fee or netAmount breaks the fee rule (2%, half up, capped at 200000)', async () => {
     const amount = 12_345_678;
     const fees: Record<string, [number, number]> = {

@@ -11,6 +11,7 @@ import {
   createNodeWebhookHandler,
   createWebhookHandler,
   verifyWebhook,
+  verifyWebhookAsync,
   WebhookVerificationError,
 } from '../../src/webhooks.js';
 import { BODY, SECRET, SIGNATURE, close, deliver, listen, recording } from './helpers.js';
@@ -94,5 +95,52 @@ describe.each([
     expect(() => create({ secret: secret as unknown as string, onEvent: () => undefined })).toThrow(
       WebhookVerificationError,
     );
+  });
+
+  // Read from an env or secrets file with its line break, it would refuse every genuine delivery 400.
+  test.each([
+    ['a line break at its end', `${SECRET}\n`],
+    ['a space at its start', ` ${SECRET}`],
+    ['a rotation entry ending in CR LF', [SECRET, `${SECRET}\r\n`]],
+  ])('a secret with whitespace at an end (%s) throws at construction, saying so', (_, secret) => {
+    expect(() => create({ secret, onEvent: () => undefined })).toThrow(
+      expect.objectContaining({
+        reason: 'missing_secret',
+        message: expect.stringMatching(/leading or trailing whitespace.*WALLET_WEBHOOK_SECRET/),
+      }),
+    );
+  });
+
+  // Docker's --env-file and systemd keep the quotes of WALLET_WEBHOOK_SECRET="whsec_…".
+  test('a secret wrapped in quotes throws at construction, saying so', () => {
+    expect(() => create({ secret: `"${SECRET}"`, onEvent: () => undefined })).toThrow(
+      expect.objectContaining({
+        reason: 'missing_secret',
+        message: expect.stringMatching(/wrapped in quotes.*WALLET_WEBHOOK_SECRET/),
+      }),
+    );
+  });
+});
+
+describe.each([
+  ['verifyWebhook', verifyWebhook],
+  ['verifyWebhookAsync', verifyWebhookAsync],
+] as const)('%s with a secret loaded with a line break', (_, verify) => {
+  test('refuses the genuine delivery with a mismatch that names the whitespace', async () => {
+    const error: unknown = await (async () => verify(BODY, SIGNATURE, `${SECRET}\n`))().catch((e) => e);
+    expect(error).toMatchObject({ reason: 'signature_mismatch' });
+    expect((error as Error).message).toMatch(/leading or trailing whitespace.*WALLET_WEBHOOK_SECRET/);
+  });
+
+  test('refuses the genuine delivery with a mismatch that names quotes around the secret', async () => {
+    const error: unknown = await (async () => verify(BODY, SIGNATURE, `'${SECRET}'`))().catch((e) => e);
+    expect(error).toMatchObject({ reason: 'signature_mismatch' });
+    expect((error as Error).message).toMatch(/wrapped in quotes.*WALLET_WEBHOOK_SECRET/);
+  });
+
+  test('a mismatch with a clean secret does not mention whitespace', async () => {
+    const error: unknown = await (async () => verify(BODY, SIGNATURE, 'whsec_other'))().catch((e) => e);
+    expect(error).toMatchObject({ reason: 'signature_mismatch' });
+    expect((error as Error).message).not.toMatch(/whitespace/);
   });
 });

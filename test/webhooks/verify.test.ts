@@ -1,4 +1,5 @@
 import { runInNewContext } from 'node:vm';
+import type { IncomingHttpHeaders } from 'node:http';
 
 import { describe, expect, test } from 'vitest';
 
@@ -207,6 +208,14 @@ describe('forgeries: each refused with its reason, by both verifiers', () => {
     expect((caught as Error).message).toContain('x-wallet-signature');
     expect((caught as Error).message).not.toContain(SECRET);
   });
+});
+
+test('a header looked up with capitals in Node is refused with the lowercase lookup to use', () => {
+  // Node lowercases header names, so this lookup is undefined on every genuine delivery.
+  const headers: IncomingHttpHeaders = { 'x-wallet-signature': SIGNATURE };
+  const refusal = (): unknown => verifyWebhook(BODY, headers['X-Wallet-Signature'], SECRET);
+  expect(refusal).toThrow(expect.objectContaining({ reason: 'missing_signature' }));
+  expect(refusal).toThrow("req.headers['x-wallet-signature']");
 });
 
 describe('secrets', () => {
