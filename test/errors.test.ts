@@ -187,6 +187,28 @@ describe('response validation', () => {
   });
 });
 
+describe('errors of a call refused before sending', () => {
+  it('name the call, with no attempt made: parameters, request options and a missing await alike', async () => {
+    const { mock } = refundOnce(() => ok(refunded));
+    const wallet = mock.wallet();
+    const refusals = [
+      wallet.refunds.create({ reference: 'order_1042', amount: 5.5 }),
+      wallet.refunds.create({ reference: 'order_1042' }, { timeout: -1 }),
+      wallet.charges.verify(''),
+      wallet.charges.dispatch(Promise.resolve({}) as never),
+    ];
+    const errors = await Promise.all(refusals.map((call) => call.catch((e: unknown) => e)));
+    expect(errors.map((e) => (e as WalletError).name)).toEqual(Array(4).fill('ValidationError'));
+    expect(errors.map((e) => [(e as WalletError).endpoint, (e as WalletError).attempts])).toEqual([
+      ['POST /v1/refunds', 0],
+      ['POST /v1/refunds', 0],
+      ['GET /v1/charges/verify/{reference}', 0],
+      ['POST /v1/charges/dispatch', 0],
+    ]);
+    expect(mock.seen).toEqual([]);
+  });
+});
+
 describe('error identity', () => {
   it('recognises errors from another copy of the package by name, for guards and instanceof', async () => {
     const distEntry = '../dist/index.js';

@@ -225,6 +225,11 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         accepted?.(done.data, done.response, params);
         return done;
       }
+    } catch (error) {
+      // Refused before sending, it is still this call's error: each one names its endpoint (the contract).
+      if (error instanceof ValidationError && error.endpoint === undefined)
+        Object.assign(error, { endpoint: `${operation.method} ${operation.route.template}`, attempts: 0 });
+      throw error;
     } finally {
       if (--inFlight === 0) onDrained?.();
     }
