@@ -230,6 +230,27 @@ describe('charges.verifyMany', () => {
     expect(outcome).toBeInstanceOf(RequestAbortedError);
   });
 
+  it('fails the run with a ValidationError when the input gives no iterator result, reading it no further', async () => {
+    const sandbox = sandboxWith();
+    await seedCharge(sandbox, 'a', 5000, 'SUCCESS');
+    const { wallet } = watchedSandbox(sandbox);
+    const w = wallet();
+    open.push(w);
+    // A hand-written iterator that forgets its final `{ done: true }`: a contract slip of the merchant's code.
+    let reads = 0;
+    const input = {
+      [Symbol.asyncIterator]: () => ({
+        next: async () => {
+          reads++;
+          if (reads === 1) return { value: 'a', done: false };
+          return (reads < 50 ? undefined : { value: undefined, done: true }) as never;
+        },
+      }),
+    };
+    await expect(collect(w.charges.verifyMany(input))).rejects.toThrow(ValidationError);
+    expect(reads).toBe(2);
+  });
+
   it('refuses bad options by name before sending anything', async () => {
     const sandbox = sandboxWith();
     const { wallet, stats } = watchedSandbox(sandbox);
