@@ -266,8 +266,6 @@ export async function* orderedPool<T, R>(
         wake?.();
       });
   };
-  // The signal wakes the loop too: the input may be waiting for a row that is long in coming.
-  const unlisten = run.signal ? onAbort(run.signal, () => wake?.()) : undefined;
   try {
     for (;;) {
       if (inputFailure !== undefined) throw inputFailure.error;
@@ -286,12 +284,15 @@ export async function* orderedPool<T, R>(
         throwIfStopped(run);
         return;
       }
+      // The signal wakes the loop too (the input may be waiting for a row long in coming), but only
+      // while it waits: a run its caller left at a yield is held by nothing of a long-lived signal.
+      const unlisten = run.signal ? onAbort(run.signal, () => wake?.()) : undefined;
       await new Promise<void>((resolve) => (wake = resolve));
+      unlisten?.();
       wake = undefined;
     }
   } finally {
     closed = true;
-    unlisten?.();
     // A read under way holds the input's queue, so closing it then waits behind that read: not awaited.
     if (!ended && pulling) void Promise.resolve(iterator.return?.()).catch(() => undefined);
     else if (!ended) await iterator.return?.();

@@ -1,3 +1,5 @@
+import { getEventListeners } from 'node:events';
+
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { RequestAbortedError, ValidationError, type Wallet } from '@wallet/node';
@@ -249,6 +251,21 @@ describe('charges.verifyMany', () => {
     };
     await expect(collect(w.charges.verifyMany(input))).rejects.toThrow(ValidationError);
     expect(reads).toBe(2);
+  });
+
+  it('leaves nothing on its signal while it waits on its caller: a long-lived signal does not keep a run left half-read', async () => {
+    const sandbox = sandboxWith();
+    await seedCharge(sandbox, 'a', 5000, 'SUCCESS');
+    const { wallet } = watchedSandbox(sandbox);
+    const w = wallet();
+    open.push(w);
+    const appLifetime = new AbortController();
+    // The first answer taken and the run dropped (no return()): nothing may hold it, nor its input.
+    const run = w.charges.verifyMany(['a'], { signal: appLifetime.signal });
+    expect((await run.next()).value?.reference).toBe('a');
+    await settle();
+    expect(getEventListeners(appLifetime.signal, 'abort')).toHaveLength(0);
+    expect((await run.next()).done).toBe(true);
   });
 
   it('refuses bad options by name before sending anything', async () => {
