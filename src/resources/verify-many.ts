@@ -204,6 +204,14 @@ export function checkInput(input: unknown, what: string, expected: string): void
   }
 }
 
+// An input whose next() gives no `{ value, done }`: a slip of a hand-written iterator, named.
+function noResult(next: unknown): ValidationError {
+  const issues = [
+    { path: '', message: `its next() gave ${describe(next)}, not an iterator result { value, done }` },
+  ];
+  return new ValidationError('input', issues, 'Results already yielded stand.');
+}
+
 function iteratorOf<T>(input: AnyIterable<T>): AsyncIterator<T> | Iterator<T> {
   const asyncIterator = (input as AsyncIterable<T>)[Symbol.asyncIterator];
   if (typeof asyncIterator === 'function') return asyncIterator.call(input);
@@ -246,20 +254,18 @@ export async function* orderedPool<T, R>(
     if (running >= run.concurrency || pulled - emitted >= window) return;
     pulling = true;
     new Promise<IteratorResult<T>>((resolve) => resolve(iterator.next()))
-      .then(
-        (next) => {
-          if (next.done === true) ended = true;
-          else if (!closed) start(next.value, pulled++);
-        },
-        (error: unknown) => (inputFailure = { error }),
-      )
+      .then((next) => {
+        if (typeof next !== 'object' || next === null) throw noResult(next);
+        if (next.done === true) ended = true;
+        else if (!closed) start(next.value, pulled++);
+      })
+      // Here, not on the loop's await: a failure of this chain would be unhandled, and the loop would read on.
+      .catch((error: unknown) => (inputFailure = { error }))
       .finally(() => {
         pulling = false;
         wake?.();
       });
   };
-  // The signal wakes the loop too: the input may be waiting for a row that is long in coming.
-  const unlisten = run.signal ? onAbort(run.signal, () => wake?.()) : undefined;
   try {
     for (;;) {
       if (inputFailure !== undefined) throw inputFailure.error;
@@ -278,12 +284,15 @@ export async function* orderedPool<T, R>(
         throwIfStopped(run);
         return;
       }
+      // The signal wakes the loop too (the input may be waiting for a row long in coming), but only
+      // while it waits: a run its caller left at a yield is held by nothing of a long-lived signal.
+      const unlisten = run.signal ? onAbort(run.signal, () => wake?.()) : undefined;
       await new Promise<void>((resolve) => (wake = resolve));
+      unlisten?.();
       wake = undefined;
     }
   } finally {
     closed = true;
-    unlisten?.();
     // A read under way holds the input's queue, so closing it then waits behind that read: not awaited.
     if (!ended && pulling) void Promise.resolve(iterator.return?.()).catch(() => undefined);
     else if (!ended) await iterator.return?.();

@@ -1,3 +1,5 @@
+import { getEventListeners } from 'node:events';
+
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { RequestAbortedError, ValidationError, type Wallet } from '@wallet/node';
@@ -228,6 +230,42 @@ describe('charges.verifyMany', () => {
     const run = collect(w.charges.verifyMany(stalled(), { signal: controller.signal }));
     const outcome = await Promise.race([run.catch((e: unknown) => e), settle(1_000).then(() => 'hung')]);
     expect(outcome).toBeInstanceOf(RequestAbortedError);
+  });
+
+  it('fails the run with a ValidationError when the input gives no iterator result, reading it no further', async () => {
+    const sandbox = sandboxWith();
+    await seedCharge(sandbox, 'a', 5000, 'SUCCESS');
+    const { wallet } = watchedSandbox(sandbox);
+    const w = wallet();
+    open.push(w);
+    // A hand-written iterator that forgets its final `{ done: true }`: a contract slip of the merchant's code.
+    let reads = 0;
+    const input = {
+      [Symbol.asyncIterator]: () => ({
+        next: async () => {
+          reads++;
+          if (reads === 1) return { value: 'a', done: false };
+          return (reads < 50 ? undefined : { value: undefined, done: true }) as never;
+        },
+      }),
+    };
+    await expect(collect(w.charges.verifyMany(input))).rejects.toThrow(ValidationError);
+    expect(reads).toBe(2);
+  });
+
+  it('leaves nothing on its signal while it waits on its caller: a long-lived signal does not keep a run left half-read', async () => {
+    const sandbox = sandboxWith();
+    await seedCharge(sandbox, 'a', 5000, 'SUCCESS');
+    const { wallet } = watchedSandbox(sandbox);
+    const w = wallet();
+    open.push(w);
+    const appLifetime = new AbortController();
+    // The first answer taken and the run dropped (no return()): nothing may hold it, nor its input.
+    const run = w.charges.verifyMany(['a'], { signal: appLifetime.signal });
+    expect((await run.next()).value?.reference).toBe('a');
+    await settle();
+    expect(getEventListeners(appLifetime.signal, 'abort')).toHaveLength(0);
+    expect((await run.next()).done).toBe(true);
   });
 
   it('refuses bad options by name before sending anything', async () => {
