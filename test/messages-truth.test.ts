@@ -73,3 +73,22 @@ it('a retry refused by a dispatcher closed after the first attempt reached the s
   expect(error.message).toContain('The outcome is unknown');
   expect(error.message).toContain("idempotencyKey 'rf-11'");
 });
+
+it('a retry refused by a dispatcher closed after an earlier attempt was answered never says the call was not sent', async () => {
+  const agent = new Agent();
+  const server = http.createServer((req, res) => {
+    req.resume();
+    void agent.close(); // a graceful shutdown, under way while the call waits to retry
+    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' });
+    res.end('{"status":"error","message":"busy"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: `http://127.0.0.1:${port}`, dispatcher: agent });
+  // A read: its first attempt was sent and answered 503, so the call was sent; only its last was not.
+  const error = (await wallet.charges.verify('order_1042').catch((e: unknown) => e)) as WalletError;
+  server.close();
+  expect(error).toBeInstanceOf(ClientClosedError);
+  expect(error).toMatchObject({ attempts: 2, outcomeUnknown: false });
+  expect(error.message).toMatch(/^The last attempt of GET \/v1\/charges\/verify\/order_1042 .* was not sent/);
+});

@@ -88,8 +88,9 @@ export function failureMessage(
     head = `${subjectOf(words)} was aborted by its signal after ${tries(words.attempts)}.`;
   else if (result.reason === 'refused' && result.code === 'UND_ERR_CLOSED')
     // The service is not in question: every call through that dispatcher is refused the same way.
+    // After an earlier attempt (answered, or cut off), only the last one was not sent.
     head =
-      `${words.outcomeUnknown ? `The last attempt of ${subjectOf(words)}` : subjectOf(words)} was not ` +
+      `${words.attempts > 1 || words.outcomeUnknown ? `The last attempt of ${subjectOf(words)}` : subjectOf(words)} was not ` +
       'sent: the dispatcher it was given is closed (UND_ERR_CLOSED). Give new Wallet() a dispatcher ' +
       'that is open (a closed one refuses every request).';
   else if (!result.reached && words.outcomeUnknown)

@@ -165,7 +165,7 @@ export class RequestAbortedError extends WalletError {
   }
 }
 
-/** The client was closed before this call started; nothing was sent. */
+/** The client, or the dispatcher it was given, was closed: the last attempt was not sent (see `outcomeUnknown` for earlier ones). */
 export class ClientClosedError extends WalletError {
   /** @param init - the call; see {@link CallErrorInit}. */
   constructor(init: CallErrorInit) {

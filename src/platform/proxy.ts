@@ -78,7 +78,10 @@ function routeOf(value: string, mode: ProxyRoute['mode'], source: string): [Prox
     const user = forms(url.username).at(-1)!;
     const pass = forms(url.password).at(-1)!;
     token = `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(`${user}:${pass}`)))}`;
-    secrets.push(`${url.username}:${url.password}`, `${user}:${pass}`, token.slice(6));
+    // Every pairing of the forms: a URL written with one part encoded and the other as typed (the
+    // user name's @ as %40, a password's ^ raw) is printed in neither the parsed nor the decoded one.
+    for (const u of forms(url.username)) for (const p of forms(url.password)) secrets.push(`${u}:${p}`);
+    secrets.push(token.slice(6));
     // Alone, only as long as a key fragment: a short one ('2026', 'order') is found in answers by
     // chance, and scrubbing it there would rewrite their dates, amounts and references.
     // Without a password the user name is the credential (a provider's token), kept by the same rule.

@@ -121,6 +121,23 @@ describe('a proxy token given as the user name (http://TOKEN@proxy:3128, no pass
   });
 });
 
+describe("a proxy URL written half percent-encoded (the user name's @ as %40, the password as typed)", () => {
+  it('is scrubbed as written, though its password is under 12 characters', async () => {
+    // URL keeps %40 and encodes the ^: the written user:password is neither form of the parsed one.
+    const proxyUrl = 'http://shop%40lagos:pa^ss-wd1@proxy.corp:3128';
+    const mock = mockService(
+      http.get(`${BASE_URL}/v1/charges/verify/order_1042`, () =>
+        HttpResponse.json({ status: 'error', message: `proxy ${proxyUrl}: refused` }, { status: 403 }),
+      ),
+    );
+    const error = (await mock
+      .wallet({ proxy: proxyUrl })
+      .charges.verify('order_1042')
+      .catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe('proxy http://[redacted]@proxy.corp:3128: refused');
+  });
+});
+
 describe('through a CONNECT tunnel (an https: service), from the environment', () => {
   it('NODE_USE_ENV_PROXY=1 and HTTPS_PROXY: the TLS session to the service runs inside the tunnel', async () => {
     const target = await service(true);
