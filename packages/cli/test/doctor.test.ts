@@ -156,6 +156,20 @@ describe('wallet doctor', () => {
     }
   });
 
+  it('names what is wrong with a key as the SDK does: quotes an env file kept, a public key', async () => {
+    const cases: [string, RegExp][] = [
+      ['"sk_test_4eC39HqLyjWD"', /the key is wrapped in quotes: remove them where WALLET_SECRET_KEY is set/],
+      ['pk_test_4eC39HqLyjWD', /looks like a public or restricted key/],
+    ];
+    for (const [key, said] of cases) {
+      const ran = await doctor({ WALLET_SECRET_KEY: key, WALLET_BASE_URL: sandbox.url }, '--json');
+      expect(ran.code, key).toBe(1);
+      const report = JSON.parse(ran.stdout) as { checks: { name: string; detail: string }[] };
+      expect(report.checks.find((c) => c.name === 'key')?.detail, key).toMatch(said);
+      expect(ran.stdout + ran.stderr).not.toContain('4eC39');
+    }
+  });
+
   it('blames a bad WALLET_LOG on the round trip, not on the key or the base URL, and runs every check', async () => {
     const ran = await doctor({ WALLET_BASE_URL: sandbox.url, WALLET_LOG: 'verbose' }, '--json');
     expect(ran.code).toBe(1);
