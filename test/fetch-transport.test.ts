@@ -198,6 +198,44 @@ describe('the fetch option keeps every rule', () => {
     expect(error).toMatchObject({ attempts: 1, outcomeUnknown: true });
   });
 
+  // node-fetch's body is a Node stream: its async iterator's return() waits behind a read under way
+  // and does nothing before the first, so only destroy() lets the stream (and its socket) go.
+  const nodeBody = (read: () => void = () => undefined) => new Readable({ read });
+  const nodeAnswer = (body: Readable, headers: Record<string, string> = {}) =>
+    ({ status: 200, headers: new Headers(headers), body }) as unknown as Response;
+
+  it('lets go of a Node stream body that stalls when the fetch ignores its signal', async () => {
+    const body = nodeBody();
+    const error = await deaf(() => Promise.resolve(nodeAnswer(body)))
+      .refunds.create({ reference: 'order_1042', amount: 100 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionTimeoutError);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(body.destroyed).toBe(true);
+  });
+
+  it('lets go of a Node stream body in a Content-Encoding the SDK cannot decode, unread', async () => {
+    const body = nodeBody();
+    const wallet = deaf(() => Promise.resolve(nodeAnswer(body, { 'content-encoding': 'x-custom' })));
+    await expect(wallet.charges.verify('order_1042')).rejects.toMatchObject({
+      name: 'ResponseValidationError',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(body.destroyed).toBe(true);
+  });
+
+  it('lets go of a Node stream body that answers after the deadline, unread', async () => {
+    const body = nodeBody();
+    let answer: (response: Response) => void = () => undefined;
+    const error = await deaf(() => new Promise<Response>((resolve) => (answer = resolve)))
+      .charges.verify('order_1042')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionTimeoutError);
+    answer(nodeAnswer(body));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(body.destroyed).toBe(true);
+  });
+
   it("ends when the merchant's signal fires even when the fetch ignores it: a body that stalls", async () => {
     const signal = AbortSignal.timeout(50);
     const error = await deaf(stalledBody)

@@ -197,7 +197,17 @@ function chunksOf(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>):
     return { next: () => reader.read(), cancel: () => void reader.cancel().catch(() => undefined) };
   }
   const iterator = (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
-  const cancel = (): void => void Promise.resolve(iterator.return?.()).catch(() => undefined);
+  // A Node stream is destroyed: its iterator's return() waits behind a read under way (a stalled
+  // body, cut by the deadline) and does nothing before the first read, so it would let nothing go.
+  const stream = body as { destroy?: unknown };
+  const cancel = (): void => {
+    try {
+      if (typeof stream.destroy === 'function') return void (stream.destroy as () => void).call(body);
+    } catch {
+      // Nothing more can be let go.
+    }
+    void Promise.resolve(iterator.return?.()).catch(() => undefined);
+  };
   return { next: () => iterator.next(), cancel };
 }
 
@@ -236,7 +246,7 @@ export function fetchSender(getFetch: () => FetchFunction | undefined): Sender {
       const response = await race.wait(sent).catch((error: unknown) => {
         // An answer that comes after the deadline is let go unread.
         void Promise.resolve(sent)
-          .then((late) => late.body?.cancel())
+          .then((late) => late.body && chunksOf(late.body).cancel())
           .catch(() => undefined);
         throw error;
       });

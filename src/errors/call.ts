@@ -244,7 +244,8 @@ export interface IdempotencyErrorInit extends Partial<CallInfo> {
  * key must belong to one operation (stored with its record, the refund row, before sending):
  * - `idempotency_key_reused`: this client already sent the key with other parameters; nothing was sent.
  * - `replay_mismatch`: the answer is another request's (another reference, amount or channel) and this
- *   request was not carried out; `received` holds that answer.
+ *   request was not carried out; `received` holds that answer. When an earlier attempt of the call may
+ *   have acted (a 5xx, a lost connection), `outcomeUnknown` is true: confirm before sending it again.
  *
  * @example
  * ```ts
