@@ -114,12 +114,12 @@ export class Wallet {
         proxy: proxy.route,
       });
     } catch (cause) {
-      // undici's file did not load (a bundle or a trimmed deploy left it out): the runtime's fetch, as
-      // where undici cannot load at all; never past a proxy the merchant set (the call says why).
-      if (proxy.route) throw cause;
+      // undici's file missing (a bundle or a trimmed deploy left it out): the runtime's fetch, as where
+      // undici cannot load at all. Never past a proxy the merchant set, and never for another failure
+      // (a broken build): fetch is a weaker way (TLS 1.2, no connection limit). Each call says why.
       const code = (cause as { code?: unknown } | null)?.code;
-      const why = typeof code === 'string' ? ` (${code.slice(0, 64)})` : '';
-      logger.log('warn', `undici could not load${why}: sending through the runtime's fetch instead.`);
+      if (proxy.route || (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND')) throw cause;
+      logger.log('warn', `undici could not load (${code}): sending through the runtime's fetch instead.`);
       return fetchSender(global);
     }
     return undiciSender(this.#agent, platform.realSetImmediate);

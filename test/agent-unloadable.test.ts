@@ -10,16 +10,19 @@ import { json, loopback } from './helpers/loopback.js';
 import { refunded } from './helpers/mock-service.js';
 import type * as Platforms from '../src/platform/index.js';
 
+// What the next createAgent() rejects with: by default, the Agent's file missing.
+const loading = vi.hoisted(() => ({ error: undefined as Error | undefined }));
 vi.mock('../src/platform/index.js', async (original) => {
   const { platform } = await original<typeof Platforms>();
   const missing = Object.assign(new Error("Cannot find module '/app/dist/undici-agent.js'"), {
     code: 'ERR_MODULE_NOT_FOUND',
   });
-  return { platform: { ...platform, createAgent: () => Promise.reject(missing) } };
+  return { platform: { ...platform, createAgent: () => Promise.reject(loading.error ?? missing) } };
 });
 
 let server: Awaited<ReturnType<typeof loopback>> | undefined;
 afterEach(async () => {
+  loading.error = undefined;
   await server?.close();
   server = undefined;
 });
@@ -51,6 +54,20 @@ describe("a call while undici's file cannot load", () => {
       expect((error as Error).message).toContain('ERR_MODULE_NOT_FOUND');
       expect((error as Error).message).toContain('Nothing was sent');
     }
+    expect(server.received).toHaveLength(0);
+  });
+
+  it('with undici present but failing to start (a broken build), refuses each call rather than quietly use fetch', async () => {
+    // fetch would allow TLS 1.2 and no connection limit: a weaker way of sending, never chosen in silence.
+    loading.error = new TypeError('createAgent is not a function');
+    server = await loopback((_req, res) => json(res, 200, answer));
+    const error = await server
+      .wallet()
+      .refunds.create({ reference: 'order_1042' }, { idempotencyKey: 'refund-attempt-9' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({ idempotencyKey: 'refund-attempt-9', outcomeUnknown: false });
+    expect((error as Error).message).toContain('Nothing was sent');
     expect(server.received).toHaveLength(0);
   });
 });
