@@ -148,10 +148,13 @@ export function keyProblem(key: unknown, name: string): string | undefined {
     return `contains a character that is not printable ASCII at character ${at(/[^\x21-\x7e]/)}`;
   }
   // What an env file leaves when read by a loader that keeps quotes (Docker's --env-file, systemd).
-  if (/^(["'`]).*\1$/.test(key) && KEY_PREFIX.test(key.slice(1))) {
+  const quoted = (text: string): boolean => /^(["'`]).*\1$/.test(text) && KEY_PREFIX.test(text.slice(1));
+  if (quoted(key)) {
     return `is wrapped in quotes: remove them where ${name} is set (Docker's --env-file and systemd keep them)`;
   }
-  if (/^[A-Za-z_]\w*=/.test(key) && KEY_PREFIX.test(key.slice(key.indexOf('=') + 1))) {
+  // The line as a .env file holds it, its value quoted or not.
+  const value = key.slice(key.indexOf('=') + 1);
+  if (/^[A-Za-z_]\w*=/.test(key) && (KEY_PREFIX.test(value) || quoted(value))) {
     return `holds a whole line of an env file (NAME=…): set ${name} to the key alone`;
   }
   if (/^[pr]k_/.test(key)) {
