@@ -19,7 +19,7 @@ const pass = (detail: string): Check => ({ status: 'pass', detail });
 const fail = (detail: string, fix: string): Check => ({ status: 'fail', detail, fix });
 const SKEW_LIMIT_S = 30;
 
-function checkKey(key: string | undefined): Check {
+function checkKey(key: string | undefined, name: string): Check {
   const fix =
     'Set WALLET_SECRET_KEY to the secret key from the dashboard: sk_test_… for the sandbox, sk_live_… in production.';
   if (key === undefined || key === '') return fail('WALLET_SECRET_KEY is not set', fix);
@@ -29,16 +29,20 @@ function checkKey(key: string | undefined): Check {
       'Remove the whitespace (a copied key, or an .env file with quotes).',
     );
   const mode = key.startsWith('sk_live_') ? 'live' : key.startsWith('sk_test_') ? 'test' : undefined;
-  if (mode === undefined)
-    return fail(`the key does not start with sk_live_ or sk_test_ (it starts '${key.slice(0, 3)}…')`, fix);
+  let refused: string | undefined;
   try {
-    // The SDK's own rules (a space or an invisible character inside, nothing after the prefix):
-    // a key it refuses must fail here, not pass and then stop the round trip. Its words never repeat the key.
+    // The SDK's own rules (a space or an invisible character inside, nothing after the prefix, quotes
+    // or a whole env line around it): a key it refuses must fail here, not pass and then stop the
+    // round trip. Its words never repeat the key; they name where the key was set.
     new Wallet({ apiKey: key, baseUrl: 'http://127.0.0.1', logLevel: 'off' });
   } catch (error) {
     const why = (error as Error).message.split('\n').slice(0, 3).join(' ');
-    return fail(why.replace(/^Invalid Wallet options: apiKey: /, 'the key '), fix);
+    refused = why.replace(/^Invalid Wallet options: apiKey: /, 'the key ').replace(/\bapiKey\b/g, name);
   }
+  // Only a key of no known prefix the SDK says nothing more of is shown by how it starts.
+  if (mode === undefined && (refused === undefined || /must start with sk_live_ or sk_test_/.test(refused)))
+    return fail(`the key does not start with sk_live_ or sk_test_ (it starts '${key.slice(0, 3)}…')`, fix);
+  if (refused !== undefined) return fail(refused, fix);
   return pass(`${mode} mode (${key.slice(0, 8)}…)`);
 }
 
@@ -235,7 +239,13 @@ export async function doctorCommand(flags: ClientFlags, out: Output): Promise<nu
     if (check.fix !== undefined) out.line(`      ${' '.repeat(10)} fix: ${terminalMessage(check.fix)}`);
     return check;
   };
-  const key = show('key', checkKey(flags.apiKey ?? env.WALLET_SECRET_KEY));
+  const key = show(
+    'key',
+    checkKey(
+      flags.apiKey ?? env.WALLET_SECRET_KEY,
+      flags.apiKey === undefined ? 'WALLET_SECRET_KEY' : '--api-key',
+    ),
+  );
   const [urlCheck, url] = checkBaseUrl(flags.baseUrl ?? env.WALLET_BASE_URL);
   show('base URL', urlCheck);
   const [proxy, proxied] = checkProxy(env);
