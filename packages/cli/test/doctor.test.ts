@@ -174,6 +174,19 @@ describe('wallet doctor', () => {
     expect(ran.stdout + ran.stderr).not.toContain('4eC39');
   });
 
+  // The SDK's fix names where the value is set: the doctor reads WALLET_BASE_URL, not a baseUrl option.
+  it.each([
+    ['in quotes', '"http://127.0.0.1:4010"', /wrapped in quotes: remove them where WALLET_BASE_URL is set/],
+    ['without its scheme', 'localhost:4010', /WALLET_BASE_URL: has no scheme: use http:\/\/localhost:4010/],
+  ])('fails a base URL %s, naming WALLET_BASE_URL', async (_, url, words) => {
+    const ran = await doctor({ WALLET_BASE_URL: url }, '--json');
+    expect(ran.code).toBe(1);
+    const report = JSON.parse(ran.stdout) as { checks: { name: string; status: string; detail: string }[] };
+    const byName = Object.fromEntries(report.checks.map((c) => [c.name, c]));
+    expect(byName['base URL']).toMatchObject({ status: 'fail', detail: expect.stringMatching(words) });
+    expect(byName['base URL']?.detail).not.toMatch(/baseUrl/);
+  });
+
   it('blames a bad WALLET_LOG on the round trip, not on the key or the base URL, and runs every check', async () => {
     const ran = await doctor({ WALLET_BASE_URL: sandbox.url, WALLET_LOG: 'verbose' }, '--json');
     expect(ran.code).toBe(1);
