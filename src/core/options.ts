@@ -90,8 +90,14 @@ export function readOptions(options: unknown, rules: object, context: string, wh
 /** A rule for an option that must be of one `typeof`. */
 export const ofType =
   (type: 'string' | 'number' | 'boolean' | 'function' | 'object'): OptionRule =>
-  (value) =>
-    typeof value === type && value !== null ? undefined : `must be a ${type}, not ${describe(value)}`;
+  (value) => {
+    if (typeof value === type && value !== null) return undefined;
+    // An async function called instead of passed is a Promise too: 'a missing await' alone would run it once, now.
+    if (type === 'function' && isThenable(value)) {
+      return 'must be a function, not a Promise: pass the function itself (not the result of calling it), or await the Promise that gives it';
+    }
+    return `must be a ${type}, not ${describe(value)}`;
+  };
 
 /** A rule for a whole number from `min` to `max`, inclusive. */
 export const wholeNumber =
