@@ -123,6 +123,12 @@ describe('a key message says what is actually wrong, never the key', () => {
     ['double quotes around it', '"sk_test_abcdef0123"', /is wrapped in quotes: remove them/],
     ['single quotes around it', "'sk_live_abcdef0123'", /is wrapped in quotes: remove them/],
     ['a whole env file line', 'WALLET_SECRET_KEY=sk_test_abcdef0123', /a whole line of an env file/],
+    // The line as a .env file has it, quotes and all (a dashboard's value field pasted the whole line).
+    [
+      'a whole env file line with its quotes',
+      'WALLET_SECRET_KEY="sk_live_abcdef0123"',
+      /a whole line of an env file/,
+    ],
   ])('%s', (_, apiKey, message) => {
     const error = constructionError({ apiKey, baseUrl: BASE_URL });
     expect(error.issues).toEqual([{ path: 'apiKey', message: expect.stringMatching(message) }]);

@@ -90,8 +90,14 @@ export function readOptions(options: unknown, rules: object, context: string, wh
 /** A rule for an option that must be of one `typeof`. */
 export const ofType =
   (type: 'string' | 'number' | 'boolean' | 'function' | 'object'): OptionRule =>
-  (value) =>
-    typeof value === type && value !== null ? undefined : `must be a ${type}, not ${describe(value)}`;
+  (value) => {
+    if (typeof value === type && value !== null) return undefined;
+    // An async function called instead of passed is a Promise too: 'a missing await' alone would run it once, now.
+    if (type === 'function' && isThenable(value)) {
+      return 'must be a function, not a Promise: pass the function itself (not the result of calling it), or await the Promise that gives it';
+    }
+    return `must be a ${type}, not ${describe(value)}`;
+  };
 
 /** A rule for a whole number from `min` to `max`, inclusive. */
 export const wholeNumber =
@@ -148,10 +154,13 @@ export function keyProblem(key: unknown, name: string): string | undefined {
     return `contains a character that is not printable ASCII at character ${at(/[^\x21-\x7e]/)}`;
   }
   // What an env file leaves when read by a loader that keeps quotes (Docker's --env-file, systemd).
-  if (/^(["'`]).*\1$/.test(key) && KEY_PREFIX.test(key.slice(1))) {
+  const quoted = (text: string): boolean => /^(["'`]).*\1$/.test(text) && KEY_PREFIX.test(text.slice(1));
+  if (quoted(key)) {
     return `is wrapped in quotes: remove them where ${name} is set (Docker's --env-file and systemd keep them)`;
   }
-  if (/^[A-Za-z_]\w*=/.test(key) && KEY_PREFIX.test(key.slice(key.indexOf('=') + 1))) {
+  // The line as a .env file holds it, its value quoted or not.
+  const value = key.slice(key.indexOf('=') + 1);
+  if (/^[A-Za-z_]\w*=/.test(key) && (KEY_PREFIX.test(value) || quoted(value))) {
     return `holds a whole line of an env file (NAME=…): set ${name} to the key alone`;
   }
   if (/^[pr]k_/.test(key)) {

@@ -2,7 +2,7 @@
 // module, no `Buffer` (edge runtimes) and no zod (this entry must stay light).
 import { WalletError } from '../errors/base.js';
 import { WebhookVerificationError } from '../errors/webhook.js';
-import { describe, isPlainObject } from '../internal/values.js';
+import { describe, isPlainObject, isThenable } from '../internal/values.js';
 import { platform } from '../platform/index.js';
 import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
 
@@ -72,6 +72,13 @@ export function paddedSecretError(secrets: readonly string[]): WebhookVerificati
 export function checkSecrets(secret: WebhookSecret | undefined): readonly string[] {
   // The browser build: a webhook secret there is readable by anyone.
   if (platform.refusal) throw new WalletError(platform.refusal, 'browser_refused');
+  // An async secrets manager's value without its await: not missing, and not the variable's fault.
+  if (isThenable(secret)) {
+    throw new WebhookVerificationError(
+      'missing_secret',
+      'The webhook secret is a Promise (a missing await?): await it, and pass the string it gives.',
+    );
+  }
   const list = secretsOf(secret);
   if (list === undefined) throw missingSecretError();
   return list;

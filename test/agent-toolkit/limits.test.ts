@@ -286,6 +286,21 @@ describe('options read as the tools will read them', () => {
     }
   });
 
+  // A missing await, as the SDK names it for new Wallet(): not 'wallet: must be a Wallet client', which it is.
+  it('refuses options that are a Promise of them, naming the missing await', () => {
+    r = rig();
+    const options = Promise.resolve({ wallet: r.wallet, ledger: memorySpendLedger() });
+    for (const [name, make] of [
+      ['walletTools', walletTools],
+      ['walletAiTools', walletAiTools],
+      ['createMcpServer', createMcpServer],
+    ] as const) {
+      expect(() => make(options as never), name).toThrow(
+        `Invalid ${name} options: options: must be an object, not a Promise (a missing await?).`,
+      );
+    }
+  });
+
   it('refuses options it can read only in part: what it checked must be what runs', async () => {
     r = rig();
     let reads = 0;

@@ -97,6 +97,17 @@ describe.each([
     );
   });
 
+  // An async secrets manager's get() without await: 'missing or empty (is WALLET_WEBHOOK_SECRET set?)' sent the merchant to check a variable they never use.
+  test('a secret that is a Promise (a missing await) throws at construction, naming it', () => {
+    const secret = Promise.resolve(SECRET);
+    expect(() => create({ secret: secret as never, onEvent: () => undefined })).toThrow(
+      expect.objectContaining({
+        reason: 'missing_secret',
+        message: expect.stringContaining('is a Promise (a missing await?)'),
+      }),
+    );
+  });
+
   // Read from an env or secrets file with its line break, it would refuse every genuine delivery 400.
   test.each([
     ['a line break at its end', `${SECRET}\n`],
@@ -136,6 +147,13 @@ describe.each([
     const error: unknown = await (async () => verify(BODY, SIGNATURE, `'${SECRET}'`))().catch((e) => e);
     expect(error).toMatchObject({ reason: 'signature_mismatch' });
     expect((error as Error).message).toMatch(/wrapped in quotes.*WALLET_WEBHOOK_SECRET/);
+  });
+
+  test('refuses a secret that is a Promise (a missing await), naming it', async () => {
+    const secret = Promise.resolve(SECRET) as never;
+    const error: unknown = await (async () => verify(BODY, SIGNATURE, secret))().catch((e) => e);
+    expect(error).toMatchObject({ reason: 'missing_secret' });
+    expect((error as Error).message).toContain('is a Promise (a missing await?)');
   });
 
   test('a mismatch with a clean secret does not mention whitespace', async () => {

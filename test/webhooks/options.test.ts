@@ -56,6 +56,20 @@ describe.each(creators)('%s options', (name, create) => {
     }
   });
 
+  // An async handler called instead of passed (onEvent: handle()) is a Promise: awaiting it, as
+  // 'a missing await?' would have it, runs the handler once at boot and passes its undefined.
+  test('refuses an onEvent that is a Promise, saying to pass the function itself', () => {
+    const handle = async (): Promise<void> => undefined;
+    const error = thrown(make({ secret: SECRET, onEvent: handle() }));
+    expect((error as ValidationError).issues).toEqual([
+      {
+        path: 'onEvent',
+        message:
+          'must be a function, not a Promise: pass the function itself (not the result of calling it), or await the Promise that gives it',
+      },
+    ]);
+  });
+
   test.each([
     ['maxBodyBytes', -1],
     ['maxBodyBytes', 0],

@@ -170,6 +170,37 @@ describe('wallet doctor', () => {
     }
   });
 
+  // The SDK names these (Docker's --env-file keeps a .env file's quotes); 'does not start with sk_' names no fix.
+  it.each([
+    [
+      'quotes around it',
+      `"${'sk_test_4eC39HqLyjWD'}"`,
+      /wrapped in quotes: remove them where WALLET_SECRET_KEY is set/,
+    ],
+    ['a whole env file line', 'WALLET_SECRET_KEY=sk_test_4eC39HqLyjWD', /a whole line of an env file/],
+  ])("fails a key with %s in the SDK's words, never repeating it", async (_, key, words) => {
+    const ran = await doctor({ WALLET_SECRET_KEY: key, WALLET_BASE_URL: sandbox.url }, '--json');
+    expect(ran.code).toBe(1);
+    const report = JSON.parse(ran.stdout) as { checks: { name: string; status: string; detail: string }[] };
+    const byName = Object.fromEntries(report.checks.map((c) => [c.name, c]));
+    expect(byName.key).toMatchObject({ status: 'fail', detail: expect.stringMatching(words) });
+    expect(byName.key?.detail).not.toMatch(/does not start with/);
+    expect(ran.stdout + ran.stderr).not.toContain('4eC39');
+  });
+
+  // The SDK's fix names where the value is set: the doctor reads WALLET_BASE_URL, not a baseUrl option.
+  it.each([
+    ['in quotes', '"http://127.0.0.1:4010"', /wrapped in quotes: remove them where WALLET_BASE_URL is set/],
+    ['without its scheme', 'localhost:4010', /WALLET_BASE_URL: has no scheme: use http:\/\/localhost:4010/],
+  ])('fails a base URL %s, naming WALLET_BASE_URL', async (_, url, words) => {
+    const ran = await doctor({ WALLET_BASE_URL: url }, '--json');
+    expect(ran.code).toBe(1);
+    const report = JSON.parse(ran.stdout) as { checks: { name: string; status: string; detail: string }[] };
+    const byName = Object.fromEntries(report.checks.map((c) => [c.name, c]));
+    expect(byName['base URL']).toMatchObject({ status: 'fail', detail: expect.stringMatching(words) });
+    expect(byName['base URL']?.detail).not.toMatch(/baseUrl/);
+  });
+
   it('blames a bad WALLET_LOG on the round trip, not on the key or the base URL, and runs every check', async () => {
     const ran = await doctor({ WALLET_BASE_URL: sandbox.url, WALLET_LOG: 'verbose' }, '--json');
     expect(ran.code).toBe(1);

@@ -277,6 +277,20 @@ describe('wallet webhooks verify', () => {
     expect(ran.result.cause).toContain('2nd --secret');
   });
 
+  // WALLET_WEBHOOK_SECRET as Docker's --env-file or a secrets file leaves it: the SDK's own mismatch names it, the verdict must too.
+  it.each([
+    ['a line break at its end', `${SECRET}\n`],
+    ['quotes around it', `"${SECRET}"`],
+  ])('names a --secret with %s, never blaming a wrong secret', async (_, secret) => {
+    const ran = await diagnose(compact, compact, [secret]);
+    expect(ran.code).toBe(1);
+    expect(ran.result).toMatchObject({ verifies: false, alteration: null });
+    expect(ran.result.cause).toMatch(/whitespace or quotes at its ends/);
+    expect(ran.result.cause).toMatch(/verifies with it once they are removed/);
+    expect(ran.result.cause).not.toContain('most likely wrong');
+    expect(ran.stdout).not.toContain(SECRET);
+  });
+
   it('says when no common alteration explains it, and verifies an untouched body', async () => {
     const tampered = await diagnose(compact, compact.replace('450000', '45000'));
     expect(tampered.result).toMatchObject({ verifies: false, alteration: null });

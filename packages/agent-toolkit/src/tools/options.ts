@@ -165,6 +165,10 @@ export function readToolOptions<T extends WalletToolsOptions>(
     throw new ValidationError(`${caller} options`, issues);
   }
   const copy = readOptions(given, { ...RULES, ...host }, `${caller} options`) as Record<string, unknown>;
+  // Given back uncopied, a Promise (a missing await) or an array: the SDK's check names which.
+  if (copy === given) {
+    throw new ValidationError(`${caller} options`, checkOptions(copy, {}, 'options', 'an option'));
+  }
   const own = Object.fromEntries(
     Object.keys(host).flatMap((name) => (name in copy ? [[name, copy[name]]] : [])),
   );

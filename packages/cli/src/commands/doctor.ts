@@ -37,7 +37,7 @@ function checkKey(key: string | undefined, source: string): Check {
   return pass(`${key.startsWith('sk_live_') ? 'live' : 'test'} mode (${key.slice(0, 8)}…)`);
 }
 
-function checkBaseUrl(raw: string | undefined): [Check, URL?] {
+function checkBaseUrl(raw: string | undefined, name: string): [Check, URL?] {
   const fix =
     'Set WALLET_BASE_URL to the service address from the dashboard (https://…), or http://127.0.0.1:PORT for the sandbox.';
   if (raw === undefined || raw === '') return [fail('WALLET_BASE_URL is not set', fix)];
@@ -48,7 +48,9 @@ function checkBaseUrl(raw: string | undefined): [Check, URL?] {
     const url = new URL(raw);
     return [pass(url.href), url];
   } catch (error) {
-    return [fail((error as Error).message.split('\n').slice(0, 3).join(' '), fix)];
+    // Its fix names where the value is set: the variable or the flag, not the option the doctor passed.
+    const why = (error as Error).message.split('\n').slice(0, 3).join(' ');
+    return [fail(why.replace(/\bbaseUrl\b/g, name), fix)];
   }
 }
 
@@ -237,7 +239,10 @@ export async function doctorCommand(flags: ClientFlags, out: Output): Promise<nu
       flags.apiKey === undefined ? 'WALLET_SECRET_KEY' : '--api-key',
     ),
   );
-  const [urlCheck, url] = checkBaseUrl(flags.baseUrl ?? env.WALLET_BASE_URL);
+  const [urlCheck, url] = checkBaseUrl(
+    flags.baseUrl ?? env.WALLET_BASE_URL,
+    flags.baseUrl === undefined ? 'WALLET_BASE_URL' : '--base-url',
+  );
   show('base URL', urlCheck);
   const [proxy, proxied] = checkProxy(env);
   show('proxy', proxy);

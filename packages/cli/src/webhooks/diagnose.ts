@@ -132,6 +132,28 @@ export function secretOr(given: string | undefined): string {
 
 const ORDINAL = ['1st', '2nd', '3rd'];
 
+// What an env or secrets file leaves around a secret: a line break, or quotes Docker's --env-file keeps.
+const QUOTED = /^(["'`])[^]*\1$/;
+const hasResidue = (secret: string): boolean => /^\s|\s$/.test(secret) || QUOTED.test(secret);
+const withoutResidue = (secret: string): string => {
+  const trimmed = secret.trim();
+  return QUOTED.test(trimmed) ? trimmed.slice(1, -1).trim() : trimmed;
+};
+
+/** Why a secret with residue at its ends explains the mismatch, if one has it (the SDK's handlers refuse such a secret). */
+function residueNote(captured: Buffer, signature: string, secrets: readonly string[]): string | undefined {
+  const at = secrets.findIndex(hasResidue);
+  if (at === -1) return undefined;
+  const which = secrets.length > 1 ? `The ${ORDINAL[at] ?? `#${at + 1}`} --secret` : 'The --secret';
+  const clean = diagnose(captured, signature, secrets.map(withoutResidue));
+  const verifies = clean.secretIndex !== undefined && clean.alteration === undefined;
+  return (
+    `${which} has whitespace or quotes at its ends (a line break from a secrets file, or the quotes Docker's --env-file keeps)` +
+    (verifies ? ', and the delivery verifies with it once they are removed' : '') +
+    ': set WALLET_WEBHOOK_SECRET to the secret alone (the SDK refuses such a secret when a handler is created).'
+  );
+}
+
 /** Verifies a captured body (a file, or stdin); on a mismatch, names the alteration that explains it. */
 export async function webhookVerifyCommand(
   file: string | undefined,
@@ -173,6 +195,7 @@ export async function webhookVerifyCommand(
       ? `It was signed with the ${ORDINAL[nth] ?? `#${nth + 1}`} --secret, not the first: the handler is set up with another secret (rotation, or test vs live).`
       : undefined) ??
     d.signatureNote ??
+    residueNote(captured, flags.signature, secrets) ??
     'The signature is well formed, but neither the body as captured nor any common alteration of it was signed with the --secret given: the secret is most likely wrong (another endpoint, test vs live, rotated), or the body was changed some other way.';
   out.data({
     verifies: false,
