@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -125,6 +125,19 @@ describe('wallet reconcile', () => {
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('--concurrency');
     expect((await wallet(['reconcile', join(dir, 'nope.csv')], { env })).code).toBe(2);
+  });
+
+  it("refuses a ledger whose lines end in a carriage return alone (Excel for Mac's CSV), never a run of no rows", async () => {
+    // One line to a CSV reader: the header then holds every row, and the run found nothing wrong.
+    const ledger = file(
+      'mac.csv',
+      'reference,amount,status,note\rord_paid,450000,paid,a\rord_other,1,paid,b\r',
+    );
+    const out = join(dir, 'mac.report.csv');
+    const ran = await wallet(['reconcile', ledger, '--out', out], { env });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('ends its lines with a carriage return alone');
+    expect(existsSync(out)).toBe(false);
   });
 
   it('ends at once when no key or base URL is set, leaving the last report as it was (not an error row each)', async () => {

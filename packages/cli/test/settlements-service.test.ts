@@ -147,6 +147,12 @@ describe('wallet settlements against a service of the test’s own', () => {
     expect(result.statement.problems[0]).toMatch(/^statement line 3: 5 cells, the header has 4/);
   });
 
+  it("refuses a statement whose lines end in a carriage return alone (Excel for Mac's CSV), never every day missing its credit", async () => {
+    const ran = await run(ONE, 'date,narration,credit,balance\r2026-11-21,WALLET SETTLEMENT,98.00,98.00\r');
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('ends its lines with a carriage return alone');
+  });
+
   it.skipIf(!existsSync('/dev/full'))(
     'says why on a disk with no space left for the report (exit 1), never a crash with a stack trace',
     async () => {

@@ -60,6 +60,18 @@ export async function* decodeFile(
   }
 }
 
+/**
+ * Refuses a header that holds a carriage return: the file ends its lines with CR alone (Excel for
+ * Mac's "CSV (Macintosh)"), so it reads as one record, the header holding every row, and a run
+ * would find no rows (a ledger all well, a statement with no credit).
+ */
+export function refuseBareCr(file: string, header: readonly string[], nothing: string): void {
+  if (header.some((cell) => cell.includes('\r')))
+    throw new UsageError(
+      `${file} ends its lines with a carriage return alone (Excel for Mac's "CSV (Macintosh)"), so it reads as one line: ${nothing}. Save it as "CSV UTF-8", or convert its line endings to LF or CRLF.`,
+    );
+}
+
 /** A record read whole, or the line of one that could not be read and why. */
 export type CsvRecord = { readonly line: number; readonly end: number; readonly raw: string } & (
   | { readonly fields: string[]; readonly problem?: undefined }

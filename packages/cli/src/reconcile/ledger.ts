@@ -2,7 +2,7 @@
 import { toKobo, type LedgerRow, type LedgerStatus } from '@wallet/node';
 
 import { terminalText, UsageError } from '../output.js';
-import { decodeFile, readCsv, type CsvRecord, type Encoding } from './csv.js';
+import { decodeFile, readCsv, refuseBareCr, type CsvRecord, type Encoding } from './csv.js';
 
 /** Which columns hold what, the amounts' unit, the file's encoding. */
 export interface LedgerFormat {
@@ -37,6 +37,7 @@ export async function readHeader(
     header = (record.fields ?? []).map((f) => f.trim());
     break;
   }
+  refuseBareCr(file, header, 'nothing was verified');
   const needed = [format.referenceColumn, format.amountColumn, format.statusColumn];
   const repeated = [...new Set(header.filter((name, i) => header.indexOf(name) !== i))];
   const missing = needed.filter((c) => !header.includes(c));

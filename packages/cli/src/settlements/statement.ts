@@ -1,6 +1,6 @@
 /** The bank statement's credits per day (Naira or Kobo; a date or a timestamp, its day in the bank's zone); an unreadable row is a problem, never a guess. */
 import { UsageError } from '../output.js';
-import { decodeFile, readCsv, type Encoding } from '../reconcile/csv.js';
+import { decodeFile, readCsv, refuseBareCr, type Encoding } from '../reconcile/csv.js';
 import { koboOf } from '../reconcile/ledger.js';
 
 /** The statement's columns, credit unit, time zone and encoding. */
@@ -84,6 +84,7 @@ export async function readStatement(file: string, format: StatementFormat): Prom
     }
     if (columns === undefined) {
       const header = record.fields.map((f) => f.trim());
+      refuseBareCr(file, header, 'nothing was sent');
       const at = (name: string): number => header.indexOf(name);
       for (const name of [format.dateColumn, format.creditColumn]) {
         if (at(name) < 0)
