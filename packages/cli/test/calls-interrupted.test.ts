@@ -1,7 +1,7 @@
 /**
- * `wallet refunds create` cut off by Ctrl-C while its request is in flight: the outcome is unknown,
- * so the command names the idempotency key it sent, and a re-run with it is a replay, not a
- * second refund.
+ * `wallet refunds create` cut off by Ctrl-C while its request is in flight, or left with no answer
+ * by every attempt: the outcome is unknown, so the command names the idempotency key it sent (in
+ * its flag's words, and in --json), and a re-run with it is a replay, not a second refund.
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 
 import { describe, expect, it } from 'vitest';
 
-import { CLI_BIN, cleanEnv, TEST_KEY } from './helpers/processes.js';
+import { CLI_BIN, cleanEnv, TEST_KEY, wallet } from './helpers/processes.js';
 
 describe('wallet refunds create, interrupted', () => {
   // SIGINT: Ctrl-C, or a CI job cancelled; SIGTERM: a container or service manager stopping it.
@@ -45,4 +45,27 @@ describe('wallet refunds create, interrupted', () => {
       }
     },
   );
+
+  it('names the key in its own flag, and in --json, when every attempt lost its connection (outcome unknown)', async () => {
+    const keys: string[] = [];
+    // The service reads the refund, then the connection drops before any answer: it may have refunded.
+    const server = createServer((req, res) => {
+      keys.push(String(req.headers['x-idempotency-key']));
+      req.resume().on('end', () => res.socket?.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const env = { WALLET_SECRET_KEY: TEST_KEY, WALLET_BASE_URL: url };
+      const ran = await wallet(['--json', 'refunds', 'create', 'ord_1', '--amount', '100'], { env });
+      expect(new Set(keys).size).toBe(1); // every retry carried the same key
+      expect(ran.code).toBe(1);
+      expect(ran.stderr).toContain(`--idempotency-key ${keys[0]}`);
+      // A script reads the JSON: the key to retry with, and that the outcome is unknown, as fields.
+      expect(JSON.parse(ran.stdout)).toMatchObject({ outcome: 'unknown', idempotencyKey: keys[0] });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
 });

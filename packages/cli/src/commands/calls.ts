@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline/promises';
 import { formatNaira, isWalletError, toKobo, type Transaction } from '@wallet/node';
 
 import { createClient, isLiveKey, type ClientFlags } from '../client.js';
-import { OK, PROBLEM, terminalText, UsageError, type Output } from '../output.js';
+import { OK, PROBLEM, terminalMessage, terminalText, UsageError, type Output } from '../output.js';
 
 /** Prints the transaction (as JSON with `--json`); exit 0 when it is SUCCESS. */
 function printTransaction(out: Output, tx: Transaction): number {
@@ -119,17 +119,25 @@ export async function refundCommand(
     const params: { reference: string; amount?: number; reason?: string } = { reference };
     if (amount !== undefined) params.amount = amount;
     if (flags.reason !== undefined) params.reason = flags.reason;
+    const again = `Run the same command again with --idempotency-key ${idempotencyKey}: the service then answers with the first refund's result instead of refunding twice.`;
     const sent = await wallet.refunds
       .create(params, { idempotencyKey, signal: abort.signal })
       .withResponse()
       .catch((error: unknown) => {
-        if (!abort.signal.aborted) throw error;
-        return undefined; // cut off by Ctrl-C
+        if (abort.signal.aborted) return undefined; // cut off by Ctrl-C
+        // No attempt got an answer that says (lost connections, 5xx): it may have refunded. The
+        // key in this command's flag, and in --json as a field, so a script retries with it.
+        if (!isWalletError(error) || !error.outcomeUnknown) throw error;
+        const { name, code, message } = error;
+        out.data({ outcome: 'unknown', idempotencyKey, error: { name, code, message } });
+        out.note(`${terminalMessage(message)}\n${again}`);
+        return null;
       });
+    if (sent === null) return PROBLEM;
     if (sent === undefined) {
       out.data({ interrupted: true, outcome: 'unknown', idempotencyKey });
       out.note(
-        `Interrupted while refunding ${what}: the outcome is unknown (the service may have refunded). Run the same command again with --idempotency-key ${idempotencyKey}: the service then answers with the first refund's result instead of refunding twice.`,
+        `Interrupted while refunding ${what}: the outcome is unknown (the service may have refunded). ${again}`,
       );
       return PROBLEM;
     }
