@@ -2,7 +2,8 @@
  * `wallet settlements` against a service of the test's own that lies: an answer `reconcile` gives
  * no verdict on (another currency, another reference) is an `error` row and never counts towards
  * a day's expected credit, even when it says SETTLED; a settlement is on its Lagos day. And what
- * real statements and disks hold: a shifted row, an impossible date, no space for the report.
+ * real statements and disks hold: a shifted row, an impossible date, an Accounting zero, lines ended
+ * by CR alone, no space for the report.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -151,6 +152,20 @@ describe('wallet settlements against a service of the test’s own', () => {
     const ran = await run(ONE, 'date,narration,credit,balance\r2026-11-21,WALLET SETTLEMENT,98.00,98.00\r');
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('ends its lines with a carriage return alone');
+  });
+
+  it("skips a debit row whose credit is Excel's Accounting zero ('-'), as it skips 0.00, never an unreadable row", async () => {
+    const ran = await run(
+      ONE,
+      'date,narration,debit,credit\n2026-11-21,WALLET SETTLEMENT, - ,98.00\n2026-11-21,TRANSFER TO ADA,"50,000.00", -   \n',
+    );
+    expect(ran.code, ran.stderr).toBe(0);
+    const result = JSON.parse(ran.stdout) as {
+      days: { date: string; verdict: string; credited: number }[];
+      statement: { unreadable: number };
+    };
+    expect(result.days).toMatchObject([{ date: '2026-11-21', verdict: 'match', credited: 9_800 }]);
+    expect(result.statement.unreadable).toBe(0);
   });
 
   it.skipIf(!existsSync('/dev/full'))(

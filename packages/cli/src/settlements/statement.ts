@@ -107,9 +107,11 @@ export async function readStatement(file: string, format: StatementFormat): Prom
     }
     const cell = (i: number): string => (record.fields[i] ?? '').trim();
     const raw = cell(columns.credit);
-    // An empty credit is a debit row: skipped.
+    // An empty credit is a debit row: skipped. So is '-', how Excel's Accounting format saves 0.00.
     const credit =
-      raw === '' ? 0 : koboOf(raw, format.creditUnit, 'credit', 'use --credit-unit naira', false);
+      raw === '' || raw === '-'
+        ? 0
+        : koboOf(raw, format.creditUnit, 'credit', 'use --credit-unit naira', false);
     if (typeof credit !== 'number') {
       problem(`statement line ${record.line}: ${credit}`);
       continue;
