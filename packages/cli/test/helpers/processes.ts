@@ -44,6 +44,8 @@ export function wallet(
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // A command that exits before reading its input (a usage error) closes the pipe: EPIPE, not a failure.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
     options.onSpawn?.(child);
   });
