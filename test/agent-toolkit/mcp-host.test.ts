@@ -106,6 +106,21 @@ describe('wallet-mcp configuration', () => {
     expect(ledger.stderr).toContain('WALLET_MCP_LEDGER must be sqlite, sqlite:PATH or memory');
   });
 
+  it('refuses a live key on sqlite::memory:, a memory ledger by another name, exit 2', async () => {
+    const refused = await mcpRefusal({
+      ...base,
+      WALLET_SECRET_KEY: LIVE_KEY,
+      WALLET_MCP_ALLOW_LIVE: '1',
+      WALLET_MCP_LIMIT_PER_CHARGE: '100000',
+      WALLET_MCP_LIMIT_PER_REFUND: '100000',
+      WALLET_MCP_LIMIT_DAILY_CHARGES: '500000',
+      WALLET_MCP_LIMIT_DAILY_REFUNDS: '500000',
+      WALLET_MCP_LEDGER: 'sqlite::memory:',
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(HAS_SQLITE ? 'in memory' : 'no node:sqlite');
+  });
+
   it('refuses a ledger file it cannot open (a directory) as configuration, exit 2', async () => {
     const dir = ledgerFile().replace(/spend-ledger\.sqlite$/, '');
     const refused = await mcpRefusal({ ...base, WALLET_MCP_LEDGER: `sqlite:${dir}` });
