@@ -4,7 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { rig, type Rig } from './setup.js';
+import { memorySpendLedger, walletTools } from '../../packages/agent-toolkit/src/index.js';
+import { lost, rig, type Rig } from './setup.js';
 
 let r: Rig;
 afterEach(() => r.close());
@@ -138,6 +139,30 @@ describe('refund_charge with confirmation (the default)', () => {
     expect(late.isError).toBe(true);
     expect(late.data).toMatchObject({ refusedBy: 'token_expired' });
     expect(refunds(r)).toEqual([]);
+  });
+
+  it('refuses a token whose preview promised to repeat a call in doubt once that call is settled: it would refund again', async () => {
+    r = rig();
+    await r.paid('order_r', 500_000);
+    let drop = true;
+    const wallet = r.tampered((q, a) => (drop && q.url.endsWith('/v1/refunds') ? lost() : a));
+    const tools = walletTools({ wallet, ledger: memorySpendLedger(), allow: ['refund_charge'] });
+    const refund = tools.find((tool) => tool.name === 'refund_charge')!;
+    const args = { reference: 'order_r', amount: 30_000 };
+    const first = await refund.execute(args);
+    await refund.execute({ ...args, confirmationToken: first.data!['confirmationToken'] });
+    drop = false;
+    // Two previews of the repeat, each promising it cannot act twice; the person confirms both.
+    const a = await refund.execute(args);
+    const b = await refund.execute(args);
+    expect(b.text).toContain('cannot act twice');
+    expect((await refund.execute({ ...args, confirmationToken: a.data!['confirmationToken'] })).isError).toBe(
+      false,
+    );
+    const again = await refund.execute({ ...args, confirmationToken: b.data!['confirmationToken'] });
+    expect(again.data).toMatchObject({ refusedBy: 'token_repeated' });
+    expect(again.text).toContain('new preview');
+    expect(r.sandbox.refunds.map((x) => x.amount)).toEqual([30_000]);
   });
 
   it('refuses a token issued by another process (another secret)', async () => {

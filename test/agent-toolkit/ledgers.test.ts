@@ -90,6 +90,17 @@ if (HAS_SQLITE)
       );
     });
 
+    it('refuses a path SQLite opens in memory (:memory:, a file: URI), which forgets the day on restart', () => {
+      for (const path of [':memory:', 'file::memory:', 'file:ledger?mode=memory']) {
+        expect(() => sqliteSpendLedger({ path }), path).toThrow(
+          expect.objectContaining({
+            code: 'ledger_required',
+            message: expect.stringContaining('in memory'),
+          }),
+        );
+      }
+    });
+
     it('refuses a busyTimeout it cannot use (NaN from an unset variable) before opening anything', () => {
       expect(() => sqliteSpendLedger({ path: ledgerFile(), busyTimeout: Number.NaN })).toThrow(
         expect.objectContaining({

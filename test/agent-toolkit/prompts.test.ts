@@ -102,3 +102,27 @@ it('a repeat of a prompt in doubt stays counted when the resolve answer now show
   await r.sandbox.authorize('again_3');
   expect(await ledger.total('charges')).toBe(40_000);
 });
+
+it('a ledger that fails while settling a prompt still lets get_charge and wait_for_charge tell the outcome', async () => {
+  r = rig();
+  const inner = memorySpendLedger({ now: () => r.clock.now });
+  const ledger: SpendLedger = {
+    ...inner,
+    timeZone: inner.timeZone,
+    finish: (key, state) =>
+      state === 'failed' ? Promise.reject(new Error('busy')) : inner.finish(key, state),
+  };
+  const tools = toolsOf(r.wallet, ledger);
+  await tools['dispatch_charge']!.execute(args('again_4'));
+  await r.sandbox.decline('again_4');
+  for (const [name, input] of [
+    ['get_charge', { reference: 'again_4' }],
+    ['wait_for_charge', { reference: 'again_4', timeoutSeconds: 1 }],
+  ] as const) {
+    const seen = await tools[name]!.execute(input);
+    expect(seen.isError, name).toBe(false);
+    expect(seen.data, name).toMatchObject({ status: 'FAILED' });
+  }
+  // Not given back: at worst an amount stays counted.
+  expect(await ledger.total('charges')).toBe(40_000);
+});

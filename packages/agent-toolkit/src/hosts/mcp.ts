@@ -7,7 +7,7 @@ import { readToolOptions, type WalletToolsOptions } from '../tools/options.js';
 import { walletTools } from '../tools/wallet-tools.js';
 import { sqliteSpendLedger } from '../spending/sqlite-ledger.js';
 import { refused, type ToolResult } from '../answers/report.js';
-import { dataLine } from '../answers/words.js';
+import { dataLine, safeJson } from '../answers/words.js';
 
 /** Options of {@link createMcpServer}: those of `walletTools()`, and how the server names itself. */
 export interface McpServerOptions extends WalletToolsOptions {
@@ -32,7 +32,8 @@ const CALL = z.object({
 /** A tool result as MCP content: the text for the model, the data as structured content and JSON. */
 function toCallResult(result: ToolResult): CallToolResult {
   const content: CallToolResult['content'] = [{ type: 'text', text: result.text }];
-  if (result.data !== undefined) content.push({ type: 'text', text: JSON.stringify(result.data) });
+  // The model reads this block too: customer names in it are escaped as in the text.
+  if (result.data !== undefined) content.push({ type: 'text', text: safeJson(result.data) });
   return {
     content,
     isError: result.isError,

@@ -61,12 +61,13 @@ export function createConfirmer(options: {
 }
 
 /** The message a refused token gets. @internal */
-export function tokenProblemText(problem: TokenProblem | 'used', tool: string): string {
+export function tokenProblemText(problem: TokenProblem | 'used' | 'repeated', tool: string): string {
   const again = `Call ${tool} without confirmationToken for a new preview, and confirm with the user again.`;
   const why = {
     malformed: `is not one this tool issued. ${again}`,
     mismatch: `was issued for other arguments (or by another server): a token confirms exactly the call it previewed. ${again}`,
     expired: `has expired. ${again}`,
+    repeated: `confirmed a repeat of an earlier call whose outcome was unknown, and that outcome is known now (get_charge shows it): sending it would be a new operation, not the repeat the user approved. Only if the user wants another, separate operation: ${again.toLowerCase()}`,
     used: `was already used: it confirmed one operation already, and each token works once, so a repeated call cannot move money twice. Check the result with get_charge (it lists the refunds this toolkit journaled). Only if the user wants another, separate operation: ${again.toLowerCase()}`,
   };
   return `Refused: nothing was sent. The confirmationToken ${why[problem]}`;

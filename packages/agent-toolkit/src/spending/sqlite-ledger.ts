@@ -55,7 +55,8 @@ CREATE TABLE IF NOT EXISTS tokens (token TEXT PRIMARY KEY, expires INTEGER NOT N
  * set built per request keeps the day's totals, and every process on the machine shares them.
  *
  * @throws WalletError `ledger_required` on a Node without `node:sqlite` (pass a ledger instead),
- * when the file cannot be opened (a directory, not SQLite, no permission) or the path is empty,
+ * when the file cannot be opened (a directory, not SQLite, no permission), the path is empty or opens
+ * in memory (':memory:', a file: URI with mode=memory),
  * `time_zone_mismatch` when the file was created with another time zone.
  * @example
  * ```ts
@@ -98,6 +99,18 @@ export function sqliteSpendLedger(given: SqliteSpendLedgerOptions = {}): SpendLe
     const why = error instanceof Error ? error.message : String(error);
     db?.close();
     throw new WalletError(`The spend ledger ${path} could not be opened: ${why}`, 'ledger_required');
+  }
+  // ':memory:' or a file: URI with mode=memory opens no file: forgotten on restart, shared by no process.
+  const main = db
+    .prepare('PRAGMA database_list')
+    .all()
+    .find((row) => row['name'] === 'main');
+  if (!main?.['file']) {
+    db.close();
+    throw new WalletError(
+      `The spend ledger ${JSON.stringify(path)} opens in memory, not a file: its totals would be forgotten on restart and shared by no other process. Give a file path, leave path out for the default file, or use memorySpendLedger() by name (tests only).`,
+      'ledger_required',
+    );
   }
   const q = {
     candidates: db.prepare(

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { IdempotencyError, ResponseValidationError, isWalletError } from '@wallet/node';
 import type { ToolContext } from './options.js';
-import { canonical, tokenProblemText } from '../spending/confirm.js';
+import { canonical, tokenProblemText, type TokenProblem } from '../spending/confirm.js';
 import { repeats, type JournalEntry, type SpendKind } from '../spending/ledger.js';
 import { dailyLimit, limitRefused, overLimit, refusalBy } from '../spending/limits.js';
 import { ok, refused, type ToolResult } from '../answers/report.js';
@@ -36,6 +36,29 @@ export function callOf(tool: MoneyToolName, args: Record<string, unknown>): stri
   return canonical({ tool, args });
 }
 
+// A preview that promises to repeat a call in doubt binds its token to that call's key too: once
+// that call is settled, the token would send a new operation the person never approved.
+const bound = (call: MoneyCall, prior: JournalEntry | undefined): Record<string, unknown> =>
+  prior === undefined ? call.sent : { ...call.sent, repeatOf: prior.key };
+
+// Why a token fails its check, or 'repeat' when its preview promised to repeat a call in doubt.
+async function tokenProblem(
+  ctx: ToolContext,
+  call: MoneyCall,
+  token: string,
+): Promise<TokenProblem | 'repeat' | undefined> {
+  const problem = ctx.confirmer.check(call.tool, call.sent, token);
+  if (problem !== 'mismatch') return problem;
+  const same = (await ctx.ledger.journal(call.reference)).filter(
+    (entry) => entry.call === callOf(call.tool, call.args) && entry.key !== token,
+  );
+  for (const entry of same) {
+    const signed = ctx.confirmer.check(call.tool, bound(call, entry), token);
+    if (signed !== 'mismatch') return signed ?? 'repeat';
+  }
+  return 'mismatch';
+}
+
 async function preview(ctx: ToolContext, call: MoneyCall): Promise<ToolResult> {
   const journal = await ctx.ledger.journal(call.reference);
   const prior = journal.find((entry) => repeats(entry, callOf(call.tool, call.args), undefined, ctx.now()));
@@ -44,7 +67,7 @@ async function preview(ctx: ToolContext, call: MoneyCall): Promise<ToolResult> {
     const daily = overLimit(ctx.limits, call.kind, 'daily', call.amount, total);
     if (daily) return limitRefused(daily, call.kind);
   }
-  const { token, expiresAt } = ctx.confirmer.issue(call.tool, call.sent);
+  const { token, expiresAt } = ctx.confirmer.issue(call.tool, bound(call, prior));
   const until = new Date(expiresAt).toISOString();
   const again = prior
     ? `It repeats an earlier call whose outcome is unknown: it will be sent with that call's idempotency key '${prior.key}', so the service answers for the first one and cannot act twice.`
@@ -72,10 +95,9 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
   if (perCall) return limitRefused(perCall, call.kind);
   const token = call.token;
   if (ctx.confirm[call.tool] && token === undefined) return preview(ctx, call);
-  if (token !== undefined) {
-    const problem = ctx.confirmer.check(call.tool, call.sent, token);
-    if (problem) return refused(tokenProblemText(problem, call.tool), { refusedBy: `token_${problem}` });
-  }
+  const checked = token === undefined ? undefined : await tokenProblem(ctx, call, token);
+  if (checked !== undefined && checked !== 'repeat')
+    return refused(tokenProblemText(checked, call.tool), { refusedBy: `token_${checked}` });
   const begun = await ctx.ledger.begin({
     // The token is the idempotency key: a model that sends the confirmed call twice moves money once.
     key: token ?? `wak_${randomUUID()}`,
@@ -93,6 +115,11 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
   if (begun.state === 'over_paid') return overPaid(call.paid ?? 0, begun.counted);
   if (begun.state === 'over')
     return limitRefused(refusalBy(ctx.limits, call.kind, 'daily', call.amount, begun.total), call.kind);
+  if (checked === 'repeat' && begun.state === 'begun') {
+    // What it promised to repeat was settled: it would be a new operation nobody approved. Nothing is sent.
+    await quietly(ctx.ledger.finish(begun.entry.key, 'failed'));
+    return refused(tokenProblemText('repeated', call.tool), { refusedBy: 'token_repeated' });
+  }
   return send(ctx, call, begun.entry, begun.state === 'repeat');
 }
 

@@ -50,13 +50,14 @@ async function withJournal(
     const text = `${lead ? `${lead}\n` : ''}${transactionText(tx)}\nThe spend ledger did not answer: the refunds this toolkit journaled for it are unknown right now.`;
     return ok(text, transactionData(tx));
   }
+  // A ledger failing here must not hide the outcome: the amount stays counted, settled by a later read.
+  const settle = (key: string, state: 'failed' | 'done'): Promise<void> =>
+    ctx.ledger.finish(key, state).catch(() => undefined);
   for (const entry of answered) {
     if (tx.status === 'FAILED') {
       // A prompt in doubt may still be on its way and re-prompt after an earlier one failed: past the cut-off it cannot.
-      if (entry.state === 'done' || entry.at <= ctx.now() - CUT_OFF_MS)
-        await ctx.ledger.finish(entry.key, 'failed');
-    } else if (tx.status === 'SUCCESS' && entry.state === 'unknown')
-      await ctx.ledger.finish(entry.key, 'done');
+      if (entry.state === 'done' || entry.at <= ctx.now() - CUT_OFF_MS) await settle(entry.key, 'failed');
+    } else if (tx.status === 'SUCCESS' && entry.state === 'unknown') await settle(entry.key, 'done');
   }
   const { refunds, counted } = countedRefunds(journal);
   const lines = refunds.map(
