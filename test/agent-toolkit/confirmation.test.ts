@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { memorySpendLedger, walletTools } from '../../packages/agent-toolkit/src/index.js';
+import { memorySpendLedger, walletTools, type SpendLedger } from '../../packages/agent-toolkit/src/index.js';
 import { lost, rig, type Rig } from './setup.js';
 
 let r: Rig;
@@ -163,6 +163,61 @@ describe('refund_charge with confirmation (the default)', () => {
     expect(again.data).toMatchObject({ refusedBy: 'token_repeated' });
     expect(again.text).toContain('new preview');
     expect(r.sandbox.refunds.map((x) => x.amount)).toEqual([30_000]);
+  });
+
+  it('refuses such a token used again when the give-back of its refusal failed: what it would repeat was never sent', async () => {
+    r = rig();
+    await r.paid('order_r2', 500_000);
+    let drop = true;
+    const wallet = r.tampered((q, a) => (drop && q.url.endsWith('/v1/refunds') ? lost() : a));
+    const inner = memorySpendLedger();
+    let finishes = 0;
+    // The give-back of the first refusal fails once (a Redis timeout, a sqlite lock).
+    const ledger: SpendLedger = {
+      ...inner,
+      timeZone: inner.timeZone,
+      finish: (key, state) =>
+        state === 'failed' && finishes++ === 0 ? Promise.reject(new Error('busy')) : inner.finish(key, state),
+    };
+    const tools = walletTools({ wallet, ledger, allow: ['refund_charge'] });
+    const refund = tools.find((tool) => tool.name === 'refund_charge')!;
+    const args = { reference: 'order_r2', amount: 30_000 };
+    const first = await refund.execute(args);
+    await refund.execute({ ...args, confirmationToken: first.data!['confirmationToken'] });
+    drop = false;
+    const a = await refund.execute(args);
+    const b = await refund.execute(args);
+    await refund.execute({ ...args, confirmationToken: a.data!['confirmationToken'] });
+    const confirmB = { ...args, confirmationToken: b.data!['confirmationToken'] };
+    expect((await refund.execute(confirmB)).data).toMatchObject({ refusedBy: 'token_repeated' });
+    // The same token once more: its refused operation was never sent, so it is nothing to repeat.
+    const again = await refund.execute(confirmB);
+    expect(again.data).toMatchObject({ refusedBy: 'token_repeated' });
+    expect(r.sandbox.refunds.map((x) => x.amount)).toEqual([30_000]);
+    // Given back once: only the refund that was sent counts.
+    expect(await ledger.total('refunds')).toBe(30_000);
+  });
+
+  it("refuses two such confirmations sent at once: the second must not repeat the first one's refused operation", async () => {
+    r = rig();
+    await r.paid('order_r3', 500_000);
+    let drop = true;
+    const wallet = r.tampered((q, a) => (drop && q.url.endsWith('/v1/refunds') ? lost() : a));
+    const ledger = memorySpendLedger();
+    const tools = walletTools({ wallet, ledger, allow: ['refund_charge'] });
+    const refund = tools.find((tool) => tool.name === 'refund_charge')!;
+    const args = { reference: 'order_r3', amount: 30_000 };
+    const first = await refund.execute(args);
+    await refund.execute({ ...args, confirmationToken: first.data!['confirmationToken'] });
+    drop = false;
+    const a = await refund.execute(args);
+    const b = await refund.execute(args);
+    await refund.execute({ ...args, confirmationToken: a.data!['confirmationToken'] });
+    const confirmB = { ...args, confirmationToken: b.data!['confirmationToken'] };
+    const both = await Promise.all([refund.execute(confirmB), refund.execute(confirmB)]);
+    expect(both.map((x) => x.data?.['refusedBy'])).toEqual(['token_repeated', 'token_repeated']);
+    expect(r.sandbox.refunds.map((x) => x.amount)).toEqual([30_000]);
+    expect(await ledger.total('refunds')).toBe(30_000);
   });
 
   it('refuses a token issued by another process (another secret)', async () => {

@@ -115,8 +115,9 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
   if (begun.state === 'over_paid') return overPaid(call.paid ?? 0, begun.counted);
   if (begun.state === 'over')
     return limitRefused(refusalBy(ctx.limits, call.kind, 'daily', call.amount, begun.total), call.kind);
-  if (checked === 'repeat' && begun.state === 'begun') {
-    // What it promised to repeat was settled: it would be a new operation nobody approved. Nothing is sent.
+  if (checked === 'repeat' && (begun.state === 'begun' || begun.entry.key === token)) {
+    // What it promised to repeat was settled: it would be a new operation nobody approved. Nothing is
+    // sent, nor when its own refused entry is found in flight (the same token at once, a failed give-back).
     await quietly(ctx.ledger.finish(begun.entry.key, 'failed'));
     return refused(tokenProblemText('repeated', call.tool), { refusedBy: 'token_repeated' });
   }
