@@ -84,7 +84,7 @@ export async function readStatement(file: string, format: StatementFormat): Prom
     }
     if (columns === undefined) {
       const header = record.fields.map((f) => f.trim());
-      refuseBareCr(file, header, 'nothing was sent');
+      refuseBareCr(file, record.raw, 'nothing was sent');
       const at = (name: string): number => header.indexOf(name);
       for (const name of [format.dateColumn, format.creditColumn]) {
         if (at(name) < 0)
