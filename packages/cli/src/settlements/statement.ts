@@ -107,9 +107,10 @@ export async function readStatement(file: string, format: StatementFormat): Prom
     }
     const cell = (i: number): string => (record.fields[i] ?? '').trim();
     const raw = cell(columns.credit);
-    // An empty credit is a debit row: skipped. So is '-', how Excel's Accounting format saves 0.00.
+    // An empty credit is a debit row: skipped. So is '-', how Excel's Accounting format saves 0.00
+    // (with the Naira sign, '₦ -': Excel's default Accounting symbol in a Nigerian locale).
     const credit =
-      raw === '' || raw === '-'
+      raw === '' || /^₦?\s*-$/.test(raw)
         ? 0
         : koboOf(raw, format.creditUnit, 'credit', 'use --credit-unit naira', false);
     if (typeof credit !== 'number') {
