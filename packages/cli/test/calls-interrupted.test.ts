@@ -68,4 +68,27 @@ describe('wallet refunds create, interrupted', () => {
       server.close();
     }
   });
+
+  it('refuses a secret key pasted as --idempotency-key (exit 2): never sent, never printed back as the key to retry with', async () => {
+    const keys: string[] = [];
+    const server = createServer((req, res) => {
+      keys.push(String(req.headers['x-idempotency-key']));
+      req.resume().on('end', () => res.socket?.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const env = { WALLET_SECRET_KEY: TEST_KEY, WALLET_BASE_URL: url };
+      for (const pasted of [TEST_KEY, 'sk_live_51Hx9PastedInTheWrongFlag']) {
+        const args = ['--json', 'refunds', 'create', 'ord_1', '--amount', '100', '--idempotency-key', pasted];
+        const ran = await wallet(args, { env });
+        expect(ran.code, pasted).toBe(2);
+        expect(ran.stdout + ran.stderr, pasted).not.toContain(pasted.slice(8));
+      }
+      expect(keys).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
 });
