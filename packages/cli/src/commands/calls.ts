@@ -136,7 +136,11 @@ export async function refundCommand(
         if (!isWalletError(error) || !error.outcomeUnknown) throw error;
         const { name, code, message } = error;
         out.data({ outcome: 'unknown', idempotencyKey, error: { name, code, message } });
-        out.note(`${terminalMessage(message)}\n${again}`);
+        // A replay_mismatch: the key's saved answer is another request's, so a run with it again gets
+        // that answer, not this refund's; the SDK's message says to check with the service first.
+        out.note(
+          code === 'replay_mismatch' ? terminalMessage(message) : `${terminalMessage(message)}\n${again}`,
+        );
         return null;
       });
     if (sent === null) return PROBLEM;
