@@ -68,4 +68,60 @@ describe('wallet refunds create, interrupted', () => {
       server.close();
     }
   });
+
+  it('refuses a secret key pasted as --idempotency-key (exit 2): never sent, never printed back as the key to retry with', async () => {
+    const keys: string[] = [];
+    const server = createServer((req, res) => {
+      keys.push(String(req.headers['x-idempotency-key']));
+      req.resume().on('end', () => res.socket?.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const env = { WALLET_SECRET_KEY: TEST_KEY, WALLET_BASE_URL: url };
+      for (const pasted of [TEST_KEY, 'sk_live_51Hx9PastedInTheWrongFlag']) {
+        const args = ['--json', 'refunds', 'create', 'ord_1', '--amount', '100', '--idempotency-key', pasted];
+        const ran = await wallet(args, { env });
+        expect(ran.code, pasted).toBe(2);
+        expect(ran.stdout + ran.stderr, pasted).not.toContain(pasted.slice(8));
+      }
+      expect(keys).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it("never tells to run again with the key when the answer was another request's (replay_mismatch): the SDK says check first", async () => {
+    // The first attempt's connection drops; the retry is answered with a refund of another amount.
+    let n = 0;
+    const server = createServer((req, res) => {
+      req.resume().on('end', () => {
+        if (++n === 1) return res.socket?.destroy();
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const data = { refundReference: 'rf_other', amount: 5000, currency: 'NGN', status: 'PROCESSED' };
+        res.end(
+          JSON.stringify({
+            status: 'success',
+            message: 'ok',
+            data: { ...data, refundedAt: new Date().toISOString() },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const env = { WALLET_SECRET_KEY: TEST_KEY, WALLET_BASE_URL: url };
+      const args = ['refunds', 'create', 'ord_1', '--amount', '100', '--idempotency-key', 'k-1041'];
+      const ran = await wallet(args, { env });
+      expect(ran.code).toBe(1);
+      expect(ran.stderr).toContain('Check with the service before sending this operation again');
+      // Run again with it, the service answers with that other request's result, never this refund's.
+      expect(ran.stderr).not.toContain('Run the same command again');
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
 });

@@ -214,6 +214,22 @@ describe('wallet doctor', () => {
     });
   });
 
+  it('blames a proxy variable the SDK refuses on the round trip, never on a good key or base URL', async () => {
+    // NODE_USE_ENV_PROXY=1: the SDK reads HTTP_PROXY for an http: base URL (the sandbox's) and refuses
+    // one without a scheme; the key check's probe (http://127.0.0.1) read it too and failed the key.
+    const env = { WALLET_BASE_URL: sandbox.url, NODE_USE_ENV_PROXY: '1', HTTP_PROXY: 'proxy.corp' };
+    const ran = await doctor(env, '--json');
+    expect(ran.code).toBe(1);
+    const report = JSON.parse(ran.stdout) as { checks: { name: string; status: string; detail: string }[] };
+    const byName = Object.fromEntries(report.checks.map((c) => [c.name, c]));
+    expect(byName.key?.status).toBe('pass');
+    expect(byName['base URL']?.status).toBe('pass');
+    expect(byName['round trip']).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('HTTP_PROXY'),
+    });
+  });
+
   it('hides the password of a proxy variable written without a scheme (user:pass@host:port, as curl takes it)', async () => {
     for (const extra of [{}, { NODE_USE_ENV_PROXY: '1' }]) {
       const proxy = { HTTPS_PROXY: 'ops:hunter2@127.0.0.1:3128', HTTP_PROXY: '//ops:hunter2@127.0.0.1:3128' };

@@ -140,6 +140,30 @@ describe('wallet reconcile', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('refuses a ledger of CR-ended lines whose cells are all quoted (the header then holds no carriage return)', async () => {
+    // A quote-all export: after a closing quote the CR is skipped, so the header's cells hold none.
+    const ledger = file(
+      'mac-quoted.csv',
+      '"reference","amount","status","note"\r"ord_paid","450000","paid","a"\r"ord_other","1","paid","b"\r',
+    );
+    const out = join(dir, 'mac-quoted.report.csv');
+    const ran = await wallet(['reconcile', ledger, '--out', out], { env });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('ends its lines with a carriage return alone');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('reads a CRLF ledger whose header has a quoted cell broken over two lines, never refused as a Mac file', async () => {
+    const ledger = file(
+      'wrapped.csv',
+      'reference,"note\r\n(free text)",amount,status\r\nord_paid,a,450000,paid\r\n',
+    );
+    const ran = await wallet(['reconcile', ledger, '--quiet'], { env });
+    expect(ran.stderr).not.toContain('carriage return');
+    expect(ran.code).toBe(0);
+    expect(report(join(dir, 'wrapped.report.csv')).map((r) => r.verdict)).toEqual(['match']);
+  });
+
   it('ends at once when no key or base URL is set, leaving the last report as it was (not an error row each)', async () => {
     const ledger = file('unset.csv', LEDGER);
     const out = file('unset.report.csv', 'the report of last night\n');

@@ -154,6 +154,40 @@ describe('wallet settlements against a service of the test’s own', () => {
     expect(ran.stderr).toContain('ends its lines with a carriage return alone');
   });
 
+  it('refuses a statement of CR-ended lines whose cells are all quoted, never every day missing its credit', async () => {
+    const ran = await run(
+      ONE,
+      '"date","narration","credit","balance"\r"2026-11-21","WALLET SETTLEMENT","98.00","98.00"\r',
+    );
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('ends its lines with a carriage return alone');
+  });
+
+  it('reads a CRLF statement whose header has a quoted cell broken over two lines, never refused as a Mac file', async () => {
+    const ran = await run(
+      ONE,
+      'date,"narration\r\n(details)",credit,balance\r\n2026-11-21,WALLET SETTLEMENT,98.00,98.00\r\n',
+    );
+    expect(ran.stderr).not.toContain('carriage return');
+    expect(ran.code).toBe(0);
+    const result = JSON.parse(ran.stdout) as { days: { date: string; verdict: string; credited: number }[] };
+    expect(result.days).toMatchObject([{ date: '2026-11-21', verdict: 'match', credited: 9_800 }]);
+  });
+
+  it("skips a debit row whose credit is the Accounting zero with the Naira sign ('₦ -'), as it skips '-'", async () => {
+    const ran = await run(
+      ONE,
+      'date,narration,debit,credit\n2026-11-21,WALLET SETTLEMENT, ₦ -   , ₦ 98.00 \n2026-11-21,TRANSFER TO ADA," ₦ 50,000.00 ",₦-\n',
+    );
+    expect(ran.code, ran.stderr).toBe(0);
+    const result = JSON.parse(ran.stdout) as {
+      days: { date: string; verdict: string; credited: number }[];
+      statement: { unreadable: number };
+    };
+    expect(result.days).toMatchObject([{ date: '2026-11-21', verdict: 'match', credited: 9_800 }]);
+    expect(result.statement.unreadable).toBe(0);
+  });
+
   it("skips a debit row whose credit is Excel's Accounting zero ('-'), as it skips 0.00, never an unreadable row", async () => {
     const ran = await run(
       ONE,

@@ -95,6 +95,12 @@ export async function refundCommand(
   out: Output,
 ): Promise<number> {
   const amount = flags.amount === undefined ? undefined : amountFlag(flags.amount, flags.amountUnit);
+  // A secret key pasted in the wrong flag would be sent as a header and printed back (and in --json)
+  // as the key to run again with.
+  if (flags.idempotencyKey !== undefined && /\bsk_(?:live|test)_/.test(flags.idempotencyKey))
+    throw new UsageError(
+      '--idempotency-key holds a secret key (sk_…): give the key a refund was sent with (the message of a run whose outcome is unknown names it), never the API key. Nothing was sent.',
+    );
   // Escaped: a person confirms real money from this text, so it shows the reference as it is sent.
   const what = `${amount === undefined ? 'the whole remaining amount' : formatNaira(amount)} of ${terminalText(reference)}`;
   if (isLiveKey(flags) && !flags.yes) {
@@ -130,7 +136,11 @@ export async function refundCommand(
         if (!isWalletError(error) || !error.outcomeUnknown) throw error;
         const { name, code, message } = error;
         out.data({ outcome: 'unknown', idempotencyKey, error: { name, code, message } });
-        out.note(`${terminalMessage(message)}\n${again}`);
+        // A replay_mismatch: the key's saved answer is another request's, so a run with it again gets
+        // that answer, not this refund's; the SDK's message says to check with the service first.
+        out.note(
+          code === 'replay_mismatch' ? terminalMessage(message) : `${terminalMessage(message)}\n${again}`,
+        );
         return null;
       });
     if (sent === null) return PROBLEM;

@@ -3,7 +3,14 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { connect } from 'node:tls';
 
-import { isApiError, isConnectionError, Wallet, type ApiError } from '@wallet/node';
+import {
+  isApiError,
+  isConnectionError,
+  isValidationError,
+  ValidationError,
+  Wallet,
+  type ApiError,
+} from '@wallet/node';
 
 import { createClient, type ClientFlags } from '../client.js';
 import { OK, PROBLEM, terminalMessage, type Output } from '../output.js';
@@ -19,21 +26,34 @@ const pass = (detail: string): Check => ({ status: 'pass', detail });
 const fail = (detail: string, fix: string): Check => ({ status: 'fail', detail, fix });
 const SKEW_LIMIT_S = 30;
 
+/**
+ * Builds a client with `options` and returns the SDK's words for what it refuses in `option` alone,
+ * or undefined. Another setting it reads (a proxy variable with NODE_USE_ENV_PROXY=1) is not this
+ * check's: the round trip reports it, never as a bad key or base URL.
+ */
+function refusal(options: ConstructorParameters<typeof Wallet>[0], option: string): string | undefined {
+  try {
+    new Wallet(options);
+    return undefined;
+  } catch (error) {
+    if (!isValidationError(error)) return (error as Error).message.split('\n').slice(0, 3).join(' ');
+    const own = error.issues.filter((issue) => issue.path === option);
+    return own.length === 0 ? undefined : new ValidationError('Wallet options', own).message;
+  }
+}
+
 function checkKey(key: string | undefined, source: string): Check {
   const fix =
     'Set WALLET_SECRET_KEY to the secret key from the dashboard: sk_test_… for the sandbox, sk_live_… in production.';
   if (key === undefined || key === '') return fail('WALLET_SECRET_KEY is not set', fix);
-  try {
-    // The SDK's own rules and words (whitespace, quotes, a public key, nothing after the prefix): a
-    // key it refuses must fail here, not pass and then stop the round trip. Its words never repeat the key.
-    new Wallet({ apiKey: key, baseUrl: 'http://127.0.0.1', logLevel: 'off' });
-  } catch (error) {
-    const why = (error as Error).message.split('\n').slice(0, 3).join(' ');
+  // The SDK's own rules and words (whitespace, quotes, a public key, nothing after the prefix): a
+  // key it refuses must fail here, not pass and then stop the round trip. Its words never repeat the key.
+  const why = refusal({ apiKey: key, baseUrl: 'http://127.0.0.1', logLevel: 'off' }, 'apiKey');
+  if (why !== undefined)
     return fail(
       why.replace(/^Invalid Wallet options: apiKey: /, 'the key ').replaceAll('apiKey', source),
       fix,
     );
-  }
   return pass(`${key.startsWith('sk_live_') ? 'live' : 'test'} mode (${key.slice(0, 8)}…)`);
 }
 
@@ -41,17 +61,13 @@ function checkBaseUrl(raw: string | undefined, name: string): [Check, URL?] {
   const fix =
     'Set WALLET_BASE_URL to the service address from the dashboard (https://…), or http://127.0.0.1:PORT for the sandbox.';
   if (raw === undefined || raw === '') return [fail('WALLET_BASE_URL is not set', fix)];
-  try {
-    // The SDK's own rules (https only except loopback, no /v1 path): the same words a merchant sees.
-    // logLevel given: a bad WALLET_LOG is the round trip's to report, not the base URL's.
-    new Wallet({ apiKey: 'sk_test_doctor_probe_key', baseUrl: raw, logLevel: 'off' });
-    const url = new URL(raw);
-    return [pass(url.href), url];
-  } catch (error) {
-    // Its fix names where the value is set: the variable or the flag, not the option the doctor passed.
-    const why = (error as Error).message.split('\n').slice(0, 3).join(' ');
-    return [fail(why.replace(/\bbaseUrl\b/g, name), fix)];
-  }
+  // The SDK's own rules (https only except loopback, no /v1 path): the same words a merchant sees.
+  // logLevel given: a bad WALLET_LOG is the round trip's to report, not the base URL's.
+  const why = refusal({ apiKey: 'sk_test_doctor_probe_key', baseUrl: raw, logLevel: 'off' }, 'baseUrl');
+  // Its fix names where the value is set: the variable or the flag, not the option the doctor passed.
+  if (why !== undefined) return [fail(why.replace(/\bbaseUrl\b/g, name), fix)];
+  const url = new URL(raw);
+  return [pass(url.href), url];
 }
 
 const PROXY_VARS = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];

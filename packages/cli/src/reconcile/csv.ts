@@ -61,12 +61,21 @@ export async function* decodeFile(
 }
 
 /**
- * Refuses a header that holds a carriage return: the file ends its lines with CR alone (Excel for
- * Mac's "CSV (Macintosh)"), so it reads as one record, the header holding every row, and a run
- * would find no rows (a ledger all well, a statement with no credit).
+ * Refuses a header record (its raw text) with a carriage return outside quotes that no line feed
+ * follows: the file ends its lines with CR alone (Excel for Mac's "CSV (Macintosh)"), so it reads as
+ * one record, the header holding every row, and a run would find no rows (a ledger all well, a
+ * statement with no credit). Quoted cells all through hide no CR from it; a CRLF (or CR CR LF) line
+ * end, and a quoted header cell broken over lines, are not refused.
  */
-export function refuseBareCr(file: string, header: readonly string[], nothing: string): void {
-  if (header.some((cell) => cell.includes('\r')))
+export function refuseBareCr(file: string, raw: string, nothing: string): void {
+  let quoted = false;
+  let bare = false;
+  for (let i = 0; i < raw.length && !bare; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === 34) quoted = !quoted;
+    else if (c === 13 && !quoted) bare = i + 1 < raw.length && raw[i + 1] !== '\n' && raw[i + 1] !== '\r';
+  }
+  if (bare)
     throw new UsageError(
       `${file} ends its lines with a carriage return alone (Excel for Mac's "CSV (Macintosh)"), so it reads as one line: ${nothing}. Save it as "CSV UTF-8", or convert its line endings to LF or CRLF.`,
     );

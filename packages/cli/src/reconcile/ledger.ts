@@ -33,11 +33,13 @@ export async function readHeader(
   format: LedgerFormat,
 ): Promise<{ columns: Columns; repeated: string[] }> {
   let header: string[] = [];
+  let raw = '';
   for await (const record of readCsv(decodeFile(file, format.encoding))) {
     header = (record.fields ?? []).map((f) => f.trim());
+    raw = record.raw;
     break;
   }
-  refuseBareCr(file, header, 'nothing was verified');
+  refuseBareCr(file, raw, 'nothing was verified');
   const needed = [format.referenceColumn, format.amountColumn, format.statusColumn];
   const repeated = [...new Set(header.filter((name, i) => header.indexOf(name) !== i))];
   const missing = needed.filter((c) => !header.includes(c));

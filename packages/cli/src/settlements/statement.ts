@@ -84,7 +84,7 @@ export async function readStatement(file: string, format: StatementFormat): Prom
     }
     if (columns === undefined) {
       const header = record.fields.map((f) => f.trim());
-      refuseBareCr(file, header, 'nothing was sent');
+      refuseBareCr(file, record.raw, 'nothing was sent');
       const at = (name: string): number => header.indexOf(name);
       for (const name of [format.dateColumn, format.creditColumn]) {
         if (at(name) < 0)
@@ -107,9 +107,10 @@ export async function readStatement(file: string, format: StatementFormat): Prom
     }
     const cell = (i: number): string => (record.fields[i] ?? '').trim();
     const raw = cell(columns.credit);
-    // An empty credit is a debit row: skipped. So is '-', how Excel's Accounting format saves 0.00.
+    // An empty credit is a debit row: skipped. So is '-', how Excel's Accounting format saves 0.00
+    // (with the Naira sign, '₦ -': Excel's default Accounting symbol in a Nigerian locale).
     const credit =
-      raw === '' || raw === '-'
+      raw === '' || /^₦?\s*-$/.test(raw)
         ? 0
         : koboOf(raw, format.creditUnit, 'credit', 'use --credit-unit naira', false);
     if (typeof credit !== 'number') {
