@@ -116,6 +116,20 @@ describe('the secret key never shows', () => {
   });
 });
 
+describe('a secret key given where an idempotency key goes', () => {
+  it('is refused before sending, and the error never repeats it', async () => {
+    const mock = mockService(http.post(`${BASE_URL}/v1/refunds`, () => ok({})));
+    const error = await mock
+      .wallet()
+      .refunds.create({ reference: 'order_1042', amount: 100 }, { idempotencyKey: TEST_KEY })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ValidationError', outcomeUnknown: false });
+    expect((error as Error).message).toContain('options.idempotencyKey: holds your secret key');
+    expectNoKey(inspect(error, { depth: 9 }) + JSON.stringify(error));
+    expect(mock.seen).toEqual([]);
+  });
+});
+
 describe('debug logs mask personal data', () => {
   it('masks a phone number given as the handle', async () => {
     const mock = mockService(http.post(`${BASE_URL}/v1/charges/resolve-handle`, () => ok(resolved)));

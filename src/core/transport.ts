@@ -117,6 +117,13 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
       if (rawOptions !== undefined) {
         options = read(rawOptions, 'request options', 'options', scrub) ?? {};
         const issues = checkOptions(options, REQUEST_OPTION_RULES, 'options', 'a request option');
+        // A key pasted where the idempotency key goes would be sent as a header and named in errors.
+        const key = options.idempotencyKey;
+        if (issues.length === 0 && typeof key === 'string' && scrub.text(key) !== key)
+          issues.push({
+            path: 'options.idempotencyKey',
+            message: 'holds your secret key: pass a key of your own',
+          });
         if (issues.length > 0)
           throw new ValidationError('request options', scrub.issues(issues), 'Nothing was sent.');
       }
