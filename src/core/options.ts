@@ -138,37 +138,30 @@ export function keyProblem(key: unknown, name: string): string | undefined {
     );
   }
   // After the invisible characters: JavaScript counts a BOM as whitespace.
-  if (/^\s|\s$/.test(key)) {
+  if (/^\s|\s$/.test(key))
     return 'has leading or trailing whitespace (check how it is loaded from your env file)';
-  }
-  if (/\s/.test(key)) {
+  if (/\s/.test(key))
     return `contains whitespace at character ${at(/\s/)}: a key is one word, with no spaces or line breaks`;
-  }
   if (key.length > MAX_KEY_LENGTH) {
     return (
       `is ${key.length} characters long, longer than any key (at most ${MAX_KEY_LENGTH}): check that ` +
       `${name} holds only the key`
     );
   }
-  if (/[^\x21-\x7e]/.test(key)) {
+  if (/[^\x21-\x7e]/.test(key))
     return `contains a character that is not printable ASCII at character ${at(/[^\x21-\x7e]/)}`;
-  }
   // What an env file leaves when read by a loader that keeps quotes (Docker's --env-file, systemd).
   const quoted = (text: string): boolean => /^(["'`]).*\1$/.test(text) && KEY_PREFIX.test(text.slice(1));
-  if (quoted(key)) {
+  if (quoted(key))
     return `is wrapped in quotes: remove them where ${name} is set (Docker's --env-file and systemd keep them)`;
-  }
   // The line as a .env file holds it, its value quoted or not.
   const value = key.slice(key.indexOf('=') + 1);
-  if (/^[A-Za-z_]\w*=/.test(key) && (KEY_PREFIX.test(value) || quoted(value))) {
+  if (/^[A-Za-z_]\w*=/.test(key) && (KEY_PREFIX.test(value) || quoted(value)))
     return `holds a whole line of an env file (NAME=…): set ${name} to the key alone`;
-  }
-  if (/^[pr]k_/.test(key)) {
+  if (/^[pr]k_/.test(key))
     return 'looks like a public or restricted key; the SDK needs a secret key starting with sk_live_ or sk_test_';
-  }
-  if (!KEY_PREFIX.test(key)) {
+  if (!KEY_PREFIX.test(key))
     return `must start with sk_live_ or sk_test_ (got ${key.length} characters that do not)`;
-  }
   if (key.replace(KEY_PREFIX, '') === '') return 'has nothing after its sk_live_ or sk_test_ prefix';
   return undefined;
 }
