@@ -11,7 +11,7 @@ import type { RequestListener, Server } from 'node:http';
 
 import { expect } from 'vitest';
 
-import { WebhookVerificationError } from '../../src/webhooks.js';
+import { WalletError, WebhookVerificationError } from '../../src/webhooks.js';
 import type {
   WebhookErrorContext,
   WebhookEvent,
@@ -143,4 +143,15 @@ export async function runExample(
     stop();
     throw error;
   }
+}
+
+/** The error `run` throws, which must be a WalletError. */
+export function thrown(run: () => unknown): WalletError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(WalletError);
+    return error as WalletError;
+  }
+  throw new Error('did not throw');
 }
