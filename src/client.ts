@@ -22,6 +22,7 @@ import { fetchSender, undiciSender } from './core/send.js';
 import type { FetchFunction, Sender } from './core/types.js';
 import { createTransport, type Transport } from './core/transport.js';
 import { ValidationError, WalletError, type ValidationIssue } from './errors/base.js';
+import { isQuoted } from './internal/values.js';
 import { platform } from './platform/index.js';
 import { proxyProblem, settleProxy } from './platform/proxy.js';
 import { Charges, Refunds } from './resources/charges.js';
@@ -168,7 +169,7 @@ function parseBaseUrl(value: unknown, name: string, issues: ValidationIssue[]): 
   if (typeof value !== 'string')
     return fail(`must be a string, got ${value === null ? 'null' : typeof value}`);
   // An env file's quotes, or a host without its scheme ('localhost:4010' parses, as scheme localhost:).
-  if (/^(["'`]).*\1$/s.test(value)) return fail(`is wrapped in quotes: remove them where ${name} is set`);
+  if (isQuoted(value)) return fail(`is wrapped in quotes: remove them where ${name} is set`);
   const host = SCHEMELESS.exec(value)?.[1];
   if (host !== undefined) {
     return fail(`has no scheme: use ${LOOPBACK.test(host) ? 'http' : 'https'}://${value}`);

@@ -18,4 +18,4 @@ export {
   wholeNumber,
   type OptionRule,
 } from './core/options.js';
-export { closest } from './internal/values.js';
+export { closest, isQuoted } from './internal/values.js';

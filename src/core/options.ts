@@ -1,5 +1,5 @@
 import { ValidationError, type ValidationIssue } from '../errors/base.js';
-import { closest, describe, isThenable } from '../internal/values.js';
+import { closest, describe, isQuoted, isThenable } from '../internal/values.js';
 import { platform } from '../platform/index.js';
 import type { AppInfo } from './config.js';
 
@@ -151,7 +151,7 @@ export function keyProblem(key: unknown, name: string): string | undefined {
   if (/[^\x21-\x7e]/.test(key))
     return `contains a character that is not printable ASCII at character ${at(/[^\x21-\x7e]/)}`;
   // What an env file leaves when read by a loader that keeps quotes (Docker's --env-file, systemd).
-  const quoted = (text: string): boolean => /^(["'`]).*\1$/.test(text) && KEY_PREFIX.test(text.slice(1));
+  const quoted = (text: string): boolean => isQuoted(text) && KEY_PREFIX.test(text.slice(1));
   if (quoted(key))
     return `is wrapped in quotes: remove them where ${name} is set (Docker's --env-file and systemd keep them)`;
   // The line as a .env file holds it, its value quoted or not.

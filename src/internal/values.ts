@@ -243,6 +243,11 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return proto === Object.prototype || proto === null;
 }
 
+/** True for a value wrapped in quotes, as Docker's `--env-file` and systemd keep a `.env` value's. */
+export function isQuoted(text: string): boolean {
+  return /^(["'`])[^]*\1$/.test(text);
+}
+
 /** True for a Promise or other thenable: what a missing `await` passes where a value belongs; never throws. */
 export function isThenable(value: unknown): boolean {
   if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;

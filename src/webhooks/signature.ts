@@ -2,7 +2,7 @@
 // module, no `Buffer` (edge runtimes) and no zod (this entry must stay light).
 import { WalletError } from '../errors/base.js';
 import { WebhookVerificationError } from '../errors/webhook.js';
-import { describe, isPlainObject, isThenable } from '../internal/values.js';
+import { describe, isPlainObject, isQuoted, isThenable } from '../internal/values.js';
 import { platform } from '../platform/index.js';
 import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
 
@@ -51,7 +51,7 @@ function loadingProblem(secret: string): string | undefined {
       `check how ${WHERE} is loaded, so it holds only the secret`
     );
   }
-  if (/^(["'`]).*\1$/s.test(secret)) {
+  if (isQuoted(secret)) {
     return `is wrapped in quotes (Docker's --env-file and systemd keep them): remove them where ${WHERE} is set`;
   }
   return undefined;

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
 
 import { isWebhookVerificationError, verifyWebhook } from '@wallet/node/webhooks';
+import { isQuoted } from '@wallet/node/workspace';
 
 import { OK, PROBLEM, terminalMessage, UsageError, type Output } from '../output.js';
 
@@ -133,11 +134,10 @@ export function secretOr(given: string | undefined): string {
 const ORDINAL = ['1st', '2nd', '3rd'];
 
 // What an env or secrets file leaves around a secret: a line break, or quotes Docker's --env-file keeps.
-const QUOTED = /^(["'`])[^]*\1$/;
-const hasResidue = (secret: string): boolean => /^\s|\s$/.test(secret) || QUOTED.test(secret);
+const hasResidue = (secret: string): boolean => /^\s|\s$/.test(secret) || isQuoted(secret);
 const withoutResidue = (secret: string): string => {
   const trimmed = secret.trim();
-  return QUOTED.test(trimmed) ? trimmed.slice(1, -1).trim() : trimmed;
+  return isQuoted(trimmed) ? trimmed.slice(1, -1).trim() : trimmed;
 };
 
 /** Why a secret with residue at its ends explains the mismatch, if one has it (the SDK's handlers refuse such a secret). */
