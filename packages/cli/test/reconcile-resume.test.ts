@@ -6,7 +6,15 @@
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync, existsSync, statSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+  existsSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -95,6 +103,33 @@ describe('wallet reconcile --resume', () => {
     expect(shorter.code).toBe(2);
     expect(shorter.stderr).toContain('the report holds 20 rows, the ledger only 10');
     expect(readFileSync(out, 'utf8')).toBe(report);
+  });
+
+  it('refuses a report made against another mode or service, writes nothing, and never keeps the key', async () => {
+    const file = ledger('origin.csv', rows(ROWS));
+    const out = join(dir, 'origin.report.csv');
+    failing = new Set(['ord_7']);
+    await reconcile(file, out);
+    failing = new Set();
+    const report = readFileSync(out, 'utf8');
+    // The same service by another name, and the same run with a live key: a test-mode row beside live ones.
+    const elsewhere = { ...env, WALLET_BASE_URL: env.WALLET_BASE_URL!.replace('127.0.0.1', 'localhost') };
+    const live = { ...env, WALLET_SECRET_KEY: TEST_KEY.replace('sk_test_', 'sk_live_') };
+    for (const [other, said] of [
+      [elsewhere, 'http://localhost:'],
+      [live, 'live mode'],
+    ] as const) {
+      const resumed = await wallet(['reconcile', file, '--out', out, '--quiet', '--resume'], { env: other });
+      expect(resumed.code, resumed.stderr).toBe(2);
+      expect(resumed.stderr).toContain('Not resumed');
+      expect(resumed.stderr).toContain(said);
+      expect(readFileSync(out, 'utf8')).toBe(report);
+    }
+    const secret = TEST_KEY.slice('sk_test_'.length);
+    for (const name of readdirSync(dir).filter((n) => n.startsWith('origin.report')))
+      expect(readFileSync(join(dir, name), 'utf8'), name).not.toContain(secret);
+    const same = await reconcile(file, out, '--resume');
+    expect(same.code, same.stderr).toBe(0);
   });
 
   it('cuts a torn last record, a quoted field with a line break included, and carries on', async () => {

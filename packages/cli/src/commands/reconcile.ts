@@ -8,6 +8,7 @@ import { OK, PROBLEM, table, terminalMessage, terminalText, type Output } from '
 import { readHeader, readLedger, scanLedger, type CsvRow } from '../reconcile/ledger.js';
 import { formatOf, reportWriter, rowText, type ReportFormat } from '../reconcile/report.js';
 import { noCounts } from '../reconcile/progress.js';
+import { originOf, sameOrigin, writeOrigin } from '../reconcile/origin.js';
 import { readEarlier, rewriteReport, sameLedger } from '../reconcile/resume.js';
 import { KeyRefused, noter, PROBLEMS, reportPath, startRun, type LedgerFlags } from '../reconcile/run.js';
 
@@ -53,12 +54,14 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
   const format = flags.format ?? formatOf(flags.out ?? '.csv');
   const reportFile = reportPath(file, flags.out, `.report.${format}`, [[file, 'the ledger']]);
   const header = await readHeader(file, flags);
+  const note = noter(out, flags.quiet);
+  // Before the report is read (a torn tail is cut): a report of another mode or service stays as it is.
+  if (flags.resume && existsSync(reportFile)) sameOrigin(reportFile, originOf(flags), note);
   const earlier = flags.resume ? await readEarlier(reportFile, format) : undefined;
   const check = earlier === undefined ? undefined : sameLedger(earlier, reportFile, format);
   let index = 0;
   const scan = await scanLedger(file, flags, header.columns, (row) => check?.row(row, index++));
   check?.done(scan.rows);
-  const note = noter(out, flags.quiet);
   if (header.repeated.length > 0)
     note(
       `The header names ${header.repeated.map((c) => `'${c}'`).join(', ')} more than once (not a column this run reads).`,
@@ -97,6 +100,7 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
   };
   const rows = readLedger(file, flags, header.columns, () => stopping);
   try {
+    writeOrigin(reportFile, originOf(flags));
     if (earlier !== undefined && errors > 0) {
       await rewriteReport(reportFile, format, earlier, rows, verify, each, counts);
     } else {

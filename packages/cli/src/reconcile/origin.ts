@@ -1,0 +1,61 @@
+/** Who a report was made against (the key's mode and the service's address, never the key), kept beside it: `--resume` must not put two environments' answers in one report. */
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+
+import { createClient, type ClientFlags } from '../client.js';
+import { UsageError } from '../output.js';
+
+/** The mode of the key (`test` or `live`) and the service's address: nothing a key can be recovered from. */
+export interface Origin {
+  mode: 'live' | 'test';
+  service: string;
+}
+
+/** The file beside the report that holds its {@link Origin}. */
+export const originFile = (report: string): string => `${report}.origin`;
+
+/** This run's origin, from the flags or the environment; the SDK's words when the key or address is missing. */
+export function originOf(flags: ClientFlags): Origin {
+  const wallet = createClient(flags);
+  const origin: Origin = { mode: wallet.mode, service: wallet.baseUrl };
+  void wallet.close(); // it sent nothing
+  return origin;
+}
+
+const said = (o: Origin): string => `${o.mode} mode at ${o.service}`;
+
+/**
+ * Refuses to carry on a report made against another mode or service. A report with no origin beside
+ * it (written before this check existed) is carried on, with a note: refusing it would strand every
+ * interrupted run of an earlier version.
+ */
+export function sameOrigin(report: string, now: Origin, note: (text: string) => void): void {
+  const file = originFile(report);
+  if (!existsSync(file)) {
+    note(`${file} is missing, so which mode and service ${report} was made against is unknown: resuming.`);
+    return;
+  }
+  let made: Partial<Origin> | undefined;
+  try {
+    made = JSON.parse(readFileSync(file, 'utf8')) as Partial<Origin>;
+  } catch {
+    made = undefined;
+  }
+  if (typeof made?.mode !== 'string' || typeof made.service !== 'string')
+    throw new UsageError(
+      `Not resumed: ${file} does not say which mode and service ${report} was made against. Nothing was written. Run without --resume to start over, or give --out another file.`,
+    );
+  if (made.mode === now.mode && made.service === now.service) return;
+  throw new UsageError(
+    `Not resumed: ${report} was made against ${said(made as Origin)}, this run is against ${said(now)}; its rows and this run's would mix two environments' answers in one report. Nothing was written. Resume with the key mode and WALLET_BASE_URL it was made with, run without --resume to start over, or give --out another file.`,
+  );
+}
+
+/** Records the origin of the report about to be written; none beside a device (`--out /dev/stdout`), which no run resumes. */
+export function writeOrigin(report: string, origin: Origin): void {
+  if (existsSync(report) && !statSync(report).isFile()) return;
+  try {
+    writeFileSync(originFile(report), `${JSON.stringify(origin)}\n`);
+  } catch (error) {
+    throw new Error(`cannot write ${originFile(report)}: ${(error as Error).message}`);
+  }
+}
