@@ -7,10 +7,11 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 
 import { charge, json } from './helpers/lying-service.js';
@@ -30,9 +31,12 @@ const answers: Record<string, unknown> = {
 
 /** Runs `wallet settlements ARGS` against a loopback service answering from `answers`. */
 async function run(ledgerText: string, statement: Buffer | string, ...args: string[]) {
-  const server = createServer((req: IncomingMessage, res: ServerResponse) =>
-    json(res, 200, answers[decodeURIComponent(req.url!.split('/').pop()!)]),
-  );
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const answer = answers[decodeURIComponent(req.url!.split('/').pop()!)];
+    // A reference with no answer here is one the service cannot verify now: a 503.
+    if (answer === undefined) json(res, 503, { status: 'error', message: 'try later' });
+    else json(res, 200, answer);
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const ledger = join(dir, `ledger-${Math.random().toString(36).slice(2)}.csv`);
@@ -67,6 +71,24 @@ describe('wallet settlements against a service of the test’s own', () => {
       ['ord_dollars', 'error'],
       ['ord_other', 'error'],
     ]);
+  });
+
+  it('never confirms a day while a charge could not be verified: it may be the one the bank left out', async () => {
+    // The bank credited ord_true alone; ord_down (a 503) may have been settled that day too.
+    const ran = await run(
+      'reference,amount,status\nord_true,10000,paid\nord_down,10000,paid\n',
+      'date,credit\n2026-11-21,98.00\n',
+      '--retries',
+      '0',
+    );
+    expect(ran.code).toBe(1);
+    const result = JSON.parse(ran.stdout) as {
+      report: string;
+      days: { date: string; verdict: string; unverified?: number }[];
+    };
+    expect(result.days).toEqual([expect.objectContaining({ date: '2026-11-21', unverified: 1 })]);
+    const rows = parse<Record<string, string>>(readFileSync(result.report, 'utf8'), { columns: true });
+    expect(rows.find((r) => r.kind === 'day')!.detail).toContain('1 charge(s) that could not be verified');
   });
 
   it('names a settled charge it cannot place on a day as an error (exit 1), never leaves it out quietly', async () => {

@@ -44,8 +44,10 @@ function printSummary(
     });
     return;
   }
-  const { bold, green, red } = out.colors;
-  const paint = (v: DayVerdict): string => (v === 'match' ? green(v) : red(v));
+  const { bold, green, red, yellow } = out.colors;
+  const unverified = found.days[0]?.unverified ?? 0;
+  const paint = (v: DayVerdict): string =>
+    v !== 'match' ? red(v) : unverified > 0 ? yellow(`${v}?`) : green(v);
   out.line();
   out.line(bold(`Settlement days (${terminalText(timeZone)})`));
   const rows = [['date', 'verdict', 'expected', 'credited', 'difference', 'charges'].map(bold)];
@@ -59,6 +61,12 @@ function printSummary(
       d.charges.toLocaleString('en'),
     ]);
   for (const l of table(rows)) out.line(l);
+  if (unverified > 0)
+    out.line(
+      yellow(
+        `? Not confirmed: ${unverified.toLocaleString('en')} charge(s) could not be verified (below), and each may have been settled on any day above. Run again once they verify.`,
+      ),
+    );
   const off = found.days.filter((d) => d.verdict !== 'match');
   for (const d of off) {
     out.line();
@@ -132,8 +140,14 @@ export async function settlementsCommand(
   const charges = new ChargeFile();
   const totals = new DayTotals(flags.timeZone);
   // Counted as written: a settled charge the SDK cannot place on a day becomes an error there.
+  // A reference (its first line) whose rows all ended in `error` has no known day: it may be any.
+  const placed = new Set<number>();
+  const unplaced = new Set<number>();
   const record = async (...written: Charge[]): Promise<void> => {
-    for (const c of written) verdicts[c.verdict]++;
+    for (const c of written) {
+      verdicts[c.verdict]++;
+      (c.verdict === 'error' ? unplaced : placed).add(scan.repeats.get(c.line) ?? c.line);
+    }
     await charges.write(...written);
   };
   // A repeated reference's settlement counts once, on its first row that has one (by first line):
@@ -165,7 +179,10 @@ export async function settlementsCommand(
     await record(...totals.flush());
     await charges.close();
     run.progress.stop();
-    const found = await writeReport(reportFile, totals.judge(statement.credits), charges);
+    // A day matched without a charge that could not be verified is not confirmed: it may be that day's.
+    const unverified = [...unplaced].filter((group) => !placed.has(group)).length;
+    const days = totals.judge(statement.credits).map((d) => (unverified > 0 ? { ...d, unverified } : d));
+    const found = await writeReport(reportFile, days, charges);
     printSummary(out, found, {
       verdicts,
       unsettled,

@@ -27,12 +27,13 @@ export interface Charge {
   detail: string;
 }
 
-/** One day, judged: `credited` from the statement (0 when nothing), `difference` is `credited - net`. */
+/** One day, judged: `credited` from the statement (0 when nothing), `difference` is `credited - net`; `unverified` charges may belong to it too. */
 export interface Day extends Expected {
   date: string;
   verdict: DayVerdict;
   credited: number;
   difference: number;
+  unverified?: number;
 }
 
 // Summing one charge at a time costs an Intl.DateTimeFormat each (about 150 µs).

@@ -109,6 +109,10 @@ export async function writeReport(file: string, days: Day[], charges: ChargeFile
         credited_ngn: naira(day.credited),
         difference_ngn: naira(day.difference),
         charges: String(day.charges),
+        detail:
+          day.unverified === undefined
+            ? ''
+            : `judged without ${day.unverified} charge(s) that could not be verified: any of them may belong to this day`,
       });
     for await (const c of charges.read()) {
       const day = verdictOf.get(c.date);
