@@ -90,6 +90,17 @@ describe('wallet webhooks verify, diagnosing', () => {
     expect(ran.stderr).toContain('--secret');
   });
 
+  it('exits 2 for the same --secret given twice (the second was meant to be another), never repeating it', async () => {
+    const { signature } = signWebhook(compact, 'whsec_old');
+    const ran = await wallet(
+      ['webhooks', 'verify', '--secret', SECRET, '--secret', SECRET, '--signature', signature],
+      { input: compact },
+    );
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('2nd --secret is the same as the 1st');
+    expect(ran.stderr).not.toContain(SECRET);
+  });
+
   it('names the other secret when the delivery was signed with the second --secret', async () => {
     const ran = await diagnose(compact, compact, [SECRET, 'whsec_old'], 'whsec_old');
     expect(ran.code).toBe(1);

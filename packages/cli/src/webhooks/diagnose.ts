@@ -162,6 +162,15 @@ export async function webhookVerifyCommand(
 ): Promise<number> {
   // An empty --secret is a variable that was not set: a usage error, as for trigger, not a verdict.
   const secrets = flags.secret.length > 0 ? flags.secret.map((s) => secretOr(s)) : [secretOr(undefined)];
+  // The same secret twice tries nothing more: the second was meant to be another (the one before a
+  // rotation, the other endpoint's), and a verdict on the first alone would be read as on both.
+  const again = secrets.findIndex((s, i) => secrets.indexOf(s) !== i);
+  if (again >= 0) {
+    const nth = (i: number): string => ORDINAL[i] ?? `#${i + 1}`;
+    throw new UsageError(
+      `The ${nth(again)} --secret is the same as the ${nth(secrets.indexOf(secrets[again]!))}: give each secret to try once.`,
+    );
+  }
   const stdin = file === undefined || file === '-';
   const captured = await (stdin ? buffer(process.stdin) : readFile(file)).catch((error: Error) => {
     throw new UsageError(`Cannot read ${file ?? 'stdin'}: ${error.message}`);
