@@ -170,6 +170,22 @@ describe('wallet settlements against a service of the test’s own', () => {
     expect(result.statement.problems[0]).toMatch(/^statement line 3: 5 cells, the header has 4/);
   });
 
+  it('never confirms the day of a reversal entered as a negative credit: it is named, and its day is in doubt', async () => {
+    const ran = await run(
+      ONE,
+      'date,narration,credit\n2026-11-21,WALLET SETTLEMENT,98.00\n2026-11-21,REVERSAL WALLET SETTLEMENT,-98.00\n',
+    );
+    expect(ran.code).toBe(1);
+    const result = JSON.parse(ran.stdout) as {
+      days: { date: string; verdict: string; uncounted?: number }[];
+      statement: { problems: string[] };
+    };
+    expect(result.days).toEqual([expect.objectContaining({ date: '2026-11-21', uncounted: 1 })]);
+    expect(result.statement.problems).toEqual([
+      expect.stringMatching(/^statement line 3: credit '-98.00' is negative: a reversal or a debit/),
+    ]);
+  });
+
   it("refuses a statement whose lines end in a carriage return alone (Excel for Mac's CSV), never every day missing its credit", async () => {
     const ran = await run(ONE, 'date,narration,credit,balance\r2026-11-21,WALLET SETTLEMENT,98.00,98.00\r');
     expect(ran.code).toBe(2);

@@ -7,7 +7,14 @@ import type { Encoding } from '../reconcile/csv.js';
 import { noCounts, verdictCounts, type Counts } from '../reconcile/progress.js';
 import { readHeader, readLedger, scanLedger } from '../reconcile/ledger.js';
 import { KeyRefused, noter, reportPath, startRun, type LedgerFlags } from '../reconcile/run.js';
-import { DayTotals, type Charge, type DayVerdict } from '../settlements/days.js';
+import {
+  DayTotals,
+  doubtOf,
+  withDoubts,
+  type Charge,
+  type Day,
+  type DayVerdict,
+} from '../settlements/days.js';
 import { ChargeFile, chargeOf, writeReport, type Findings } from '../settlements/report.js';
 import { readStatement, type Statement, type StatementFormat } from '../settlements/statement.js';
 
@@ -46,15 +53,16 @@ function printSummary(
   }
   const { bold, green, red, yellow } = out.colors;
   const unverified = found.days[0]?.unverified ?? 0;
-  const paint = (v: DayVerdict): string =>
-    v !== 'match' ? red(v) : unverified > 0 ? yellow(`${v}?`) : green(v);
+  const uncounted = found.days.filter((d) => d.uncounted !== undefined).length;
+  const paint = (v: DayVerdict, d?: Day): string =>
+    v !== 'match' ? red(v) : d !== undefined && doubtOf(d) !== '' ? yellow(`${v}?`) : green(v);
   out.line();
   out.line(bold(`Settlement days (${terminalText(timeZone)})`));
   const rows = [['date', 'verdict', 'expected', 'credited', 'difference', 'charges'].map(bold)];
   for (const d of found.days)
     rows.push([
       d.date,
-      paint(d.verdict),
+      paint(d.verdict, d),
       formatNaira(d.net),
       formatNaira(d.credited),
       formatNaira(d.difference),
@@ -65,6 +73,12 @@ function printSummary(
     out.line(
       yellow(
         `? Not confirmed: ${unverified.toLocaleString('en')} charge(s) could not be verified (below), and each may have been settled on any day above. Run again once they verify.`,
+      ),
+    );
+  if (uncounted > 0)
+    out.line(
+      yellow(
+        `? Not confirmed: statement rows that could not be counted (below) may belong to ${uncounted.toLocaleString('en')} of the days above.`,
       ),
     );
   const off = found.days.filter((d) => d.verdict !== 'match');
@@ -181,7 +195,7 @@ export async function settlementsCommand(
     run.progress.stop();
     // A day matched without a charge that could not be verified is not confirmed: it may be that day's.
     const unverified = [...unplaced].filter((group) => !placed.has(group)).length;
-    const days = totals.judge(statement.credits).map((d) => (unverified > 0 ? { ...d, unverified } : d));
+    const days = withDoubts(totals.judge(statement.credits), unverified, statement.uncounted);
     const found = await writeReport(reportFile, days, charges);
     printSummary(out, found, {
       verdicts,

@@ -27,13 +27,31 @@ export interface Charge {
   detail: string;
 }
 
-/** One day, judged: `credited` from the statement (0 when nothing), `difference` is `credited - net`; `unverified` charges may belong to it too. */
+/** One day, judged: `credited` from the statement (0 when nothing), `difference` is `credited - net`; `unverified` charges and `uncounted` statement rows may belong to it too. */
 export interface Day extends Expected {
   date: string;
   verdict: DayVerdict;
   credited: number;
   difference: number;
   unverified?: number;
+  uncounted?: number;
+}
+
+/** Marks each day with what may belong to it but is in no sum: charges that could not be verified, and statement rows that could not be counted on it (`''`: on a day unknown, so on any). */
+export function withDoubts(days: Day[], unverified: number, uncounted: ReadonlyMap<string, number>): Day[] {
+  const undated = uncounted.get('') ?? 0;
+  return days.map((d) => {
+    const rows = (uncounted.get(d.date) ?? 0) + undated;
+    return { ...d, ...(unverified > 0 ? { unverified } : {}), ...(rows > 0 ? { uncounted: rows } : {}) };
+  });
+}
+
+/** Why a day's verdict is not confirmed, or '' when nothing is in doubt. */
+export function doubtOf(day: Day): string {
+  const why: string[] = [];
+  if (day.unverified !== undefined) why.push(`${day.unverified} charge(s) that could not be verified`);
+  if (day.uncounted !== undefined) why.push(`${day.uncounted} statement row(s) that could not be counted`);
+  return why.length === 0 ? '' : `judged without ${why.join(' and ')}: any of them may belong to this day`;
 }
 
 // Summing one charge at a time costs an Intl.DateTimeFormat each (about 150 µs).

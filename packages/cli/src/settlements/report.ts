@@ -11,7 +11,7 @@ import { inertCell } from '../output.js';
 import type { CsvRow } from '../reconcile/ledger.js';
 import { detailOf, FileWriter } from '../reconcile/report.js';
 import { PROBLEMS } from '../reconcile/run.js';
-import type { Charge, Day } from './days.js';
+import { doubtOf, type Charge, type Day } from './days.js';
 
 /** A verified line as a {@link Charge}, with no day yet. */
 export function chargeOf(line: ReconcileLine<CsvRow>, note: string): Charge {
@@ -109,10 +109,7 @@ export async function writeReport(file: string, days: Day[], charges: ChargeFile
         credited_ngn: naira(day.credited),
         difference_ngn: naira(day.difference),
         charges: String(day.charges),
-        detail:
-          day.unverified === undefined
-            ? ''
-            : `judged without ${day.unverified} charge(s) that could not be verified: any of them may belong to this day`,
+        detail: doubtOf(day),
       });
     for await (const c of charges.read()) {
       const day = verdictOf.get(c.date);

@@ -18,11 +18,12 @@ export interface Credited {
   rows: number;
 }
 
-/** The credits by day; the unreadable rows counted, the first {@link MAX_PROBLEMS} named (`line N: why`). */
+/** The credits by day; the unreadable rows counted, the first {@link MAX_PROBLEMS} named (`line N: why`), and by day (`''`: a day that cannot be read). */
 export interface Statement {
   credits: Map<string, Credited>;
   problems: string[];
   unreadable: number;
+  uncounted: Map<string, number>;
 }
 
 /** How many unreadable rows are named one by one. */
@@ -43,6 +44,8 @@ function dayIn(timeZone: string): (at: number) => string {
   };
 }
 
+// A negative amount as banks and spreadsheets write one: -98.00, ₦-98.00, -₦98.00, (98.00).
+const NEGATIVE = /^(?:₦\s*)?[-\u2212]|^\(.*\)$/;
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const LOCAL_TIME = /^(\d{4}-\d{2}-\d{2})[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 const ZONED_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
@@ -71,10 +74,12 @@ export async function readStatement(file: string, format: StatementFormat): Prom
   const day = dayIn(format.timeZone);
   const credits = new Map<string, Credited>();
   const problems: string[] = [];
+  const uncounted = new Map<string, number>();
   let unreadable = 0;
   let columns: { date: number; credit: number; width: number } | undefined;
-  const problem = (text: string): void => {
+  const problem = (text: string, date = ''): void => {
     unreadable++;
+    uncounted.set(date, (uncounted.get(date) ?? 0) + 1);
     if (problems.length < MAX_PROBLEMS) problems.push(text);
   };
   for await (const record of readCsv(decodeFile(file, format.encoding, '--statement-encoding'))) {
@@ -113,12 +118,16 @@ export async function readStatement(file: string, format: StatementFormat): Prom
       raw === '' || /^₦?\s*-$/.test(raw)
         ? 0
         : koboOf(raw, format.creditUnit, 'credit', 'use --credit-unit naira', false);
+    const date = dayOf(cell(columns.date), day);
     if (typeof credit !== 'number') {
-      problem(`statement line ${record.line}: ${credit}`);
+      // A credit taken back is no credit of its day, but leaves that day in doubt: named, never confirmed.
+      const why = NEGATIVE.test(raw)
+        ? `credit '${raw}' is negative: a reversal or a debit, not counted; if it takes back a settlement, that day is short by it`
+        : credit;
+      problem(`statement line ${record.line}: ${why}`, typeof date === 'string' ? date : '');
       continue;
     }
     if (credit === 0) continue;
-    const date = dayOf(cell(columns.date), day);
     if (typeof date !== 'string') {
       problem(`statement line ${record.line}: ${date.problem}`);
       continue;
@@ -129,5 +138,5 @@ export async function readStatement(file: string, format: StatementFormat): Prom
     credits.set(date, sum);
   }
   if (columns === undefined) throw new UsageError(`${file} is empty: a statement needs a header row.`);
-  return { credits, problems, unreadable };
+  return { credits, problems, unreadable, uncounted };
 }
