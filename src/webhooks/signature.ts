@@ -80,8 +80,28 @@ export function checkSecrets(secret: WebhookSecret | undefined): readonly string
     );
   }
   const list = secretsOf(secret);
-  if (list === undefined) throw missingSecretError();
+  if (list === undefined) throw notTextError(secret) ?? missingSecretError();
   return list;
+}
+
+// A secret given but not as text (a file read without 'utf8' is a Buffer): "missing" would send the
+// merchant to a variable that is set. Entry by entry as secretsOf reads them, to the first hole.
+function notTextError(secret: unknown): WebhookVerificationError | undefined {
+  const entries: readonly unknown[] = Array.isArray(secret) ? secret : [secret];
+  for (let at = 0; at < entries.length; at++) {
+    const entry = entries[at];
+    if (typeof entry === 'string') continue;
+    if (entry === undefined || entry === null) return undefined;
+    const which = Array.isArray(secret) ? `Entry ${at} of the webhook secrets` : 'The webhook secret';
+    const bytes = isByteArray(entry)
+      ? ": read it with readFileSync(path, 'utf8'), or call .toString('utf8')"
+      : '';
+    return new WebhookVerificationError(
+      'missing_secret',
+      `${which} is ${describe(entry)}, not a string${bytes}.`,
+    );
+  }
+  return undefined;
 }
 
 const encoder = new TextEncoder();

@@ -108,6 +108,24 @@ describe.each([
     );
   });
 
+  // readFileSync(path) without 'utf8' gives a Buffer: "missing (is WALLET_WEBHOOK_SECRET set?)" misled.
+  test.each([
+    [
+      'a Buffer',
+      Buffer.from(SECRET),
+      /^The webhook secret is an instance of Buffer, not a string: read it with readFileSync\(path, 'utf8'\)/,
+    ],
+    [
+      'a rotation entry that is a number',
+      [SECRET, 42],
+      /^Entry 1 of the webhook secrets is 42, not a string\.$/,
+    ],
+  ])('a secret that is not text (%s) throws at construction, naming what it is', (_, secret, message) => {
+    expect(() => create({ secret: secret as never, onEvent: () => undefined })).toThrow(
+      expect.objectContaining({ reason: 'missing_secret', message: expect.stringMatching(message) }),
+    );
+  });
+
   // Read from an env or secrets file with its line break, it would refuse every genuine delivery 400.
   test.each([
     ['a line break at its end', `${SECRET}\n`],
@@ -154,6 +172,13 @@ describe.each([
     const error: unknown = await (async () => verify(BODY, SIGNATURE, secret))().catch((e) => e);
     expect(error).toMatchObject({ reason: 'missing_secret' });
     expect((error as Error).message).toContain('is a Promise (a missing await?)');
+  });
+
+  test('refuses a Buffer secret by what it is, not as missing', async () => {
+    const secret = Buffer.from(SECRET) as never;
+    const error: unknown = await (async () => verify(BODY, SIGNATURE, secret))().catch((e) => e);
+    expect(error).toMatchObject({ reason: 'missing_secret' });
+    expect((error as Error).message).toContain('is an instance of Buffer, not a string');
   });
 
   test('a mismatch with a clean secret does not mention whitespace', async () => {

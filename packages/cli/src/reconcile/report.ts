@@ -103,13 +103,16 @@ export class FileWriter {
   }
   close(): Promise<void> {
     return new Promise((resolve, reject) => {
-      if (this.#failed !== undefined || this.#stream.destroyed) {
+      const settle = (): void => (this.#failed === undefined ? resolve() : reject(this.#failed));
+      if (this.#failed !== undefined || this.#stream.closed) {
         this.#stream.destroy();
         reject(this.#failed ?? new Error('the report stream was closed'));
         return;
       }
-      this.#stream.once('close', () => (this.#failed === undefined ? resolve() : reject(this.#failed)));
-      this.#stream.end();
+      // A failed write destroys the stream a moment before its error comes (while the file closes):
+      // waiting for 'close', which follows the error, reports the disk's reason, never a vague one.
+      this.#stream.once('close', settle);
+      if (!this.#stream.destroyed) this.#stream.end();
     });
   }
   destroy(): void {
