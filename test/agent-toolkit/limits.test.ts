@@ -172,6 +172,38 @@ describe('daily limits', () => {
   });
 });
 
+describe('the amount a charge counts', () => {
+  it('is the one its resolve registers: a reference held for another amount is refused, nothing dispatched or counted', async () => {
+    r = rig();
+    const ledger = memorySpendLedger({ now: () => r.clock.now });
+    const { dispatch_charge } = r.tools({
+      allow: ['dispatch_charge'],
+      ledger,
+      limits: { perCharge: 100_000 },
+    });
+    // The shop registered ₦5,000 and the customer declined; the agent asks again for 5000 Kobo (₦50).
+    await r.wallet.charges.resolveHandle({ handle: '@ada', amount: 500_000, reference: 'held_2' });
+    await r.wallet.charges.dispatch({
+      reference: 'held_2',
+      bankId: 'bnk_ada_gtb',
+      authChannel: 'wallet_push',
+    });
+    await r.sandbox.decline('held_2');
+    const before = moneyPosts(r).length;
+    const again = await dispatch_charge!.execute({
+      handle: '@ada',
+      amount: 5_000,
+      reference: 'held_2',
+      authChannel: 'wallet_push',
+    });
+    expect(again.isError).toBe(true);
+    expect(again.data).toMatchObject({ error: { name: 'ConflictError', outcomeUnknown: false } });
+    expect(moneyPosts(r)).toHaveLength(before);
+    expect(r.sandbox.charge('held_2')?.amount).toBe(500_000);
+    expect(await ledger.total('charges')).toBe(0);
+  });
+});
+
 describe('the same call twice at once', () => {
   it('sends a refund or a prompt once and counts it once: the second is refused while the first is on its way', async () => {
     r = rig();
