@@ -64,10 +64,9 @@ export function ledgerContract(pair: Pair): void {
     const [a, b] = pair({ now: Date.parse('2026-11-24T12:00:00Z') });
     const first = await a.begin(request(5_000, { call: 'same', key: 'first', reference: 'doubt_1' }));
     expect(first).toMatchObject({ state: 'begun', entry: { key: 'first', state: 'sent' } });
-    // The same arguments while the first is still in flight: another operation, its own key.
+    // The same arguments while the first is still in flight: refused, or a second key could act twice.
     const twin = await b.begin(request(5_000, { call: 'same', key: 'twin', reference: 'doubt_1' }));
-    expect(twin).toMatchObject({ state: 'begun', entry: { key: 'twin' } });
-    await b.finish('twin', 'failed');
+    expect(twin).toMatchObject({ state: 'in_flight', entry: { key: 'first', state: 'sent' } });
     // The same token while its operation is in flight (the token is the key): a repeat.
     const token = { id: 'first', ttlMs: 60_000 };
     expect(await b.begin(request(5_000, { key: 'first', token, reference: 'doubt_1' }))).toMatchObject({
@@ -90,9 +89,25 @@ export function ledgerContract(pair: Pair): void {
     );
     expect((await b.journal('doubt_1')).map((e) => [e.key, e.state, e.amount])).toEqual([
       ['first', 'done', 5_000],
-      ['twin', 'failed', 5_000],
       ['third', 'sent', 5_000],
     ]);
+  });
+
+  it('refuses the same call in flight, its token left unspent, and repeats it once cut off', async () => {
+    const clock = { now: Date.parse('2026-11-24T12:00:00Z') };
+    const [a, b] = pair(clock);
+    await a.begin(request(5_000, { call: 'flying', key: 'fly_1', reference: 'fly' }));
+    const token = { id: `wct_fly_${n}`, ttlMs: 3_600_000 };
+    const twin = request(5_000, { call: 'flying', key: token.id, token, reference: 'fly' });
+    expect(await b.begin(twin)).toMatchObject({ state: 'in_flight', entry: { key: 'fly_1' } });
+    await a.finish('fly_1', 'done');
+    expect(await b.begin(twin)).toMatchObject({ state: 'begun', entry: { key: token.id } });
+    // One whose process died on the way: past the cut-off its answer cannot come, so its key is reused.
+    await a.begin(request(7_000, { call: 'cut', key: 'cut_1', reference: 'fly' }));
+    clock.now += 5 * 60_000;
+    const late = await b.begin(request(7_000, { call: 'cut', key: 'cut_2', reference: 'fly' }));
+    expect(late).toMatchObject({ state: 'repeat', entry: { key: 'cut_1' } });
+    expect(await a.total('refunds')).toBe(17_000);
   });
 
   it("answers a token's own operation before an older one in doubt, then the oldest", async () => {

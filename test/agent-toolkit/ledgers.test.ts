@@ -101,6 +101,23 @@ if (HAS_SQLITE)
       }
     });
 
+    it('refuses a relative path, which another working directory would open as another file with a fresh day', () => {
+      const name = `wallet-relative-ledger-${process.pid}.sqlite`;
+      try {
+        for (const path of [name, `file:${name}`]) {
+          expect(() => sqliteSpendLedger({ path }), path).toThrow(
+            expect.objectContaining({
+              code: 'ledger_required',
+              message: expect.stringContaining(JSON.stringify(join(process.cwd(), name))),
+            }),
+          );
+        }
+        expect(existsSync(name)).toBe(false);
+      } finally {
+        for (const file of [name, `${name}-wal`, `${name}-shm`]) rmSync(file, { force: true });
+      }
+    });
+
     it('refuses a busyTimeout it cannot use (NaN from an unset variable) before opening anything', () => {
       expect(() => sqliteSpendLedger({ path: ledgerFile(), busyTimeout: Number.NaN })).toThrow(
         expect.objectContaining({

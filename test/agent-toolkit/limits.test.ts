@@ -172,6 +172,82 @@ describe('daily limits', () => {
   });
 });
 
+describe('the amount a charge counts', () => {
+  it('is the one its resolve registers: a reference held for another amount is refused, nothing dispatched or counted', async () => {
+    r = rig();
+    const ledger = memorySpendLedger({ now: () => r.clock.now });
+    const { dispatch_charge } = r.tools({
+      allow: ['dispatch_charge'],
+      ledger,
+      limits: { perCharge: 100_000 },
+    });
+    // The shop registered ₦5,000 and the customer declined; the agent asks again for 5000 Kobo (₦50).
+    await r.wallet.charges.resolveHandle({ handle: '@ada', amount: 500_000, reference: 'held_2' });
+    await r.wallet.charges.dispatch({
+      reference: 'held_2',
+      bankId: 'bnk_ada_gtb',
+      authChannel: 'wallet_push',
+    });
+    await r.sandbox.decline('held_2');
+    const before = moneyPosts(r).length;
+    const again = await dispatch_charge!.execute({
+      handle: '@ada',
+      amount: 5_000,
+      reference: 'held_2',
+      authChannel: 'wallet_push',
+    });
+    expect(again.isError).toBe(true);
+    expect(again.data).toMatchObject({ error: { name: 'ConflictError', outcomeUnknown: false } });
+    expect(moneyPosts(r)).toHaveLength(before);
+    expect(r.sandbox.charge('held_2')?.amount).toBe(500_000);
+    expect(await ledger.total('charges')).toBe(0);
+  });
+});
+
+describe('the same call twice at once', () => {
+  it('sends a refund or a prompt once and counts it once: the second is refused while the first is on its way', async () => {
+    r = rig();
+    await r.paid('twin_1', 100_000);
+    // Answers of money calls come late, so the second call starts while the first is on its way.
+    const slow = r.tampered(async (q, a) => {
+      if (q.method === 'POST') await new Promise((done) => setTimeout(done, 50));
+      return a;
+    });
+    const ledger = memorySpendLedger({ now: () => r.clock.now });
+    const list = walletTools({
+      wallet: slow,
+      ledger,
+      now: () => r.clock.now,
+      allow: ['refund_charge', 'dispatch_charge'],
+      confirm: false,
+      limits: { dailyRefunds: 100_000, dailyCharges: 100_000 },
+    });
+    const tool = (name: string) => list.find((t) => t.name === name)!;
+    const refund = { reference: 'twin_1', amount: 30_000 };
+    const refunds = await Promise.all([
+      tool('refund_charge').execute(refund),
+      tool('refund_charge').execute(refund),
+    ]);
+    expect(refunds.map((x) => x.isError).sort()).toEqual([false, true]);
+    const second = refunds.find((x) => x.isError)!;
+    expect(second.text).toContain('Refused: nothing was sent');
+    expect(second.data).toMatchObject({ refusedBy: 'in_flight' });
+    expect(r.sandbox.refunds.map((x) => x.amount)).toEqual([30_000]);
+    expect(await ledger.total('refunds')).toBe(30_000);
+    const charge = { handle: '@ada', amount: 40_000, reference: 'twin_2', authChannel: 'wallet_push' };
+    const charges = await Promise.all([
+      tool('dispatch_charge').execute(charge),
+      tool('dispatch_charge').execute(charge),
+    ]);
+    expect(charges.map((x) => x.isError).sort()).toEqual([false, true]);
+    expect(r.sent().filter((l) => l === 'POST /v1/charges/dispatch')).toHaveLength(2); // r.paid's and one
+    expect(await ledger.total('charges')).toBe(40_000);
+    // Once answered, the same call again is a new operation, as it always was.
+    expect((await tool('refund_charge').execute(refund)).isError).toBe(false);
+    expect(r.sandbox.refunds.map((x) => x.amount)).toEqual([30_000, 30_000]);
+  });
+});
+
 describe('live keys', () => {
   it('are refused without allowLive, before anything is sent', () => {
     r = rig();

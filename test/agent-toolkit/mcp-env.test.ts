@@ -2,6 +2,7 @@
  * `wallet-mcp` reads its environment failing closed: a variable a merchant meant for it, in any
  * letter case, is known or refused, and a value that names nothing never turns a guard off.
  */
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { ENV_HELP, readMcpEnv } from '../../packages/agent-toolkit/src/hosts/mcp-env.js';
@@ -59,5 +60,20 @@ describe('readMcpEnv', () => {
     ]);
     expect(readMcpEnv({ ...live, WALLET_MCP_LEDGER: 'sqlite' })).toMatchObject({ ok: true, allowLive: true });
     expect(readMcpEnv({ WALLET_MCP_LEDGER: 'memory' })).toMatchObject({ ok: true });
+  });
+
+  it('refuses a relative sqlite:PATH, which a host starting it from another folder would read as another file', () => {
+    for (const path of ['spend-ledger.sqlite', './state/ledger.sqlite', 'file:ledger.sqlite']) {
+      const env = readMcpEnv({ WALLET_MCP_LEDGER: `sqlite:${path}` });
+      expect(env.ok, path).toBe(false);
+      expect(env.ok ? [] : env.problems, path).toEqual([
+        expect.stringContaining(`sqlite:${join(process.cwd(), path.replace(/^file:/, ''))}`),
+      ]);
+    }
+    const absolute = join(process.cwd(), 'spend-ledger.sqlite');
+    expect(readMcpEnv({ WALLET_MCP_LEDGER: `sqlite:${absolute}` })).toMatchObject({
+      ok: true,
+      ledger: { path: absolute },
+    });
   });
 });

@@ -121,6 +121,16 @@ describe('wallet-mcp configuration', () => {
     expect(refused.stderr).toContain(HAS_SQLITE ? 'in memory' : 'no node:sqlite');
   });
 
+  it('refuses sqlite::memory: naming what a wallet-mcp user can set instead, not a library call', async () => {
+    const refused = await mcpRefusal({ ...base, WALLET_MCP_LEDGER: 'sqlite::memory:' });
+    expect(refused.code).toBe(2);
+    if (!HAS_SQLITE) return expect(refused.stderr).toContain('no node:sqlite');
+    expect(refused.stderr).toContain('in memory');
+    expect(refused.stderr).not.toContain('memorySpendLedger');
+    expect(refused.stderr).toContain('WALLET_MCP_LEDGER=sqlite:/');
+    expect(refused.stderr).toContain('WALLET_MCP_REDIS_URL');
+  });
+
   it('refuses a ledger file it cannot open (a directory) as configuration, exit 2', async () => {
     const dir = ledgerFile().replace(/spend-ledger\.sqlite$/, '');
     const refused = await mcpRefusal({ ...base, WALLET_MCP_LEDGER: `sqlite:${dir}` });

@@ -31,7 +31,7 @@ try {
 } catch (error) {
   required = error.code;
 }
-const ledger = sqlite ? sqliteSpendLedger({ path: './spend-ledger.sqlite' }) : memorySpendLedger();
+const ledger = sqlite ? sqliteSpendLedger({ path: new URL('./spend-ledger.sqlite', import.meta.url).pathname }) : memorySpendLedger();
 const sandbox = createSandbox();
 const wallet = new Wallet({ apiKey: 'sk_test_packedProof000000000000001', baseUrl: sandbox.baseUrl, dispatcher: sandbox.dispatcher });
 const list = walletTools({ wallet, ledger, allow: ['dispatch_charge', 'refund_charge'], limits: { perRefund: 100000 } });

@@ -4,7 +4,7 @@ import { Console } from 'node:console';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Wallet, isWalletError, type RedisClientLike } from '@wallet/node';
 import { memorySpendLedger, type SpendLedger } from '../spending/ledger.js';
-import { sqliteSpendLedger } from '../spending/sqlite-ledger.js';
+import { ledgerFileOf, sqliteSpendLedger } from '../spending/sqlite-ledger.js';
 import { createMcpServer } from './mcp.js';
 import { ENV_HELP, readMcpEnv } from './mcp-env.js';
 import { redisSpendLedger } from '../spending/redis-ledger.js';
@@ -65,7 +65,17 @@ async function main(): Promise<void> {
     closeRedis = redis.close;
     ledger = redisSpendLedger(redis.client, zone);
   } else if (where === 'memory') ledger = memorySpendLedger(zone);
-  else ledger = sqliteSpendLedger({ ...zone, ...where });
+  else {
+    // The ledger's own refusal names memorySpendLedger(), which no wallet-mcp user can call. Without
+    // node:sqlite, sqliteSpendLedger says that first.
+    const memory = where.path !== undefined && ledgerFileOf(where.path) === undefined;
+    if (memory && process.getBuiltinModule('node:sqlite') !== undefined) {
+      fail(
+        `WALLET_MCP_LEDGER=sqlite:${where.path} opens SQLite in memory, not a file: every restart would count the day from zero and no other process would share it. Set WALLET_MCP_LEDGER=sqlite:/an/absolute/path/spend-ledger.sqlite, or sqlite for the default file (every process on this machine shares it), or WALLET_MCP_REDIS_URL to share the day across machines. WALLET_MCP_LEDGER=memory is for tests only, and refused with a live key.`,
+      );
+    }
+    ledger = sqliteSpendLedger({ ...zone, ...where });
+  }
   const server = createMcpServer({ wallet, ledger, ...options });
   const stop = (): void => {
     void Promise.allSettled([server.close(), wallet.close(), closeRedis()]).then(() => process.exit(0));

@@ -1,5 +1,7 @@
 /** The `wallet-mcp` bin's configuration from its environment: every problem at once, for the host's log. */
+import { isAbsolute, resolve } from 'node:path';
 import { closest } from '@wallet/node/workspace';
+import { ledgerFileOf } from '../spending/sqlite-ledger.js';
 import type { SpendLimits } from '../spending/limits.js';
 import { isMoneyTool, type MoneyToolName } from '../tools/shapes.js';
 
@@ -31,8 +33,8 @@ export const ENV_HELP = `wallet-mcp: Wallet's payment tools for AI agents over M
   WALLET_MCP_CONFIRM           tools that answer a preview first, or 'none'
                                (default: refund_charge, and dispatch_charge on a live key)
   WALLET_MCP_LEDGER            where the day's totals and journal live: sqlite (default, a file
-                               every process on this machine shares), sqlite:PATH, or memory
-                               (forgets the day on restart: tests only)
+                               every process on this machine shares), sqlite:PATH (absolute), or
+                               memory (forgets the day on restart: tests only)
   WALLET_MCP_REDIS_URL         share limits, journal and tokens across machines (needs 'redis')
   WALLET_MCP_TIME_ZONE         the merchant's day for daily limits (default Africa/Lagos)
   WALLET_MCP_CONFIRM_SECRET    shared token secret for a fleet (32+ characters)
@@ -119,6 +121,12 @@ export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
   const ledger = ledgerRaw === 'memory' ? 'memory' : path === undefined ? {} : { path };
   if (ledgerRaw !== 'memory' && ledgerRaw !== 'sqlite' && path === undefined)
     problems.push(`WALLET_MCP_LEDGER must be sqlite, sqlite:PATH or memory (got '${ledgerRaw}').`);
+  // A host starts the bin from a folder of its choosing: a relative file would move with it.
+  const file = path === undefined ? undefined : ledgerFileOf(path);
+  if (file !== undefined && !isAbsolute(file))
+    problems.push(
+      `WALLET_MCP_LEDGER=sqlite:${path} is a relative path: a host starts wallet-mcp from a folder of its own choosing, and from another one it would open another file and count the day from zero. Give an absolute one, such as WALLET_MCP_LEDGER=sqlite:${resolve(file)}, or sqlite for the default file.`,
+    );
   if (text('WALLET_MCP_REDIS_URL') && text('WALLET_MCP_LEDGER'))
     problems.push('WALLET_MCP_LEDGER and WALLET_MCP_REDIS_URL are both set: choose one ledger.');
   const missing = Object.keys(LIMITS).filter((name) => !text(name));

@@ -73,7 +73,12 @@ export type BeginAnswer =
   /** With the refunds already counted for the reference it would pass `paid`: nothing journaled. */
   | { state: 'over_paid'; counted: number }
   /** The token was already spent. */
-  | { state: 'token_used' };
+  | { state: 'token_used' }
+  /**
+   * The same call (tool and arguments) is on its way, unanswered and not yet cut off: nothing
+   * journaled, the token left unspent. Sent again under a new key it could act twice.
+   */
+  | { state: 'in_flight'; entry: JournalEntry };
 
 /**
  * Where the day's totals, the journal and the spent confirmation tokens live.
@@ -83,7 +88,7 @@ export type BeginAnswer =
 export interface SpendLedger {
   /** The IANA time zone its days are counted in. */
   readonly timeZone: string;
-  /** In one step: reuses an operation this call repeats, else refuses a spent token, a passed `paid` or `limit`, else counts and journals it; spends the token. */
+  /** In one step: reuses an operation this call repeats, else refuses a spent token, the same call in flight, a passed `paid` or `limit`, else counts and journals it; spends the token. */
   begin(request: BeginRequest): Promise<BeginAnswer>;
   /** Records how an operation ended; `failed` gives its amount back, once. */
   finish(key: string, state: Exclude<EntryState, 'sent'>): Promise<void>;
@@ -185,14 +190,16 @@ export function storedLedger(store: LedgerStore, { timeZone, now, dayOf }: Ledge
         const spend = (): void => {
           if (token !== undefined) store.spend(token.id, at + token.ttlMs);
         };
-        const prior = store
-          .candidates(asked.call, token?.id)
-          .find((entry) => repeats(entry, asked.call, token?.id, at));
+        const candidates = store.candidates(asked.call, token?.id);
+        const prior = candidates.find((entry) => repeats(entry, asked.call, token?.id, at));
         if (prior !== undefined) {
           spend(); // used again later, a token that confirmed a repeat moves nothing
           return { state: 'repeat', entry: { ...prior } };
         }
         if (token !== undefined && store.spent(token.id, at)) return { state: 'token_used' };
+        // Not cut off (repeats found those): its answer may still come, so a second key could act twice.
+        const flying = candidates.find((entry) => entry.state === 'sent' && entry.call === asked.call);
+        if (flying !== undefined) return { state: 'in_flight', entry: { ...flying } };
         if (paid !== undefined) {
           const { counted } = countedRefunds(store.byReference(asked.reference));
           if (counted + asked.amount > paid) return { state: 'over_paid', counted };

@@ -32,6 +32,7 @@ if ARGV[5] ~= '' then
   local state = redis.call('HGET', own, 'state')
   if state == 'sent' or state == 'unknown' then spent() return {'repeat', redis.call('HGETALL', own)} end
 end
+local flying = nil
 for _, prior in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
   local entry = ARGV[6] .. 'entry:' .. prior
   local fields = redis.call('HMGET', entry, 'state', 'at')
@@ -39,8 +40,10 @@ for _, prior in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
     spent()
     return {'repeat', redis.call('HGETALL', entry)}
   end
+  if fields[1] == 'sent' and not flying then flying = entry end
 end
 if ARGV[5] ~= '' and redis.call('EXISTS', KEYS[3]) == 1 then return {'token_used'} end
+if flying then return {'in_flight', redis.call('HGETALL', flying)} end
 if ARGV[11] ~= '' then
   local counted = 0
   for _, key in ipairs(redis.call('LRANGE', ARGV[6] .. 'reference:' .. ARGV[7], 0, -1)) do
@@ -154,6 +157,7 @@ export function redisSpendLedger(client: RedisClientLike, given: RedisSpendLedge
       if (state === 'zone') throw timeZoneMismatch(String(value), timeZone, `in Redis under '${prefix}'`);
       if (state === 'repeat') return { state: 'repeat', entry: entryOf(value) };
       if (state === 'token_used') return { state: 'token_used' };
+      if (state === 'in_flight') return { state: 'in_flight', entry: entryOf(value) };
       if (state === 'over') return { state: 'over', total: Number(value) };
       if (state === 'over_paid') return { state: 'over_paid', counted: Number(value) };
       return { state: 'begun', entry: { ...fields, state: 'sent' }, total: Number(value) };

@@ -1,7 +1,7 @@
 /** The spend ledger in a SQLite file (`node:sqlite`) shared by every process that opens it. */
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { WalletError } from '@wallet/node';
 import { MAX_TIMER_MS, ofType, wholeNumber } from '@wallet/node/workspace';
 import {
@@ -50,13 +50,21 @@ CREATE INDEX IF NOT EXISTS journal_reference ON journal (reference);
 CREATE INDEX IF NOT EXISTS journal_call ON journal (call, state);
 CREATE TABLE IF NOT EXISTS tokens (token TEXT PRIMARY KEY, expires INTEGER NOT NULL);`;
 
+/** The file a ledger path names (a `file:` URI's path), or undefined where SQLite opens it in memory. @internal */
+export function ledgerFileOf(path: string): string | undefined {
+  const uri = /^file:/i.test(path);
+  const file = uri ? path.slice('file:'.length).replace(/[?#].*$/s, '') : path;
+  return file === ':memory:' || (uri && /[?&]mode=memory(?:[&#]|$)/i.test(path)) ? undefined : file;
+}
+
 /**
  * A ledger in a SQLite file, the default: a restart of the process, of the MCP server, or a tool
  * set built per request keeps the day's totals, and every process on the machine shares them.
  *
  * @throws WalletError `ledger_required` on a Node without `node:sqlite` (pass a ledger instead),
- * when the file cannot be opened (a directory, not SQLite, no permission), the path is empty or opens
- * in memory (':memory:', a file: URI with mode=memory),
+ * when the file cannot be opened (a directory, not SQLite, no permission), the path is empty, relative
+ * (found from the working directory, it would be another file, with a fresh day, for the same agent
+ * started elsewhere: give an absolute one) or opens in memory (':memory:', a file: URI with mode=memory),
  * `time_zone_mismatch` when the file was created with another time zone.
  * @example
  * ```ts
@@ -84,6 +92,14 @@ export function sqliteSpendLedger(given: SqliteSpendLedgerOptions = {}): SpendLe
   if (typeof path === 'string' && path.trim() === '') {
     throw new WalletError(
       'The spend ledger path is empty: give a file path, or leave path out for the default file.',
+      'ledger_required',
+    );
+  }
+  // Resolving it here would not help: each start from another folder would resolve it elsewhere.
+  const file = ledgerFileOf(path);
+  if (file !== undefined && !isAbsolute(file)) {
+    throw new WalletError(
+      `The spend ledger path ${JSON.stringify(path)} is relative: SQLite would find it from the working directory, so the same agent started from another folder would open another file and count the day from zero. Give an absolute path, such as ${JSON.stringify(resolve(file))} or one built from your app's folder (join(import.meta.dirname, 'spend-ledger.sqlite')), or leave path out for the default file.`,
       'ledger_required',
     );
   }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { IdempotencyError, ResponseValidationError, isWalletError } from '@wallet/node';
 import type { ToolContext } from './options.js';
 import { canonical, tokenProblemText, type TokenProblem } from '../spending/confirm.js';
-import { repeats, type JournalEntry, type SpendKind } from '../spending/ledger.js';
+import { CUT_OFF_MS, repeats, type JournalEntry, type SpendKind } from '../spending/ledger.js';
 import { dailyLimit, limitRefused, overLimit, refusalBy } from '../spending/limits.js';
 import { ok, refused, type ToolResult } from '../answers/report.js';
 import type { MoneyToolName } from './shapes.js';
@@ -112,6 +112,7 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
   });
   if (begun.state === 'token_used')
     return refused(tokenProblemText('used', call.tool), { refusedBy: 'token_used' });
+  if (begun.state === 'in_flight') return inFlight(call.tool, begun.entry);
   if (begun.state === 'over_paid') return overPaid(call.paid ?? 0, begun.counted);
   if (begun.state === 'over')
     return limitRefused(refusalBy(ctx.limits, call.kind, 'daily', call.amount, begun.total), call.kind);
@@ -130,6 +131,17 @@ export function overPaid(paid: number, counted: number): ToolResult {
   return refused(
     `Refused: nothing was sent. The charge was paid ${amountText(paid)} and the refunds this toolkit journaled for it (sent, or with their outcome unknown) come to ${amountText(counted)}, so at most ${amountText(left)} can be refunded. Check with get_charge and the user.`,
     { refusedBy: 'amount', left },
+  );
+}
+
+// The same call sent at once twice (a model that retries before the answer, two hosts): a second
+// key could act twice, and its own key at once may meet a service still working on the first.
+function inFlight(tool: MoneyToolName, entry: JournalEntry): ToolResult {
+  const since = new Date(entry.at).toISOString();
+  const after = new Date(entry.at + CUT_OFF_MS).toISOString();
+  return refused(
+    `Refused: nothing was sent. The same ${tool} call, with these arguments, is already on its way (sent at ${since} with idempotency key '${entry.key}') and has not been answered yet: wait for that answer, then check with get_charge. If it never comes, the same call again after ${after} repeats it with that key, so the service cannot act twice.`,
+    { refusedBy: 'in_flight', idempotencyKey: entry.key, amount: money(entry.amount) },
   );
 }
 
