@@ -2,8 +2,11 @@
 // holds them all until the time asked has passed; one longer than the run may wait ends the rows
 // still to verify, unsent, so a run never keeps sending into a rate limit it cannot wait out.
 import { onAbort } from '../core/retry.js';
-import { isApiError, RateLimitError, type ResponseHeaders } from '../errors/call.js';
+import type { WalletError } from '../errors/base.js';
+import { isApiError, RateLimitError, RequestAbortedError, type ResponseHeaders } from '../errors/call.js';
 import { quoted } from '../internal/values.js';
+
+const ENDPOINT = 'GET /v1/charges/verify/{reference}';
 
 /** Until when (`performance.now()`) every worker of a run waits, and the workers waiting. @internal */
 export interface RunPause {
@@ -16,11 +19,19 @@ export interface RunPause {
     { readonly status: number; readonly message: string; readonly headers: ResponseHeaders } | undefined;
   /** Wakes the workers waiting, to look again at a pause that moved. */
   readonly waiting: Set<() => void>;
+  /** The run's caller left it: nothing more is sent, and no worker holds a timer. */
+  ended: boolean;
 }
 
 /** A run's pause, not under way. @internal */
 export function newPause(): RunPause {
-  return { until: 0, asked: 0, answer: undefined, waiting: new Set() };
+  return { until: 0, asked: 0, answer: undefined, waiting: new Set(), ended: false };
+}
+
+/** Ends the run's waits when its caller leaves the loop: a process is not held for a pause nobody reads. @internal */
+export function endPause(pause: RunPause): void {
+  pause.ended = true;
+  for (const wake of [...pause.waiting]) wake();
 }
 
 /** Holds every worker `ms` from now; `asker` is the error answer whose `Retry-After` asked for it. @internal */
@@ -37,16 +48,19 @@ export function holdAll(pause: RunPause, ms: number, asker?: unknown): void {
 }
 
 /**
- * Waits until the pause is over; or, when the service asked for longer than `limit` ms, returns at
- * once the error of a row that made `attempts`. Rejects with the signal's reason as soon as it fires. @internal
+ * Waits until the pause is over; or, when the service asked for longer than `limit` ms or the run
+ * ended, returns at once the error of a row that made `attempts`. Rejects with the signal's reason
+ * as soon as it fires. @internal
  */
 export async function waitOut(
   pause: RunPause,
   limit: number,
   signal: AbortSignal | undefined,
   attempts: number,
-): Promise<RateLimitError | undefined> {
+): Promise<WalletError | undefined> {
   for (;;) {
+    const message = 'Not sent: the run was left by its caller.';
+    if (pause.ended) return new RequestAbortedError({ endpoint: ENDPOINT, attempts, message });
     const now = performance.now();
     // A millisecond of slack: `now + ms - now` may exceed `ms` by a rounding error.
     if (pause.asked - now > limit + 1) return pausedTooLong(pause, pause.asked - now, limit, attempts);
@@ -55,7 +69,13 @@ export async function waitOut(
   }
 }
 
-// Sleeps `ms`, or less when the pause moves.
+/** One worker's backoff of `ms`, cut short only when the run ends. @internal */
+export async function rest(pause: RunPause, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  const end = performance.now() + ms;
+  while (!pause.ended && performance.now() < end) await nap(pause, end - performance.now(), signal);
+}
+
+// Sleeps `ms`, or less when the pause moves or ends.
 function nap(pause: RunPause, ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted === true) return reject(signal.reason as Error);
@@ -96,7 +116,7 @@ function pausedTooLong(pause: RunPause, left: number, maxWait: number, attempts:
     body: undefined,
     headers: pause.answer?.headers ?? {},
     idempotencyKey: undefined,
-    endpoint: 'GET /v1/charges/verify/{reference}',
+    endpoint: ENDPOINT,
     attempts,
   };
   return new RateLimitError(init, seconds);

@@ -8,9 +8,8 @@ import {
   MAX_RETRY_AFTER_MS,
   onAbort,
   parseRetryAfter,
-  sleep,
 } from '../core/retry.js';
-import { holdAll, newPause, waitOut, type RunPause } from './run-pause.js';
+import { endPause, holdAll, newPause, rest, waitOut, type RunPause } from './run-pause.js';
 import { ValidationError, type WalletError } from '../errors/base.js';
 import { isApiError, isConnectionError, RequestAbortedError } from '../errors/call.js';
 import { describe } from '../internal/values.js';
@@ -154,7 +153,7 @@ export async function verifyWithRetries(
         return { reference, error: walletError };
       if (told) waited += delay;
       else retry++;
-      if (!paused) await sleep(delay, run.signal).catch(() => undefined);
+      if (!paused) await rest(run.pause, delay, run.signal).catch(() => undefined);
     }
   }
 }
@@ -293,6 +292,7 @@ export async function* orderedPool<T, R>(
     }
   } finally {
     closed = true;
+    endPause(run.pause);
     // A read under way holds the input's queue, so closing it then waits behind that read: not awaited.
     if (!ended && pulling) void Promise.resolve(iterator.return?.()).catch(() => undefined);
     else if (!ended) await iterator.return?.();

@@ -120,6 +120,20 @@ describe('verifyMany under a Retry-After', () => {
     await after(20_000);
     expect(stats.verifies).toBe(sent);
   });
+
+  it('sends nothing more and holds no timer once its caller leaves the loop during a pause', async () => {
+    const { wallet, stats } = await rateLimited(async (reference) =>
+      reference === 'r_1' && stats.verifies === 2 ? slowDown(15) : undefined,
+    );
+    const run = wallet.charges.verifyMany(refs(20), { concurrency: 2 });
+    const first = track(run.next());
+    expect((await first(100)).value?.value?.reference).toBe('r_0');
+    const sent = stats.verifies;
+    await track(run.return(undefined))(1);
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(stats.verifies).toBe(sent);
+  });
 });
 
 describe('reconcile under a Retry-After longer than maxWait', () => {
