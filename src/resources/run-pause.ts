@@ -7,6 +7,7 @@ import { isApiError, RateLimitError, RequestAbortedError, type ResponseHeaders }
 import { quoted } from '../internal/values.js';
 
 const ENDPOINT = 'GET /v1/charges/verify/{reference}';
+const LEFT = 'Not sent: the run was left by its caller.';
 
 /** Until when (`performance.now()`) every worker of a run waits, and the workers waiting. @internal */
 export interface RunPause {
@@ -59,8 +60,7 @@ export async function waitOut(
   attempts: number,
 ): Promise<WalletError | undefined> {
   for (;;) {
-    const message = 'Not sent: the run was left by its caller.';
-    if (pause.ended) return new RequestAbortedError({ endpoint: ENDPOINT, attempts, message });
+    if (pause.ended) return new RequestAbortedError({ endpoint: ENDPOINT, attempts, message: LEFT });
     const now = performance.now();
     // A millisecond of slack: `now + ms - now` may exceed `ms` by a rounding error.
     if (pause.asked - now > limit + 1) return pausedTooLong(pause, pause.asked - now, limit, attempts);
