@@ -8,8 +8,8 @@ import {
   MAX_RETRY_AFTER_MS,
   onAbort,
   parseRetryAfter,
-  sleep,
 } from '../core/retry.js';
+import { endPause, holdAll, newPause, rest, waitOut, type RunPause } from './run-pause.js';
 import { ValidationError, type WalletError } from '../errors/base.js';
 import { isApiError, isConnectionError, RequestAbortedError } from '../errors/call.js';
 import { describe } from '../internal/values.js';
@@ -37,8 +37,8 @@ export interface VerifyManyOptions {
   maxRetries?: number;
   /**
    * The longest the run waits out a 429 or `Retry-After` for one reference, in milliseconds: every
-   * worker pauses for the time the service asked, and such waits do not use up `maxRetries`. A
-   * longer wait puts the error on the row instead.
+   * worker pauses for the time the service asked, and such waits do not use up `maxRetries`. Past
+   * it, no row is sent until that time: each ends with a `RateLimitError` saying why.
    * @default 20_000 (what a single verify waits out)
    */
   maxWait?: number;
@@ -87,8 +87,8 @@ export interface ManyRun {
   readonly maxRetries: number;
   readonly maxWait: number;
   readonly signal: AbortSignal | undefined;
-  /** Until when (`performance.now()`) every task waits: a 429 seen by one holds them all. */
-  pausedUntil: number;
+  /** Until when every task waits: a 429 seen by one holds them all. */
+  readonly pause: RunPause;
 }
 
 /** Checks the options (throwing every problem at once) and settles the defaults. @internal */
@@ -104,7 +104,7 @@ export function settleRun(
     maxRetries: options?.maxRetries ?? 2,
     maxWait: options?.maxWait ?? MAX_RETRY_AFTER_MS,
     signal: options?.signal,
-    pausedUntil: 0,
+    pause: newPause(),
   };
 }
 
@@ -133,9 +133,8 @@ export async function verifyWithRetries(
   let retry = 0;
   for (;;) {
     try {
-      // Another worker's 429 may move the pause while this one waits.
-      while (run.pausedUntil > performance.now())
-        await sleep(run.pausedUntil - performance.now(), run.signal);
+      const tooLong = await waitOut(run.pause, run.maxWait, run.signal, attempts);
+      if (tooLong !== undefined) return { reference, error: tooLong };
       attempts++;
       return { reference, transaction: await verify(reference, { maxRetries: 0, signal: run.signal }) };
     } catch (error) {
@@ -145,16 +144,16 @@ export async function verifyWithRetries(
       // The service said when to come back: that wait is its pace, not a failed attempt of the row.
       const told = retryAfter !== undefined && retryAfter > 0;
       if (run.signal?.aborted === true || !isTransient(error)) return { reference, error: walletError };
-      if (told ? waited + retryAfter > run.maxWait : retry >= run.maxRetries)
-        return { reference, error: walletError };
       // As a verify waits: what the service asked for, else the backoff.
       const delay = retryAfter ?? backoffDelay(retry + 1);
+      // The service asked the client to slow down, not this one request: every worker waits.
+      const paused = rateLimited || retryAfter !== undefined;
+      if (paused) holdAll(run.pause, delay, told ? error : undefined);
+      if (told ? waited + retryAfter > run.maxWait : retry >= run.maxRetries)
+        return { reference, error: walletError };
       if (told) waited += delay;
       else retry++;
-      // The service asked the client to slow down, not this one request: every worker waits.
-      if (rateLimited || retryAfter !== undefined) {
-        run.pausedUntil = Math.max(run.pausedUntil, performance.now() + delay);
-      } else await sleep(delay, run.signal).catch(() => undefined);
+      if (!paused) await rest(run.pause, delay, run.signal).catch(() => undefined);
     }
   }
 }
@@ -293,6 +292,7 @@ export async function* orderedPool<T, R>(
     }
   } finally {
     closed = true;
+    endPause(run.pause);
     // A read under way holds the input's queue, so closing it then waits behind that read: not awaited.
     if (!ended && pulling) void Promise.resolve(iterator.return?.()).catch(() => undefined);
     else if (!ended) await iterator.return?.();
