@@ -1,6 +1,5 @@
 /** The one Fetch-style handler every transport calls: routing, faults, who may call, the log, idempotent replay. */
 import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 import { QR_PAGE_PREFIX } from '../page/qr-page.js';
 import { SandboxError, type SandboxRequestRecord } from '../state/records.js';
@@ -115,8 +114,10 @@ function answer(ctx: RouterContext, call: Call, body: string): Outcome {
 // Everything but the injected delay, the body read and a held poll is synchronous: see answer().
 async function serve(ctx: RouterContext, call: Call, fault: Fault | undefined): Promise<Outcome> {
   const { request, endpoint } = call;
-  if (fault !== undefined && fault.delayMs > 0) await sleep(fault.delayMs);
   const refused = (response: SavedResponse): Outcome => ({ response, replayed: false });
+  // A delay cut by close() or reset() acts on nothing: it would land in the next test's state.
+  if (fault !== undefined && fault.delayMs > 0 && !(await ctx.clock.pause(fault.delayMs)))
+    return refused(failure(503, 'Closed or reset during the injected delay: the sandbox did not act.'));
   if (fault?.kind === 'error')
     return refused(failure(fault.status, 'Injected fault: the sandbox did not act.'));
   if (fault?.kind === 'reset') return refused(failure(502, 'Injected reset.'));

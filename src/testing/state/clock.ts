@@ -1,4 +1,6 @@
 /** The sandbox's time: the real clock, or a manual one that stands still until a test moves it. */
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import { SandboxError } from './records.js';
 
 /** How the sandbox's time passes: with the machine's (`'real'`), or only by `advance()` (`'manual'`). */
@@ -57,7 +59,12 @@ export class Clock {
     this.#wake = new AbortController();
   }
 
-  /** Ends every hold under way (the sandbox is closing); later holds work again. */
+  /** Waits `ms` of real time; `false` when the sandbox closed or was reset first, so the caller must not act. */
+  pause(ms: number): Promise<boolean> {
+    return sleep(ms, true, { signal: this.#stop.signal }).catch(() => false);
+  }
+
+  /** Ends every hold and pause under way (the sandbox is closing or reset); later ones work again. */
   release(): void {
     this.#stop.abort();
     this.#stop = new AbortController();
