@@ -97,14 +97,15 @@ function answer(ctx: RouterContext, call: Call, body: string): Outcome {
   if (key === null) return { response: run(), replayed: false };
   if (key.trim() === '' || key.length > MAX_KEY_LENGTH)
     throw new SandboxError(400, `X-Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`);
-  // Saved unless a 400, 401 or 403 (fix and resend); past the limit the oldest goes, as keys expire.
+  // Saved unless refused before acting: 400, 401, 403 (fix and resend), 503 full (resend once there is
+  // room: the SDK's own retries reuse the key). Past the limit the oldest goes, as keys expire.
   const { answers, limits } = ctx.state;
   const stored = `${createHash('sha256').update(apiKey).digest('base64')} ${key}`;
   const print = fingerprint(request.method, path, body);
   const entry = answers.get(stored);
   if (entry) return { response: entry.response, replayed: true, otherRequest: entry.fingerprint !== print };
   const response = run();
-  if (![400, 401, 403].includes(response.status)) {
+  if (![400, 401, 403, 503].includes(response.status)) {
     answers.set(stored, { fingerprint: print, response });
     if (answers.size > limits.answers) answers.delete(answers.keys().next().value!);
   }
