@@ -73,9 +73,13 @@ export class Clock {
   /** Resolves at the next change or after `ms`; `false` when `signal` aborted or the sandbox closed instead. */
   async nextChange(signal: AbortSignal, ms: number): Promise<boolean> {
     const stop = AbortSignal.any([this.#stop.signal, signal]);
-    const ended = AbortSignal.any([this.#wake.signal, stop, AbortSignal.timeout(Math.ceil(ms))]);
+    const timeout = new AbortController();
+    const ended = AbortSignal.any([this.#wake.signal, stop, timeout.signal]);
+    // setTimeout, not AbortSignal.timeout: under vitest's fake timers the hold ends on the test's time, like `ms`.
+    const timer = setTimeout(() => timeout.abort(), Math.ceil(ms));
     if (!ended.aborted)
       await new Promise((resolve) => ended.addEventListener('abort', resolve, { once: true }));
+    clearTimeout(timer);
     return !stop.aborted;
   }
 }
