@@ -70,16 +70,12 @@ export class Clock {
     this.#stop = new AbortController();
   }
 
-  /** Resolves at the next change or after `ms`; `false` when `signal` aborted or the sandbox closed instead. */
-  async nextChange(signal: AbortSignal, ms: number): Promise<boolean> {
+  /** Resolves at the next change; `false` when `signal` aborted or the sandbox closed instead. */
+  async nextChange(signal: AbortSignal): Promise<boolean> {
     const stop = AbortSignal.any([this.#stop.signal, signal]);
-    const timeout = new AbortController();
-    const ended = AbortSignal.any([this.#wake.signal, stop, timeout.signal]);
-    // setTimeout, not AbortSignal.timeout: under vitest's fake timers the hold ends on the test's time, like `ms`.
-    const timer = setTimeout(() => timeout.abort(), Math.ceil(ms));
+    const ended = AbortSignal.any([this.#wake.signal, stop]);
     if (!ended.aborted)
       await new Promise((resolve) => ended.addEventListener('abort', resolve, { once: true }));
-    clearTimeout(timer);
     return !stop.aborted;
   }
 }
