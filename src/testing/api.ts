@@ -220,6 +220,6 @@ export interface Sandbox {
   readonly requests: readonly SandboxRequestRecord[];
   /** Forgets all that happened (idempotency keys too), stops webhook retries; restores customers, allow list, clock. */
   reset(): void;
-  /** Stops `listen()`'s servers, webhook retries and held polls; the `dispatcher` keeps working. */
+  /** Stops `listen()`'s servers, webhook retries, held polls and injected delays; the `dispatcher` works on. */
   close(): Promise<void>;
 }

@@ -209,6 +209,7 @@ class SandboxImpl implements Sandbox {
   reset(): void {
     // A retry of a delivery made before the reset would hand the next test an event it never caused.
     this.#webhooks.forget();
+    this.#clock.release(); // and so would a request still in its injected delay
     this.#state.clear();
     this.#clock.rewind();
     for (const customer of [...defaultSandboxCustomers, ...(this.#options.customers ?? [])])

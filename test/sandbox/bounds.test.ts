@@ -53,6 +53,18 @@ describe('maxCharges', () => {
     );
   });
 
+  it('does not save a 503 of a full sandbox under its idempotency key: the same key works once there is room', async () => {
+    const { sandbox } = track({ maxCharges: 1 });
+    await resolveAndDispatch(sandbox, 'a', 1000);
+    const resolveB = { body: { handle: '@ada', amount: 1000, reference: 'b' }, idempotencyKey: 'k_b' };
+    const full = await callSandbox(sandbox, 'POST', '/v1/charges/resolve-handle', resolveB);
+    expect(full.status).toBe(503);
+    await sandbox.decline('a');
+    const retried = await callSandbox(sandbox, 'POST', '/v1/charges/resolve-handle', resolveB);
+    expect([retried.status, retried.headers.get('idempotent-replayed')]).toEqual([200, null]);
+    expect(sandbox.charges.map((c) => c.reference)).toEqual(['b']);
+  });
+
   it('keeps the charges, refunds and debits of a long run within the limit, and the state route with them', async () => {
     const { sandbox, lines } = track({ maxCharges: 1000 });
     for (let batch = 0; batch < 10; batch += 1) {

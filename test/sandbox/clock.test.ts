@@ -2,7 +2,7 @@
  * The sandbox's manual clock, as a merchant's test uses it: expiry, waiting and settlement happen
  * when the test moves the clock, with no real waiting and no fake timers.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { Wallet, isValidationError } from '@wallet/node';
 import { FetchDispatcher, createSandbox } from '@wallet/node/testing';
@@ -141,6 +141,23 @@ describe('the manual clock', () => {
     await arrived;
     await sandbox.close();
     expect((await answer).status).toBe('PENDING_AUTHORIZATION');
+  });
+
+  it("ends a held poll when vitest's fake timers pass its wait, not seconds of real time later", async () => {
+    const sandbox = manualSandbox();
+    const { wallet } = walletFor(sandbox);
+    await checkout(wallet, 'order_fake_timers');
+    vi.useFakeTimers();
+    try {
+      let answered = false;
+      const answer = wallet.charges.verify('order_fake_timers', { headers: { prefer: 'wait=5' } });
+      void answer.finally(() => (answered = true));
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(answered).toBe(true);
+      expect((await answer).status).toBe('PENDING_AUTHORIZATION');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('settles a paid charge at 10:00 Lagos time the next day, either side of Lagos midnight', async () => {

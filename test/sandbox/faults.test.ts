@@ -66,6 +66,25 @@ describe('fault injection', () => {
     expect(sandbox.requests[0]!.durationMs).toBeGreaterThanOrEqual(39);
   });
 
+  it('never acts on a request still in its delay when the sandbox is reset or closed: the next test is clean', async () => {
+    const sandbox = track({ faults: { latency: 2000 } });
+    const resolve = (reference: string): Promise<Response> =>
+      sandbox.fetch(
+        buildRequest(sandbox.baseUrl, 'POST', '/v1/charges/resolve-handle', {
+          body: { handle: '@ada', amount: 500_000, reference },
+        }),
+      );
+    const started = performance.now();
+    const beforeReset = resolve('order_1');
+    sandbox.reset();
+    const beforeClose = resolve('order_2');
+    await sandbox.close();
+    const answers = await Promise.all([beforeReset, beforeClose]);
+    expect(answers.map((a) => a.status)).toEqual([503, 503]);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(sandbox.charges).toEqual([]);
+  });
+
   it('resets over loopback as a dropped connection', async () => {
     const sandbox = track({ faults: { failRate: 1, kinds: ['reset'] } });
     const { url } = await sandbox.listen();

@@ -1,6 +1,5 @@
 /** The one Fetch-style handler every transport calls: routing, faults, who may call, the log, idempotent replay. */
 import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 import { QR_PAGE_PREFIX } from '../page/qr-page.js';
 import { SandboxError, type SandboxRequestRecord } from '../state/records.js';
@@ -98,14 +97,15 @@ function answer(ctx: RouterContext, call: Call, body: string): Outcome {
   if (key === null) return { response: run(), replayed: false };
   if (key.trim() === '' || key.length > MAX_KEY_LENGTH)
     throw new SandboxError(400, `X-Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`);
-  // Saved unless a 400, 401 or 403 (fix and resend); past the limit the oldest goes, as keys expire.
+  // Saved unless refused before acting: 400, 401, 403 (fix and resend), 503 full (resend once there is
+  // room: the SDK's own retries reuse the key). Past the limit the oldest goes, as keys expire.
   const { answers, limits } = ctx.state;
   const stored = `${createHash('sha256').update(apiKey).digest('base64')} ${key}`;
   const print = fingerprint(request.method, path, body);
   const entry = answers.get(stored);
   if (entry) return { response: entry.response, replayed: true, otherRequest: entry.fingerprint !== print };
   const response = run();
-  if (![400, 401, 403].includes(response.status)) {
+  if (![400, 401, 403, 503].includes(response.status)) {
     answers.set(stored, { fingerprint: print, response });
     if (answers.size > limits.answers) answers.delete(answers.keys().next().value!);
   }
@@ -115,8 +115,10 @@ function answer(ctx: RouterContext, call: Call, body: string): Outcome {
 // Everything but the injected delay, the body read and a held poll is synchronous: see answer().
 async function serve(ctx: RouterContext, call: Call, fault: Fault | undefined): Promise<Outcome> {
   const { request, endpoint } = call;
-  if (fault !== undefined && fault.delayMs > 0) await sleep(fault.delayMs);
   const refused = (response: SavedResponse): Outcome => ({ response, replayed: false });
+  // A delay cut by close() or reset() acts on nothing: it would land in the next test's state.
+  if (fault !== undefined && fault.delayMs > 0 && !(await ctx.clock.pause(fault.delayMs)))
+    return refused(failure(503, 'Closed or reset during the injected delay: the sandbox did not act.'));
   if (fault?.kind === 'error')
     return refused(failure(fault.status, 'Injected fault: the sandbox did not act.'));
   if (fault?.kind === 'reset') return refused(failure(502, 'Injected reset.'));

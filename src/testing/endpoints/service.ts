@@ -146,11 +146,14 @@ export async function holdPoll(ctx: ServiceContext, request: Request, reference?
   if (!clock.manual || request.method !== 'GET' || reference === undefined) return;
   const wait = /(?:^|[,;\s])wait=(\d{1,6})(?:$|[,;\s])/i.exec(request.headers.get('prefer') ?? '')?.[1];
   if (wait === undefined) return;
-  const until = performance.now() + Math.min(Number(wait), MAX_HOLD_S) * 1000;
+  // One setTimeout for the whole hold: under vitest's fake timers it ends on the test's time.
+  const over = new AbortController();
+  const timer = setTimeout(() => over.abort(), Math.min(Number(wait), MAX_HOLD_S) * 1000);
+  const signal = AbortSignal.any([request.signal, over.signal]);
   for (;;) {
     const charge = ctx.state.charges.get(reference);
-    const left = until - performance.now();
-    if (charge === undefined || !isWaiting(charge, clock.now()) || left <= 0) return;
-    if (!(await clock.nextChange(request.signal, left))) return;
+    if (charge === undefined || !isWaiting(charge, clock.now())) break;
+    if (!(await clock.nextChange(signal))) break;
   }
+  clearTimeout(timer);
 }

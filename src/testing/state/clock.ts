@@ -1,4 +1,6 @@
 /** The sandbox's time: the real clock, or a manual one that stands still until a test moves it. */
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import { SandboxError } from './records.js';
 
 /** How the sandbox's time passes: with the machine's (`'real'`), or only by `advance()` (`'manual'`). */
@@ -57,16 +59,21 @@ export class Clock {
     this.#wake = new AbortController();
   }
 
-  /** Ends every hold under way (the sandbox is closing); later holds work again. */
+  /** Waits `ms` of real time; `false` when the sandbox closed or was reset first, so the caller must not act. */
+  pause(ms: number): Promise<boolean> {
+    return sleep(ms, true, { signal: this.#stop.signal }).catch(() => false);
+  }
+
+  /** Ends every hold and pause under way (the sandbox is closing or reset); later ones work again. */
   release(): void {
     this.#stop.abort();
     this.#stop = new AbortController();
   }
 
-  /** Resolves at the next change or after `ms`; `false` when `signal` aborted or the sandbox closed instead. */
-  async nextChange(signal: AbortSignal, ms: number): Promise<boolean> {
+  /** Resolves at the next change; `false` when `signal` aborted or the sandbox closed instead. */
+  async nextChange(signal: AbortSignal): Promise<boolean> {
     const stop = AbortSignal.any([this.#stop.signal, signal]);
-    const ended = AbortSignal.any([this.#wake.signal, stop, AbortSignal.timeout(Math.ceil(ms))]);
+    const ended = AbortSignal.any([this.#wake.signal, stop]);
     if (!ended.aborted)
       await new Promise((resolve) => ended.addEventListener('abort', resolve, { once: true }));
     return !stop.aborted;
