@@ -200,9 +200,14 @@ const refuse = (message: string): ValidationError =>
 
 function toBody(payload: unknown): string {
   if (typeof payload === 'string') return payload;
-  if (isByteArray(payload)) {
+  // An ArrayBuffer is bytes, as the verifiers take it: JSON.stringify would sign '{}' in its place.
+  const bytes =
+    Object.prototype.toString.call(payload) === '[object ArrayBuffer]'
+      ? bodyBytes(payload as ArrayBuffer)
+      : payload;
+  if (isByteArray(bytes)) {
     try {
-      return decodeUtf8(payload);
+      return decodeUtf8(bytes);
     } catch {
       throw refuse('bytes must be valid UTF-8');
     }
