@@ -58,8 +58,10 @@ export function nodeCrypto(caller: string): NodeCrypto {
  *   try {
  *     event = verifyWebhook(req.body, req.headers['x-wallet-signature'], process.env.WALLET_WEBHOOK_SECRET!);
  *   } catch (error) {
- *     if (isWebhookVerificationError(error)) return void res.status(400).end();
- *     throw error;
+ *     if (!isWebhookVerificationError(error)) throw error;
+ *     // Genuine but of an unexpected shape, or a setup mistake: 500, so the service delivers it again.
+ *     const retry = ['invalid_payload', 'missing_secret', 'raw_body_required'].includes(error.reason);
+ *     return void res.status(retry ? 500 : 400).end();
  *   }
  *   if (event.event === 'charge.success') await fulfil(event.data.reference, event.data.amount);
  *   res.json({ received: true });
