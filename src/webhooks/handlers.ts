@@ -71,8 +71,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): FetchWebho
   return async (request: Request): Promise<Response> => {
     const answer = await deliver(
       request.method,
-      // A body already read is gone: null, refused as parsed.
-      (max, ms) => (request.bodyUsed ? Promise.resolve(null) : readRequestBody(request, max, ms)),
+      // A body already read, or held by another reader (a tee, a pipe), is gone: null, refused as parsed.
+      (max, ms) =>
+        request.bodyUsed || request.body?.locked === true
+          ? Promise.resolve(null)
+          : readRequestBody(request, max, ms),
       request.headers.get(WEBHOOK_SIGNATURE_HEADER),
     );
     return new Response(JSON.stringify(answer.body), {

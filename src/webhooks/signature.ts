@@ -157,8 +157,14 @@ const normalize = (value: unknown): unknown =>
 
 /** The signature's 128 hex digits, checked for exact form before any comparison (never partly matched). */
 export function signatureHex(given: WebhookSignatureHeader): string {
-  // A header sent twice comes joined with commas (Node's req.headers, Headers.get); hex holds none.
-  const header = typeof given === 'string' && given.includes(',') ? given.split(',') : given;
+  // A header sent twice comes joined with commas (Node's req.headers, Headers.get), and so may one
+  // line of a list (headersDistinct, when a proxy folded a repeat into one line); hex holds none.
+  const split = (value: unknown): unknown[] => (typeof value === 'string' ? value.split(',') : [value]);
+  const header = Array.isArray(given)
+    ? given.flatMap(split)
+    : typeof given === 'string' && given.includes(',')
+      ? given.split(',')
+      : given;
   let value: unknown = header;
   if (Array.isArray(header)) {
     const distinct = [...new Set(header.map(normalize))];

@@ -58,8 +58,10 @@ export function nodeCrypto(caller: string): NodeCrypto {
  *   try {
  *     event = verifyWebhook(req.body, req.headers['x-wallet-signature'], process.env.WALLET_WEBHOOK_SECRET!);
  *   } catch (error) {
- *     if (isWebhookVerificationError(error)) return void res.status(400).end();
- *     throw error;
+ *     if (!isWebhookVerificationError(error)) throw error;
+ *     // Genuine but of an unexpected shape, or a setup mistake: 500, so the service delivers it again.
+ *     const retry = ['invalid_payload', 'missing_secret', 'raw_body_required'].includes(error.reason);
+ *     return void res.status(retry ? 500 : 400).end();
  *   }
  *   if (event.event === 'charge.success') await fulfil(event.data.reference, event.data.amount);
  *   res.json({ received: true });
@@ -200,9 +202,14 @@ const refuse = (message: string): ValidationError =>
 
 function toBody(payload: unknown): string {
   if (typeof payload === 'string') return payload;
-  if (isByteArray(payload)) {
+  // An ArrayBuffer is bytes, as the verifiers take it: JSON.stringify would sign '{}' in its place.
+  const bytes =
+    Object.prototype.toString.call(payload) === '[object ArrayBuffer]'
+      ? bodyBytes(payload as ArrayBuffer)
+      : payload;
+  if (isByteArray(bytes)) {
     try {
-      return decodeUtf8(payload);
+      return decodeUtf8(bytes);
     } catch {
       throw refuse('bytes must be valid UTF-8');
     }

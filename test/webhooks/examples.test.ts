@@ -1,9 +1,12 @@
+import { rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import type { Express } from 'express';
 
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 
 import { createApp } from '../../examples/express-webhook.js';
 import type { ChargeSuccessData } from '../../src/webhooks.js';
+import { extractExamples } from '../docs/extract-examples.js';
 import {
   BODY,
   CHARGE_SUCCESS,
@@ -94,6 +97,37 @@ describe('examples/next-app-router/route.ts', () => {
       expect([forged.status, await forged.json()]).toEqual([400, { received: false }]);
     } finally {
       delete process.env['WALLET_WEBHOOK_SECRET'];
+    }
+  });
+});
+
+describe("verifyWebhook's own @example (what a merchant pastes)", () => {
+  test('answers a forgery 400, but a genuine delivery of an unexpected shape 5xx, so it comes again', async () => {
+    const root = new URL('../..', import.meta.url).pathname;
+    const [example] = extractExamples(root, 'src/webhooks').filter((e) =>
+      e.code.includes('verifyWebhook(req.body'),
+    );
+    // Run as written: its own file beside this one (its imports resolve as a merchant's would).
+    const file = new URL(`./tsdoc-example-${process.pid}.ts`, import.meta.url).pathname;
+    writeFileSync(file, `${example!.code}\nexport { app };\n`);
+    const paid: string[] = [];
+    Object.assign(globalThis, { fulfil: (reference: string) => void paid.push(reference) });
+    process.env['WALLET_WEBHOOK_SECRET'] = SECRET;
+    try {
+      const { app } = (await import(/* @vite-ignore */ file)) as { app: Express };
+      const { url, server } = await listen(app);
+      servers.push(server);
+      const route = `${url}/webhooks/wallet`;
+      expect((await deliver(route, BODY, SIGNATURE)).status).toBe(200);
+      expect((await deliver(route, BODY, hmacHex(BODY, OTHER_SECRET))).status).toBe(400);
+      // Signed by the service, but an amount as a string: invalid_payload, genuine.
+      const odd = BODY.replace('500000', '"500000"');
+      expect((await deliver(route, odd, hmacHex(odd, SECRET))).status).toBeGreaterThanOrEqual(500);
+      expect(paid).toEqual(['order_1042']);
+    } finally {
+      rmSync(file, { force: true });
+      delete process.env['WALLET_WEBHOOK_SECRET'];
+      delete (globalThis as { fulfil?: unknown }).fulfil;
     }
   });
 });

@@ -92,6 +92,18 @@ describe('createWebhookHandler (Fetch)', () => {
     expect((errors[0]?.[0] as WebhookVerificationError).reason).toBe('raw_body_required');
   });
 
+  test("answers 500 with the fix, not the forgery's 400, when another reader holds the body (a tee, a pipe)", async () => {
+    const { handler, events, errors } = setup();
+    const request = post(BODY, SIGNATURE);
+    request.body!.tee(); // a logging middleware's copies: the body is locked, not yet read
+    expect(request.bodyUsed).toBe(false);
+    const [status, body] = await answer(await handler(request));
+    expect(status).toBe(500);
+    expect(body).toMatchObject({ received: false, error: 'raw_body_required' });
+    expect(events).toEqual([]);
+    expect((errors[0]?.[0] as WebhookVerificationError).reason).toBe('raw_body_required');
+  });
+
   test('answers 405 to a method other than POST', async () => {
     const { handler, events } = setup();
     const response = await handler(new Request(URL, { method: 'GET' }));

@@ -22,6 +22,13 @@ describe('signWebhook', () => {
     expect(new TextEncoder().encode(signed.body)).toEqual(bytes);
   });
 
+  test('signs an ArrayBuffer as the bytes it holds, as the verifiers read it (not as the object {})', () => {
+    const bytes = new TextEncoder().encode(BODY);
+    const signed = signWebhook(bytes.buffer, SECRET);
+    expect(signed).toEqual({ body: BODY, signature: SIGNATURE });
+    expect(verifyWebhook(bytes.buffer, signed.signature, SECRET)).toEqual(CHARGE_SUCCESS);
+  });
+
   test('refuses bytes that are not UTF-8, which the returned string could not carry', () => {
     expect(() => signWebhook(new Uint8Array([0xff, 0xfe]), SECRET)).toThrow(ValidationError);
   });
