@@ -207,9 +207,13 @@ export function createDeliver(
     const padded = paddedSecretError(checkSecrets(options.secret));
     if (padded) throw padded;
   }
-  const { onEvent, onInvalidEvent, dedupe, maxBodyBytes = MAX_BODY_BYTES, bodyTimeout = 10_000 } = options;
+  const { dedupe, maxBodyBytes = MAX_BODY_BYTES, bodyTimeout = 10_000 } = options;
+  // A config class's methods run as its own (`this.orders` in onEvent), as its getters were read.
+  const own = <F extends (...args: never[]) => unknown>(f: F): F => f.bind(given) as F;
+  const onEvent = own(options.onEvent);
+  const onInvalidEvent = options.onInvalidEvent && own(options.onInvalidEvent);
   const secret = missing ? missingSecretError() : (options.secret as WebhookSecret);
-  const report = options.onError ?? defaultOnError;
+  const report = options.onError ? own(options.onError) : defaultOnError;
   const onError = (error: unknown, context: WebhookErrorContext): void =>
     callQuietly(() => report(error, context));
   const fail = (answer: HandlerAnswer, error: unknown): HandlerAnswer => {

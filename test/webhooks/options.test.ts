@@ -2,6 +2,8 @@
  * Bad options to the webhook handlers and dedupe stores are a typed error (a WalletError subclass)
  * with a message that says what to change; nothing is half-created. The other functions: bad-input.test.ts.
  */
+import type { RequestListener } from 'node:http';
+
 import { createClient } from 'redis';
 import { describe, expect, test } from 'vitest';
 
@@ -14,7 +16,7 @@ import {
   redisDedupeStore,
 } from '../../src/webhooks.js';
 import type { RedisClientLike, WebhookHandlerOptions } from '../../src/webhooks.js';
-import { SECRET, thrown } from './helpers.js';
+import { BODY, SECRET, SIGNATURE, close, deliver, listen, thrown } from './helpers.js';
 
 const onEvent = (): void => undefined;
 const creators = [
@@ -122,6 +124,38 @@ describe.each(creators)('%s options', (name, create) => {
     const error = thrown(make(new Settings()));
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual(['maxBodyBytes']);
+  });
+
+  test("runs a config class's methods as its own: onEvent and onError see `this`", async () => {
+    class Payments {
+      readonly secret = SECRET;
+      readonly #seen: string[] = [];
+      onEvent(event: { data: { reference: string } }): void {
+        this.#seen.push(event.data.reference);
+        if (this.#seen.length > 1) throw new Error('second time');
+      }
+      onError(error: Error): void {
+        this.#seen.push(`error: ${error.message}`);
+      }
+      seen(): string[] {
+        return this.#seen;
+      }
+    }
+    const payments = new Payments();
+    const handler = create(payments as unknown as WebhookHandlerOptions);
+    const headers = { 'x-wallet-signature': SIGNATURE, 'content-type': 'application/json' };
+    const send = async (): Promise<void> => {
+      if (name === 'createWebhookHandler') {
+        const request = new Request('https://m.example/', { method: 'POST', body: BODY, headers });
+        await (handler as (r: Request) => Promise<Response>)(request);
+        return;
+      }
+      const { url, server } = await listen(handler as RequestListener);
+      await deliver(url, BODY, SIGNATURE).finally(() => close(server));
+    };
+    await send();
+    await send();
+    expect(payments.seen()).toEqual(['order_1042', 'order_1042', 'error: second time']);
   });
 
   test('refuses options it cannot read (a Proxy whose traps throw, a revoked one) with a ValidationError', () => {
