@@ -4,11 +4,14 @@
  * run writes, byte for byte. The progress line after a resume shows this run's rate and ETA and
  * the whole report's counts.
  */
+import { spawn } from 'node:child_process';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   appendFileSync,
+  closeSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   writeFileSync,
@@ -22,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { progressLine } from '../src/reconcile/progress.js';
 import { charge, json } from './helpers/lying-service.js';
-import { TEST_KEY, wallet } from './helpers/processes.js';
+import { CLI_BIN, cleanEnv, TEST_KEY, wallet } from './helpers/processes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wallet-cli-resume-'));
 const ROWS = 60;
@@ -131,6 +134,32 @@ describe('wallet reconcile --resume', () => {
     const same = await reconcile(file, out, '--resume');
     expect(same.code, same.stderr).toBe(0);
   });
+
+  it.skipIf(!existsSync('/dev/fd'))(
+    'writes the report to a descriptor the shell opened (--out /dev/fd/3 3>FILE), never refused for its origin file',
+    async () => {
+      const file = ledger('descriptor.csv', rows(3));
+      const out = join(dir, 'descriptor.report.csv');
+      // stat sees the file behind /dev/fd/3, but /dev/fd/3.origin cannot be made (as root, /dev/stdout.origin can).
+      const fd = openSync(out, 'w');
+      const ran = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [CLI_BIN, 'reconcile', file, '--out', '/dev/fd/3', '--quiet'], {
+          env: cleanEnv(env),
+          stdio: ['ignore', 'ignore', 'pipe', fd],
+        });
+        let stderr = '';
+        child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+        child.on('close', (code) => resolve({ code, stderr }));
+      });
+      closeSync(fd);
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(
+        readFileSync(out, 'utf8')
+          .split('\n')
+          .filter((l) => l.includes(',match,')),
+      ).toHaveLength(3);
+    },
+  );
 
   it('cuts a torn last record, a quoted field with a line break included, and carries on', async () => {
     const file = ledger('torn.csv', rows(ROWS));

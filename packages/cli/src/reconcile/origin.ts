@@ -1,5 +1,6 @@
 /** Who a report was made against (the key's mode and the service's address, never the key), kept beside it: `--resume` must not put two environments' answers in one report. */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 import { createClient, type ClientFlags } from '../client.js';
 import { UsageError } from '../output.js';
@@ -50,10 +51,16 @@ export function sameOrigin(report: string, now: Origin, note: (text: string) => 
   );
 }
 
-/** Records the origin of the report about to be written; none beside a device (`--out /dev/stdout`), which no run resumes. */
+// Where the shell's descriptors are (`/dev/stdout`, `/dev/fd/3`, `/proc/self/fd/1`): stat sees the file
+// a descriptor was redirected to (`> report.csv`), yet no file can be made beside it (or, as root, one
+// is made in /dev).
+const DESCRIPTORS = /^\/(?:dev|proc)(?:\/|$)/;
+
+/** Records the origin of the report about to be written; none beside a device or descriptor (`--out /dev/stdout`), which no run resumes. */
 export function writeOrigin(report: string, origin: Origin): void {
   if (existsSync(report) && !statSync(report).isFile()) return;
   try {
+    if (DESCRIPTORS.test(realpathSync(dirname(report)))) return;
     writeFileSync(originFile(report), `${JSON.stringify(origin)}\n`);
   } catch (error) {
     throw new Error(`cannot write ${originFile(report)}: ${(error as Error).message}`);
