@@ -9,6 +9,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   appendFileSync,
+  chmodSync,
   closeSync,
   mkdtempSync,
   openSync,
@@ -158,6 +159,49 @@ describe('wallet reconcile --resume', () => {
           .split('\n')
           .filter((l) => l.includes(',match,')),
       ).toHaveLength(3);
+    },
+  );
+
+  it.skipIf(process.platform === 'win32')(
+    'keeps the origin of the rows a report still holds when a run cannot replace it, so a resume with another key is still refused',
+    async () => {
+      // Another user's run, so a file without write permission is one (root writes any file).
+      const shared = mkdtempSync(join(tmpdir(), 'wallet-cli-kept-'));
+      chmodSync(shared, 0o777);
+      const file = join(shared, 'kept.csv');
+      writeFileSync(file, `reference,amount,status\n${rows(5)}\n`);
+      const out = join(shared, 'kept.report.csv');
+      const user = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+      const as = (key: string, ...more: string[]) =>
+        new Promise<{ code: number | null; stderr: string }>((resolve) => {
+          const child = spawn(
+            process.execPath,
+            [CLI_BIN, 'reconcile', file, '--out', out, '--quiet', ...more],
+            {
+              env: cleanEnv({ ...env, WALLET_SECRET_KEY: key }),
+              stdio: ['ignore', 'ignore', 'pipe'],
+              ...user,
+            },
+          );
+          let stderr = '';
+          child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+          child.on('close', (code) => resolve({ code, stderr }));
+        });
+      const live = TEST_KEY.replace('sk_test_', 'sk_live_');
+      expect((await as(TEST_KEY)).code).toBe(0);
+      const report = readFileSync(out, 'utf8');
+      // The report held open elsewhere (a spreadsheet locks it on Windows): a live run cannot replace it.
+      chmodSync(out, 0o444);
+      const blocked = await as(live);
+      expect(blocked.code, blocked.stderr).toBe(1);
+      expect(blocked.stderr).toContain(`cannot write ${out}`);
+      chmodSync(out, 0o644);
+      expect(readFileSync(out, 'utf8')).toBe(report);
+      // Its rows are still test mode's: a live resume would put live rows beside them.
+      const resumed = await as(live, '--resume');
+      expect(resumed.code, resumed.stderr).toBe(2);
+      expect(resumed.stderr).toContain('was made against test mode');
+      expect(readFileSync(out, 'utf8')).toBe(report);
     },
   );
 

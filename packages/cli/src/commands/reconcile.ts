@@ -100,7 +100,8 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
   };
   const rows = readLedger(file, flags, header.columns, () => stopping);
   try {
-    writeOrigin(reportFile, originOf(flags));
+    // Started over (no report to carry on): the report is emptied before its origin is replaced.
+    writeOrigin(reportFile, originOf(flags), earlier === undefined);
     if (earlier !== undefined && errors > 0) {
       await rewriteReport(reportFile, format, earlier, rows, verify, each, counts);
     } else {

@@ -1,5 +1,5 @@
 /** Who a report was made against (the key's mode and the service's address, never the key), kept beside it: `--resume` must not put two environments' answers in one report. */
-import { existsSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 import { createClient, type ClientFlags } from '../client.js';
@@ -56,13 +56,27 @@ export function sameOrigin(report: string, now: Origin, note: (text: string) => 
 // is made in /dev).
 const DESCRIPTORS = /^\/(?:dev|proc)(?:\/|$)/;
 
-/** Records the origin of the report about to be written; none beside a device or descriptor (`--out /dev/stdout`), which no run resumes. */
-export function writeOrigin(report: string, origin: Origin): void {
+const cannot = (file: string, error: unknown): Error =>
+  new Error(`cannot write ${file}: ${(error as Error).message}`);
+
+/**
+ * Records the origin of the report about to be written; none beside a device or descriptor
+ * (`--out /dev/stdout`), which no run resumes. A run that starts the report over (`replacing`)
+ * empties it first: one it cannot write (no permission, a spreadsheet holding it) keeps its rows,
+ * and the origin they were made against with them.
+ */
+export function writeOrigin(report: string, origin: Origin, replacing: boolean): void {
   if (existsSync(report) && !statSync(report).isFile()) return;
+  if (DESCRIPTORS.test(realpathSync(dirname(report)))) return;
+  if (replacing && existsSync(report))
+    try {
+      truncateSync(report);
+    } catch (error) {
+      throw cannot(report, error);
+    }
   try {
-    if (DESCRIPTORS.test(realpathSync(dirname(report)))) return;
     writeFileSync(originFile(report), `${JSON.stringify(origin)}\n`);
   } catch (error) {
-    throw new Error(`cannot write ${originFile(report)}: ${(error as Error).message}`);
+    throw cannot(originFile(report), error);
   }
 }
