@@ -205,6 +205,16 @@ describe('wallet reconcile --resume', () => {
     },
   );
 
+  it('refuses a report whose origin file would be the ledger (a ledger named REPORT.origin), writing nothing over it', async () => {
+    const file = ledger('mine.origin', rows(3));
+    const text = readFileSync(file, 'utf8');
+    const ran = await reconcile(file, join(dir, 'mine'));
+    expect(ran.code, ran.stderr).toBe(2);
+    expect(ran.stderr).toContain('the ledger itself');
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(existsSync(join(dir, 'mine'))).toBe(false);
+  });
+
   it('cuts a torn last record, a quoted field with a line break included, and carries on', async () => {
     const file = ledger('torn.csv', rows(ROWS));
     const out = join(dir, 'torn.report.csv');
