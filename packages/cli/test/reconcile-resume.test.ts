@@ -33,6 +33,7 @@ const ROWS = 60;
 const rows = (n: number, from = 0) =>
   Array.from({ length: n }, (_, i) => `ord_${i + from},10000,paid`).join('\n');
 let failing = new Set<string>();
+let refusing = false; // every key refused (401)
 let server: Server;
 let env: Record<string, string>;
 beforeAll(async () => {
@@ -40,7 +41,8 @@ beforeAll(async () => {
   server = createServer((req, res: ServerResponse) => {
     const reference = decodeURIComponent(req.url!.split('/').pop()!);
     setTimeout(() => {
-      if (failing.has(reference)) json(res, 500, { status: 'error', message: 'try later' });
+      if (refusing) json(res, 401, { status: 'error', message: 'Invalid API key' });
+      else if (failing.has(reference)) json(res, 500, { status: 'error', message: 'try later' });
       else json(res, 200, charge(reference));
     }, 5);
   });
@@ -134,6 +136,26 @@ describe('wallet reconcile --resume', () => {
       expect(readFileSync(join(dir, name), 'utf8'), name).not.toContain(secret);
     const same = await reconcile(file, out, '--resume');
     expect(same.code, same.stderr).toBe(0);
+  });
+
+  it('resumes a report that holds no row yet with a key of another mode: a refused key stopped it, and said to fix the key and resume', async () => {
+    const file = ledger('refused.csv', rows(5));
+    const out = join(dir, 'refused.report.csv');
+    refusing = true;
+    const stopped = await reconcile(file, out);
+    refusing = false;
+    expect(stopped.code, stopped.stderr).toBe(1);
+    expect(stopped.stderr).toContain('fix the key and run again with --resume');
+    // The test key was the mistake: nothing was verified with it, so nothing would be mixed.
+    const live = { ...env, WALLET_SECRET_KEY: TEST_KEY.replace('sk_test_', 'sk_live_') };
+    const resumed = await wallet(['reconcile', file, '--out', out, '--quiet', '--resume'], { env: live });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(
+      readFileSync(out, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes(',match,')),
+    ).toHaveLength(5);
+    expect(JSON.parse(readFileSync(`${out}.origin`, 'utf8'))).toMatchObject({ mode: 'live' });
   });
 
   it.skipIf(!existsSync('/dev/fd'))(

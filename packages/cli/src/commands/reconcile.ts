@@ -8,7 +8,7 @@ import { OK, PROBLEM, table, terminalMessage, terminalText, UsageError, type Out
 import { readHeader, readLedger, scanLedger, type CsvRow } from '../reconcile/ledger.js';
 import { formatOf, reportWriter, rowText, type ReportFormat } from '../reconcile/report.js';
 import { noCounts } from '../reconcile/progress.js';
-import { originFile, originOf, sameOrigin, writeOrigin } from '../reconcile/origin.js';
+import { holdsRows, originFile, originOf, sameOrigin, writeOrigin } from '../reconcile/origin.js';
 import { readEarlier, rewriteReport, sameLedger } from '../reconcile/resume.js';
 import {
   KeyRefused,
@@ -69,7 +69,8 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
   const header = await readHeader(file, flags);
   const note = noter(out, flags.quiet);
   // Before the report is read (a torn tail is cut): a report of another mode or service stays as it is.
-  if (flags.resume && existsSync(reportFile)) sameOrigin(reportFile, originOf(flags), note);
+  if (flags.resume && existsSync(reportFile))
+    sameOrigin(reportFile, originOf(flags), note, holdsRows(reportFile, format));
   const earlier = flags.resume ? await readEarlier(reportFile, format) : undefined;
   const check = earlier === undefined ? undefined : sameLedger(earlier, reportFile, format);
   let index = 0;

@@ -2,8 +2,11 @@
 import { existsSync, readFileSync, realpathSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
+import { stringify } from 'csv-stringify/sync';
+
 import { createClient, type ClientFlags } from '../client.js';
 import { UsageError } from '../output.js';
+import { COLUMNS, type ReportFormat } from './report.js';
 
 /** The mode of the key (`test` or `live`) and the service's address: nothing a key can be recovered from. */
 export interface Origin {
@@ -24,17 +27,27 @@ export function originOf(flags: ClientFlags): Origin {
 
 const said = (o: Origin): string => `${o.mode} mode at ${o.service}`;
 
+/** Whether a report holds anything past its header: one stopped before its first row (a refused key) mixes nothing. */
+export function holdsRows(report: string, format: ReportFormat): boolean {
+  const header = format === 'csv' ? stringify([[...COLUMNS]]) : '';
+  if (statSync(report).size > Buffer.byteLength(header)) return true;
+  const text = readFileSync(report, 'utf8');
+  return text !== '' && text !== header;
+}
+
 /**
  * Refuses to carry on a report made against another mode or service. A report with no origin beside
  * it (written before this check existed) is carried on, with a note: refusing it would strand every
  * interrupted run of an earlier version.
  */
-export function sameOrigin(report: string, now: Origin, note: (text: string) => void): void {
+export function sameOrigin(report: string, now: Origin, note: (text: string) => void, rows: boolean): void {
   const file = originFile(report);
   if (!existsSync(file)) {
     note(`${file} is missing, so which mode and service ${report} was made against is unknown: resuming.`);
     return;
   }
+  // No row yet (a refused key stopped it, and said to fix the key and resume): nothing to mix.
+  if (!rows) return;
   let made: Partial<Origin> | undefined;
   try {
     made = JSON.parse(readFileSync(file, 'utf8')) as Partial<Origin>;
