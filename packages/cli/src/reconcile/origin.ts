@@ -1,5 +1,14 @@
 /** Who a report was made against (the key's mode and the service's address, never the key), kept beside it: `--resume` must not put two environments' answers in one report. */
-import { existsSync, readFileSync, realpathSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 
 import { stringify } from 'csv-stringify/sync';
@@ -87,9 +96,14 @@ export function writeOrigin(report: string, origin: Origin, replacing: boolean):
     } catch (error) {
       throw cannot(report, error);
     }
+  // Beside it, then renamed over: a write that fails (a full disk) leaves the origin as it was, never
+  // an empty one that strands the report (a resume refuses an origin that says nothing).
+  const file = originFile(report);
   try {
-    writeFileSync(originFile(report), `${JSON.stringify(origin)}\n`);
+    writeFileSync(`${file}.new`, `${JSON.stringify(origin)}\n`);
+    renameSync(`${file}.new`, file);
   } catch (error) {
-    throw cannot(originFile(report), error);
+    rmSync(`${file}.new`, { force: true });
+    throw cannot(file, error);
   }
 }
