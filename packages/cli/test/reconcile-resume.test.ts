@@ -4,11 +4,15 @@
  * run writes, byte for byte. The progress line after a resume shows this run's rate and ETA and
  * the whole report's counts.
  */
+import { spawn } from 'node:child_process';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   appendFileSync,
+  chmodSync,
+  closeSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   writeFileSync,
@@ -22,13 +26,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { progressLine } from '../src/reconcile/progress.js';
 import { charge, json } from './helpers/lying-service.js';
-import { TEST_KEY, wallet } from './helpers/processes.js';
+import { CLI_BIN, cleanEnv, TEST_KEY, wallet } from './helpers/processes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wallet-cli-resume-'));
 const ROWS = 60;
 const rows = (n: number, from = 0) =>
   Array.from({ length: n }, (_, i) => `ord_${i + from},10000,paid`).join('\n');
 let failing = new Set<string>();
+let refusing = false; // every key refused (401)
 let server: Server;
 let env: Record<string, string>;
 beforeAll(async () => {
@@ -36,7 +41,8 @@ beforeAll(async () => {
   server = createServer((req, res: ServerResponse) => {
     const reference = decodeURIComponent(req.url!.split('/').pop()!);
     setTimeout(() => {
-      if (failing.has(reference)) json(res, 500, { status: 'error', message: 'try later' });
+      if (refusing) json(res, 401, { status: 'error', message: 'Invalid API key' });
+      else if (failing.has(reference)) json(res, 500, { status: 'error', message: 'try later' });
       else json(res, 200, charge(reference));
     }, 5);
   });
@@ -130,6 +136,132 @@ describe('wallet reconcile --resume', () => {
       expect(readFileSync(join(dir, name), 'utf8'), name).not.toContain(secret);
     const same = await reconcile(file, out, '--resume');
     expect(same.code, same.stderr).toBe(0);
+  });
+
+  it('resumes a report that holds no row yet with a key of another mode: a refused key stopped it, and said to fix the key and resume', async () => {
+    const file = ledger('refused.csv', rows(5));
+    const out = join(dir, 'refused.report.csv');
+    refusing = true;
+    const stopped = await reconcile(file, out);
+    refusing = false;
+    expect(stopped.code, stopped.stderr).toBe(1);
+    expect(stopped.stderr).toContain('fix the key and run again with --resume');
+    // The test key was the mistake: nothing was verified with it, so nothing would be mixed.
+    const live = { ...env, WALLET_SECRET_KEY: TEST_KEY.replace('sk_test_', 'sk_live_') };
+    const resumed = await wallet(['reconcile', file, '--out', out, '--quiet', '--resume'], { env: live });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(
+      readFileSync(out, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes(',match,')),
+    ).toHaveLength(5);
+    expect(JSON.parse(readFileSync(`${out}.origin`, 'utf8'))).toMatchObject({ mode: 'live' });
+  });
+
+  it.skipIf(process.platform === 'win32')(
+    'leaves the origin whole when a resume cannot write it (a full disk), so the report still resumes once there is room',
+    async () => {
+      const file = ledger('room.csv', rows(ROWS));
+      const out = join(dir, 'room.report.csv');
+      failing = new Set(['ord_7']);
+      await reconcile(file, out);
+      failing = new Set();
+      const origin = readFileSync(`${out}.origin`, 'utf8');
+      // No file may grow (ulimit -f 0): as a full disk, the origin's write fails after its file is opened.
+      const full = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const command = `ulimit -f 0; exec "${process.execPath}" "${CLI_BIN}" reconcile "${file}" --out "${out}" --quiet --retries 0 --resume`;
+        const child = spawn('sh', ['-c', command], {
+          env: cleanEnv(env),
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+        child.on('close', (code) => resolve({ code, stderr }));
+      });
+      expect(full.code, full.stderr).toBe(1);
+      expect(readFileSync(`${out}.origin`, 'utf8')).toBe(origin);
+      const resumed = await reconcile(file, out, '--resume');
+      expect(resumed.code, resumed.stderr).toBe(0);
+    },
+  );
+
+  it.skipIf(!existsSync('/dev/fd'))(
+    'writes the report to a descriptor the shell opened (--out /dev/fd/3 3>FILE), never refused for its origin file',
+    async () => {
+      const file = ledger('descriptor.csv', rows(3));
+      const out = join(dir, 'descriptor.report.csv');
+      // stat sees the file behind /dev/fd/3, but /dev/fd/3.origin cannot be made (as root, /dev/stdout.origin can).
+      const fd = openSync(out, 'w');
+      const ran = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [CLI_BIN, 'reconcile', file, '--out', '/dev/fd/3', '--quiet'], {
+          env: cleanEnv(env),
+          stdio: ['ignore', 'ignore', 'pipe', fd],
+        });
+        let stderr = '';
+        child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+        child.on('close', (code) => resolve({ code, stderr }));
+      });
+      closeSync(fd);
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(
+        readFileSync(out, 'utf8')
+          .split('\n')
+          .filter((l) => l.includes(',match,')),
+      ).toHaveLength(3);
+    },
+  );
+
+  it.skipIf(process.platform === 'win32')(
+    'keeps the origin of the rows a report still holds when a run cannot replace it, so a resume with another key is still refused',
+    async () => {
+      // Another user's run, so a file without write permission is one (root writes any file).
+      const shared = mkdtempSync(join(tmpdir(), 'wallet-cli-kept-'));
+      chmodSync(shared, 0o777);
+      const file = join(shared, 'kept.csv');
+      writeFileSync(file, `reference,amount,status\n${rows(5)}\n`);
+      const out = join(shared, 'kept.report.csv');
+      const user = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+      const as = (key: string, ...more: string[]) =>
+        new Promise<{ code: number | null; stderr: string }>((resolve) => {
+          const child = spawn(
+            process.execPath,
+            [CLI_BIN, 'reconcile', file, '--out', out, '--quiet', ...more],
+            {
+              env: cleanEnv({ ...env, WALLET_SECRET_KEY: key }),
+              stdio: ['ignore', 'ignore', 'pipe'],
+              ...user,
+            },
+          );
+          let stderr = '';
+          child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+          child.on('close', (code) => resolve({ code, stderr }));
+        });
+      const live = TEST_KEY.replace('sk_test_', 'sk_live_');
+      expect((await as(TEST_KEY)).code).toBe(0);
+      const report = readFileSync(out, 'utf8');
+      // The report held open elsewhere (a spreadsheet locks it on Windows): a live run cannot replace it.
+      chmodSync(out, 0o444);
+      const blocked = await as(live);
+      expect(blocked.code, blocked.stderr).toBe(1);
+      expect(blocked.stderr).toContain(`cannot write ${out}`);
+      chmodSync(out, 0o644);
+      expect(readFileSync(out, 'utf8')).toBe(report);
+      // Its rows are still test mode's: a live resume would put live rows beside them.
+      const resumed = await as(live, '--resume');
+      expect(resumed.code, resumed.stderr).toBe(2);
+      expect(resumed.stderr).toContain('was made against test mode');
+      expect(readFileSync(out, 'utf8')).toBe(report);
+    },
+  );
+
+  it('refuses a report whose origin file would be the ledger (a ledger named REPORT.origin), writing nothing over it', async () => {
+    const file = ledger('mine.origin', rows(3));
+    const text = readFileSync(file, 'utf8');
+    const ran = await reconcile(file, join(dir, 'mine'));
+    expect(ran.code, ran.stderr).toBe(2);
+    expect(ran.stderr).toContain('the ledger itself');
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(existsSync(join(dir, 'mine'))).toBe(false);
   });
 
   it('cuts a torn last record, a quoted field with a line break included, and carries on', async () => {

@@ -4,13 +4,21 @@ import { existsSync, statSync } from 'node:fs';
 import { VERDICTS, type ReconcileLine, type Verdict } from '@wallet/node';
 
 import { isLiveKey } from '../client.js';
-import { OK, PROBLEM, table, terminalMessage, terminalText, type Output } from '../output.js';
+import { OK, PROBLEM, table, terminalMessage, terminalText, UsageError, type Output } from '../output.js';
 import { readHeader, readLedger, scanLedger, type CsvRow } from '../reconcile/ledger.js';
 import { formatOf, reportWriter, rowText, type ReportFormat } from '../reconcile/report.js';
 import { noCounts } from '../reconcile/progress.js';
-import { originOf, sameOrigin, writeOrigin } from '../reconcile/origin.js';
+import { holdsRows, originFile, originOf, sameOrigin, writeOrigin } from '../reconcile/origin.js';
 import { readEarlier, rewriteReport, sameLedger } from '../reconcile/resume.js';
-import { KeyRefused, noter, PROBLEMS, reportPath, startRun, type LedgerFlags } from '../reconcile/run.js';
+import {
+  KeyRefused,
+  noter,
+  PROBLEMS,
+  reportPath,
+  sameFile,
+  startRun,
+  type LedgerFlags,
+} from '../reconcile/run.js';
 
 export interface ReconcileFlags extends LedgerFlags {
   format?: ReportFormat;
@@ -53,10 +61,16 @@ function summary(
 export async function reconcileCommand(file: string, flags: ReconcileFlags, out: Output): Promise<number> {
   const format = flags.format ?? formatOf(flags.out ?? '.csv');
   const reportFile = reportPath(file, flags.out, `.report.${format}`, [[file, 'the ledger']]);
+  // The origin is written beside the report: never over the ledger (one named REPORT.origin).
+  if (sameFile(file, originFile(reportFile)))
+    throw new UsageError(
+      `--out ${reportFile}: ${originFile(reportFile)}, kept beside the report, is the ledger itself: nothing was written. Give the report another name.`,
+    );
   const header = await readHeader(file, flags);
   const note = noter(out, flags.quiet);
   // Before the report is read (a torn tail is cut): a report of another mode or service stays as it is.
-  if (flags.resume && existsSync(reportFile)) sameOrigin(reportFile, originOf(flags), note);
+  if (flags.resume && existsSync(reportFile))
+    sameOrigin(reportFile, originOf(flags), note, holdsRows(reportFile, format));
   const earlier = flags.resume ? await readEarlier(reportFile, format) : undefined;
   const check = earlier === undefined ? undefined : sameLedger(earlier, reportFile, format);
   let index = 0;
@@ -100,7 +114,8 @@ export async function reconcileCommand(file: string, flags: ReconcileFlags, out:
   };
   const rows = readLedger(file, flags, header.columns, () => stopping);
   try {
-    writeOrigin(reportFile, originOf(flags));
+    // Started over (no report to carry on): the report is emptied before its origin is replaced.
+    writeOrigin(reportFile, originOf(flags), earlier === undefined);
     if (earlier !== undefined && errors > 0) {
       await rewriteReport(reportFile, format, earlier, rows, verify, each, counts);
     } else {

@@ -1,8 +1,21 @@
 /** Who a report was made against (the key's mode and the service's address, never the key), kept beside it: `--resume` must not put two environments' answers in one report. */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname } from 'node:path';
+
+import { stringify } from 'csv-stringify/sync';
 
 import { createClient, type ClientFlags } from '../client.js';
 import { UsageError } from '../output.js';
+import { COLUMNS, type ReportFormat } from './report.js';
 
 /** The mode of the key (`test` or `live`) and the service's address: nothing a key can be recovered from. */
 export interface Origin {
@@ -23,17 +36,27 @@ export function originOf(flags: ClientFlags): Origin {
 
 const said = (o: Origin): string => `${o.mode} mode at ${o.service}`;
 
+/** Whether a report holds anything past its header: one stopped before its first row (a refused key) mixes nothing. */
+export function holdsRows(report: string, format: ReportFormat): boolean {
+  const header = format === 'csv' ? stringify([[...COLUMNS]]) : '';
+  if (statSync(report).size > Buffer.byteLength(header)) return true;
+  const text = readFileSync(report, 'utf8');
+  return text !== '' && text !== header;
+}
+
 /**
  * Refuses to carry on a report made against another mode or service. A report with no origin beside
  * it (written before this check existed) is carried on, with a note: refusing it would strand every
  * interrupted run of an earlier version.
  */
-export function sameOrigin(report: string, now: Origin, note: (text: string) => void): void {
+export function sameOrigin(report: string, now: Origin, note: (text: string) => void, rows: boolean): void {
   const file = originFile(report);
   if (!existsSync(file)) {
     note(`${file} is missing, so which mode and service ${report} was made against is unknown: resuming.`);
     return;
   }
+  // No row yet (a refused key stopped it, and said to fix the key and resume): nothing to mix.
+  if (!rows) return;
   let made: Partial<Origin> | undefined;
   try {
     made = JSON.parse(readFileSync(file, 'utf8')) as Partial<Origin>;
@@ -50,12 +73,37 @@ export function sameOrigin(report: string, now: Origin, note: (text: string) => 
   );
 }
 
-/** Records the origin of the report about to be written; none beside a device (`--out /dev/stdout`), which no run resumes. */
-export function writeOrigin(report: string, origin: Origin): void {
+// Where the shell's descriptors are (`/dev/stdout`, `/dev/fd/3`, `/proc/self/fd/1`): stat sees the file
+// a descriptor was redirected to (`> report.csv`), yet no file can be made beside it (or, as root, one
+// is made in /dev).
+const DESCRIPTORS = /^\/(?:dev|proc)(?:\/|$)/;
+
+const cannot = (file: string, error: unknown): Error =>
+  new Error(`cannot write ${file}: ${(error as Error).message}`);
+
+/**
+ * Records the origin of the report about to be written; none beside a device or descriptor
+ * (`--out /dev/stdout`), which no run resumes. A run that starts the report over (`replacing`)
+ * empties it first: one it cannot write (no permission, a spreadsheet holding it) keeps its rows,
+ * and the origin they were made against with them.
+ */
+export function writeOrigin(report: string, origin: Origin, replacing: boolean): void {
   if (existsSync(report) && !statSync(report).isFile()) return;
+  if (DESCRIPTORS.test(realpathSync(dirname(report)))) return;
+  if (replacing && existsSync(report))
+    try {
+      truncateSync(report);
+    } catch (error) {
+      throw cannot(report, error);
+    }
+  // Beside it, then renamed over: a write that fails (a full disk) leaves the origin as it was, never
+  // an empty one that strands the report (a resume refuses an origin that says nothing).
+  const file = originFile(report);
   try {
-    writeFileSync(originFile(report), `${JSON.stringify(origin)}\n`);
+    writeFileSync(`${file}.new`, `${JSON.stringify(origin)}\n`);
+    renameSync(`${file}.new`, file);
   } catch (error) {
-    throw new Error(`cannot write ${originFile(report)}: ${(error as Error).message}`);
+    rmSync(`${file}.new`, { force: true });
+    throw cannot(file, error);
   }
 }

@@ -24,7 +24,7 @@ export const PROBLEMS: ReadonlySet<Verdict> = new Set(
 );
 
 /** The same file by any path (a link, `./`, another spelling, a trailing `/` that stat refuses). */
-function sameFile(a: string, b: string): boolean {
+export function sameFile(a: string, b: string): boolean {
   try {
     const [x, y] = [statSync(a), statSync(b)];
     return x.dev === y.dev && x.ino === y.ino;
