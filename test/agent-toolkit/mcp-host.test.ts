@@ -139,6 +139,16 @@ describe('wallet-mcp configuration', () => {
     expect(refused.stderr).toContain(HAS_SQLITE ? 'in memory' : 'no node:sqlite');
   });
 
+  it('refuses a file: URI on the memdb VFS as in memory, in words a wallet-mcp user can act on', async () => {
+    const path = `file:${ledgerFile()}?vfs=memdb`;
+    const refused = await mcpRefusal({ ...base, WALLET_MCP_LEDGER: `sqlite:${path}` });
+    expect(refused.code).toBe(2);
+    if (!HAS_SQLITE) return expect(refused.stderr).toContain('no node:sqlite');
+    expect(refused.stderr).toContain('in memory');
+    expect(refused.stderr).not.toContain('memorySpendLedger');
+    expect(refused.stderr).toContain('WALLET_MCP_REDIS_URL');
+  });
+
   it('refuses a ledger file it cannot open (a directory) as configuration, exit 2', async () => {
     const dir = ledgerFile().replace(/spend-ledger\.sqlite$/, '');
     const refused = await mcpRefusal({ ...base, WALLET_MCP_LEDGER: `sqlite:${dir}` });

@@ -71,7 +71,8 @@ export function ledgerFileOf(path: string): string | undefined {
     }
     if (process.platform === 'win32') file = file.replace(/^\/(?=[A-Za-z]:)/, '');
   }
-  const memory = file === ':memory:' || (uri && (file === '' || /[?&]mode=memory(?:[&#]|$)/i.test(path)));
+  const memory =
+    file === ':memory:' || (uri && (file === '' || /[?&](?:mode=memory|vfs=memdb)(?:[&#]|$)/i.test(path)));
   return memory ? undefined : file;
 }
 
@@ -82,7 +83,8 @@ export function ledgerFileOf(path: string): string | undefined {
  * @throws WalletError `ledger_required` on a Node without `node:sqlite` (pass a ledger instead),
  * when the file cannot be opened (a directory, not SQLite, no permission), the path is empty, relative
  * (found from the working directory, it would be another file, with a fresh day, for the same agent
- * started elsewhere: give an absolute one) or opens in memory (':memory:', a file: URI with mode=memory),
+ * started elsewhere: give an absolute one) or opens in memory (':memory:', a file: URI with
+ * mode=memory or vfs=memdb),
  * `time_zone_mismatch` when the file was created with another time zone.
  * @example
  * ```ts
