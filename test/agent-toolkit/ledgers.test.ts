@@ -133,6 +133,25 @@ if (HAS_SQLITE)
       }
     });
 
+    it('judges file: URIs as SQLite does, case and all: FILE:/abs and MODE=memory are relative files, refused', () => {
+      const dir = ledgerFile().replace(/spend-ledger\.sqlite$/, '');
+      const name = `wallet-mode-ledger-${process.pid}.sqlite`;
+      const made = [join(process.cwd(), 'FILE:'), join(process.cwd(), name)];
+      try {
+        for (const path of [`FILE:${dir}spend-ledger.sqlite`, `file:${name}?MODE=memory`]) {
+          expect(() => sqliteSpendLedger({ path }), path).toThrow(
+            expect.objectContaining({
+              code: 'ledger_required',
+              message: expect.stringContaining('relative'),
+            }),
+          );
+        }
+        for (const file of made) expect(existsSync(file), file).toBe(false);
+      } finally {
+        for (const file of made) rmSync(file, { recursive: true, force: true });
+      }
+    });
+
     it('refuses a file: URI with no path (a private temporary file) as in memory, naming no folder', () => {
       for (const path of ['file:', 'file://', 'file:?mode=rwc']) {
         expect(() => sqliteSpendLedger({ path }), path).toThrow(

@@ -56,7 +56,8 @@ CREATE TABLE IF NOT EXISTS tokens (token TEXT PRIMARY KEY, expires INTEGER NOT N
  * private temporary file). @internal
  */
 export function ledgerFileOf(path: string): string | undefined {
-  const uri = /^file:/i.test(path);
+  // As SQLite reads it: 'FILE:' is no URI (a relative name), and MODE=memory no parameter it knows.
+  const uri = path.startsWith('file:');
   let file = path;
   if (uri) {
     // file:///abs and file://localhost/abs name /abs (pathToFileURL's form); %20 is a space.
@@ -72,7 +73,7 @@ export function ledgerFileOf(path: string): string | undefined {
     if (process.platform === 'win32') file = file.replace(/^\/(?=[A-Za-z]:)/, '');
   }
   const memory =
-    file === ':memory:' || (uri && (file === '' || /[?&](?:mode=memory|vfs=memdb)(?:[&#]|$)/i.test(path)));
+    file === ':memory:' || (uri && (file === '' || /[?&](?:mode=memory|vfs=memdb)(?:[&#]|$)/.test(path)));
   return memory ? undefined : file;
 }
 
