@@ -7,6 +7,7 @@
 // reports nothing skipped.
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 import { Wallet } from '@wallet/node';
@@ -115,6 +116,51 @@ if (HAS_SQLITE)
         expect(existsSync(name)).toBe(false);
       } finally {
         for (const file of [name, `${name}-wal`, `${name}-shm`]) rmSync(file, { force: true });
+      }
+    });
+
+    it('opens a file: URI (pathToFileURL) where it points, its folder made there and none in the working directory', async () => {
+      const dir = ledgerFile().replace(/spend-ledger\.sqlite$/, '');
+      const file = join(dir, 'new folder', 'spend-ledger.sqlite');
+      const stray = join(process.cwd(), 'file:');
+      try {
+        const ledger = sqliteSpendLedger({ path: pathToFileURL(file).href });
+        await ledger.begin(request(1_000, { reference: 'uri_1' }));
+        expect(await sqliteSpendLedger({ path: file }).total('refunds')).toBe(1_000);
+        expect(existsSync(stray)).toBe(false);
+      } finally {
+        rmSync(stray, { recursive: true, force: true });
+      }
+    });
+
+    it('judges file: URIs as SQLite does, case and all: FILE:/abs and MODE=memory are relative files, refused', () => {
+      const dir = ledgerFile().replace(/spend-ledger\.sqlite$/, '');
+      const name = `wallet-mode-ledger-${process.pid}.sqlite`;
+      const made = [join(process.cwd(), 'FILE:'), join(process.cwd(), name)];
+      try {
+        for (const path of [`FILE:${dir}spend-ledger.sqlite`, `file:${name}?MODE=memory`]) {
+          expect(() => sqliteSpendLedger({ path }), path).toThrow(
+            expect.objectContaining({
+              code: 'ledger_required',
+              message: expect.stringContaining('relative'),
+            }),
+          );
+        }
+        for (const file of made) expect(existsSync(file), file).toBe(false);
+      } finally {
+        for (const file of made) rmSync(file, { recursive: true, force: true });
+      }
+    });
+
+    it('refuses a file: URI with no path (a private temporary file) as in memory, naming no folder', () => {
+      for (const path of ['file:', 'file://', 'file:?mode=rwc']) {
+        expect(() => sqliteSpendLedger({ path }), path).toThrow(
+          expect.objectContaining({
+            code: 'ledger_required',
+            message: expect.not.stringContaining(JSON.stringify(process.cwd())),
+          }),
+        );
+        expect(() => sqliteSpendLedger({ path }), path).toThrow(/in memory/);
       }
     });
 

@@ -248,6 +248,39 @@ describe('the same call twice at once', () => {
   });
 });
 
+describe('a call journaled but never sent', () => {
+  it('is not said to be on its way: a ledger step that landed after its timeout blocks its twin until the cut-off, then is sent once', async () => {
+    r = rig();
+    await r.paid('late_1', 100_000);
+    const memory = memorySpendLedger({ now: () => r.clock.now });
+    let late = true;
+    // Redis queues a command while it reconnects: the step lands after the tool gave up on it.
+    const ledger = {
+      ...memory,
+      begin: async (request: Parameters<typeof memory.begin>[0]) => {
+        const answer = await memory.begin(request);
+        if (late) {
+          late = false;
+          throw new Error("The spend ledger's Redis did not answer EVAL within 2000 ms.");
+        }
+        return answer;
+      },
+    };
+    const { refund_charge } = r.tools({ allow: ['refund_charge'], ledger, confirm: false });
+    const refund = { reference: 'late_1', amount: 30_000 };
+    const first = await refund_charge!.execute(refund);
+    expect(first.text).toContain('No money was moved');
+    const twin = await refund_charge!.execute(refund);
+    expect(twin.data).toMatchObject({ refusedBy: 'in_flight' });
+    expect(twin.text).not.toMatch(/already on its way|sent at/);
+    expect(r.sandbox.refunds).toEqual([]);
+    r.clock.now += 5 * 60_000;
+    expect((await refund_charge!.execute(refund)).isError).toBe(false);
+    expect(r.sandbox.refunds.map((x) => x.amount)).toEqual([30_000]);
+    expect(await memory.total('refunds')).toBe(30_000);
+  });
+});
+
 describe('live keys', () => {
   it('are refused without allowLive, before anything is sent', () => {
     r = rig();

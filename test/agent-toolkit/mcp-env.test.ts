@@ -76,4 +76,13 @@ describe('readMcpEnv', () => {
       ledger: { path: absolute },
     });
   });
+
+  it('judges sqlite:file: URIs as SQLite does: FILE:/abs and MODE=memory name relative files, refused', () => {
+    const absolute = join(process.cwd(), 'spend-ledger.sqlite');
+    for (const path of [`FILE:${absolute}`, 'file:ledger.sqlite?MODE=memory']) {
+      const env = readMcpEnv({ WALLET_MCP_LEDGER: `sqlite:${path}` });
+      expect(env.ok ? [] : env.problems, path).toEqual([expect.stringContaining('is a relative path')]);
+    }
+    expect(readMcpEnv({ WALLET_MCP_LEDGER: `sqlite:file:${absolute}` })).toMatchObject({ ok: true });
+  });
 });

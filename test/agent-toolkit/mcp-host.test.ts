@@ -13,6 +13,7 @@ import {
   HAS_SQLITE,
   ledgerFile,
   mcpRefusal,
+  ROOT,
   startMcp,
   startSandbox,
   type Elicit,
@@ -128,6 +129,23 @@ describe('wallet-mcp configuration', () => {
     expect(refused.stderr).toContain('in memory');
     expect(refused.stderr).not.toContain('memorySpendLedger');
     expect(refused.stderr).toContain('WALLET_MCP_LEDGER=sqlite:/');
+    expect(refused.stderr).toContain('WALLET_MCP_REDIS_URL');
+  });
+
+  it('refuses sqlite:file: (no path: a private temporary file) as in memory, not naming its folder as the ledger', async () => {
+    const refused = await mcpRefusal({ ...base, WALLET_MCP_LEDGER: 'sqlite:file:' });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).not.toContain(`sqlite:${ROOT.replace(/\/$/, '')}`);
+    expect(refused.stderr).toContain(HAS_SQLITE ? 'in memory' : 'no node:sqlite');
+  });
+
+  it('refuses a file: URI on the memdb VFS as in memory, in words a wallet-mcp user can act on', async () => {
+    const path = `file:${ledgerFile()}?vfs=memdb`;
+    const refused = await mcpRefusal({ ...base, WALLET_MCP_LEDGER: `sqlite:${path}` });
+    expect(refused.code).toBe(2);
+    if (!HAS_SQLITE) return expect(refused.stderr).toContain('no node:sqlite');
+    expect(refused.stderr).toContain('in memory');
+    expect(refused.stderr).not.toContain('memorySpendLedger');
     expect(refused.stderr).toContain('WALLET_MCP_REDIS_URL');
   });
 

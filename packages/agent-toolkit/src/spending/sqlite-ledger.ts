@@ -50,11 +50,31 @@ CREATE INDEX IF NOT EXISTS journal_reference ON journal (reference);
 CREATE INDEX IF NOT EXISTS journal_call ON journal (call, state);
 CREATE TABLE IF NOT EXISTS tokens (token TEXT PRIMARY KEY, expires INTEGER NOT NULL);`;
 
-/** The file a ledger path names (a `file:` URI's path), or undefined where SQLite opens it in memory. @internal */
+/**
+ * The file a ledger path names, as SQLite reads it (a `file:` URI's path without its authority,
+ * percent-decoded), or undefined where SQLite opens no file (in memory, or a URI with no path: a
+ * private temporary file). @internal
+ */
 export function ledgerFileOf(path: string): string | undefined {
-  const uri = /^file:/i.test(path);
-  const file = uri ? path.slice('file:'.length).replace(/[?#].*$/s, '') : path;
-  return file === ':memory:' || (uri && /[?&]mode=memory(?:[&#]|$)/i.test(path)) ? undefined : file;
+  // As SQLite reads it: 'FILE:' is no URI (a relative name), and MODE=memory no parameter it knows.
+  const uri = path.startsWith('file:');
+  let file = path;
+  if (uri) {
+    // file:///abs and file://localhost/abs name /abs (pathToFileURL's form); %20 is a space.
+    file = path
+      .slice('file:'.length)
+      .replace(/[?#].*$/s, '')
+      .replace(/^\/\/[^/]*/, '');
+    try {
+      file = decodeURIComponent(file);
+    } catch {
+      // a malformed escape: judged as written
+    }
+    if (process.platform === 'win32') file = file.replace(/^\/(?=[A-Za-z]:)/, '');
+  }
+  const memory =
+    file === ':memory:' || (uri && (file === '' || /[?&](?:mode=memory|vfs=memdb)(?:[&#]|$)/.test(path)));
+  return memory ? undefined : file;
 }
 
 /**
@@ -64,7 +84,8 @@ export function ledgerFileOf(path: string): string | undefined {
  * @throws WalletError `ledger_required` on a Node without `node:sqlite` (pass a ledger instead),
  * when the file cannot be opened (a directory, not SQLite, no permission), the path is empty, relative
  * (found from the working directory, it would be another file, with a fresh day, for the same agent
- * started elsewhere: give an absolute one) or opens in memory (':memory:', a file: URI with mode=memory),
+ * started elsewhere: give an absolute one) or opens in memory (':memory:', a file: URI with
+ * mode=memory or vfs=memdb),
  * `time_zone_mismatch` when the file was created with another time zone.
  * @example
  * ```ts
@@ -105,7 +126,8 @@ export function sqliteSpendLedger(given: SqliteSpendLedgerOptions = {}): SpendLe
   }
   let db: Database | undefined;
   try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // The folder of the file SQLite opens: a file: URI's own dirname would be made in the working directory.
+    if (file !== undefined) mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     db = new sqlite.DatabaseSync(path);
     db.exec(`PRAGMA busy_timeout = ${Math.trunc(checked.busyTimeout ?? 5000)}`);
     db.exec('PRAGMA journal_mode = WAL');

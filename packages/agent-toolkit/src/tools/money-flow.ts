@@ -136,11 +136,12 @@ export function overPaid(paid: number, counted: number): ToolResult {
 
 // The same call sent at once twice (a model that retries before the answer, two hosts): a second
 // key could act twice, and its own key at once may meet a service still working on the first.
+// Journaled is not sent: a ledger step that landed after its caller gave up, a process stopped.
 function inFlight(tool: MoneyToolName, entry: JournalEntry): ToolResult {
   const since = new Date(entry.at).toISOString();
   const after = new Date(entry.at + CUT_OFF_MS).toISOString();
   return refused(
-    `Refused: nothing was sent. The same ${tool} call, with these arguments, is already on its way (sent at ${since} with idempotency key '${entry.key}') and has not been answered yet: wait for that answer, then check with get_charge. If it never comes, the same call again after ${after} repeats it with that key, so the service cannot act twice.`,
+    `Refused: nothing was sent. The same ${tool} call, with these arguments, was journaled at ${since} with idempotency key '${entry.key}' and has no answer yet: it may be on its way, or its process may have stopped before sending it or before its answer. Wait, then check with get_charge. If no answer comes, the same call again after ${after} sends it with that key, so the service cannot act twice.`,
     { refusedBy: 'in_flight', idempotencyKey: entry.key, amount: money(entry.amount) },
   );
 }
