@@ -134,6 +134,19 @@ describe('verifyMany under a Retry-After', () => {
     await vi.advanceTimersByTimeAsync(30_000);
     expect(stats.verifies).toBe(sent);
   });
+
+  it('holds no timer once its caller leaves the loop while a row backs off after a 503', async () => {
+    const { wallet, stats } = await rateLimited(async (reference) =>
+      reference === 'r_1' ? Response.json({ status: 'error', message: 'busy' }, { status: 503 }) : undefined,
+    );
+    const run = wallet.charges.verifyMany(refs(20), { concurrency: 2 });
+    expect((await track(run.next())(1)).value?.value?.reference).toBe('r_0');
+    const sent = stats.verifies;
+    await track(run.return(undefined))(1);
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(stats.verifies).toBe(sent);
+  });
 });
 
 describe('reconcile under a Retry-After longer than maxWait', () => {
