@@ -138,12 +138,15 @@ export async function verifyWithRetries(
       attempts++;
       return { reference, transaction: await verify(reference, { maxRetries: 0, signal: run.signal }) };
     } catch (error) {
+      // A wait rejects with the signal's reason: the caller's value (null, another call's error), never
+      // this row's to rewrite; and a stopped run yields no row.
+      if (run.signal?.aborted === true) return { reference, error: error as WalletError };
       const walletError = allAttempts(error as WalletError, attempts);
       const retryAfter = isApiError(error) ? parseRetryAfter(error.headers['retry-after']) : undefined;
       const rateLimited = isApiError(error) && error.status === 429;
       // The service said when to come back: that wait is its pace, not a failed attempt of the row.
       const told = retryAfter !== undefined && retryAfter > 0;
-      if (run.signal?.aborted === true || !isTransient(error)) return { reference, error: walletError };
+      if (!isTransient(error)) return { reference, error: walletError };
       // As a verify waits: what the service asked for, else the backoff.
       const delay = retryAfter ?? backoffDelay(retry + 1);
       // The service asked the client to slow down, not this one request: every worker waits.
@@ -273,9 +276,10 @@ export async function* orderedPool<T, R>(
       if (head !== undefined) {
         finished.delete(emitted);
         emitted++;
-        if (!head.ok) throw head.error;
-        // A row that failed because the run was stopped is not its row's truth: never yield it.
+        // A row that failed because the run was stopped is not its row's truth: never yield it (nor
+        // its task's failure: the signal's reason may be anything, null too).
         throwIfStopped(run);
+        if (!head.ok) throw head.error;
         yield head.value;
         continue;
       }

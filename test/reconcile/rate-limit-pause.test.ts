@@ -121,6 +121,36 @@ describe('verifyMany under a Retry-After', () => {
     expect(stats.verifies).toBe(sent);
   });
 
+  it.each([
+    ['null', null],
+    [
+      'a WalletError of another call',
+      new RequestAbortedError({ endpoint: 'GET /x', attempts: 1, message: 'gone after 1 attempt' }),
+    ],
+  ])(
+    'rejects with RequestAbortedError when its signal fires with %s during a pause at a second attempt, the reason untouched',
+    async (_, reason) => {
+      let answered = 0;
+      const { wallet } = await rateLimited(async (reference) => {
+        if (reference !== 'r_0') return undefined;
+        return answered++ === 0
+          ? Response.json({ status: 'error', message: 'busy' }, { status: 503 })
+          : slowDown(15);
+      });
+      const controller = new AbortController();
+      const after = track(
+        collect(wallet.charges.verifyMany(refs(3), { concurrency: 1, signal: controller.signal })),
+      );
+      await after(2_000);
+      expect(answered).toBe(2);
+      controller.abort(reason);
+      const { settled, error } = await after(1);
+      expect(settled).toBe(true);
+      expect(error).toBeInstanceOf(RequestAbortedError);
+      if (reason !== null) expect(reason).toMatchObject({ attempts: 1, message: 'gone after 1 attempt' });
+    },
+  );
+
   it('sends nothing more and holds no timer once its caller leaves the loop during a pause', async () => {
     const { wallet, stats } = await rateLimited(async (reference) =>
       reference === 'r_1' && stats.verifies === 2 ? slowDown(15) : undefined,
@@ -128,6 +158,19 @@ describe('verifyMany under a Retry-After', () => {
     const run = wallet.charges.verifyMany(refs(20), { concurrency: 2 });
     const first = track(run.next());
     expect((await first(100)).value?.value?.reference).toBe('r_0');
+    const sent = stats.verifies;
+    await track(run.return(undefined))(1);
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(stats.verifies).toBe(sent);
+  });
+
+  it('holds no timer once its caller leaves the loop while a row backs off after a 503', async () => {
+    const { wallet, stats } = await rateLimited(async (reference) =>
+      reference === 'r_1' ? Response.json({ status: 'error', message: 'busy' }, { status: 503 }) : undefined,
+    );
+    const run = wallet.charges.verifyMany(refs(20), { concurrency: 2 });
+    expect((await track(run.next())(1)).value?.value?.reference).toBe('r_0');
     const sent = stats.verifies;
     await track(run.return(undefined))(1);
     expect(vi.getTimerCount()).toBe(0);
@@ -145,5 +188,21 @@ describe('reconcile under a Retry-After longer than maxWait', () => {
     expect(value?.map((l) => l.verdict)).toEqual(ledger.map(() => 'error'));
     expect(stats.verifies).toBeLessThanOrEqual(2);
     expect(value?.[11]?.detail).toMatch(/^Not sent: .*longer than this run's maxWait of 300 s/);
+  });
+
+  it('rejects with RequestAbortedError when its signal fires with null during a pause', async () => {
+    const { wallet } = await rateLimited(async (reference) =>
+      reference === 'r_0' ? slowDown(15) : undefined,
+    );
+    const ledger = refs(3).map((reference) => ({ reference, amount: 5_000, status: 'paid' as const }));
+    const controller = new AbortController();
+    const after = track(
+      collect(wallet.charges.reconcile(ledger, { concurrency: 1, signal: controller.signal })),
+    );
+    await after(1_000);
+    controller.abort(null);
+    const { settled, error } = await after(1);
+    expect(settled).toBe(true);
+    expect(error).toBeInstanceOf(RequestAbortedError);
   });
 });
