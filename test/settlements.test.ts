@@ -169,6 +169,23 @@ describe('summarizeSettlements', () => {
     });
   });
 
+  it('counts a charge listed twice once when its settledAt names the same instant in other words', () => {
+    // A stored answer written back by Date#toISOString, beside the service's own text of the time.
+    const fresh = settled('ord_1', 100_000, '2026-03-03T10:00:00+01:00');
+    const stored = { ...fresh, settlement: { status: 'SETTLED', settledAt: '2026-03-03T09:00:00.000Z' } };
+    const days = summarizeSettlements([fresh, stored, settled('ord_2', 50_000, '2026-03-03T11:00:00Z')]);
+    expect(days).toEqual([
+      {
+        date: '2026-03-03',
+        charges: 2,
+        references: ['ord_1', 'ord_2'],
+        amount: 150_000,
+        fees: 3_000,
+        net: 147_000,
+      },
+    ]);
+  });
+
   it('totals what a manual-clock sandbox settled, day by Lagos day', async () => {
     const sandbox = createSandbox({ clock: 'manual', now: () => new Date('2026-03-02T08:00:00.000Z') });
     sandbox.seed([

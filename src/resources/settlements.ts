@@ -138,7 +138,9 @@ export function summarizeSettlements(
       issues.push(...problems);
       continue;
     }
-    const print = JSON.stringify([t.amount, t.fee, t.netAmount, t.settlement.settledAt]);
+    const at = instantOf(t.settlement.settledAt)!;
+    // The instant, not its text: `09:00:00Z` and `10:00:00.000+01:00` are one settlement.
+    const print = JSON.stringify([t.amount, t.fee, t.netAmount, at]);
     const earlier = counted.get(t.reference);
     if (earlier === print) continue;
     if (earlier !== undefined) {
@@ -147,7 +149,7 @@ export function summarizeSettlements(
       continue;
     }
     counted.set(t.reference, print);
-    const date = isoDay(format, instantOf(t.settlement.settledAt)!);
+    const date = isoDay(format, at);
     let day = days.get(date);
     if (day === undefined) days.set(date, (day = { date, references: [], amount: 0, fees: 0, net: 0 }));
     day.references.push(t.reference);
