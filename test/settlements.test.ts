@@ -186,6 +186,22 @@ describe('summarizeSettlements', () => {
     ]);
   });
 
+  it('refuses a day whose totals pass the safe integers rather than give a rounded credit', () => {
+    const huge = settled('huge', Number.MAX_SAFE_INTEGER, '2026-03-03T09:00:00Z', 200_000);
+    const small = settled('small', 2, '2026-03-03T10:00:00Z', 0);
+    const error = thrown(() => summarizeSettlements([huge, small]));
+    expect(isValidationError(error)).toBe(true);
+    expect(error).toMatchObject({
+      issues: [{ path: '1.amount', message: expect.stringContaining('2026-03-03') }],
+    });
+    // Another day holds it: each total is exact.
+    const apart = summarizeSettlements([
+      huge,
+      { ...small, settlement: { status: 'SETTLED', settledAt: '2026-03-04T10:00:00Z' } },
+    ]);
+    expect(apart.map((d) => d.amount)).toEqual([Number.MAX_SAFE_INTEGER, 2]);
+  });
+
   it('totals what a manual-clock sandbox settled, day by Lagos day', async () => {
     const sandbox = createSandbox({ clock: 'manual', now: () => new Date('2026-03-02T08:00:00.000Z') });
     sandbox.seed([

@@ -152,6 +152,13 @@ export function summarizeSettlements(
     const date = isoDay(format, at);
     let day = days.get(date);
     if (day === undefined) days.set(date, (day = { date, references: [], amount: 0, fees: 0, net: 0 }));
+    // Past 2^53 a sum is rounded to an even number: a credit a Kobo off, given as exact.
+    const sums = [day.amount + t.amount, day.fees + t.fee, day.net + t.netAmount];
+    if (!sums.every((sum) => Number.isSafeInteger(sum))) {
+      const message = `takes the total of ${date} past ${Number.MAX_SAFE_INTEGER} Kobo, more than a number holds exactly`;
+      issues.push({ path: `${index}.amount`, message });
+      continue;
+    }
     day.references.push(t.reference);
     day.amount += t.amount;
     day.fees += t.fee;
