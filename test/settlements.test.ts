@@ -186,6 +186,14 @@ describe('summarizeSettlements', () => {
     ]);
   });
 
+  it('refuses a missing transaction (a verify that failed, mapped in) with a ValidationError naming it', () => {
+    const error = thrown(() =>
+      summarizeSettlements([settled('ord_1', 100_000, '2026-03-03T09:00:00Z'), undefined, null] as never),
+    );
+    expect(isValidationError(error)).toBe(true);
+    expect((error as { issues: { path: string }[] }).issues.map((i) => i.path)).toEqual(['1', '2']);
+  });
+
   it('refuses a day whose totals pass the safe integers rather than give a rounded credit', () => {
     const huge = settled('huge', Number.MAX_SAFE_INTEGER, '2026-03-03T09:00:00Z', 200_000);
     const small = settled('small', 2, '2026-03-03T10:00:00Z', 0);
