@@ -169,6 +169,47 @@ describe('summarizeSettlements', () => {
     });
   });
 
+  it('counts a charge listed twice once when its settledAt names the same instant in other words', () => {
+    // A stored answer written back by Date#toISOString, beside the service's own text of the time.
+    const fresh = settled('ord_1', 100_000, '2026-03-03T10:00:00+01:00');
+    const stored = { ...fresh, settlement: { status: 'SETTLED', settledAt: '2026-03-03T09:00:00.000Z' } };
+    const days = summarizeSettlements([fresh, stored, settled('ord_2', 50_000, '2026-03-03T11:00:00Z')]);
+    expect(days).toEqual([
+      {
+        date: '2026-03-03',
+        charges: 2,
+        references: ['ord_1', 'ord_2'],
+        amount: 150_000,
+        fees: 3_000,
+        net: 147_000,
+      },
+    ]);
+  });
+
+  it('refuses a missing transaction (a verify that failed, mapped in) with a ValidationError naming it', () => {
+    const error = thrown(() =>
+      summarizeSettlements([settled('ord_1', 100_000, '2026-03-03T09:00:00Z'), undefined, null] as never),
+    );
+    expect(isValidationError(error)).toBe(true);
+    expect((error as { issues: { path: string }[] }).issues.map((i) => i.path)).toEqual(['1', '2']);
+  });
+
+  it('refuses a day whose totals pass the safe integers rather than give a rounded credit', () => {
+    const huge = settled('huge', Number.MAX_SAFE_INTEGER, '2026-03-03T09:00:00Z', 200_000);
+    const small = settled('small', 2, '2026-03-03T10:00:00Z', 0);
+    const error = thrown(() => summarizeSettlements([huge, small]));
+    expect(isValidationError(error)).toBe(true);
+    expect(error).toMatchObject({
+      issues: [{ path: '1.amount', message: expect.stringContaining('2026-03-03') }],
+    });
+    // Another day holds it: each total is exact.
+    const apart = summarizeSettlements([
+      huge,
+      { ...small, settlement: { status: 'SETTLED', settledAt: '2026-03-04T10:00:00Z' } },
+    ]);
+    expect(apart.map((d) => d.amount)).toEqual([Number.MAX_SAFE_INTEGER, 2]);
+  });
+
   it('totals what a manual-clock sandbox settled, day by Lagos day', async () => {
     const sandbox = createSandbox({ clock: 'manual', now: () => new Date('2026-03-02T08:00:00.000Z') });
     sandbox.seed([

@@ -1,7 +1,7 @@
 // Each day's bank credit, by the merchant's calendar (23:30 UTC is the next day in Lagos).
 import { checkOptions } from '../core/options.js';
 import { ValidationError, type ValidationIssue } from '../errors/base.js';
-import { quoted } from '../internal/values.js';
+import { describe, quoted } from '../internal/values.js';
 import type { Transaction } from '../types.js';
 
 /** Options of {@link summarizeSettlements}. */
@@ -89,7 +89,8 @@ function rowIssues(t: Transaction, path: string): ValidationIssue[] {
  * listed twice counts once. Throws one
  * `ValidationError` before summing for an unknown time zone or option, or a settled charge not in
  * NGN, whose `amount`, `fee` or `netAmount` is not whole Kobo or whose `settledAt` is not a time
- * with its offset, or a reference listed again with other amounts or another `settledAt`.
+ * with its offset, a reference listed again with other amounts or another `settledAt` instant, an
+ * entry that is no transaction (`undefined`), or a day whose totals would pass the safe integers.
  *
  * @example
  * ```ts
@@ -132,13 +133,23 @@ export function summarizeSettlements(
   let index = -1;
   for (const t of transactions) {
     index += 1;
+    // `results.map((r) => r.transaction)` holds `undefined` for a verify that failed: name it, do
+    // not crash on it, and do not skip it (the day's credit would look short for no stated reason).
+    const entry: unknown = t;
+    if (typeof entry !== 'object' || entry === null) {
+      const message = `must be a transaction, not ${describe(entry)}: leave out a verify that found none`;
+      issues.push({ path: String(index), message });
+      continue;
+    }
     if (t.status !== 'SUCCESS' || t.settlement?.status !== 'SETTLED') continue;
     const problems = rowIssues(t, String(index));
     if (problems.length > 0 || format === undefined) {
       issues.push(...problems);
       continue;
     }
-    const print = JSON.stringify([t.amount, t.fee, t.netAmount, t.settlement.settledAt]);
+    const at = instantOf(t.settlement.settledAt)!;
+    // The instant, not its text: `09:00:00Z` and `10:00:00.000+01:00` are one settlement.
+    const print = JSON.stringify([t.amount, t.fee, t.netAmount, at]);
     const earlier = counted.get(t.reference);
     if (earlier === print) continue;
     if (earlier !== undefined) {
@@ -147,9 +158,16 @@ export function summarizeSettlements(
       continue;
     }
     counted.set(t.reference, print);
-    const date = isoDay(format, instantOf(t.settlement.settledAt)!);
+    const date = isoDay(format, at);
     let day = days.get(date);
     if (day === undefined) days.set(date, (day = { date, references: [], amount: 0, fees: 0, net: 0 }));
+    // Past 2^53 a sum is rounded to an even number: a credit a Kobo off, given as exact.
+    const sums = [day.amount + t.amount, day.fees + t.fee, day.net + t.netAmount];
+    if (!sums.every((sum) => Number.isSafeInteger(sum))) {
+      const message = `takes the total of ${date} past ${Number.MAX_SAFE_INTEGER} Kobo, more than a number holds exactly`;
+      issues.push({ path: `${index}.amount`, message });
+      continue;
+    }
     day.references.push(t.reference);
     day.amount += t.amount;
     day.fees += t.fee;
