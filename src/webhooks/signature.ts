@@ -98,10 +98,15 @@ function notTextError(secret: unknown): WebhookVerificationError | undefined {
       : '';
     return new WebhookVerificationError(
       'missing_secret',
-      `${which} is ${describe(entry)}, not a string${bytes}.`,
+      `${which} is ${describeSecret(entry)}, not a string${bytes}.`,
     );
   }
   return undefined;
+}
+
+/** What a secret given not as a string is, for a message: by its type when its digits may be the secret. */
+export function describeSecret(value: unknown): string {
+  return typeof value === 'number' || typeof value === 'bigint' ? `a ${typeof value}` : describe(value);
 }
 
 const encoder = new TextEncoder();
