@@ -132,7 +132,17 @@ export function bodyBytes(rawBody: RawWebhookBody): Uint8Array {
     // Web Crypto refuses views of shared memory; a copy keeps the two verifiers in agreement.
     return tagOf(rawBody.buffer) === '[object ArrayBuffer]' ? rawBody : new Uint8Array(rawBody);
   }
-  if (tagOf(rawBody) === '[object ArrayBuffer]') return new Uint8Array(rawBody);
+  if (tagOf(rawBody) === '[object ArrayBuffer]') {
+    try {
+      return new Uint8Array(rawBody);
+    } catch {
+      // Detached (handed to a worker, structuredClone's transfer): its bytes are gone, and the view throws.
+      throw new WebhookVerificationError(
+        'raw_body_required',
+        `The webhook body is a detached ArrayBuffer (transferred), which holds no bytes. ${RAW_BODY_HELP}`,
+      );
+    }
+  }
   throw new WebhookVerificationError(
     'raw_body_required',
     `The webhook body is ${describe(rawBody)}, not the raw body. ${RAW_BODY_HELP}`,

@@ -203,10 +203,14 @@ const refuse = (message: string): ValidationError =>
 function toBody(payload: unknown): string {
   if (typeof payload === 'string') return payload;
   // An ArrayBuffer is bytes, as the verifiers take it: JSON.stringify would sign '{}' in its place.
-  const bytes =
-    Object.prototype.toString.call(payload) === '[object ArrayBuffer]'
-      ? bodyBytes(payload as ArrayBuffer)
-      : payload;
+  let bytes = payload;
+  if (Object.prototype.toString.call(payload) === '[object ArrayBuffer]') {
+    try {
+      bytes = bodyBytes(payload as ArrayBuffer);
+    } catch {
+      throw refuse('is a detached ArrayBuffer (transferred), which holds no bytes');
+    }
+  }
   if (isByteArray(bytes)) {
     try {
       return decodeUtf8(bytes);
