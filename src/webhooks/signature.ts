@@ -93,9 +93,7 @@ function notTextError(secret: unknown): WebhookVerificationError | undefined {
     if (typeof entry === 'string') continue;
     if (entry === undefined || entry === null) return undefined;
     const which = Array.isArray(secret) ? `Entry ${at} of the webhook secrets` : 'The webhook secret';
-    const bytes = isByteArray(entry)
-      ? ": read it with readFileSync(path, 'utf8'), or call .toString('utf8')"
-      : '';
+    const bytes = isByteArray(entry) ? BYTES_SECRET_HINT : '';
     return new WebhookVerificationError(
       'missing_secret',
       `${which} is ${describeSecret(entry)}, not a string${bytes}.`,
@@ -103,6 +101,9 @@ function notTextError(secret: unknown): WebhookVerificationError | undefined {
   }
   return undefined;
 }
+
+/** Said of a secret given as bytes (a file read without 'utf8'). */
+export const BYTES_SECRET_HINT = ": read it with readFileSync(path, 'utf8'), or call .toString('utf8')";
 
 /** What a secret given not as a string is, for a message: by its type when its digits may be the secret. */
 export function describeSecret(value: unknown): string {

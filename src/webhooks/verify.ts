@@ -7,9 +7,11 @@ import { WebhookVerificationError } from '../errors/webhook.js';
 import { platform, type NodeCrypto } from '../platform/index.js';
 import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
 import {
+  BYTES_SECRET_HINT,
   bodyBytes,
   checkSecrets,
   decodeUtf8,
+  describeSecret,
   hexBytes,
   isByteArray,
   mismatchError,
@@ -257,7 +259,13 @@ function toBody(payload: unknown): string {
  */
 export function signWebhook(payload: unknown, secret: string): SignedWebhook {
   if (typeof secret !== 'string' || secret.length === 0) {
-    throw new WebhookVerificationError('missing_secret', 'signWebhook: the webhook secret is empty.');
+    // Named as the verifiers name it: a Buffer is not empty, and a number is named by its type only.
+    const given: unknown = secret;
+    const what =
+      given === undefined || given === null || given === ''
+        ? 'empty'
+        : `${describeSecret(given)}, not a string${isByteArray(given) ? BYTES_SECRET_HINT : ''}`;
+    throw new WebhookVerificationError('missing_secret', `signWebhook: the webhook secret is ${what}.`);
   }
   const body = toBody(payload);
   const signature = nodeCrypto('signWebhook').createHmac('sha512', secret).update(body, 'utf8').digest('hex');

@@ -50,4 +50,19 @@ describe('signWebhook', () => {
     expect(error).toBeInstanceOf(WebhookVerificationError);
     expect((error as WebhookVerificationError).reason).toBe('missing_secret');
   });
+
+  // As the verifiers name it (3a4cf7a): a secrets file read without 'utf8' is a Buffer, not empty.
+  test.each([
+    ['a Buffer', Buffer.from(SECRET), /is an instance of Buffer, not a string: read it with readFileSync/],
+    ['a number', 839201746501928, /is a number, not a string\.$/],
+  ])('names a secret given as %s instead of calling it empty, never printing it', (_, secret, message) => {
+    let error: unknown;
+    try {
+      signWebhook(CHARGE_SUCCESS, secret as never);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ reason: 'missing_secret', message: expect.stringMatching(message) });
+    expect((error as Error).message).not.toMatch(/empty|839201746501/);
+  });
 });
