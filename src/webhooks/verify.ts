@@ -4,6 +4,7 @@ import type { webcrypto } from 'node:crypto';
 
 import { ValidationError, WalletError } from '../errors/base.js';
 import { WebhookVerificationError } from '../errors/webhook.js';
+import { describe } from '../internal/values.js';
 import { platform, type NodeCrypto } from '../platform/index.js';
 import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
 import {
@@ -220,6 +221,10 @@ function toBody(payload: unknown): string {
       throw refuse('bytes must be valid UTF-8');
     }
   }
+  // Binary the verifiers refuse as a body: its JSON ('{}', '{"0":123}') is no body anyone meant.
+  if (ArrayBuffer.isView(bytes) || Object.prototype.toString.call(bytes) === '[object SharedArrayBuffer]') {
+    throw refuse(`is ${describe(bytes)}: pass the bytes as a Uint8Array (or Buffer) or an ArrayBuffer`);
+  }
   let body: unknown;
   try {
     body = JSON.stringify(payload);
@@ -235,12 +240,13 @@ function toBody(payload: unknown): string {
  * Signs a payload as the service signs a delivery: HMAC-SHA512 over the exact body, in hex.
  * For tests and local tools; a production server only verifies.
  *
- * @param payload - an event object (serialized with `JSON.stringify`), or a string or bytes sent
- *   as they are (use this to test bodies with your own spacing).
+ * @param payload - an event object (serialized with `JSON.stringify`), or a string or bytes (a
+ *   `Uint8Array`, `Buffer` or `ArrayBuffer`) sent as they are (use this to test bodies with your own spacing).
  * @param secret - the webhook secret; must not be empty.
  * @returns the body to send and its `X-Wallet-Signature` value.
  * @throws WebhookVerificationError with reason `missing_secret` when `secret` is empty.
- * @throws ValidationError when the payload cannot be serialized, or bytes are not UTF-8.
+ * @throws ValidationError when the payload cannot be serialized, or bytes are not UTF-8, or are
+ *   binary that the verifiers do not read as a body (a `DataView`, another typed array, a `SharedArrayBuffer`).
  *
  * @example
  * ```ts

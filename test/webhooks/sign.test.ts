@@ -29,6 +29,15 @@ describe('signWebhook', () => {
     expect(verifyWebhook(bytes.buffer, signed.signature, SECRET)).toEqual(CHARGE_SUCCESS);
   });
 
+  // The verifiers refuse these bodies (raw_body_required); JSON.stringify signed '{}' or '{"0":123,…}'.
+  test.each([
+    ['a DataView', new DataView(new TextEncoder().encode(BODY).buffer)],
+    ['a SharedArrayBuffer', new SharedArrayBuffer(8)],
+    ['a Uint16Array', new Uint16Array([0x7b, 0x7d])],
+  ])('refuses %s, which the verifiers do not read as a body, instead of signing its JSON', (_, payload) => {
+    expect(() => signWebhook(payload, SECRET)).toThrow(ValidationError);
+  });
+
   test('refuses bytes that are not UTF-8, which the returned string could not carry', () => {
     expect(() => signWebhook(new Uint8Array([0xff, 0xfe]), SECRET)).toThrow(ValidationError);
   });
