@@ -85,6 +85,16 @@ describe.each([
     expect(() => verifyWebhook(BODY, SIGNATURE, list)).toThrow(WebhookVerificationError);
   });
 
+  // As verifyWebhook above: every() over a length of 2^32 - 1 visits each hole, a hang at construction.
+  test('a rotation list of a huge length with no entries constructs at once, as a missing secret', async () => {
+    const list: string[] = [];
+    list.length = 2 ** 32 - 1;
+    const started = performance.now();
+    const { status, json } = await deliverTo(list);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect([status, json]).toMatchObject([500, { error: 'missing_secret' }]);
+  });
+
   test.each([
     ['an empty array', []],
     ['an array with an empty entry', [SECRET, '']],
