@@ -186,10 +186,11 @@ export function createNodeWebhookHandler(options: WebhookHandlerOptions): NodeWe
   return async (req, res): Promise<void> => {
     const answer = await deliver(
       req.method,
-      // What a body parser left, else the request's own body; consumed and left nothing: null.
+      // What a body parser left, else the request's own body; consumed and left nothing, or partly
+      // read by another reader still at it (its chunks are gone, as a locked Fetch body): null.
       (max, ms) => {
         const left = leftBody(req);
-        return left !== undefined || req.readableEnded
+        return left !== undefined || req.readableEnded || req.readableDidRead === true
           ? Promise.resolve(left ?? null)
           : readNodeBody(req, max, ms);
       },

@@ -93,15 +93,21 @@ function notTextError(secret: unknown): WebhookVerificationError | undefined {
     if (typeof entry === 'string') continue;
     if (entry === undefined || entry === null) return undefined;
     const which = Array.isArray(secret) ? `Entry ${at} of the webhook secrets` : 'The webhook secret';
-    const bytes = isByteArray(entry)
-      ? ": read it with readFileSync(path, 'utf8'), or call .toString('utf8')"
-      : '';
+    const bytes = isByteArray(entry) ? BYTES_SECRET_HINT : '';
     return new WebhookVerificationError(
       'missing_secret',
-      `${which} is ${describe(entry)}, not a string${bytes}.`,
+      `${which} is ${describeSecret(entry)}, not a string${bytes}.`,
     );
   }
   return undefined;
+}
+
+/** Said of a secret given as bytes (a file read without 'utf8'). */
+export const BYTES_SECRET_HINT = ": read it with readFileSync(path, 'utf8'), or call .toString('utf8')";
+
+/** What a secret given not as a string is, for a message: by its type when its digits may be the secret. */
+export function describeSecret(value: unknown): string {
+  return typeof value === 'number' || typeof value === 'bigint' ? `a ${typeof value}` : describe(value);
 }
 
 const encoder = new TextEncoder();
@@ -127,7 +133,17 @@ export function bodyBytes(rawBody: RawWebhookBody): Uint8Array {
     // Web Crypto refuses views of shared memory; a copy keeps the two verifiers in agreement.
     return tagOf(rawBody.buffer) === '[object ArrayBuffer]' ? rawBody : new Uint8Array(rawBody);
   }
-  if (tagOf(rawBody) === '[object ArrayBuffer]') return new Uint8Array(rawBody);
+  if (tagOf(rawBody) === '[object ArrayBuffer]') {
+    try {
+      return new Uint8Array(rawBody);
+    } catch {
+      // Detached (handed to a worker, structuredClone's transfer): its bytes are gone, and the view throws.
+      throw new WebhookVerificationError(
+        'raw_body_required',
+        `The webhook body is a detached ArrayBuffer (transferred), which holds no bytes. ${RAW_BODY_HELP}`,
+      );
+    }
+  }
   throw new WebhookVerificationError(
     'raw_body_required',
     `The webhook body is ${describe(rawBody)}, not the raw body. ${RAW_BODY_HELP}`,

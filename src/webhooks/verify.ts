@@ -4,12 +4,15 @@ import type { webcrypto } from 'node:crypto';
 
 import { ValidationError, WalletError } from '../errors/base.js';
 import { WebhookVerificationError } from '../errors/webhook.js';
+import { describe } from '../internal/values.js';
 import { platform, type NodeCrypto } from '../platform/index.js';
 import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
 import {
+  BYTES_SECRET_HINT,
   bodyBytes,
   checkSecrets,
   decodeUtf8,
+  describeSecret,
   hexBytes,
   isByteArray,
   mismatchError,
@@ -203,16 +206,24 @@ const refuse = (message: string): ValidationError =>
 function toBody(payload: unknown): string {
   if (typeof payload === 'string') return payload;
   // An ArrayBuffer is bytes, as the verifiers take it: JSON.stringify would sign '{}' in its place.
-  const bytes =
-    Object.prototype.toString.call(payload) === '[object ArrayBuffer]'
-      ? bodyBytes(payload as ArrayBuffer)
-      : payload;
+  let bytes = payload;
+  if (Object.prototype.toString.call(payload) === '[object ArrayBuffer]') {
+    try {
+      bytes = bodyBytes(payload as ArrayBuffer);
+    } catch {
+      throw refuse('is a detached ArrayBuffer (transferred), which holds no bytes');
+    }
+  }
   if (isByteArray(bytes)) {
     try {
       return decodeUtf8(bytes);
     } catch {
       throw refuse('bytes must be valid UTF-8');
     }
+  }
+  // Binary the verifiers refuse as a body: its JSON ('{}', '{"0":123}') is no body anyone meant.
+  if (ArrayBuffer.isView(bytes) || Object.prototype.toString.call(bytes) === '[object SharedArrayBuffer]') {
+    throw refuse(`is ${describe(bytes)}: pass the bytes as a Uint8Array (or Buffer) or an ArrayBuffer`);
   }
   let body: unknown;
   try {
@@ -229,12 +240,13 @@ function toBody(payload: unknown): string {
  * Signs a payload as the service signs a delivery: HMAC-SHA512 over the exact body, in hex.
  * For tests and local tools; a production server only verifies.
  *
- * @param payload - an event object (serialized with `JSON.stringify`), or a string or bytes sent
- *   as they are (use this to test bodies with your own spacing).
+ * @param payload - an event object (serialized with `JSON.stringify`), or a string or bytes (a
+ *   `Uint8Array`, `Buffer` or `ArrayBuffer`) sent as they are (use this to test bodies with your own spacing).
  * @param secret - the webhook secret; must not be empty.
  * @returns the body to send and its `X-Wallet-Signature` value.
  * @throws WebhookVerificationError with reason `missing_secret` when `secret` is empty.
- * @throws ValidationError when the payload cannot be serialized, or bytes are not UTF-8.
+ * @throws ValidationError when the payload cannot be serialized, or bytes are not UTF-8, or are
+ *   binary that the verifiers do not read as a body (a `DataView`, another typed array, a `SharedArrayBuffer`).
  *
  * @example
  * ```ts
@@ -253,7 +265,13 @@ function toBody(payload: unknown): string {
  */
 export function signWebhook(payload: unknown, secret: string): SignedWebhook {
   if (typeof secret !== 'string' || secret.length === 0) {
-    throw new WebhookVerificationError('missing_secret', 'signWebhook: the webhook secret is empty.');
+    // Named as the verifiers name it: a Buffer is not empty, and a number is named by its type only.
+    const given: unknown = secret;
+    const what =
+      given === undefined || given === null || given === ''
+        ? 'empty'
+        : `${describeSecret(given)}, not a string${isByteArray(given) ? BYTES_SECRET_HINT : ''}`;
+    throw new WebhookVerificationError('missing_secret', `signWebhook: the webhook secret is ${what}.`);
   }
   const body = toBody(payload);
   const signature = nodeCrypto('signWebhook').createHmac('sha512', secret).update(body, 'utf8').digest('hex');

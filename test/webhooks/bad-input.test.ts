@@ -34,6 +34,29 @@ describe('the other public functions throw only typed errors for bad input', () 
     expect(thrown(() => signWebhook(payload, SECRET))).toBeInstanceOf(ValidationError);
   });
 
+  // A body handed to a worker (postMessage, structuredClone with transfer) leaves its ArrayBuffer
+  // detached: new Uint8Array() of it throws a TypeError.
+  const detached = (): ArrayBuffer => {
+    const buffer = new TextEncoder().encode(BODY).buffer;
+    structuredClone(buffer, { transfer: [buffer] });
+    return buffer;
+  };
+
+  test('signWebhook refuses a detached ArrayBuffer as the payload with a ValidationError', () => {
+    const error = thrown(() => signWebhook(detached(), SECRET));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.message).toContain('detached');
+  });
+
+  test('verifyWebhook and verifyWebhookAsync refuse a detached ArrayBuffer with raw_body_required', async () => {
+    expect(thrown(() => verifyWebhook(detached(), SIGNATURE, SECRET))).toMatchObject({
+      reason: 'raw_body_required',
+    });
+    await expect(verifyWebhookAsync(detached(), SIGNATURE, SECRET)).rejects.toMatchObject({
+      reason: 'raw_body_required',
+    });
+  });
+
   test.each([null, undefined, 42, {}, [], [''], [42], '', Symbol('s')])(
     'verifyWebhook and verifyWebhookAsync refuse %s as the secret with missing_secret',
     async (secret) => {

@@ -85,6 +85,16 @@ describe.each([
     expect(() => verifyWebhook(BODY, SIGNATURE, list)).toThrow(WebhookVerificationError);
   });
 
+  // As verifyWebhook above: every() over a length of 2^32 - 1 visits each hole, a hang at construction.
+  test('a rotation list of a huge length with no entries constructs at once, as a missing secret', async () => {
+    const list: string[] = [];
+    list.length = 2 ** 32 - 1;
+    const started = performance.now();
+    const { status, json } = await deliverTo(list);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect([status, json]).toMatchObject([500, { error: 'missing_secret' }]);
+  });
+
   test.each([
     ['an empty array', []],
     ['an array with an empty entry', [SECRET, '']],
@@ -118,7 +128,7 @@ describe.each([
     [
       'a rotation entry that is a number',
       [SECRET, 42],
-      /^Entry 1 of the webhook secrets is 42, not a string\.$/,
+      /^Entry 1 of the webhook secrets is a number, not a string\.$/,
     ],
   ])('a secret that is not text (%s) throws at construction, naming what it is', (_, secret, message) => {
     expect(() => create({ secret: secret as never, onEvent: () => undefined })).toThrow(
@@ -179,6 +189,18 @@ describe.each([
     const error: unknown = await (async () => verify(BODY, SIGNATURE, secret))().catch((e) => e);
     expect(error).toMatchObject({ reason: 'missing_secret' });
     expect((error as Error).message).toContain('is an instance of Buffer, not a string');
+  });
+
+  // A config loader that types values (YAML, convict) gives a secret of digits as a number: it is still
+  // the secret, and an error message goes to logs.
+  test.each([
+    ['a number', 839201746501928, '839201746501928'],
+    ['a bigint in a rotation', [SECRET, 83920174650192837465n], '83920174650192837465'],
+  ])('names a secret given as %s by its type, never printing it', async (_, secret, digits) => {
+    const error: unknown = await (async () => verify(BODY, SIGNATURE, secret as never))().catch((e) => e);
+    expect(error).toMatchObject({ reason: 'missing_secret' });
+    expect((error as Error).message).toMatch(/is a (number|bigint), not a string\.$/);
+    expect((error as Error).message).not.toContain(digits.slice(0, 12));
   });
 
   test('a mismatch with a clean secret does not mention whitespace', async () => {

@@ -206,6 +206,28 @@ describe('reading the body itself', () => {
     expect((errors[0]?.[0] as WebhookVerificationError).reason).toBe('raw_body_required');
   });
 
+  // As createWebhookHandler answers a body another reader holds (f0d93a4): the chunks it took are gone.
+  test("a middleware still reading the stream (it took the first chunk) gets the fix, not the forgery's 400", async () => {
+    const { handler, events, errors } = recorder();
+    const app = express();
+    app.use((req, _res, next) => void req.once('data', () => next()));
+    app.post('/webhooks/wallet', handler);
+    const url = `${await serve(app)}/webhooks/wallet`;
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(url, { method: 'POST', headers: { 'x-wallet-signature': SIGNATURE } });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.write(BODY.slice(0, 20));
+      setTimeout(() => req.end(BODY.slice(20)), 50);
+    });
+    expect(status).toBe(500);
+    expect(events).toEqual([]);
+    expect((errors[0]?.[0] as WebhookVerificationError).reason).toBe('raw_body_required');
+  });
+
   test('a chunked body over maxBodyBytes gets 413 without being buffered', async () => {
     const { handler, events, errors } = recorder({ maxBodyBytes: 1024 });
     const { url, server } = await listen((req, res) => void handler(req, res));

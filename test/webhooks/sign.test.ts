@@ -29,6 +29,15 @@ describe('signWebhook', () => {
     expect(verifyWebhook(bytes.buffer, signed.signature, SECRET)).toEqual(CHARGE_SUCCESS);
   });
 
+  // The verifiers refuse these bodies (raw_body_required); JSON.stringify signed '{}' or '{"0":123,…}'.
+  test.each([
+    ['a DataView', new DataView(new TextEncoder().encode(BODY).buffer)],
+    ['a SharedArrayBuffer', new SharedArrayBuffer(8)],
+    ['a Uint16Array', new Uint16Array([0x7b, 0x7d])],
+  ])('refuses %s, which the verifiers do not read as a body, instead of signing its JSON', (_, payload) => {
+    expect(() => signWebhook(payload, SECRET)).toThrow(ValidationError);
+  });
+
   test('refuses bytes that are not UTF-8, which the returned string could not carry', () => {
     expect(() => signWebhook(new Uint8Array([0xff, 0xfe]), SECRET)).toThrow(ValidationError);
   });
@@ -49,5 +58,20 @@ describe('signWebhook', () => {
     })();
     expect(error).toBeInstanceOf(WebhookVerificationError);
     expect((error as WebhookVerificationError).reason).toBe('missing_secret');
+  });
+
+  // As the verifiers name it (3a4cf7a): a secrets file read without 'utf8' is a Buffer, not empty.
+  test.each([
+    ['a Buffer', Buffer.from(SECRET), /is an instance of Buffer, not a string: read it with readFileSync/],
+    ['a number', 839201746501928, /is a number, not a string\.$/],
+  ])('names a secret given as %s instead of calling it empty, never printing it', (_, secret, message) => {
+    let error: unknown;
+    try {
+      signWebhook(CHARGE_SUCCESS, secret as never);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ reason: 'missing_secret', message: expect.stringMatching(message) });
+    expect((error as Error).message).not.toMatch(/empty|839201746501/);
   });
 });
