@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import express from 'express';
 import type { Express } from 'express';
 
-import { createNodeWebhookHandler } from '@wallet/node/webhooks';
+import { createNodeWebhookHandler, memoryDedupeStore } from '@wallet/node/webhooks';
 import type { ChargeSuccessData, WebhookSecret } from '@wallet/node/webhooks';
 
 /** Options of {@link createApp}. */
@@ -35,21 +35,20 @@ export function createApp(secret: WebhookSecret, options: AppOptions = {}): Expr
     options.fulfil ??
     ((data: ChargeSuccessData) =>
       console.log(`paid: ${data.reference}, ${data.amount} Kobo, ${data.customer.handle}`));
-  // Deliveries can repeat (a lost 200, a retry). Use your database with a unique key in production.
-  const handled = new Set<string>();
-
   const app = express();
   app.post(
     '/webhooks/wallet',
     express.raw({ type: 'application/json', limit: '1mb' }),
     createNodeWebhookHandler({
       secret,
+      // Deliveries repeat (a lost 200, a retry while fulfil is still running): each event runs once,
+      // and a copy that arrives meanwhile is answered 503 to come again, not 200 (the first may fail).
+      // One process only; several instances share redisDedupeStore, and your database keeps a
+      // unique key on the reference in production.
+      dedupe: memoryDedupeStore(),
       async onEvent(event) {
         if (event.event !== 'charge.success') return; // acknowledge kinds this app does not use
-        const key = `${event.event}:${event.data.reference}`;
-        if (handled.has(key)) return;
         await fulfil(event.data); // throws → 500 → the service delivers again
-        handled.add(key);
       },
     }),
   );

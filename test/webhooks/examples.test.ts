@@ -48,6 +48,27 @@ describe('examples/express-webhook.ts', () => {
     expect(paid).toEqual([CHARGE_SUCCESS.data]);
   });
 
+  test('fulfils once when a copy arrives while the first is still fulfilling (a redelivery after a timeout)', async () => {
+    const paid: string[] = [];
+    let release = (): void => undefined;
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const { url } = await start(async (data) => {
+      paid.push(data.reference);
+      // The first is a warehouse call slower than the sender's timeout: it delivers again meanwhile.
+      if (paid.length === 1) await slow;
+    });
+    const first = deliver(url, BODY, SIGNATURE);
+    await expect.poll(() => paid.length).toBe(1);
+    const copy = await deliver(url, BODY, SIGNATURE);
+    release();
+    expect(await first).toEqual({ status: 200, json: { received: true } });
+    expect(paid).toEqual(['order_1042']); // shipped once
+    // Nor is the copy acknowledged while the first may still fail: it comes again, and finds it done.
+    expect(copy.status).toBe(503);
+    expect(await deliver(url, BODY, SIGNATURE)).toEqual({ status: 200, json: { received: true } });
+    expect(paid).toEqual(['order_1042']);
+  });
+
   test('refuses a forged delivery, acknowledges an unknown kind, and retries a failed fulfilment', async () => {
     const paid: string[] = [];
     let failNext = true;
