@@ -7,8 +7,9 @@ import { ValidationError } from './errors/base.js';
 import { describe, nairaText } from './internal/values.js';
 
 const FEE_CAP_KOBO = 200_000;
-// Optional sign, digits with optional `,` grouping in threes, and up to two decimals.
-const NAIRA_PATTERN = /^(-?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
+// Optional sign, digits with optional `,` grouping in threes (never after a 0: that is a decimal
+// comma), and up to two decimals.
+const NAIRA_PATTERN = /^(-?)([1-9]\d{0,2}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
 
 function fail(fn: string, value: unknown, why: string): never {
   throw new ValidationError(`${fn}(${describe(value)})`, [{ path: '', message: why }]);

@@ -25,6 +25,14 @@ describe('toKobo', () => {
     },
   );
 
+  // No grouping starts with 0: '0,500' is half a Naira in a decimal-comma export, never ₦500 (1000 times).
+  it.each(['0,500', '00,500', '-0,500.00', '₦0,500'])(
+    'refuses %j, a decimal comma, not a thousands group',
+    (value) => {
+      expect(() => toKobo(value)).toThrow(ValidationError);
+    },
+  );
+
   it('says why it refused', () => {
     expect(() => toKobo(1.005)).toThrow(/more than two decimals/);
   });
