@@ -132,6 +132,17 @@ describe('wallet-mcp configuration', () => {
     expect(refused.stderr).toContain('WALLET_MCP_REDIS_URL');
   });
 
+  it.skipIf(HAS_SQLITE)(
+    'without node:sqlite, names what a wallet-mcp user can set, not a library call',
+    async () => {
+      const refused = await mcpRefusal({ ...base, WALLET_MCP_LEDGER: 'sqlite' });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('no node:sqlite');
+      expect(refused.stderr).toContain('WALLET_MCP_REDIS_URL');
+      expect(refused.stderr).not.toMatch(/SpendLedger\(/);
+    },
+  );
+
   it('refuses sqlite:file: (no path: a private temporary file) as in memory, not naming its folder as the ledger', async () => {
     const refused = await mcpRefusal({ ...base, WALLET_MCP_LEDGER: 'sqlite:file:' });
     expect(refused.code).toBe(2);

@@ -66,10 +66,15 @@ async function main(): Promise<void> {
     ledger = redisSpendLedger(redis.client, zone);
   } else if (where === 'memory') ledger = memorySpendLedger(zone);
   else {
-    // The ledger's own refusal names memorySpendLedger(), which no wallet-mcp user can call. Without
-    // node:sqlite, sqliteSpendLedger says that first.
+    // The ledger's own refusals name library calls (memorySpendLedger()), which no wallet-mcp user can
+    // make: this one says what they can set.
+    if (process.getBuiltinModule('node:sqlite') === undefined) {
+      fail(
+        `This Node (${process.version}) has no node:sqlite for wallet-mcp's spend ledger: run it on Node 22.13 or later, or set WALLET_MCP_REDIS_URL to keep the day in Redis. WALLET_MCP_LEDGER=memory is for tests only, and refused with a live key.`,
+      );
+    }
     const memory = where.path !== undefined && ledgerFileOf(where.path) === undefined;
-    if (memory && process.getBuiltinModule('node:sqlite') !== undefined) {
+    if (memory) {
       fail(
         `WALLET_MCP_LEDGER=sqlite:${where.path} opens SQLite in memory, not a file: every restart would count the day from zero and no other process would share it. Set WALLET_MCP_LEDGER=sqlite:/an/absolute/path/spend-ledger.sqlite, or sqlite for the default file (every process on this machine shares it), or WALLET_MCP_REDIS_URL to share the day across machines. WALLET_MCP_LEDGER=memory is for tests only, and refused with a live key.`,
       );
