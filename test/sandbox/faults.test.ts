@@ -85,6 +85,23 @@ describe('fault injection', () => {
     expect(sandbox.charges).toEqual([]);
   });
 
+  it('keeps many requests in their delay at once without a listener-leak warning', async () => {
+    const sandbox = track({ faults: { latency: 50 } });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): number => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const verifies = Array.from({ length: 12 }, () =>
+        callSandbox(sandbox, 'GET', '/v1/charges/verify/nope'),
+      );
+      expect((await Promise.all(verifies)).map((a) => a.status)).toEqual(Array(12).fill(404));
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('resets over loopback as a dropped connection', async () => {
     const sandbox = track({ faults: { failRate: 1, kinds: ['reset'] } });
     const { url } = await sandbox.listen();
