@@ -116,9 +116,9 @@ function answer(ctx: RouterContext, call: Call, body: string): Outcome {
 async function serve(ctx: RouterContext, call: Call, fault: Fault | undefined): Promise<Outcome> {
   const { request, endpoint } = call;
   const refused = (response: SavedResponse): Outcome => ({ response, replayed: false });
-  // A delay cut by close() or reset() acts on nothing: it would land in the next test's state.
+  // Cut by close() or reset(): acts on nothing, and says so with a 4xx (a retried 5xx lands in the next test).
   if (fault !== undefined && fault.delayMs > 0 && !(await ctx.clock.pause(fault.delayMs)))
-    return refused(failure(503, 'Closed or reset during the injected delay: the sandbox did not act.'));
+    return refused(failure(410, 'Closed or reset during the injected delay: the sandbox did not act.'));
   if (fault?.kind === 'error')
     return refused(failure(fault.status, 'Injected fault: the sandbox did not act.'));
   if (fault?.kind === 'reset') return refused(failure(502, 'Injected reset.'));
