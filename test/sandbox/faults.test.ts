@@ -104,6 +104,28 @@ describe('fault injection', () => {
     expect(sandbox.charges).toEqual([]);
   }, 10_000);
 
+  it('answers a request cut by reset 410 even when its drawn fault was a dropped connection, which the SDK retries', async () => {
+    const faults = { failRate: 1, kinds: ['reset-after'], latency: 1000 } as const;
+    const sandbox = track({ faults });
+    const wallet = new Wallet({
+      apiKey: TEST_KEY,
+      baseUrl: sandbox.baseUrl,
+      dispatcher: sandbox.dispatcher,
+      maxRetries: 1,
+    });
+    wallets.push(wallet);
+    const other = track();
+    const warm = new Wallet({ apiKey: TEST_KEY, baseUrl: other.baseUrl, dispatcher: other.dispatcher });
+    wallets.push(warm);
+    await warm.charges.verify('nope').catch(() => undefined); // the SDK's first-call cost, paid here
+    const call = wallet.charges.resolveHandle({ handle: '@ada', amount: 10_000, reference: 'order_1' });
+    const outcome = call.catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // in its delay
+    sandbox.reset(); // the previous test ends here; what follows is the next test's sandbox
+    expect(await outcome).toMatchObject({ status: 410, attempts: 1, outcomeUnknown: false });
+    expect(sandbox.charges).toEqual([]);
+  }, 10_000);
+
   it('keeps many requests in their delay at once without a listener-leak warning', async () => {
     const sandbox = track({ faults: { latency: 50 } });
     const warnings: string[] = [];
