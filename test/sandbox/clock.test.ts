@@ -9,7 +9,7 @@ import { FetchDispatcher, createSandbox } from '@wallet/node/testing';
 import type { Sandbox } from '@wallet/node/testing';
 
 import { parseBinArgs } from '../../src/testing/cli/args.js';
-import { TEST_KEY, callSandbox } from './http-helpers.js';
+import { TEST_KEY, buildRequest, callSandbox } from './http-helpers.js';
 
 const MINUTE = 60_000;
 const START = '2026-03-02T08:00:00.000Z';
@@ -155,6 +155,25 @@ describe('the manual clock', () => {
       await vi.advanceTimersByTimeAsync(5_000);
       expect(answered).toBe(true);
       expect((await answer).status).toBe('PENDING_AUTHORIZATION');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('answers a poll asking wait=0 at once, with no timer to pass: under fake timers too', async () => {
+    const sandbox = manualSandbox();
+    const { wallet } = walletFor(sandbox);
+    await checkout(wallet, 'order_wait_0');
+    vi.useFakeTimers();
+    try {
+      let answered = false;
+      const request = buildRequest(sandbox.baseUrl, 'GET', '/v1/charges/verify/order_wait_0', {
+        headers: { prefer: 'wait=0' },
+      });
+      const answer = sandbox.fetch(request).finally(() => (answered = true));
+      for (let tick = 0; tick < 10; tick++) await new Promise((resolve) => process.nextTick(resolve));
+      expect(answered).toBe(true); // no time moved: neither the test's fake timers nor the sandbox's clock
+      expect((await answer).status).toBe(200);
     } finally {
       vi.useRealTimers();
     }

@@ -80,9 +80,67 @@ describe('fault injection', () => {
     const beforeClose = resolve('order_2');
     await sandbox.close();
     const answers = await Promise.all([beforeReset, beforeClose]);
-    expect(answers.map((a) => a.status)).toEqual([503, 503]);
+    expect(answers.map((a) => a.status)).toEqual([410, 410]);
     expect(performance.now() - started).toBeLessThan(1000);
     expect(sandbox.charges).toEqual([]);
+  });
+
+  it('answers a request cut by reset with a status the SDK does not retry: the call never acts in the next test', async () => {
+    const sandbox = track({ faults: { latency: 2000 } });
+    const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: sandbox.baseUrl, dispatcher: sandbox.dispatcher });
+    wallets.push(wallet);
+    const other = track();
+    const warm = new Wallet({ apiKey: TEST_KEY, baseUrl: other.baseUrl, dispatcher: other.dispatcher });
+    wallets.push(warm);
+    await warm.charges.verify('nope').catch(() => undefined); // the SDK's first-call cost, paid here
+    const call = wallet.charges.resolveHandle({ handle: '@ada', amount: 10_000, reference: 'order_1' });
+    const outcome = call.then(
+      () => 'acted',
+      (error: unknown) => error,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500)); // in its delay
+    sandbox.reset(); // the previous test ends here; what follows is the next test's sandbox
+    expect(await outcome).toMatchObject({ status: 410, attempts: 1, outcomeUnknown: false });
+    expect(sandbox.charges).toEqual([]);
+  }, 10_000);
+
+  it('answers a request cut by reset 410 even when its drawn fault was a dropped connection, which the SDK retries', async () => {
+    const faults = { failRate: 1, kinds: ['reset-after'], latency: 1000 } as const;
+    const sandbox = track({ faults });
+    const wallet = new Wallet({
+      apiKey: TEST_KEY,
+      baseUrl: sandbox.baseUrl,
+      dispatcher: sandbox.dispatcher,
+      maxRetries: 1,
+    });
+    wallets.push(wallet);
+    const other = track();
+    const warm = new Wallet({ apiKey: TEST_KEY, baseUrl: other.baseUrl, dispatcher: other.dispatcher });
+    wallets.push(warm);
+    await warm.charges.verify('nope').catch(() => undefined); // the SDK's first-call cost, paid here
+    const call = wallet.charges.resolveHandle({ handle: '@ada', amount: 10_000, reference: 'order_1' });
+    const outcome = call.catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // in its delay
+    sandbox.reset(); // the previous test ends here; what follows is the next test's sandbox
+    expect(await outcome).toMatchObject({ status: 410, attempts: 1, outcomeUnknown: false });
+    expect(sandbox.charges).toEqual([]);
+  }, 10_000);
+
+  it('keeps many requests in their delay at once without a listener-leak warning', async () => {
+    const sandbox = track({ faults: { latency: 50 } });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): number => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const verifies = Array.from({ length: 12 }, () =>
+        callSandbox(sandbox, 'GET', '/v1/charges/verify/nope'),
+      );
+      expect((await Promise.all(verifies)).map((a) => a.status)).toEqual(Array(12).fill(404));
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 
   it('resets over loopback as a dropped connection', async () => {

@@ -48,8 +48,8 @@ function fingerprint(method: string, path: string, body: string): string {
   return createHash('sha256').update(`${method} ${path}\n${normalized}`).digest('base64');
 }
 
-/** An answer; `otherRequest` when it replays a key first used for a different request. */
-type Outcome = { response: SavedResponse; replayed: boolean; otherRequest?: boolean };
+/** An answer; `otherRequest` when it replays a key first used for another request; `cut` by reset or close. */
+type Outcome = { response: SavedResponse; replayed: boolean; otherRequest?: boolean; cut?: true };
 
 /** A request to an endpoint the service serves; a path with a bad segment is its own 400. */
 type Call = { request: Request; path: string; endpoint: Endpoint | SandboxError; clientIp: string };
@@ -116,9 +116,10 @@ function answer(ctx: RouterContext, call: Call, body: string): Outcome {
 async function serve(ctx: RouterContext, call: Call, fault: Fault | undefined): Promise<Outcome> {
   const { request, endpoint } = call;
   const refused = (response: SavedResponse): Outcome => ({ response, replayed: false });
-  // A delay cut by close() or reset() acts on nothing: it would land in the next test's state.
+  const cut = 'Closed or reset during the injected delay: the sandbox did not act.';
+  // Cut by close() or reset(): acts on nothing, and says so with a 4xx (a retried 5xx lands in the next test).
   if (fault !== undefined && fault.delayMs > 0 && !(await ctx.clock.pause(fault.delayMs)))
-    return refused(failure(503, 'Closed or reset during the injected delay: the sandbox did not act.'));
+    return { response: failure(410, cut), replayed: false, cut: true }; // answered as is, whatever the fault
   if (fault?.kind === 'error')
     return refused(failure(fault.status, 'Injected fault: the sandbox did not act.'));
   if (fault?.kind === 'reset') return refused(failure(502, 'Injected reset.'));
@@ -177,7 +178,7 @@ export function createRouter(ctx: RouterContext): Handle {
     const level = record.status >= 500 || record.fault !== null || otherRequest ? 'warn' : 'info';
     ctx.logger.write(level, requestLine(record, otherRequest));
     if (front) return toResponse(outcome.response, { 'content-type': 'text/plain; charset=utf-8' });
-    if (fault?.kind === 'reset' || fault?.kind === 'reset-after') return Response.error();
+    if (!outcome.cut && (fault?.kind === 'reset' || fault?.kind === 'reset-after')) return Response.error();
     if (fault?.kind === 'rate-limit')
       return toResponse(outcome.response, { 'retry-after': String(fault.retryAfter) });
     return toResponse(outcome.response, outcome.replayed ? { 'idempotent-replayed': 'true' } : {});

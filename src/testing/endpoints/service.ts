@@ -145,7 +145,7 @@ export async function holdPoll(ctx: ServiceContext, request: Request, reference?
   const { clock } = ctx;
   if (!clock.manual || request.method !== 'GET' || reference === undefined) return;
   const wait = /(?:^|[,;\s])wait=(\d{1,6})(?:$|[,;\s])/i.exec(request.headers.get('prefer') ?? '')?.[1];
-  if (wait === undefined) return;
+  if (!Number(wait)) return; // none asked, or wait=0: no hold, so no timer a fake clock must pass
   // One setTimeout for the whole hold: under vitest's fake timers it ends on the test's time.
   const over = new AbortController();
   const timer = setTimeout(() => over.abort(), Math.min(Number(wait), MAX_HOLD_S) * 1000);

@@ -1,4 +1,5 @@
 /** The sandbox's time: the real clock, or a manual one that stands still until a test moves it. */
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { SandboxError } from './records.js';
@@ -61,6 +62,7 @@ export class Clock {
 
   /** Waits `ms` of real time; `false` when the sandbox closed or was reset first, so the caller must not act. */
   pause(ms: number): Promise<boolean> {
+    setMaxListeners(0, this.#stop.signal); // one listener per pause under way: past 10, Node warns of a leak
     return sleep(ms, true, { signal: this.#stop.signal }).catch(() => false);
   }
 
