@@ -138,8 +138,7 @@ export async function verifyWithRetries(
       attempts++;
       return { reference, transaction: await verify(reference, { maxRetries: 0, signal: run.signal }) };
     } catch (error) {
-      // A wait rejects with the signal's reason: the caller's value (null, another call's error), never
-      // this row's to rewrite; and a stopped run yields no row.
+      // A wait rejects with the signal's reason (null, another call's error): never this row's to rewrite.
       if (run.signal?.aborted === true) return { reference, error: error as WalletError };
       const walletError = allAttempts(error as WalletError, attempts);
       const retryAfter = isApiError(error) ? parseRetryAfter(error.headers['retry-after']) : undefined;
@@ -147,7 +146,6 @@ export async function verifyWithRetries(
       // The service said when to come back: that wait is its pace, not a failed attempt of the row.
       const told = retryAfter !== undefined && retryAfter > 0;
       if (!isTransient(error)) return { reference, error: walletError };
-      // As a verify waits: what the service asked for, else the backoff.
       const delay = retryAfter ?? backoffDelay(retry + 1);
       // The service asked the client to slow down, not this one request: every worker waits.
       const paused = rateLimited || retryAfter !== undefined;
@@ -276,8 +274,7 @@ export async function* orderedPool<T, R>(
       if (head !== undefined) {
         finished.delete(emitted);
         emitted++;
-        // A row that failed because the run was stopped is not its row's truth: never yield it (nor
-        // its task's failure: the signal's reason may be anything, null too).
+        // A row (or a task's failure) of a stopped run is not its row's truth: never yield it.
         throwIfStopped(run);
         if (!head.ok) throw head.error;
         yield head.value;
@@ -287,8 +284,7 @@ export async function* orderedPool<T, R>(
         throwIfStopped(run);
         return;
       }
-      // The signal wakes the loop too (the input may be waiting for a row long in coming), but only
-      // while it waits: a run its caller left at a yield is held by nothing of a long-lived signal.
+      // The signal wakes the loop too, only while it waits: a run left at a yield is held by no signal.
       const unlisten = run.signal ? onAbort(run.signal, () => wake?.()) : undefined;
       await new Promise<void>((resolve) => (wake = resolve));
       unlisten?.();

@@ -41,8 +41,7 @@ export function missingSecretError(): WebhookVerificationError {
   );
 }
 
-// Whitespace at an end is the line break an env or secrets file leaves, and quotes around it are what
-// Docker's --env-file and systemd keep of a .env value: no dashboard secret has either.
+// An env file's line break at an end, or the quotes Docker's --env-file and systemd keep: no real secret has either.
 const WHERE = 'WALLET_WEBHOOK_SECRET';
 function loadingProblem(secret: string): string | undefined {
   if (/^\s|\s$/.test(secret)) {
@@ -84,22 +83,19 @@ export function checkSecrets(secret: WebhookSecret | undefined): readonly string
   return list;
 }
 
-// A secret given but not as text (a file read without 'utf8' is a Buffer): "missing" would send the
-// merchant to a variable that is set. Entry by entry as secretsOf reads them, to the first hole.
+// A secret given, not as text (a Buffer): "missing" would send the merchant to a set variable. To the first hole.
 function notTextError(secret: unknown): WebhookVerificationError | undefined {
   const entries: readonly unknown[] = Array.isArray(secret) ? secret : [secret];
-  for (let at = 0; at < entries.length; at++) {
-    const entry = entries[at];
-    if (typeof entry === 'string') continue;
-    if (entry === undefined || entry === null) return undefined;
-    const which = Array.isArray(secret) ? `Entry ${at} of the webhook secrets` : 'The webhook secret';
-    const bytes = isByteArray(entry) ? BYTES_SECRET_HINT : '';
-    return new WebhookVerificationError(
-      'missing_secret',
-      `${which} is ${describeSecret(entry)}, not a string${bytes}.`,
-    );
-  }
-  return undefined;
+  let at = 0;
+  while (at < entries.length && typeof entries[at] === 'string') at++;
+  const entry = entries[at];
+  if (entry === undefined || entry === null) return undefined;
+  const which = Array.isArray(secret) ? `Entry ${at} of the webhook secrets` : 'The webhook secret';
+  const bytes = isByteArray(entry) ? BYTES_SECRET_HINT : '';
+  return new WebhookVerificationError(
+    'missing_secret',
+    `${which} is ${describeSecret(entry)}, not a string${bytes}.`,
+  );
 }
 
 /** Said of a secret given as bytes (a file read without 'utf8'). */
