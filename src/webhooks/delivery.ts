@@ -210,7 +210,9 @@ export function createDeliver(
   }
   const { dedupe, maxBodyBytes = MAX_BODY_BYTES, bodyTimeout = 10_000 } = options;
   // A config class's methods run as its own (`this.orders` in onEvent), as its getters were read.
-  const own = <F extends (...args: never[]) => unknown>(f: F): F => f.bind(given) as F;
+  // Reflect.apply, not f.bind: a function may have no bind (no prototype), its own, or a Proxy's guard.
+  const own = <F extends (...args: never[]) => unknown>(f: F): F =>
+    ((...args: Parameters<F>): unknown => Reflect.apply(f, given, args) as unknown) as F;
   const onEvent = own(options.onEvent);
   const onInvalidEvent = options.onInvalidEvent && own(options.onInvalidEvent);
   const secret = missing ? missingSecretError() : (options.secret as WebhookSecret);

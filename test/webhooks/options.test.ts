@@ -158,6 +158,38 @@ describe.each(creators)('%s options', (name, create) => {
     expect(payments.seen()).toEqual(['order_1042', 'order_1042', 'error: second time']);
   });
 
+  // Called as the options' own, not through the function's `bind`, which it may not have (no
+  // prototype), may have its own of, or may guard (a callable Proxy): called as given before.
+  test('calls an onEvent without Function.prototype.bind of its own, a callable Proxy guarding it', async () => {
+    const calls: string[] = [];
+    const bare = function (this: unknown): void {
+      calls.push(`bare ${this === options[0]}`);
+    };
+    Object.setPrototypeOf(bare, null);
+    const ownBind = Object.assign(() => void calls.push('ownBind'), { bind: () => 'not a function' });
+    const guarded = new Proxy(() => void calls.push('guarded'), {
+      get(target, key) {
+        if (key === 'bind') throw new Error('read of bind');
+        return Reflect.get(target, key);
+      },
+    });
+    const options = [bare, ownBind, guarded].map((f) => ({ secret: SECRET, onEvent: f }));
+    for (const given of options) {
+      const handler = create(given);
+      if (name === 'createWebhookHandler') {
+        const headers = { 'x-wallet-signature': SIGNATURE, 'content-type': 'application/json' };
+        const request = new Request('https://m.example/', { method: 'POST', body: BODY, headers });
+        const response = await (handler as (r: Request) => Promise<Response>)(request);
+        expect(response.status).toBe(200);
+      } else {
+        const { url, server } = await listen(handler as RequestListener);
+        const response = await deliver(url, BODY, SIGNATURE).finally(() => close(server));
+        expect(response.status).toBe(200);
+      }
+    }
+    expect(calls).toEqual(['bare true', 'ownBind', 'guarded']);
+  });
+
   test('refuses options it cannot read (a Proxy whose traps throw, a revoked one) with a ValidationError', () => {
     const throwing = new Proxy(
       { secret: SECRET, onEvent },

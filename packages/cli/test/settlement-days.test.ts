@@ -56,3 +56,21 @@ describe('settlement days', () => {
     ]);
   });
 });
+
+describe('settlement days past the safe integers', () => {
+  // The SDK refuses a day whose total passes 2^53 Kobo (rounded, a credit a Kobo off given as exact);
+  // the batch it refuses is summed a charge at a time, so the day's total is checked here too.
+  it('leaves out a charge that takes its day past the safe integers, and says so on its row', () => {
+    const days = new DayTotals('Africa/Lagos');
+    days.add(settled('huge', Number.MAX_SAFE_INTEGER, 200_000, '2026-11-02T09:00:00Z'), row(2, 'huge'));
+    days.add(settled('small', 2, 0, '2026-11-02T10:00:00Z'), row(3, 'small'));
+    const rows = days.flush();
+    expect(rows.map((r) => [r.reference, r.date, r.verdict])).toEqual([
+      ['huge', '2026-11-02', 'match'],
+      ['small', '', 'error'],
+    ]);
+    expect(rows[1]!.detail).toContain(`past ${Number.MAX_SAFE_INTEGER} Kobo`);
+    const [day] = days.judge(new Map());
+    expect(day).toMatchObject({ date: '2026-11-02', charges: 1, amount: Number.MAX_SAFE_INTEGER });
+  });
+});

@@ -85,8 +85,17 @@ export class DayTotals {
     };
     const days = sum(batch.map(([t]) => t));
     const dayOf = new Map<string, string>();
+    const past = new Map<string, string>();
     for (const day of days) {
       const total = this.#days.get(day.date) ?? { charges: 0, amount: 0, fees: 0, net: 0 };
+      // The SDK refuses a day past 2^53 Kobo, but a batch it refuses is summed a charge at a time,
+      // and batches add up here: a rounded total would be given as exact.
+      if (
+        ![total.amount + day.amount, total.fees + day.fees, total.net + day.net].every(Number.isSafeInteger)
+      ) {
+        for (const reference of day.references) past.set(reference, day.date);
+        continue;
+      }
       total.charges += day.charges;
       total.amount += day.amount;
       total.fees += day.fees;
@@ -98,7 +107,11 @@ export class DayTotals {
       const date = dayOf.get(c.reference);
       if (date !== undefined) return { ...c, date };
       // Settled on no day we can name: its credit is unaccounted for, a problem, never left out quietly.
-      const why = 'not summed: the SDK refused its money or settledAt';
+      const over = past.get(c.reference);
+      const why =
+        over === undefined
+          ? 'not summed: the SDK refused its money or settledAt'
+          : `not summed: it takes the total of ${over} past ${Number.MAX_SAFE_INTEGER} Kobo, more than a number holds exactly`;
       const detail = c.detail === '' ? why : `${c.detail}; ${why}`;
       return { ...c, date: '', verdict: 'error', detail };
     });
