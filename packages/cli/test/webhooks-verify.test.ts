@@ -122,6 +122,25 @@ describe('wallet webhooks verify, diagnosing', () => {
     expect(ran.stdout).not.toContain(SECRET);
   });
 
+  // One value sent twice ("SIG, SIG": a header repeated) is what the SDK's verifier takes: the real
+  // cause is the body or the secret, never "the SDK refuses that form".
+  it('blames the body or the secret, not the header, for a signature sent twice', async () => {
+    const { signature } = signWebhook(compact, SECRET);
+    const run = async (captured: string, secret: string) => {
+      const ran = await wallet(
+        ['webhooks', 'verify', '--secret', secret, '--signature', `${signature}, ${signature}`, '--json'],
+        { input: captured },
+      );
+      return JSON.parse(ran.stdout) as { verifies: boolean; alteration: string | null; cause: string };
+    };
+    expect(await run(compact, SECRET)).toMatchObject({ verifies: true });
+    const reindented = await run(indented, SECRET);
+    expect(reindented).toMatchObject({ verifies: false, alteration: 'reserialized_indented' });
+    const wrongSecret = await run(compact, 'whsec_someone_else');
+    expect(wrongSecret.cause).toContain('the secret is most likely wrong');
+    expect([reindented.cause, wrongSecret.cause].join(' ')).not.toContain('refuses that form');
+  });
+
   it('says when no common alteration explains it, and verifies an untouched body', async () => {
     const tampered = await diagnose(compact, compact.replace('450000', '45000'));
     expect(tampered.result).toMatchObject({ verifies: false, alteration: null });

@@ -85,8 +85,10 @@ const ALTERATIONS: readonly Alteration[] = [
 /** The signature as bytes, after the usual header mistakes are undone (undefined when malformed), and a note on them. */
 function signatureBytes(signature: string): { bytes: Buffer | undefined; note: string | undefined } {
   const cleaned = (signature.split(',')[0] ?? '').trim().replace(/^sha512=/i, '');
+  // One value sent twice (a header repeated: "SIG, SIG") is what the SDK's verifier takes.
+  const repeated = signature.split(',').every((part) => part.replace(/^[ \t]+|[ \t]+$/g, '') === cleaned);
   const note =
-    cleaned !== signature
+    cleaned !== signature && !repeated
       ? `The signature header was not exactly 128 hex digits (${signature.includes(',') ? 'it holds the header twice' : 'it had a prefix or spaces'}); the SDK's verifier refuses that form.`
       : undefined;
   if (/^[0-9a-f]{128}$/i.test(cleaned)) return { bytes: Buffer.from(cleaned, 'hex'), note };
