@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { parseBinArgs } from '../../src/testing/cli/args.js';
+import { USAGE, parseBinArgs } from '../../src/testing/cli/args.js';
 
 import { callHttp } from './http-helpers.js';
 import { WEBHOOK_SECRET, startReceiver } from './receiver.js';
@@ -213,5 +213,13 @@ describe("the bin's flags", () => {
         maxCharges: 5000,
       },
     });
+  });
+
+  it("is documented whole: docs/sandbox.md's flag list has each flag of its --help", () => {
+    const flags = [...USAGE.matchAll(/^ {2}(--[a-z-]+)/gm)].map((match) => match[1]);
+    const listed =
+      readFileSync(new URL('../../docs/sandbox.md', import.meta.url), 'utf8').split('## Every flag')[1] ?? '';
+    expect(flags.length).toBeGreaterThan(10);
+    expect(flags.filter((flag) => !listed.includes(`  ${flag} `))).toEqual([]);
   });
 });
