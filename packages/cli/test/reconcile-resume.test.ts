@@ -214,23 +214,21 @@ describe('wallet reconcile --resume', () => {
   it.skipIf(process.platform === 'win32')(
     'keeps the origin of the rows a report still holds when a run cannot replace it, so a resume with another key is still refused',
     async () => {
-      // Another user's run, so a file without write permission is one (root writes any file).
       const shared = mkdtempSync(join(tmpdir(), 'wallet-cli-kept-'));
-      chmodSync(shared, 0o777);
       const file = join(shared, 'kept.csv');
       writeFileSync(file, `reference,amount,status\n${rows(5)}\n`);
       const out = join(shared, 'kept.report.csv');
-      const user = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+      // Root writes any file: as root the CLI runs without the capabilities that let it (setpriv),
+      // still as root, so it reads a clone another user could not (a fresh machine's 0700 home).
+      const root = process.getuid?.() === 0;
+      const command = root ? 'setpriv' : process.execPath;
+      const prefix = root ? ['--inh-caps=-all', '--bounding-set=-all', '--', process.execPath] : [];
       const as = (key: string, ...more: string[]) =>
         new Promise<{ code: number | null; stderr: string }>((resolve) => {
           const child = spawn(
-            process.execPath,
-            [CLI_BIN, 'reconcile', file, '--out', out, '--quiet', ...more],
-            {
-              env: cleanEnv({ ...env, WALLET_SECRET_KEY: key }),
-              stdio: ['ignore', 'ignore', 'pipe'],
-              ...user,
-            },
+            command,
+            [...prefix, CLI_BIN, 'reconcile', file, '--out', out, '--quiet', ...more],
+            { env: cleanEnv({ ...env, WALLET_SECRET_KEY: key }), stdio: ['ignore', 'ignore', 'pipe'] },
           );
           let stderr = '';
           child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
