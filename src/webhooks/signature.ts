@@ -91,19 +91,17 @@ function notTextError(secret: unknown): WebhookVerificationError | undefined {
   const entry = entries[at];
   if (entry === undefined || entry === null) return undefined;
   const which = Array.isArray(secret) ? `Entry ${at} of the webhook secrets` : 'The webhook secret';
-  const bytes = isByteArray(entry) ? BYTES_SECRET_HINT : '';
-  return new WebhookVerificationError(
-    'missing_secret',
-    `${which} is ${describeSecret(entry)}, not a string${bytes}.`,
-  );
+  return new WebhookVerificationError('missing_secret', `${which} is ${notText(entry)}.`);
 }
 
-/** Said of a secret given as bytes (a file read without 'utf8'). */
-export const BYTES_SECRET_HINT = ": read it with readFileSync(path, 'utf8'), or call .toString('utf8')";
-
-/** What a secret given not as a string is, for a message: by its type when its digits may be the secret. */
-export function describeSecret(value: unknown): string {
-  return typeof value === 'number' || typeof value === 'bigint' ? `a ${typeof value}` : describe(value);
+/** A secret given not as text, for a message: a number by its type only (its digits may be the secret), a Buffer with how to read it. */
+export function notText(secret: unknown): string {
+  const what =
+    typeof secret === 'number' || typeof secret === 'bigint' ? `a ${typeof secret}` : describe(secret);
+  const bytes = isByteArray(secret)
+    ? ": read it with readFileSync(path, 'utf8'), or call .toString('utf8')"
+    : '';
+  return `${what}, not a string${bytes}`;
 }
 
 const encoder = new TextEncoder();

@@ -8,14 +8,13 @@ import { describe } from '../internal/values.js';
 import { platform, type NodeCrypto } from '../platform/index.js';
 import type { RawWebhookBody, WebhookEvent, WebhookSecret, WebhookSignatureHeader } from './types.js';
 import {
-  BYTES_SECRET_HINT,
   bodyBytes,
   checkSecrets,
   decodeUtf8,
-  describeSecret,
   hexBytes,
   isByteArray,
   mismatchError,
+  notText,
   parseEvent,
   signatureHex,
 } from './signature.js';
@@ -267,10 +266,7 @@ export function signWebhook(payload: unknown, secret: string): SignedWebhook {
   if (typeof secret !== 'string' || secret.length === 0) {
     // Named as the verifiers name it: a Buffer is not empty, and a number is named by its type only.
     const given: unknown = secret;
-    const what =
-      given === undefined || given === null || given === ''
-        ? 'empty'
-        : `${describeSecret(given)}, not a string${isByteArray(given) ? BYTES_SECRET_HINT : ''}`;
+    const what = given === undefined || given === null || given === '' ? 'empty' : notText(given);
     throw new WebhookVerificationError('missing_secret', `signWebhook: the webhook secret is ${what}.`);
   }
   const body = toBody(payload);
