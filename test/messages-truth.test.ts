@@ -92,3 +92,47 @@ it('a retry refused by a dispatcher closed after an earlier attempt was answered
   expect(error).toMatchObject({ attempts: 2, outcomeUnknown: false });
   expect(error.message).toMatch(/^The last attempt of GET \/v1\/charges\/verify\/order_1042 .* was not sent/);
 });
+
+it('a call whose earlier attempt was answered and whose last could not connect never says that nothing reached the service', async () => {
+  // The service answers the first attempt (a 429 that did nothing, a 503 to a read), then goes away:
+  // the retry meets a refused connection.
+  const answering = async (status: number) => {
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(status, {
+          'content-type': 'application/json',
+          'retry-after': '0',
+          connection: 'close',
+        });
+        res.end('{"status":"error","message":"busy"}');
+        server.close();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return new Wallet({
+      apiKey: TEST_KEY,
+      baseUrl: `http://127.0.0.1:${port}`,
+      maxRetries: 1,
+      logLevel: 'off',
+    });
+  };
+  const refund = await answering(429);
+  const refused = (await refund.refunds
+    .create({ reference: 'order_1042', amount: 100_000 }, { idempotencyKey: 'rf-12' })
+    .catch((e: unknown) => e)) as WalletError;
+  const read = await answering(503);
+  const unread = (await read.charges.verify('order_1042').catch((e: unknown) => e)) as WalletError;
+  await Promise.all([refund.close(), read.close()]);
+  expect(refused).toBeInstanceOf(ConnectionError);
+  expect(refused).toMatchObject({ attempts: 2, outcomeUnknown: false });
+  expect(unread).toBeInstanceOf(ConnectionError);
+  expect(unread).toMatchObject({ attempts: 2 });
+  for (const error of [refused, unread]) {
+    expect(error.message).toContain('ECONNREFUSED');
+    expect(error.message).not.toMatch(/Could not reach|Nothing reached|MSW/);
+  }
+  expect(refused.message).toContain('answered an earlier attempt without acting on it');
+  expect(refused.message).toContain("retrying with idempotencyKey 'rf-12' is safe");
+});

@@ -51,6 +51,8 @@ export interface ResultContext {
   /** The call's totalTimeout, and whether it ended the last attempt (messages say which deadline). */
   totalTimeout: number;
   expired: boolean;
+  /** Whether some attempt so far may have reached the service (messages never say nothing did). */
+  reached: boolean;
   /** Why the call ended before its retries ran out, for the message of an answer's error. */
   note: string | undefined;
   /** zod's schemas, which judge the answer's data. */
@@ -65,6 +67,7 @@ function wordsOf(ctx: ResultContext): CallWords {
   return {
     ...ctx.call,
     host: ctx.host,
+    reached: ctx.reached,
     summary: say(operation.summary),
     confirm: say(operation.confirm),
   };
