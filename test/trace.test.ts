@@ -205,6 +205,23 @@ describe('the wallet:request tracing channel', () => {
     await expect(wallet.charges.verify('nope')).rejects.toBeInstanceOf(fresh.NotFoundError);
     expect(seen).toEqual([]);
   });
+  it('keeps the status of the last response that arrived when later attempts got none', async () => {
+    // A 503, then two dropped connections: the span's status is the 503's, whatever came between.
+    const s = await server((req, res, n) =>
+      n === 1
+        ? json(res, 503, { status: 'error', message: 'Busy' }, { 'retry-after': '0' })
+        : req.socket.destroy(),
+    );
+    const seen = record();
+    await expect(s.wallet({ maxRetries: 2 }).charges.verify('order_1042')).rejects.toThrow();
+    const retries = seen.filter((e) => e.event === 'retry').map((e) => e.message as RequestRetryMessage);
+    expect(retries.map((r) => [r.reason, r.status])).toEqual([
+      ['status', 503],
+      ['network', undefined],
+    ]);
+    const end = seen.find((e) => e.event === 'asyncEnd')!.message as RequestTraceMessage;
+    expect(end).toMatchObject({ attempts: 3, status: 503, error: { name: 'ConnectionError' } });
+  });
 });
 
 describe("the client's logger", () => {

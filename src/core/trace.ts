@@ -88,7 +88,8 @@ export function traceCall<T>(
   };
   const retry: RetryTrace = (attempt, delay, failed, call) => {
     message.attempts = attempt - 1;
-    message.status = failed.status;
+    // The last response's status: an attempt that got none (a dropped connection) leaves it as it was.
+    if (failed.status !== undefined) message.status = failed.status;
     message.idempotencyKey = call.idempotencyKey;
     message.outcomeUnknown = call.outcomeUnknown;
     if (!ch.retry.hasSubscribers) return;
