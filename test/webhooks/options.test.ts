@@ -305,6 +305,14 @@ describe('dedupe store options', () => {
     }
   });
 
+  test('redisDedupeStore given a Redis URL instead of a client never prints the password in it', () => {
+    const url = 'redis://:hunter2-secret-password@cache.internal:6379';
+    const error = thrown(() => redisDedupeStore(url as unknown as RedisClientLike));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.message).not.toMatch(/hunter2|secret|password@|cache\.internal/);
+    expect(error.message).toContain('createClient({ url })');
+  });
+
   test('redisDedupeStore checks its options without touching the client (never connected here)', () => {
     const client = createClient({ url: 'redis://127.0.0.1:1' });
     const error = thrown(() =>

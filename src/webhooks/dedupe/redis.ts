@@ -54,7 +54,11 @@ export function redisCommand(client: unknown, what = 'redisDedupeStore client'):
   throw new ValidationError(what, [
     {
       path: 'client',
-      message: `must be a connected client of the redis (createClient) or ioredis package, got ${describe(client)}`,
+      // A string is a URL whose password a message must not repeat: only its kind is named.
+      message:
+        typeof client === 'string'
+          ? 'must be a connected client of the redis (createClient) or ioredis package, got a string: pass createClient({ url }) connected, not the URL'
+          : `must be a connected client of the redis (createClient) or ioredis package, got ${describe(client)}`,
     },
   ]);
 }
