@@ -152,8 +152,9 @@ export function parsedBodyError(where: string): WebhookVerificationError {
   );
 }
 
-/** Strips HTTP's optional whitespace (SP, HTAB) only: `trim()` would also take U+00A0 or U+FEFF. */
-function trimHttpWhitespace(value: string): string {
+/** A string stripped of HTTP's optional whitespace (SP, HTAB) only: `trim()` would also take U+00A0 or U+FEFF. */
+function normalize(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
   // A loop, not /[ \t]+$/: that regex backtracks quadratically on a long run of whitespace.
   let start = 0;
   let end = value.length;
@@ -161,9 +162,6 @@ function trimHttpWhitespace(value: string): string {
   while (end > start && (value.charCodeAt(end - 1) === 0x20 || value.charCodeAt(end - 1) === 0x09)) end--;
   return value.slice(start, end);
 }
-
-const normalize = (value: unknown): unknown =>
-  typeof value === 'string' ? trimHttpWhitespace(value) : value;
 
 /** The signature's 128 hex digits, checked for exact form before any comparison (never partly matched). */
 export function signatureHex(given: WebhookSignatureHeader): string {
