@@ -168,22 +168,14 @@ export function signatureHex(given: WebhookSignatureHeader): string {
   // A header sent twice comes joined with commas (Node's req.headers, Headers.get), and so may one
   // line of a list (headersDistinct, when a proxy folded a repeat into one line); hex holds none.
   const split = (value: unknown): unknown[] => (typeof value === 'string' ? value.split(',') : [value]);
-  const header = Array.isArray(given)
-    ? given.flatMap(split)
-    : typeof given === 'string' && given.includes(',')
-      ? given.split(',')
-      : given;
-  let value: unknown = header;
-  if (Array.isArray(header)) {
-    const distinct = [...new Set(header.map(normalize))];
-    if (distinct.length > 1) {
-      throw new WebhookVerificationError(
-        'malformed_signature',
-        `The ${WEBHOOK_SIGNATURE_HEADER} header came ${header.length} times with different values.`,
-      );
-    }
-    value = distinct[0];
-  } else value = normalize(header);
+  const values = (Array.isArray(given) ? given.flatMap(split) : split(given)).map(normalize);
+  if (new Set(values).size > 1) {
+    throw new WebhookVerificationError(
+      'malformed_signature',
+      `The ${WEBHOOK_SIGNATURE_HEADER} header came ${values.length} times with different values.`,
+    );
+  }
+  const value = values[0];
   if (value === undefined || value === null || value === '') {
     // undefined is what a Node lookup with capitals gives on every delivery: Node lowercases names.
     const hint =
