@@ -29,15 +29,6 @@ export interface SettlementDay {
   readonly net: number;
 }
 
-// A formatter of calendar days in `timeZone`, or `undefined` for a zone the runtime does not know.
-function dayFormat(timeZone: string): Intl.DateTimeFormat | undefined {
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-  } catch {
-    return undefined;
-  }
-}
-
 function isoDay(format: Intl.DateTimeFormat, at: number): string {
   const parts: Record<string, string> = {};
   for (const { type, value } of format.formatToParts(at)) parts[type] = value;
@@ -117,12 +108,14 @@ export function summarizeSettlements(
     'an option of summarizeSettlements',
   );
   const timeZone = options?.timeZone ?? 'Africa/Lagos';
-  const format = issues.length === 0 ? dayFormat(timeZone) : undefined;
-  if (issues.length === 0 && format === undefined) {
-    issues.push({
-      path: 'options.timeZone',
-      message: `must be an IANA time zone such as 'Africa/Lagos' (got '${timeZone}')`,
-    });
+  // Calendar days in `timeZone`; Intl throws for a zone the runtime does not know.
+  const calendarDay = { year: 'numeric', month: '2-digit', day: '2-digit' } as const;
+  let format: Intl.DateTimeFormat | undefined;
+  try {
+    if (issues.length === 0) format = new Intl.DateTimeFormat('en-US', { timeZone, ...calendarDay });
+  } catch {
+    const message = `must be an IANA time zone such as 'Africa/Lagos' (got '${timeZone}')`;
+    issues.push({ path: 'options.timeZone', message });
   }
   const days = new Map<
     string,

@@ -152,8 +152,9 @@ export function parsedBodyError(where: string): WebhookVerificationError {
   );
 }
 
-/** Strips HTTP's optional whitespace (SP, HTAB) only: `trim()` would also take U+00A0 or U+FEFF. */
-function trimHttpWhitespace(value: string): string {
+/** A string stripped of HTTP's optional whitespace (SP, HTAB) only: `trim()` would also take U+00A0 or U+FEFF. */
+function normalize(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
   // A loop, not /[ \t]+$/: that regex backtracks quadratically on a long run of whitespace.
   let start = 0;
   let end = value.length;
@@ -162,30 +163,19 @@ function trimHttpWhitespace(value: string): string {
   return value.slice(start, end);
 }
 
-const normalize = (value: unknown): unknown =>
-  typeof value === 'string' ? trimHttpWhitespace(value) : value;
-
 /** The signature's 128 hex digits, checked for exact form before any comparison (never partly matched). */
 export function signatureHex(given: WebhookSignatureHeader): string {
   // A header sent twice comes joined with commas (Node's req.headers, Headers.get), and so may one
   // line of a list (headersDistinct, when a proxy folded a repeat into one line); hex holds none.
   const split = (value: unknown): unknown[] => (typeof value === 'string' ? value.split(',') : [value]);
-  const header = Array.isArray(given)
-    ? given.flatMap(split)
-    : typeof given === 'string' && given.includes(',')
-      ? given.split(',')
-      : given;
-  let value: unknown = header;
-  if (Array.isArray(header)) {
-    const distinct = [...new Set(header.map(normalize))];
-    if (distinct.length > 1) {
-      throw new WebhookVerificationError(
-        'malformed_signature',
-        `The ${WEBHOOK_SIGNATURE_HEADER} header came ${header.length} times with different values.`,
-      );
-    }
-    value = distinct[0];
-  } else value = normalize(header);
+  const values = (Array.isArray(given) ? given.flatMap(split) : split(given)).map(normalize);
+  if (new Set(values).size > 1) {
+    throw new WebhookVerificationError(
+      'malformed_signature',
+      `The ${WEBHOOK_SIGNATURE_HEADER} header came ${values.length} times with different values.`,
+    );
+  }
+  const value = values[0];
   if (value === undefined || value === null || value === '') {
     // undefined is what a Node lookup with capitals gives on every delivery: Node lowercases names.
     const hint =
