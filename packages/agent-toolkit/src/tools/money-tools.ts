@@ -11,7 +11,7 @@ import { amountText, dataLine } from '../answers/words.js';
 type DispatchArgs = ResolveHandleParams & Omit<DispatchParams, 'bankId'> & { bankId?: string };
 
 /** dispatch_charge: resolve, pick the bank, dispatch; the amount is known before anything is sent. @internal */
-export const dispatchCharge: ToolRun = (ctx, args, token) => {
+export const dispatchCharge: ToolRun = (ctx, args, token, callId) => {
   const { handle, amount, reference, authChannel, bankId, description } = args as unknown as DispatchArgs;
   const bankWords =
     bankId === undefined ? "the customer's first bank with an active mandate" : 'the bank named';
@@ -22,6 +22,7 @@ export const dispatchCharge: ToolRun = (ctx, args, token) => {
     sent: args,
     reference,
     token,
+    callId,
     amount,
     summary: `send a payment prompt for ${amountText(amount)} to the customer below, debiting ${bankWords}`,
     async send(key) {
@@ -56,7 +57,7 @@ export const dispatchCharge: ToolRun = (ctx, args, token) => {
 };
 
 /** refund_charge: always an explicit amount (asked, or what the journal leaves), so nothing beyond the count is refunded. @internal */
-export const refundCharge: ToolRun = async (ctx, args, token) => {
+export const refundCharge: ToolRun = async (ctx, args, token, callId) => {
   const { reference, amount: requested, reason } = args as unknown as RefundParams;
   // An explicit amount over the limit is refused before even a verify is sent.
   const perCall = requested === undefined ? undefined : overLimit(ctx.limits, 'refunds', 'per', requested);
@@ -83,6 +84,7 @@ export const refundCharge: ToolRun = async (ctx, args, token) => {
     sent,
     reference,
     token,
+    callId,
     amount,
     paid: tx.amount,
     summary: `refund ${what} of a charge paid ${amountText(tx.amount)}`,
