@@ -4,7 +4,7 @@ import type { ToolRun } from './options.js';
 import { overLimit, limitRefused } from '../spending/limits.js';
 import { callOf, overPaid, runMoneyCall } from './money-flow.js';
 import { countedRefunds, repeats } from '../spending/ledger.js';
-import { dispatchResult, refundResult, refused } from '../answers/report.js';
+import { dispatchResult, inNaira, refundResult, refused } from '../answers/report.js';
 import { amountText, dataLine } from '../answers/words.js';
 
 // dispatch_charge's checked input (shapes.ts), where bankId is optional.
@@ -67,6 +67,13 @@ export const refundCharge: ToolRun = async (ctx, args, token, callId) => {
     return refused(
       `Refused: the charge is not paid (SUCCESS), so there is nothing to refund and nothing was sent.\n${dataLine('Its status', tx.status)}`,
       { refusedBy: 'status', status: tx.status },
+    );
+  }
+  // Limits and the journal count Kobo: an amount in another currency would pass them unmeasured.
+  if (!inNaira(tx)) {
+    return refused(
+      `Refused: nothing was sent. The service reports this charge in another currency than Naira (NGN), and this toolkit counts every amount and limit in Kobo, so it cannot refund it: tell the user a person must.\n${dataLine('Its currency', tx.currency)}`,
+      { refusedBy: 'currency' },
     );
   }
   const { refunds, counted } = countedRefunds(await ctx.ledger.journal(reference));
