@@ -211,4 +211,31 @@ describe('createMcpServer: what others said reaches the model escaped in every c
       await r.close();
     }
   });
+
+  it('falls back to the confirmation token with a client that can ask only by URL, not by form', async () => {
+    const r = rig();
+    await r.paid('mcp_url', 50_000);
+    const server = createMcpServer({
+      wallet: r.wallet,
+      ledger: memorySpendLedger(),
+      allow: ['refund_charge'],
+    });
+    const client = new Client(
+      { name: 'test', version: '1.0.0' },
+      { capabilities: { elicitation: { url: {} } } },
+    );
+    const [near, far] = InMemoryTransport.createLinkedPair();
+    await server.connect(near);
+    await client.connect(far);
+    try {
+      const result = await client.callTool({ name: 'refund_charge', arguments: { reference: 'mcp_url' } });
+      const text = (result.content as { text: string }[])[0]!.text;
+      expect(text).not.toContain('did not approve');
+      expect(result.structuredContent).toMatchObject({ preview: true });
+      expect(r.sandbox.refunds).toEqual([]);
+    } finally {
+      await client.close();
+      await r.close();
+    }
+  });
 });

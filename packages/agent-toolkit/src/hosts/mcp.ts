@@ -136,7 +136,9 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       });
     }
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    const canAsk = mcp.server.getClientCapabilities()?.elicitation !== undefined;
+    // The form this server sends (an empty elicitation capability means form); a client that asks only
+    // by URL would refuse it, and the person, who saw nothing, would be reported as saying no.
+    const canAsk = mcp.server.getClientCapabilities()?.elicitation?.form !== undefined;
     const ask = asking.get(tool.name);
     if (canAsk && ask !== undefined && !tool.annotations.readOnlyHint && !('confirmationToken' in args)) {
       return toCallResult(await askPerson(mcp, ask, args));
