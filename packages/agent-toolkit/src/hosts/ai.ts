@@ -37,7 +37,7 @@ export function toAiTools(
       needsApproval: !walletTool.annotations.readOnlyHint && options.needsApproval !== false,
       inputSchema: jsonSchema<Record<string, unknown>>(walletTool.inputSchema),
       // The AI SDK runs an approved call again when the same messages come again (a retried request).
-      execute: (input, { toolCallId }) => walletTool.execute(input, { toolCallId }),
+      execute: (input, options) => walletTool.execute(input, options),
       // The model gets the text (which holds any confirmation token); `data` stays for the program.
       toModelOutput: ({ output }) => ({ type: output.isError ? 'error-text' : 'text', value: output.text }),
     });
