@@ -145,6 +145,19 @@ it('a verify that lies low or high: a full refund sends only what the toolkit co
   await record('verify lies (low, then high), full refunds', 'd', ledger, 'refunds');
 });
 
+it('a verify in another currency: no Naira amount claimed, and a full refund neither sent nor counted', async () => {
+  await paid('h1', 100_000);
+  const { tools, ledger } = setup(false);
+  fault(verifyGet, { kind: 'rewrite', edit: (d) => (d['currency'] = 'USD') }, 2);
+  const seen = await tools['get_charge']!.execute({ reference: 'h1' });
+  expect(seen.text).not.toContain('₦1,000.00');
+  expect(seen.text).toContain('"currency":"USD"');
+  const refund = await tools['refund_charge']!.execute({ reference: 'h1' });
+  expect(refund.data).toMatchObject({ refusedBy: 'currency' });
+  expect(await refundedFor('h1')).toBe(0);
+  await record('verify in another currency, full refund', 'h1', ledger, 'refunds');
+});
+
 it('a refund answer for another amount, or a 502 after the refund: counted until the repeat proves it', async () => {
   await paid('e1', 100_000);
   await paid('e2', 100_000);

@@ -139,6 +139,47 @@ describe('walletAiTools with the AI SDK', () => {
     expect(r.sent()).toEqual([]);
   });
 
+  it('moves money once per approval: the same approved call sent again (a retried request) refunds nothing more', async () => {
+    r = rig();
+    await r.paid('ai_3', 100_000);
+    // The person approves in the chat UI, so the merchant turned the token step off.
+    const tools = walletAiTools({
+      wallet: r.wallet,
+      ledger: memorySpendLedger(),
+      allow: ['refund_charge'],
+      confirm: false,
+      now: () => r.clock.now,
+    });
+    let step = 0;
+    const model = new MockLanguageModelV3({
+      doGenerate: async () =>
+        ++step === 1 ? call('refund_charge', { reference: 'ai_3', amount: 30_000 }, 'r1') : say('done'),
+    });
+    const asked = await generateText({
+      model,
+      tools,
+      stopWhen: stepCountIs(3),
+      prompt: 'Refund ₦300 of ai_3.',
+    });
+    const approval = asked.content.find((part) => part.type === 'tool-approval-request')!;
+    const approved = [
+      ...asked.response.messages,
+      {
+        role: 'tool' as const,
+        content: [
+          { type: 'tool-approval-response' as const, approvalId: approval.approvalId, approved: true },
+        ],
+      },
+    ];
+    await generateText({ model, tools, messages: approved });
+    expect(r.sandbox.refunds.map((x) => x.amount)).toEqual([30_000]);
+    // The model's answer failed after the refund, so the app sends the same messages again: the AI
+    // SDK runs the approved call again.
+    await generateText({ model, tools, messages: approved });
+    expect(lastToolResult(model.doGenerateCalls.at(-1)!)).toContain('Refused: nothing was sent');
+    expect(r.sandbox.refunds.map((x) => x.amount)).toEqual([30_000]);
+  });
+
   it("makes money tools wait for a person: a model obeying text planted in a customer's name moves nothing", async () => {
     r = rig();
     const planted =

@@ -1,15 +1,16 @@
 /**
  * A fleet on one real redis-server (system stage): two and four `wallet-mcp` processes refunding
  * at once never pass the daily limit, and the ledger says exactly what the sandbox refunded. Redis
- * frozen (SIGSTOP) or stopped and restarted mid-operation: the server stays up, nothing is sent
- * while the ledger cannot answer, the token stays usable, and a reconnect resumes.
+ * frozen (SIGSTOP) or stopped and restarted mid-operation, or not up yet when wallet-mcp starts: the
+ * server serves, nothing is sent while the ledger cannot answer, the token stays usable, and a
+ * reconnect resumes.
  */
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Wallet } from '@wallet/node';
 
-import { startRedis, type RedisServer } from '../redis/server.js';
+import { freePort, startRedis, type RedisServer } from '../redis/server.js';
 import { DAILY_REFUNDS, runFleet } from './fleet.js';
 import { startMcp, startSandbox, type SandboxProcess } from './processes.js';
 import { TEST_KEY } from './setup.js';
@@ -114,6 +115,56 @@ describe('wallet-mcp when Redis stalls or goes away', () => {
       expect(mcp.stderr()).toContain('wallet-mcp: redis:');
     } finally {
       await mcp.close();
+    }
+  }, 120_000);
+
+  it('starts while Redis cannot be reached yet: serves, sends no money until Redis is up, then resumes', async () => {
+    const wallet = new Wallet({ apiKey: TEST_KEY, baseUrl: sandbox.url });
+    await wallet.charges.resolveHandle({ handle: '@tunde', amount: 100_000, reference: 'down_1' });
+    await wallet.charges.dispatch({
+      reference: 'down_1',
+      bankId: 'bnk_tunde_zenith',
+      authChannel: 'wallet_push',
+    });
+    await sandbox.authorize('down_1');
+    await wallet.close();
+    const port = await freePort();
+    // A host gives up on a server that does not answer its initialize (60 s by default).
+    const mcp = await Promise.race([
+      startMcp({
+        WALLET_SECRET_KEY: TEST_KEY,
+        WALLET_BASE_URL: sandbox.url,
+        WALLET_MCP_ALLOW: 'refund_charge',
+        WALLET_MCP_CONFIRM: 'none',
+        WALLET_MCP_REDIS_URL: `redis://127.0.0.1:${port}/4`,
+      }),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('wallet-mcp did not answer initialize within 15 s')), 15_000),
+      ),
+    ]);
+    const refunds = async () =>
+      (await sandbox.requests()).filter((line) => line === 'POST /v1/refunds').length;
+    let late: RedisServer | undefined;
+    try {
+      const seen = await mcp.call('get_charge', { reference: 'down_1' });
+      expect(seen.isError, seen.text).toBe(false);
+      expect(seen.text).toContain('The spend ledger did not answer');
+      const before = await refunds();
+      const down = await mcp.call('refund_charge', { reference: 'down_1', amount: 10_000 });
+      expect(down.isError).toBe(true);
+      expect(down.text).toContain('No money was moved');
+      expect(await refunds()).toBe(before);
+      late = await startRedis(port);
+      let back = down;
+      for (let i = 0; i < 20 && back.isError; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        back = await mcp.call('refund_charge', { reference: 'down_1', amount: 10_000 });
+      }
+      expect(back.isError, back.text).toBe(false);
+      expect(await refunds()).toBe(before + 1);
+    } finally {
+      await mcp.close();
+      await late?.stop();
     }
   }, 120_000);
 });

@@ -44,6 +44,19 @@ describe('readMcpEnv', () => {
     });
   });
 
+  it('refuses a WALLET_MCP_REDIS_URL that is no redis URL, naming the variable and never its value (a password)', () => {
+    for (const url of ['localhost:6379', 'http://127.0.0.1:6379', 'redis://:s3cret@127.0.0.1:port']) {
+      const env = readMcpEnv({ WALLET_MCP_REDIS_URL: url });
+      expect(env.ok, url).toBe(false);
+      const said = env.ok ? '' : env.problems.join('\n');
+      expect(said).toContain('WALLET_MCP_REDIS_URL is not a redis:// or rediss:// URL');
+      expect(said).not.toContain('s3cret');
+    }
+    for (const url of ['redis://127.0.0.1:6379/3', 'rediss://agent:s3cret@redis.internal:6380']) {
+      expect(readMcpEnv({ WALLET_MCP_REDIS_URL: url }), url).toMatchObject({ ok: true, redisUrl: url });
+    }
+  });
+
   it('refuses a live key on the memory ledger, whose daily totals a restart would reset', () => {
     const live = {
       WALLET_MCP_ALLOW: 'dispatch_charge,refund_charge',

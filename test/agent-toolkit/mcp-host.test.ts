@@ -6,7 +6,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
@@ -206,6 +206,68 @@ describe('createMcpServer: what others said reaches the model escaped in every c
         expect(text).not.toMatch(/[\u2028\u0085\u{e0041}]/u);
         expect(text).toContain('Mallory\\u2028SYSTEM');
       }
+    } finally {
+      await client.close();
+      await r.close();
+    }
+  });
+
+  it('falls back to the confirmation token with a client that can ask only by URL, not by form', async () => {
+    const r = rig();
+    await r.paid('mcp_url', 50_000);
+    const server = createMcpServer({
+      wallet: r.wallet,
+      ledger: memorySpendLedger(),
+      allow: ['refund_charge'],
+    });
+    const client = new Client(
+      { name: 'test', version: '1.0.0' },
+      { capabilities: { elicitation: { url: {} } } },
+    );
+    const [near, far] = InMemoryTransport.createLinkedPair();
+    await server.connect(near);
+    await client.connect(far);
+    try {
+      const result = await client.callTool({ name: 'refund_charge', arguments: { reference: 'mcp_url' } });
+      const text = (result.content as { text: string }[])[0]!.text;
+      expect(text).not.toContain('did not approve');
+      expect(result.structuredContent).toMatchObject({ preview: true });
+      expect(r.sandbox.refunds).toEqual([]);
+    } finally {
+      await client.close();
+      await r.close();
+    }
+  });
+
+  it('sends nothing when the client gave up on the call (its timeout) before the person said yes', async () => {
+    const r = rig();
+    await r.paid('mcp_late', 50_000);
+    const server = createMcpServer({
+      wallet: r.wallet,
+      ledger: memorySpendLedger(),
+      allow: ['refund_charge'],
+    });
+    const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    // The person takes longer to answer than the client waits for the tool call.
+    client.setRequestHandler(ElicitRequestSchema, async () => {
+      await new Promise((done) => setTimeout(done, 300));
+      return { action: 'accept', content: { approve: true } };
+    });
+    const [near, far] = InMemoryTransport.createLinkedPair();
+    await server.connect(near);
+    await client.connect(far);
+    try {
+      const call = client.callTool(
+        { name: 'refund_charge', arguments: { reference: 'mcp_late' } },
+        undefined,
+        {
+          timeout: 100,
+        },
+      );
+      await expect(call).rejects.toMatchObject({ code: -32001 });
+      // The model saw a timeout and may ask again: the yes that came after must not have refunded.
+      await new Promise((done) => setTimeout(done, 500));
+      expect(r.sandbox.refunds).toEqual([]);
     } finally {
       await client.close();
       await r.close();

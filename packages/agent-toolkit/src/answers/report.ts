@@ -22,18 +22,29 @@ export function refused(text: string, data: Record<string, unknown> = {}): ToolR
   return { isError: true, text, data };
 }
 
+// Amounts are Kobo only in Naira: another currency's are not shown as Naira, nor counted as Kobo.
+const FOREIGN =
+  'The service reports this charge in another currency than Naira (NGN, see currency below): this toolkit shows no Naira amount for it and cannot refund it.';
+
+/** Whether the service reports `tx` in Naira, the only currency whose amounts are Kobo. @internal */
+export function inNaira(tx: Transaction): boolean {
+  return tx.currency === 'NGN';
+}
+
 /** A transaction as data. @internal */
 export function transactionData(tx: Transaction): Record<string, unknown> {
+  const amount = inNaira(tx) ? money : (value: number): number => value;
   const data: Record<string, unknown> = {
     reference: tx.reference,
     status: tx.status,
     statusMeaning: chargeStatusMeaning(tx.status),
-    amount: money(tx.amount),
+    amount: amount(tx.amount),
+    ...(inNaira(tx) ? {} : { currency: tx.currency }),
     channel: tx.channel,
     customer: tx.customer,
   };
-  if (typeof tx.fee === 'number') data['fee'] = money(tx.fee);
-  if (typeof tx.netAmount === 'number') data['netAmount'] = money(tx.netAmount);
+  if (typeof tx.fee === 'number') data['fee'] = amount(tx.fee);
+  if (typeof tx.netAmount === 'number') data['netAmount'] = amount(tx.netAmount);
   if (tx.paidAt) data['paidAt'] = tx.paidAt;
   if (tx.settlement) data['settlement'] = tx.settlement;
   return data;
@@ -41,13 +52,25 @@ export function transactionData(tx: Transaction): Record<string, unknown> {
 
 /** A transaction as text: the toolkit's words, then what the service said as quoted data. @internal */
 export function transactionText(tx: Transaction): string {
-  const lines = [`Charge: ${chargeStatusMeaning(tx.status)}.`, `Amount ${amountText(tx.amount)}.`];
-  if (typeof tx.fee === 'number' && typeof tx.netAmount === 'number') {
+  const naira = inNaira(tx);
+  const lines = [
+    `Charge: ${chargeStatusMeaning(tx.status)}.`,
+    naira ? `Amount ${amountText(tx.amount)}.` : FOREIGN,
+  ];
+  if (naira && typeof tx.fee === 'number' && typeof tx.netAmount === 'number') {
     lines.push(`Fee ${amountText(tx.fee)}; the merchant receives ${amountText(tx.netAmount)}.`);
   }
-  const { reference, status, channel, customer, paidAt } = tx;
+  const { reference, status, channel, customer, paidAt, currency, amount, fee, netAmount } = tx;
+  const amounts = naira ? {} : { currency, amount, fee, netAmount };
   lines.push(
-    dataLine('The charge as the service reports it', { reference, status, channel, customer, paidAt }),
+    dataLine('The charge as the service reports it', {
+      reference,
+      status,
+      ...amounts,
+      channel,
+      customer,
+      paidAt,
+    }),
   );
   return lines.join('\n');
 }

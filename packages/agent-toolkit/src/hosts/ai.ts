@@ -36,7 +36,8 @@ export function toAiTools(
       // Money tools wait for a person unless the merchant turns it off; reading never does.
       needsApproval: !walletTool.annotations.readOnlyHint && options.needsApproval !== false,
       inputSchema: jsonSchema<Record<string, unknown>>(walletTool.inputSchema),
-      execute: (input) => walletTool.execute(input),
+      // The AI SDK runs an approved call again when the same messages come again (a retried request).
+      execute: (input, options) => walletTool.execute(input, options),
       // The model gets the text (which holds any confirmation token); `data` stays for the program.
       toModelOutput: ({ output }) => ({ type: output.isError ? 'error-text' : 'text', value: output.text }),
     });

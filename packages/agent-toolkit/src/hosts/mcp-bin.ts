@@ -23,6 +23,8 @@ async function connectRedis(url: string): Promise<{ client: RedisClientLike; clo
       connect(): Promise<unknown>;
       on(event: 'error', listener: (error: Error) => void): unknown;
       quit(): Promise<unknown>;
+      disconnect(): Promise<unknown>;
+      readonly isReady: boolean;
     };
   };
   try {
@@ -38,8 +40,15 @@ async function connectRedis(url: string): Promise<{ client: RedisClientLike; clo
     if (error.message !== said) process.stderr.write(`wallet-mcp: redis: ${error.message}\n`);
     said = error.message;
   });
-  await client.connect();
-  return { client: client as unknown as RedisClientLike, close: async () => void (await client.quit()) };
+  // Not awaited: a Redis not up yet is retried as a lost one is, while the server serves (the ledger
+  // refuses money calls until it answers); awaited, the host's initialize went unanswered for good.
+  client.connect().catch((error: unknown) => {
+    process.stderr.write(`wallet-mcp: redis: ${error instanceof Error ? error.message : String(error)}\n`);
+  });
+  // QUIT waits in the client's queue while Redis is away: a stop would never end.
+  const close = async (): Promise<void> =>
+    void (await (client.isReady ? client.quit() : client.disconnect()));
+  return { client: client as unknown as RedisClientLike, close };
 }
 
 async function main(): Promise<void> {

@@ -70,6 +70,14 @@ function list(raw: string | undefined): string[] {
     .filter((item) => item !== '');
 }
 
+function protocolOf(url: string): string {
+  try {
+    return new URL(url).protocol;
+  } catch {
+    return '';
+  }
+}
+
 /** Reads the bin's variables from `env`. Never throws. @internal */
 export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
   const problems: string[] = [];
@@ -127,7 +135,13 @@ export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
     problems.push(
       `WALLET_MCP_LEDGER=sqlite:${path} is a relative path: a host starts wallet-mcp from a folder of its own choosing, and from another one it would open another file and count the day from zero. Give an absolute one, such as WALLET_MCP_LEDGER=sqlite:${resolve(file)}, or sqlite for the default file.`,
     );
-  if (text('WALLET_MCP_REDIS_URL') && text('WALLET_MCP_LEDGER'))
+  // Checked here, not by the redis client at start: its "Invalid URL" named no variable and exited 1.
+  const redisUrl = text('WALLET_MCP_REDIS_URL');
+  if (redisUrl !== undefined && !/^rediss?:$/.test(protocolOf(redisUrl)))
+    problems.push(
+      'WALLET_MCP_REDIS_URL is not a redis:// or rediss:// URL, such as redis://127.0.0.1:6379/0 (its value is not shown: it may hold a password).',
+    );
+  if (redisUrl && text('WALLET_MCP_LEDGER'))
     problems.push('WALLET_MCP_LEDGER and WALLET_MCP_REDIS_URL are both set: choose one ledger.');
   const missing = Object.keys(LIMITS).filter((name) => !text(name));
   if (flag === '1' && missing.length > 0)
@@ -148,7 +162,7 @@ export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
     ...(confirm === undefined ? {} : { confirm }),
     ...(secret === undefined ? {} : { confirmSecret: secret }),
     ...(ttl === undefined ? {} : { confirmTtl: Number(ttl) * 1000 }),
-    redisUrl: text('WALLET_MCP_REDIS_URL'),
+    redisUrl,
     ledger,
     timeZone: text('WALLET_MCP_TIME_ZONE'),
   };

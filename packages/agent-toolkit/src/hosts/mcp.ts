@@ -58,6 +58,7 @@ async function askPerson(
   mcp: McpServer,
   tool: WalletTool,
   args: Record<string, unknown>,
+  signal: AbortSignal,
 ): Promise<ToolResult> {
   const preview = await tool.execute(args);
   const token = preview.data?.['confirmationToken'];
@@ -66,15 +67,25 @@ async function askPerson(
   let approved = false;
   let said = 'no answer';
   try {
-    const answer = await mcp.server.elicitInput({
-      mode: 'form',
-      message: `Approve this payment action?\n${preview.text.split('\nAsk the user')[0] ?? ''}`,
-      requestedSchema: APPROVE,
-    });
+    const answer = await mcp.server.elicitInput(
+      {
+        mode: 'form',
+        message: `Approve this payment action?\n${preview.text.split('\nAsk the user')[0] ?? ''}`,
+        requestedSchema: APPROVE,
+      },
+      { signal },
+    );
     approved = answer.action === 'accept' && answer.content?.['approve'] === true;
     said = answer.action;
   } catch (error) {
     said = error instanceof Error ? error.message : String(error);
+  }
+  // The client gave up on this call (its timeout, a stop): its model was told it failed and may ask
+  // again, so a yes that comes after must not act.
+  if (approved && signal.aborted) {
+    return refused(`The call was cancelled before the user's answer came, so nothing was sent.`, {
+      refusedBy: 'cancelled',
+    });
   }
   if (!approved) {
     return refused(
@@ -127,7 +138,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       annotations: tool.annotations,
     })),
   }));
-  mcp.server.setRequestHandler(CALL, async (request): Promise<CallToolResult> => {
+  mcp.server.setRequestHandler(CALL, async (request, extra): Promise<CallToolResult> => {
     const tool = tools.get(request.params.name);
     if (tool === undefined) {
       return toCallResult({
@@ -136,10 +147,12 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       });
     }
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    const canAsk = mcp.server.getClientCapabilities()?.elicitation !== undefined;
+    // The form this server sends (an empty elicitation capability means form); a client that asks only
+    // by URL would refuse it, and the person, who saw nothing, would be reported as saying no.
+    const canAsk = mcp.server.getClientCapabilities()?.elicitation?.form !== undefined;
     const ask = asking.get(tool.name);
     if (canAsk && ask !== undefined && !tool.annotations.readOnlyHint && !('confirmationToken' in args)) {
-      return toCallResult(await askPerson(mcp, ask, args));
+      return toCallResult(await askPerson(mcp, ask, args, extra.signal));
     }
     return toCallResult(await tool.execute(args));
   });

@@ -1,5 +1,5 @@
 /** The one path of every money call: limits, preview or token check, one ledger step, send; amounts return only when nothing acted. */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { IdempotencyError, ResponseValidationError, isWalletError } from '@wallet/node';
 import type { ToolContext } from './options.js';
 import { canonical, tokenProblemText, type TokenProblem } from '../spending/confirm.js';
@@ -19,6 +19,8 @@ export interface MoneyCall {
   sent: Record<string, unknown>;
   reference: string;
   token: string | undefined;
+  /** The host's id of this call (the AI SDK's toolCallId), which runs again when an approval is sent twice. */
+  callId: string | undefined;
   /** The most this call can move, known before sending. */
   amount: number;
   /** A refund's charge paid this much: the ledger's step refuses refunds counted past it. */
@@ -89,6 +91,16 @@ async function preview(ctx: ToolContext, call: MoneyCall): Promise<ToolResult> {
   });
 }
 
+// How long a host's call id stays spent: longer than any chat a person would send again.
+const CALL_ID_TTL_MS = 86_400_000;
+
+// A host's call id with its arguments, spent like a token: the same approved call run again acts once.
+function onceOf(call: MoneyCall): { id: string; ttlMs: number } | undefined {
+  if (call.token !== undefined || call.callId === undefined) return undefined;
+  const hash = createHash('sha256').update(`${call.callId}\n${callOf(call.tool, call.args)}`);
+  return { id: `wai_${hash.digest('base64url').slice(0, 32)}`, ttlMs: CALL_ID_TTL_MS };
+}
+
 /** Runs a money call through every check, then sends it. Never throws. @internal */
 export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<ToolResult> {
   const perCall = overLimit(ctx.limits, call.kind, 'per', call.amount);
@@ -98,9 +110,10 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
   const checked = token === undefined ? undefined : await tokenProblem(ctx, call, token);
   if (checked !== undefined && checked !== 'repeat')
     return refused(tokenProblemText(checked, call.tool), { refusedBy: `token_${checked}` });
+  const once = onceOf(call);
   const begun = await ctx.ledger.begin({
     // The token is the idempotency key: a model that sends the confirmed call twice moves money once.
-    key: token ?? `wak_${randomUUID()}`,
+    key: token ?? once?.id ?? `wak_${randomUUID()}`,
     tool: call.tool,
     reference: call.reference,
     kind: call.kind,
@@ -109,7 +122,9 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
     limit: dailyLimit(ctx.limits, call.kind),
     ...(call.paid === undefined ? {} : { paid: call.paid }),
     ...(token === undefined ? {} : { token: { id: token, ttlMs: ctx.confirmer.ttlMs } }),
+    ...(once === undefined ? {} : { token: once }),
   });
+  if (begun.state === 'token_used' && once !== undefined) return ranOnce(call.tool);
   if (begun.state === 'token_used')
     return refused(tokenProblemText('used', call.tool), { refusedBy: 'token_used' });
   if (begun.state === 'in_flight') return inFlight(call.tool, begun.entry);
@@ -123,6 +138,14 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
     return refused(tokenProblemText('repeated', call.tool), { refusedBy: 'token_repeated' });
   }
   return send(ctx, call, begun.entry, begun.state === 'repeat');
+}
+
+// The same host call run again after it acted (an approval sent twice): it was approved once.
+function ranOnce(tool: MoneyToolName): ToolResult {
+  return refused(
+    `Refused: nothing was sent. This same ${tool} call (the same tool call, with the same arguments) was already run once, and one approval moves money once. Check the result with get_charge (it lists the refunds this toolkit journaled). Only if the user wants another, separate operation: make a new ${tool} call for the user to approve.`,
+    { refusedBy: 'call_used' },
+  );
 }
 
 /** A refund past what the charge paid, less the refunds journaled for it: nothing is sent. @internal */

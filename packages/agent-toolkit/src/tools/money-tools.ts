@@ -4,14 +4,14 @@ import type { ToolRun } from './options.js';
 import { overLimit, limitRefused } from '../spending/limits.js';
 import { callOf, overPaid, runMoneyCall } from './money-flow.js';
 import { countedRefunds, repeats } from '../spending/ledger.js';
-import { dispatchResult, refundResult, refused } from '../answers/report.js';
+import { dispatchResult, inNaira, refundResult, refused } from '../answers/report.js';
 import { amountText, dataLine } from '../answers/words.js';
 
 // dispatch_charge's checked input (shapes.ts), where bankId is optional.
 type DispatchArgs = ResolveHandleParams & Omit<DispatchParams, 'bankId'> & { bankId?: string };
 
 /** dispatch_charge: resolve, pick the bank, dispatch; the amount is known before anything is sent. @internal */
-export const dispatchCharge: ToolRun = (ctx, args, token) => {
+export const dispatchCharge: ToolRun = (ctx, args, token, callId) => {
   const { handle, amount, reference, authChannel, bankId, description } = args as unknown as DispatchArgs;
   const bankWords =
     bankId === undefined ? "the customer's first bank with an active mandate" : 'the bank named';
@@ -22,6 +22,7 @@ export const dispatchCharge: ToolRun = (ctx, args, token) => {
     sent: args,
     reference,
     token,
+    callId,
     amount,
     summary: `send a payment prompt for ${amountText(amount)} to the customer below, debiting ${bankWords}`,
     async send(key) {
@@ -56,7 +57,7 @@ export const dispatchCharge: ToolRun = (ctx, args, token) => {
 };
 
 /** refund_charge: always an explicit amount (asked, or what the journal leaves), so nothing beyond the count is refunded. @internal */
-export const refundCharge: ToolRun = async (ctx, args, token) => {
+export const refundCharge: ToolRun = async (ctx, args, token, callId) => {
   const { reference, amount: requested, reason } = args as unknown as RefundParams;
   // An explicit amount over the limit is refused before even a verify is sent.
   const perCall = requested === undefined ? undefined : overLimit(ctx.limits, 'refunds', 'per', requested);
@@ -66,6 +67,13 @@ export const refundCharge: ToolRun = async (ctx, args, token) => {
     return refused(
       `Refused: the charge is not paid (SUCCESS), so there is nothing to refund and nothing was sent.\n${dataLine('Its status', tx.status)}`,
       { refusedBy: 'status', status: tx.status },
+    );
+  }
+  // Limits and the journal count Kobo: an amount in another currency would pass them unmeasured.
+  if (!inNaira(tx)) {
+    return refused(
+      `Refused: nothing was sent. The service reports this charge in another currency than Naira (NGN), and this toolkit counts every amount and limit in Kobo, so it cannot refund it: tell the user a person must.\n${dataLine('Its currency', tx.currency)}`,
+      { refusedBy: 'currency' },
     );
   }
   const { refunds, counted } = countedRefunds(await ctx.ledger.journal(reference));
@@ -83,6 +91,7 @@ export const refundCharge: ToolRun = async (ctx, args, token) => {
     sent,
     reference,
     token,
+    callId,
     amount,
     paid: tx.amount,
     summary: `refund ${what} of a charge paid ${amountText(tx.amount)}`,

@@ -80,11 +80,12 @@ export interface ToolContext {
   now: () => number;
 }
 
-/** A tool's run: its checked arguments, and apart from them a money tool's confirmationToken. @internal */
+/** A tool's run: its checked arguments, and apart from them a money tool's confirmationToken and the host's call id. @internal */
 export type ToolRun = (
   ctx: ToolContext,
   args: Record<string, unknown>,
   token: string | undefined,
+  callId?: string,
 ) => Promise<ToolResult>;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -42,8 +42,12 @@ export interface WalletTool {
   inputSchema: JsonSchema;
   /** MCP annotations. */
   annotations: ToolAnnotations;
-  /** Runs the tool. Never throws: a refusal or failure is a result with `isError: true`. */
-  execute(input: unknown): Promise<ToolResult>;
+  /**
+   * Runs the tool. Never throws: a refusal or failure is a result with `isError: true`. `toolCallId`
+   * is the host's id of this call (the AI SDK's): a money call run again under the same id with the
+   * same input (an approval sent twice) moves money once.
+   */
+  execute(input: unknown, call?: { toolCallId?: string }): Promise<ToolResult>;
 }
 
 type Shape = Record<string, z.ZodType>;

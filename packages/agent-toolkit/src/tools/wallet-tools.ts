@@ -41,7 +41,7 @@ function makeTool(ctx: ToolContext, name: ToolName): WalletTool {
       idempotentHint: !money,
       openWorldHint: true,
     },
-    async execute(raw) {
+    async execute(raw, host) {
       try {
         // The SDK's own rules and messages ("did you mean" for a misspelled key).
         const parsed = check(schema, raw ?? {});
@@ -54,7 +54,8 @@ function makeTool(ctx: ToolContext, name: ToolName): WalletTool {
           });
         }
         const { confirmationToken, ...args } = parsed.value as Record<string, unknown>;
-        return await run(ctx, args, confirmationToken as string | undefined);
+        const callId = typeof host?.toolCallId === 'string' ? host.toolCallId : undefined;
+        return await run(ctx, args, confirmationToken as string | undefined, callId);
       } catch (error) {
         // A money call answers its own errors once sent: these come before, or from a read.
         const { text, error: data } = errorResult(error, doing);
