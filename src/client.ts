@@ -24,7 +24,7 @@ import { createTransport, type Transport } from './core/transport.js';
 import { ValidationError, WalletError, type ValidationIssue } from './errors/base.js';
 import { isQuoted } from './internal/values.js';
 import { platform } from './platform/index.js';
-import { proxyProblem, settleProxy } from './platform/proxy.js';
+import { PROXY_UNUSABLE, proxyProblem, settleProxy } from './platform/proxy.js';
 import { Charges, Refunds } from './resources/charges.js';
 
 /** The SDK's version, sent in the `User-Agent`. A test keeps it equal to package.json's. */
@@ -268,6 +268,9 @@ export function resolveConfig(given: ClientOptions, version: string): Config {
         : undefined;
   const proxy = settleProxy(options.proxy, vars, url, own);
   if (proxy.problem) issues.push(proxy.problem);
+  // Bun, Deno and Fetch runtimes send through their own fetch, which cannot take this URL: never past it.
+  if (proxy.route?.source === 'the proxy option' && !platform.createAgent)
+    issues.push({ path: 'proxy', message: PROXY_UNUSABLE });
   // A key of the wrong shape is never used, but it is scrubbed all the same; so are proxy credentials.
   const scrub = createScrubber(typeof apiKey === 'string' ? apiKey : '', proxy.secrets);
   const levelFromEnv = options.logLevel === undefined;

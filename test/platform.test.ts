@@ -51,6 +51,18 @@ describe('each runtime gets its entry by export condition', () => {
     ]);
     expect(webhook).toEqual(['WalletError', 'browser_refused']);
   });
+
+  it('the browser entry refuses signWebhook its secret as the verifiers do, not pointing at them', () => {
+    const code = `const { signWebhook } = await import('@wallet/node/webhooks');
+      try { signWebhook({ event: 'charge.success' }, 'whsec'); console.log('[]'); }
+      catch (e) { console.log(JSON.stringify([e.name, e.code, e.message])); }`;
+    const seen = JSON.parse(modulesLoadedBy('esm', code, ['browser']).stdout) as string[];
+    expect(seen).toEqual([
+      'WalletError',
+      'browser_refused',
+      expect.stringMatching(/must never reach a browser/),
+    ]);
+  });
 });
 
 describe('the built files', () => {

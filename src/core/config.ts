@@ -48,7 +48,8 @@ export interface ClientOptions {
    * A proxy for the client's own connections (plain HTTP to an `http:` service, a CONNECT tunnel to
    * `https:`): its URL, `http://user:password@proxy.internal:3128`, or `'env'` to read `HTTPS_PROXY`,
    * `HTTP_PROXY` and `NO_PROXY` as Node does. Credentials are scrubbed like the key. Unused with your
-   * own `dispatcher` or `fetch`.
+   * own `dispatcher` or `fetch`. A URL is refused on Bun, Deno and Fetch runtimes, whose `fetch` cannot
+   * take one (Bun's and Deno's read the proxy variables themselves).
    * @default undefined, or 'env' when NODE_USE_ENV_PROXY=1
    */
   proxy?: string | undefined;

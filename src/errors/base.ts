@@ -133,13 +133,6 @@ export function isKind(value: unknown, kind: WalletErrorName): boolean {
   return false;
 }
 
-// The SDK class a constructor is or extends: the nearest one that declares its own `kind`.
-function sdkKind(target: unknown): WalletErrorName {
-  let c = target as { kind?: WalletErrorName } | null;
-  while (c && !Object.hasOwn(c, 'kind')) c = Object.getPrototypeOf(c) as typeof c;
-  return c?.kind ?? 'WalletError';
-}
-
 /** What an API call tells about itself on every error it ends in. */
 export interface CallInfo {
   /** Method and path template of the call, for example `POST /v1/refunds`. */
@@ -198,7 +191,12 @@ export class WalletError extends Error {
   constructor(message: string, code?: WalletErrorCode, options?: WalletErrorOptions) {
     // A plain-data copy of the cause, so that console.error(error) can neither throw nor show what it holds.
     super(message, options?.cause === undefined ? undefined : { cause: safeCopy(options.cause) });
-    const kind = sdkKind(new.target);
+    // The SDK class this is or extends: the nearest one that declares its own `kind`. Walked here, not
+    // in a helper: terser (webpack's minifier) inlines a helper given `new.target` into a function of
+    // its own, where `new.target` is undefined, and every error became a plain WalletError.
+    let c: { kind?: WalletErrorName } | null = new.target;
+    while (c && !Object.hasOwn(c, 'kind')) c = Object.getPrototypeOf(c) as typeof c;
+    const kind = c?.kind ?? 'WalletError';
     this.code = code ?? TREE[kind][1];
     Object.defineProperty(this, BRAND, { value: kind });
     const call = options?.call;

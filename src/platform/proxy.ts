@@ -29,6 +29,10 @@ export interface ProxySettings {
 
 type Vars = Readonly<Record<string, string | undefined>>;
 
+/** The `proxy` option where the client sends through the runtime's fetch (Bun, Deno, Fetch runtimes). */
+export const PROXY_UNUSABLE =
+  'is set, but this runtime sends through its own fetch, which cannot use a proxy URL: calls would go out directly. Remove it; on Bun and Deno set HTTPS_PROXY or HTTP_PROXY instead, which their fetch reads itself';
+
 const PROXY_VARS = ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'] as const;
 
 /** A variable the way Node reads it: the uppercase name, else the lowercase one. */

@@ -263,6 +263,8 @@ function toBody(payload: unknown): string {
  * ```
  */
 export function signWebhook(payload: unknown, secret: string): SignedWebhook {
+  // The browser build: refused as the verifiers refuse, not with advice to call them.
+  if (platform.refusal) throw new WalletError(platform.refusal, 'browser_refused');
   if (typeof secret !== 'string' || secret.length === 0) {
     // Named as the verifiers name it: a Buffer is not empty, and a number is named by its type only.
     const given: unknown = secret;

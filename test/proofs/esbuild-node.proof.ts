@@ -1,8 +1,9 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { build, type Message } from 'esbuild';
+import { minify } from 'terser';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 
 import { expectMerchantFlow, expectWebhooks, merchantProject, runCli, servedSandbox } from './harness.js';
@@ -111,3 +112,40 @@ describe.each(formats)(
     );
   },
 );
+
+// webpack's production build minifies with terser (compress passes: 2, its default), which inlined
+// the error constructor's class lookup into a function of its own where `new.target` is undefined.
+describe('the same bundle minified by terser as webpack minifies it', () => {
+  proof(
+    'runs the whole flow, each error keeping its class and code; a forgery still answered 400',
+    async () => {
+      const bundled = await build({
+        absWorkingDir: app.dir,
+        entryPoints: ['main.ts'],
+        bundle: true,
+        platform: 'node',
+        target: 'node20',
+        format: 'esm',
+        write: false,
+        logLevel: 'silent',
+      });
+      const minified = await minify(bundled.outputFiles[0]!.text, { module: true, compress: { passes: 2 } });
+      const deployed = mkdtempSync(join(tmpdir(), 'wallet-minified-'));
+      writeFileSync(join(deployed, 'app.mjs'), minified.code!);
+      const served = await servedSandbox();
+      try {
+        const report = await runCli(process.execPath, ['app.mjs'], {
+          cwd: deployed,
+          env: { SCENARIO_INPUT: JSON.stringify(served.input) },
+          timeoutMs: 30_000,
+        });
+        expectMerchantFlow(report, served.sandbox, served.input);
+        expect(report.flow).toMatchObject({ value: { overRefund: { code: 'unprocessable_entity' } } });
+        expectWebhooks(report, served.input, 'works');
+      } finally {
+        await served.close();
+        rmSync(deployed, { recursive: true, force: true });
+      }
+    },
+  );
+});

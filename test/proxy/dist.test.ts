@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { modulesLoadedByAsync, packagesIn } from '../helpers/loaded-modules.js';
+import { modulesLoadedBy, modulesLoadedByAsync, packagesIn } from '../helpers/loaded-modules.js';
 import { CERT, loopback } from './proxies.js';
 
 const { service, proxy } = loopback();
@@ -60,5 +60,27 @@ describe.each(['esm', 'cjs'] as const)('the built package (%s) behind a proxy', 
     expect(run.dist).toContain(`undici-proxy.${ext}`);
     expect(run.dist).not.toContain(`undici-agent.${ext}`);
     expect(run.packages).toEqual([]);
+  });
+});
+
+describe.each([
+  ['Bun/Deno', 'bun'],
+  ['Fetch runtime', 'workerd'],
+])('the %s build, whose fetch cannot take a proxy URL', (_, condition) => {
+  it('refuses the proxy option at construction, never sending past it', () => {
+    // Nothing listens on port 9: a call that went out directly would end in a ConnectionError.
+    const code = `const { Wallet } = await import('@wallet/node');
+        try {
+          const wallet = new Wallet({ apiKey: 'sk_test_proxy_dist', baseUrl: 'http://127.0.0.1:9', proxy: 'http://user:proxy-secret-1@127.0.0.1:9', maxRetries: 0 });
+          await wallet.charges.verify('order_1042').catch((e) => console.log(JSON.stringify([e.name, e.message])));
+        } catch (e) { console.log(JSON.stringify([e.name, e.code, e.issues])); }`;
+    const [name, errorCode, issues] = JSON.parse(modulesLoadedBy('esm', code, [condition]).stdout) as [
+      string,
+      string,
+      { path: string; message: string }[],
+    ];
+    expect([name, errorCode]).toEqual(['ValidationError', 'invalid_request']);
+    expect(issues).toEqual([{ path: 'proxy', message: expect.stringMatching(/directly/) as string }]);
+    expect(JSON.stringify(issues)).not.toContain('proxy-secret-1');
   });
 });
