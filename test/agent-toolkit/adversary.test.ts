@@ -158,6 +158,17 @@ it('a verify in another currency: no Naira amount claimed, and a full refund nei
   await record('verify in another currency, full refund', 'h1', ledger, 'refunds');
 });
 
+it('a status named like a JavaScript built-in (constructor, toString) is told as one the toolkit does not know', async () => {
+  await paid('k1', 100_000);
+  const { tools } = setup(false);
+  for (const status of ['constructor', 'toString', '__proto__']) {
+    fault(verifyGet, { kind: 'rewrite', edit: (d) => (d['status'] = status) });
+    const seen = await tools['get_charge']!.execute({ reference: 'k1' });
+    expect(seen.text).toContain('a status this toolkit does not know');
+    expect(seen.text).not.toMatch(/native code|\[object Object\]/);
+  }
+});
+
 it('a refund answer for another amount, or a 502 after the refund: counted until the repeat proves it', async () => {
   await paid('e1', 100_000);
   await paid('e2', 100_000);

@@ -35,15 +35,17 @@ const REFUND_STATUS: Record<string, string> = {
 
 /** What a charge status means, for a model. @internal */
 export function chargeStatusMeaning(status: string): string {
-  return (
-    CHARGE_STATUS[status] ??
-    'a status this toolkit does not know: treat it as not paid and check again later with get_charge'
-  );
+  // Own names only: a status the service names `constructor` or `toString` is one it does not know.
+  return Object.hasOwn(CHARGE_STATUS, status)
+    ? CHARGE_STATUS[status]!
+    : 'a status this toolkit does not know: treat it as not paid and check again later with get_charge';
 }
 
 /** What a refund status means, for a model. @internal */
 export function refundStatusMeaning(status: string): string {
-  return REFUND_STATUS[status] ?? 'a refund status this toolkit does not know: check the charge later';
+  return Object.hasOwn(REFUND_STATUS, status)
+    ? REFUND_STATUS[status]!
+    : 'a refund status this toolkit does not know: check the charge later';
 }
 
 /** The error part of a tool result's `data`. */
