@@ -12,7 +12,14 @@ import type { AddressInfo } from 'node:net';
 import * as undici7 from 'undici';
 import type * as Undici8 from 'undici8';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BadRequestError, ConnectionError, RateLimitError, Wallet, type Dispatcher } from '@wallet/node';
+import {
+  BadRequestError,
+  ConnectionError,
+  ConnectionTimeoutError,
+  RateLimitError,
+  Wallet,
+  type Dispatcher,
+} from '@wallet/node';
 import { paid, refunded, TEST_KEY } from './helpers/mock-service.js';
 import { startProxy, type TestProxy } from './proxy/proxies.js';
 
@@ -192,6 +199,24 @@ function suite(name: string, load: () => Undici | undefined) {
       expect(error).toBeInstanceOf(BadRequestError);
       expect(error).toMatchObject({ status: 400, outcomeUnknown: false, message: 'refused with 400' });
       expect(sent).toBe(1);
+    });
+
+    it("RetryAgent waiting out a 503's Retry-After: the call's timeout still ends the verify", async () => {
+      const agent = new (u().RetryAgent)(new (u().Agent)());
+      const wallet = new Wallet({
+        apiKey: TEST_KEY,
+        baseUrl: origin,
+        dispatcher: agent,
+        maxRetries: 0,
+        timeout: 200,
+        defaultHeaders: { 'x-answer': '503' }, // Retry-After: 1, five times over
+      });
+      const started = performance.now();
+      const error = await wallet.charges.verify('order_1042').catch((e: unknown) => e);
+      const took = performance.now() - started;
+      await agent.destroy(); // its retries go on, the merchant's to stop
+      expect(error).toBeInstanceOf(ConnectionTimeoutError);
+      expect(took).toBeLessThan(3_000); // its five tries take 5 s
     });
 
     it("a connection refused through the merchant's Agent: a ConnectionError, nothing sent", async () => {

@@ -64,15 +64,15 @@ class UndiciExchange implements DispatchHandler, Stoppable {
   }
 
   stop(reason: unknown): void {
-    if (this.#complete) {
-      this.#decoder?.destroy();
-      this.#end(this.#deadline.failure(reason));
-    } else if (this.#controller) this.#controller.abort(reason as Error);
+    if (this.#complete) this.#decoder?.destroy();
+    else if (this.#controller) this.#controller.abort(reason as Error);
     else {
       // Still queued for a connection: nothing was written. undici drops it when it reaches a socket.
       this.#reason = reason;
-      this.#end({ ...this.#deadline.failure(reason), reached: false } as AttemptResult);
+      return this.#end({ ...this.#deadline.failure(reason), reached: false } as AttemptResult);
     }
+    // Settled here, not on undici's word: an abort while a RetryAgent waits between tries ends nothing.
+    this.#end(this.#deadline.failure(reason));
   }
 
   // `released`: undici frees the socket a turn after the answer ends; settling after it, on the real
