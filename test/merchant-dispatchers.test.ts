@@ -219,6 +219,24 @@ function suite(name: string, load: () => Undici | undefined) {
       expect(took).toBeLessThan(3_000); // its five tries take 5 s
     });
 
+    it('RetryAgent retrying POSTs: a refund whose call ended is not sent again by its next try', async () => {
+      const agent = new (u().RetryAgent)(new (u().Agent)(), { methods: ['GET', 'POST'] });
+      const wallet = new Wallet({
+        apiKey: TEST_KEY,
+        baseUrl: origin,
+        dispatcher: agent,
+        maxRetries: 0,
+        timeout: 200,
+        defaultHeaders: { 'x-answer': '503' }, // Retry-After: 1
+      });
+      const from = seen.length;
+      const error = await wallet.refunds.create(refund).catch((e: unknown) => e);
+      await new Promise((resolve) => setTimeout(resolve, 1_500)); // past the agent's next try
+      await agent.destroy();
+      expect(error).toMatchObject({ outcomeUnknown: true });
+      expect(seen.length - from).toBe(1);
+    });
+
     it("a connection refused through the merchant's Agent: a ConnectionError, nothing sent", async () => {
       const agent = new (u().Agent)();
       const dead = new Wallet({

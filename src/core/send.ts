@@ -24,9 +24,8 @@ function flatten(headers: RawHeaders, into: Record<string, string>): void {
   }
 }
 
-// undici's retry interceptor (RetryAgent) and its responseError interceptor hand a 4xx or 5xx on as an
-// error carrying it: the service's answer (a 429 that did nothing), never a lost connection. Not a
-// retry error of a 2xx (a resumed body gone wrong), nor anything unreadable (a revoked proxy).
+// undici's retry interceptor (RetryAgent) and responseError hand a 3xx-5xx on as an error carrying it:
+// the service's answer (a 429 that did nothing), not a lost connection. A retry error of a 2xx is not.
 type Carried = { status: number; headers: Record<string, string>; text: string };
 function carriedAnswer(error: unknown): Carried | undefined {
   try {
@@ -37,7 +36,7 @@ function carriedAnswer(error: unknown): Carried | undefined {
     if (typeof headers === 'object' && headers !== null) flatten(headers as RawHeaders, flat);
     return { status, headers: flat, text: typeof body === 'string' ? body : (JSON.stringify(body) ?? '') };
   } catch {
-    return undefined;
+    return undefined; // a revoked proxy, a throwing getter: no answer to read
   }
 }
 
@@ -97,7 +96,8 @@ class UndiciExchange implements DispatchHandler, Stoppable {
   }
 
   onRequestStart(controller: DispatchController): void {
-    if (this.#reason !== undefined) controller.abort(this.#reason as Error);
+    // Started after the attempt ended (it waited for a socket, or a RetryAgent tries again): not sent.
+    if (this.#settled) controller.abort((this.#reason ?? new Error('The attempt has ended')) as Error);
     else this.#controller = controller;
   }
 
