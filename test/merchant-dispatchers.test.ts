@@ -12,7 +12,14 @@ import type { AddressInfo } from 'node:net';
 import * as undici7 from 'undici';
 import type * as Undici8 from 'undici8';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectionError, Wallet, type Dispatcher } from '@wallet/node';
+import {
+  BadRequestError,
+  ConnectionError,
+  ConnectionTimeoutError,
+  RateLimitError,
+  Wallet,
+  type Dispatcher,
+} from '@wallet/node';
 import { paid, refunded, TEST_KEY } from './helpers/mock-service.js';
 import { startProxy, type TestProxy } from './proxy/proxies.js';
 
@@ -49,12 +56,17 @@ const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   req.on('end', () => {
     const key = req.headers['x-idempotency-key'];
     const via = req.headers['x-via'];
+    const answer = req.headers['x-answer']; // an error status this call is to be answered with
     seen.push({
       method: req.method ?? '',
       path: req.url ?? '',
       key: typeof key === 'string' ? key : undefined,
       via: typeof via === 'string' ? via : undefined,
     });
+    if (typeof answer === 'string') {
+      res.writeHead(Number(answer), { 'content-type': 'application/json', 'retry-after': '1' });
+      return res.end(JSON.stringify({ status: 'error', message: `refused with ${answer}` }));
+    }
     const data = req.method === 'POST' ? { ...refunded, reference: 'order_1042' } : paid;
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ status: 'success', data }));
@@ -87,6 +99,21 @@ async function exchange(dispatcher: object, baseUrl = origin) {
   const refundDone = await wallet.refunds.create(refund).withResponse();
   await wallet.close();
   return { charge, refund: refundDone, seen: seen.slice(from) };
+}
+
+/** A refund the service refuses with `status`, through `dispatcher`: its error, and how often it was sent. */
+async function refusedRefund(dispatcher: object, status: number, maxRetries = 2) {
+  const from = seen.length;
+  const wallet = new Wallet({
+    apiKey: TEST_KEY,
+    baseUrl: origin,
+    dispatcher: dispatcher as Dispatcher,
+    maxRetries,
+    defaultHeaders: { 'x-answer': String(status) },
+  });
+  const error = await wallet.refunds.create(refund).catch((e: unknown) => e);
+  await wallet.close();
+  return { error, sent: seen.length - from };
 }
 
 function suite(name: string, load: () => Undici | undefined) {
@@ -154,6 +181,60 @@ function suite(name: string, load: () => Undici | undefined) {
       const result = await exchange(composed);
       await agent.close();
       expect(result.seen.map((s) => s.via)).toEqual([name, name]);
+    });
+
+    // Both interceptors hand the answer on as an error (UND_ERR_REQ_RETRY, UND_ERR_RESPONSE).
+    it('RetryAgent: a refund answered 429 is the rate limit, nothing done, not a lost connection', async () => {
+      const agent = new (u().RetryAgent)(new (u().Agent)());
+      const { error } = await refusedRefund(agent, 429, 0);
+      await agent.close();
+      expect(error).toBeInstanceOf(RateLimitError);
+      expect(error).toMatchObject({ status: 429, retryAfter: 1, outcomeUnknown: false });
+    });
+
+    it('compose(interceptors.responseError()): a refund refused 400 is final, sent once', async () => {
+      const agent = new (u().Agent)();
+      const { error, sent } = await refusedRefund(agent.compose(u().interceptors.responseError()), 400);
+      await agent.close();
+      expect(error).toBeInstanceOf(BadRequestError);
+      expect(error).toMatchObject({ status: 400, outcomeUnknown: false, message: 'refused with 400' });
+      expect(sent).toBe(1);
+    });
+
+    it("RetryAgent waiting out a 503's Retry-After: the call's timeout still ends the verify", async () => {
+      const agent = new (u().RetryAgent)(new (u().Agent)());
+      const wallet = new Wallet({
+        apiKey: TEST_KEY,
+        baseUrl: origin,
+        dispatcher: agent,
+        maxRetries: 0,
+        timeout: 200,
+        defaultHeaders: { 'x-answer': '503' }, // Retry-After: 1, five times over
+      });
+      const started = performance.now();
+      const error = await wallet.charges.verify('order_1042').catch((e: unknown) => e);
+      const took = performance.now() - started;
+      await agent.destroy(); // its retries go on, the merchant's to stop
+      expect(error).toBeInstanceOf(ConnectionTimeoutError);
+      expect(took).toBeLessThan(3_000); // its five tries take 5 s
+    });
+
+    it('RetryAgent retrying POSTs: a refund whose call ended is not sent again by its next try', async () => {
+      const agent = new (u().RetryAgent)(new (u().Agent)(), { methods: ['GET', 'POST'] });
+      const wallet = new Wallet({
+        apiKey: TEST_KEY,
+        baseUrl: origin,
+        dispatcher: agent,
+        maxRetries: 0,
+        timeout: 200,
+        defaultHeaders: { 'x-answer': '503' }, // Retry-After: 1
+      });
+      const from = seen.length;
+      const error = await wallet.refunds.create(refund).catch((e: unknown) => e);
+      await new Promise((resolve) => setTimeout(resolve, 1_500)); // past the agent's next try
+      await agent.destroy();
+      expect(error).toMatchObject({ outcomeUnknown: true });
+      expect(seen.length - from).toBe(1);
     });
 
     it("a connection refused through the merchant's Agent: a ConnectionError, nothing sent", async () => {

@@ -14,8 +14,31 @@ import type { AttemptRequest, AttemptResult, FetchFunction, Sender } from './typ
 // one too large to read, or a failure saying whether the request may have reached the service.
 
 type Settle = (result: AttemptResult) => void;
-
 type RealSetImmediate = Platform['realSetImmediate'];
+type RawHeaders = Record<string, string | string[] | undefined>;
+// Repeated headers joined, as fetch's Headers joins them.
+function flatten(headers: RawHeaders, into: Record<string, string>): void {
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
+    if (value !== undefined) into[name] = typeof value === 'string' ? value : value.join(', ');
+  }
+}
+
+// undici's retry interceptor (RetryAgent) and responseError hand a 3xx-5xx on as an error carrying it:
+// the service's answer (a 429 that did nothing), not a lost connection. A retry error of a 2xx is not.
+type Carried = { status: number; headers: Record<string, string>; text: string };
+function carriedAnswer(error: unknown): Carried | undefined {
+  try {
+    const { code, statusCode: status, headers, body } = error as Record<string, unknown>;
+    if (code !== 'UND_ERR_REQ_RETRY' && code !== 'UND_ERR_RESPONSE') return undefined;
+    if (typeof status !== 'number' || !Number.isInteger(status) || status < 300 || status > 599) return;
+    const flat: Record<string, string> = {};
+    if (typeof headers === 'object' && headers !== null) flatten(headers as RawHeaders, flat);
+    return { status, headers: flat, text: typeof body === 'string' ? body : (JSON.stringify(body) ?? '') };
+  } catch {
+    return undefined; // a revoked proxy, a throwing getter: no answer to read
+  }
+}
 
 /** One exchange as undici's dispatch handler (7 and 8), settled by whatever ends it first. */
 class UndiciExchange implements DispatchHandler, Stoppable {
@@ -40,15 +63,15 @@ class UndiciExchange implements DispatchHandler, Stoppable {
   }
 
   stop(reason: unknown): void {
-    if (this.#complete) {
-      this.#decoder?.destroy();
-      this.#end(this.#deadline.failure(reason));
-    } else if (this.#controller) this.#controller.abort(reason as Error);
+    if (this.#complete) this.#decoder?.destroy();
+    else if (this.#controller) this.#controller.abort(reason as Error);
     else {
       // Still queued for a connection: nothing was written. undici drops it when it reaches a socket.
       this.#reason = reason;
-      this.#end({ ...this.#deadline.failure(reason), reached: false } as AttemptResult);
+      return this.#end({ ...this.#deadline.failure(reason), reached: false } as AttemptResult);
     }
+    // Settled here, not on undici's word: an abort while a RetryAgent waits between tries ends nothing.
+    this.#end(this.#deadline.failure(reason));
   }
 
   // `released`: undici frees the socket a turn after the answer ends; settling after it, on the real
@@ -73,21 +96,15 @@ class UndiciExchange implements DispatchHandler, Stoppable {
   }
 
   onRequestStart(controller: DispatchController): void {
-    if (this.#reason !== undefined) controller.abort(this.#reason as Error);
+    // Started after the attempt ended (it waited for a socket, or a RetryAgent tries again): not sent.
+    if (this.#settled) controller.abort((this.#reason ?? new Error('The attempt has ended')) as Error);
     else this.#controller = controller;
   }
 
-  onResponseStart(
-    _: DispatchController,
-    status: number,
-    headers: Record<string, string | string[] | undefined>,
-  ): void {
+  onResponseStart(_: DispatchController, status: number, headers: RawHeaders): void {
     if (status < 200) return; // 1xx (103 Early Hints, 102): the answer is still to come
     this.#status = status;
-    for (const name of Object.keys(headers)) {
-      const value = headers[name];
-      if (value !== undefined) this.#headers[name] = typeof value === 'string' ? value : value.join(', ');
-    }
+    flatten(headers, this.#headers);
     if (!this.#body.fits(this.#headers['content-length'])) return this.#tooLarge();
     const plan = encodingPlan(this.#headers['content-encoding']);
     if (plan.kind === 'unsupported') this.#unsupported = plan.name;
@@ -123,6 +140,12 @@ class UndiciExchange implements DispatchHandler, Stoppable {
   }
 
   onResponseError(_: unknown, error: Error): void {
+    const carried = this.#status === 0 ? carriedAnswer(error) : undefined;
+    if (carried !== undefined) {
+      ({ status: this.#status, headers: this.#headers } = carried);
+      if (!this.#body.push(new TextEncoder().encode(carried.text))) return this.#tooLarge();
+      return this.#answer(carried.text);
+    }
     const failure = this.#deadline.failure(error);
     // Once undici began writing, a code saying "nothing left" (ERR_INVALID_ARG_TYPE from a merchant
     // interceptor's bug) proves nothing; only the SDK's own proxy refusal still does.
