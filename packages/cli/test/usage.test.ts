@@ -3,10 +3,12 @@
  * help, never a key echoed back from a mistyped flag or a file name, and `wallet sandbox`.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 import { describe, expect, it } from 'vitest';
 
-import { CLI_BIN, cleanEnv, wallet } from './helpers/processes.js';
+import { CLI_BIN, cleanEnv, TEST_KEY, wallet } from './helpers/processes.js';
 
 describe('wallet usage', () => {
   it('suggests the command meant, exits 2 on usage errors and 0 for help', async () => {
@@ -46,6 +48,36 @@ describe('wallet usage', () => {
       expect(ran.code, args.join(' ')).toBe(2);
       expect(ran.stderr, args.join(' ')).toContain('sk_');
       expect(ran.stdout + ran.stderr, args.join(' ')).not.toContain('LEAKED');
+    }
+  });
+
+  it('refuses a key typed where a reference goes (exit 2): never sent in a request, never printed', async () => {
+    // `wallet charges verify $KEY` (arguments swapped in a script, the live key pasted beside a test
+    // one): sent, the key would sit in the request's path or body, in every proxy's and server's log.
+    const paths: string[] = [];
+    const server = createServer((req, res) => {
+      paths.push(String(req.url));
+      req.resume().on('end', () => res.writeHead(404).end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const env = { WALLET_SECRET_KEY: TEST_KEY, WALLET_BASE_URL: url };
+      for (const command of [
+        ['charges', 'verify'],
+        ['charges', 'wait'],
+        ['refunds', 'create'],
+      ])
+        for (const pasted of ['sk_live_51Hx9PastedAsTheReference', TEST_KEY]) {
+          const args = ['--json', ...command, pasted];
+          const ran = await wallet(command[0] === 'refunds' ? [...args, '--yes'] : args, { env });
+          expect(ran.code, args.join(' ')).toBe(2);
+          expect(ran.stdout + ran.stderr, args.join(' ')).not.toContain(pasted.slice(8));
+        }
+      expect(paths).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      server.close();
     }
   });
 
