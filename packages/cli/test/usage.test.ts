@@ -3,12 +3,16 @@
  * help, never a key echoed back from a mistyped flag or a file name, and `wallet sandbox`.
  */
 import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
 import { CLI_BIN, cleanEnv, TEST_KEY, wallet } from './helpers/processes.js';
+import { closedPort } from './helpers/servers.js';
 
 describe('wallet usage', () => {
   it('suggests the command meant, exits 2 on usage errors and 0 for help', async () => {
@@ -79,6 +83,34 @@ describe('wallet usage', () => {
       server.closeAllConnections();
       server.close();
     }
+  });
+
+  it('with --json, any failure is one JSON value on stdout, a usage error too (exit 2), no key in it', async () => {
+    // `out=$(wallet --json …)` then `jq .error.code`: an empty stdout is no answer at all.
+    const usage = [
+      ['--json', 'charges', 'verify'],
+      ['charges', 'verify', '--json'],
+      ['--json', 'reconcile', 'missing.csv'],
+      ['--json', '--apikey=sk_live_cli_LEAKED', 'doctor'],
+      ['--json'],
+    ];
+    for (const args of usage) {
+      const ran = await wallet(args);
+      expect(ran.code, args.join(' ')).toBe(2);
+      const parsed = JSON.parse(ran.stdout) as { error: { code: string; message: string } };
+      expect(parsed.error.code, args.join(' ')).toBe('usage');
+      expect(ran.stdout + ran.stderr, args.join(' ')).not.toContain('LEAKED');
+    }
+    // Not a usage error, nor the SDK's: a report that cannot be written (a full disk), exit 1.
+    if (!existsSync('/dev/full')) return;
+    const ledger = join(mkdtempSync(join(tmpdir(), 'wallet-json-')), 'l.csv');
+    writeFileSync(ledger, 'reference,amount,status\nord_1,100,paid\n');
+    const env = { WALLET_SECRET_KEY: TEST_KEY, WALLET_BASE_URL: await closedPort() };
+    const full = await wallet(['--json', 'reconcile', ledger, '--out', '/dev/full', '--retries', '0'], {
+      env,
+    });
+    expect(full.code, full.stderr).toBe(1);
+    expect((JSON.parse(full.stdout) as { error: { message: string } }).error.message).toContain('ENOSPC');
   });
 
   it('wallet sandbox serves the development server with its own flags', async () => {
