@@ -3,7 +3,7 @@
  * help, never a key echoed back from a mistyped flag or a file name, and `wallet sandbox`.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -79,6 +79,37 @@ describe('wallet usage', () => {
           expect(ran.stdout + ran.stderr, args.join(' ')).not.toContain(pasted.slice(8));
         }
       expect(paths).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('refuses an empty --out (--out "$REPORT", the variable unset) before a request or a file (exit 2)', async () => {
+    // It was taken as a file named '': settlements verified the whole ledger and then could not write
+    // its report (exit 1); reconcile also left a stray .origin in the working directory.
+    let requests = 0;
+    const server = createServer((req, res) => {
+      requests++;
+      req.resume().on('end', () => res.writeHead(404).end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const cwd = mkdtempSync(join(tmpdir(), 'wallet-out-'));
+      writeFileSync(join(cwd, 'l.csv'), 'reference,amount,status\nord_1,100,paid\n');
+      writeFileSync(join(cwd, 's.csv'), 'date,credit\n2026-11-21,1.00\n');
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const env = { WALLET_SECRET_KEY: TEST_KEY, WALLET_BASE_URL: url };
+      for (const args of [
+        ['reconcile', 'l.csv', '--out', ''],
+        ['settlements', 'l.csv', '--statement', 's.csv', '--out', ''],
+      ]) {
+        const ran = await wallet(args, { env, cwd });
+        expect(ran.code, args.join(' ')).toBe(2);
+        expect(ran.stderr, args.join(' ')).toContain('--out is empty');
+      }
+      expect(requests).toBe(0);
+      expect(readdirSync(cwd).sort()).toEqual(['l.csv', 's.csv']);
     } finally {
       server.closeAllConnections();
       server.close();
