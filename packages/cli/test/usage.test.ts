@@ -85,6 +85,20 @@ describe('wallet usage', () => {
     }
   });
 
+  it('refuses an empty reference (charges verify "$REF", the variable unset) with exit 2, never a verdict', async () => {
+    // Exit 1 is "not SUCCESS": a script would mark an order unpaid for a variable that was never set.
+    const env = { WALLET_SECRET_KEY: TEST_KEY, WALLET_BASE_URL: 'http://127.0.0.1:9' };
+    for (const args of [
+      ['charges', 'verify', ''],
+      ['charges', 'wait', ' '],
+      ['refunds', 'create', '', '--yes'],
+    ]) {
+      const ran = await wallet(args, { env });
+      expect(ran.code, args.join(' ')).toBe(2);
+      expect(ran.stderr, args.join(' ')).toContain('The reference is empty');
+    }
+  });
+
   it('refuses an empty --out (--out "$REPORT", the variable unset) before a request or a file (exit 2)', async () => {
     // It was taken as a file named '': settlements verified the whole ledger and then could not write
     // its report (exit 1); reconcile also left a stray .origin in the working directory.

@@ -13,9 +13,12 @@ const SECRET_KEY = /\bsk_(?:live|test)_/;
 /**
  * The reference as given, refused when it holds a secret key (arguments swapped in a script, a key
  * pasted in the wrong place): sent, it would sit in the request's path or body, in the logs of every
- * proxy and server on the way, and come back in the error. The message never repeats it.
+ * proxy and server on the way, and come back in the error. The message never repeats it. An empty
+ * one (`"$REF"` unset) is a usage error too: the SDK's refusal exits 1, which reads as not SUCCESS.
  */
 function referenceArg(reference: string): string {
+  if (reference.trim() === '')
+    throw new UsageError('The reference is empty (a variable that is not set?): give the charge reference.');
   if (SECRET_KEY.test(reference))
     throw new UsageError(
       'The reference holds a secret key (sk_…): give the charge reference, never the API key (WALLET_SECRET_KEY). Nothing was sent.',
