@@ -20,6 +20,8 @@ for (const stream of [process.stdout, process.stderr])
     process.exit(process.exitCode ?? PROBLEM);
   });
 
+const NO_COMMAND = 'no command given: the help printed on stderr lists them.';
+
 /** A usage error with `--json`: a script reads stdout, so it gets one JSON value there too (keys cut). */
 function usageData(out: Output, message: string): number {
   out.data({ error: { name: 'UsageError', code: 'usage', message: withoutKeys(message) } });
@@ -35,15 +37,19 @@ async function main(argv: readonly string[]): Promise<number> {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     // `--help` asked for is 0; help shown because no command was given (`wallet`) is a usage error.
-    if (error instanceof CommanderError)
-      return error.exitCode === 0 ? OK : usageData(output(), error.message.replace(/^error: /, ''));
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) return OK;
+      // `wallet webhooks` alone: commander shows that command's help, its message a placeholder.
+      const why = error.code === 'commander.help' ? NO_COMMAND : error.message.replace(/^error: /, '');
+      return usageData(output(), why);
+    }
     throw error;
   }
   const out = output();
   if (run === undefined) {
     // With --json stdout is for the JSON value: the help goes to stderr.
     program.outputHelp({ error: out.json });
-    return usageData(out, 'no command given: wallet --help lists them.');
+    return usageData(out, NO_COMMAND);
   }
   try {
     return await run(out);

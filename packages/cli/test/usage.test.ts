@@ -138,12 +138,14 @@ describe('wallet usage', () => {
       ['--json', 'reconcile', 'missing.csv'],
       ['--json', '--apikey=sk_live_cli_LEAKED', 'doctor'],
       ['--json'],
+      ['--json', 'webhooks'],
     ];
     for (const args of usage) {
       const ran = await wallet(args);
       expect(ran.code, args.join(' ')).toBe(2);
       const parsed = JSON.parse(ran.stdout) as { error: { code: string; message: string } };
       expect(parsed.error.code, args.join(' ')).toBe('usage');
+      expect(parsed.error.message, args.join(' ')).not.toContain('outputHelp');
       expect(ran.stdout + ran.stderr, args.join(' ')).not.toContain('LEAKED');
     }
     // Not a usage error, nor the SDK's: a report that cannot be written (a full disk), exit 1.
