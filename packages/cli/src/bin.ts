@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { isWalletError } from '@wallet/node';
 
-import { createOutput, OK, PROBLEM, terminalMessage, USAGE, UsageError } from './output.js';
+import { createOutput, OK, PROBLEM, terminalMessage, USAGE, UsageError, type Output } from './output.js';
 import { buildProgram, withoutKeys, type Run } from './program.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -20,28 +20,44 @@ for (const stream of [process.stdout, process.stderr])
     process.exit(process.exitCode ?? PROBLEM);
   });
 
+const NO_COMMAND = 'no command given: the help printed on stderr lists them.';
+
+/** A usage error with `--json`: a script reads stdout, so it gets one JSON value there too (keys cut). */
+function usageData(out: Output, message: string): number {
+  out.data({ error: { name: 'UsageError', code: 'usage', message: withoutKeys(message) } });
+  return USAGE;
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   let run: Run | undefined;
   const program = buildProgram(version, (chosen) => (run = chosen));
+  // Read once parsing stopped: commander has taken `--json` wherever it was typed before the error.
+  const output = (): Output => createOutput(program.opts<{ json?: boolean }>().json === true);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     // `--help` asked for is 0; help shown because no command was given (`wallet`) is a usage error.
-    if (error instanceof CommanderError) return error.exitCode === 0 ? OK : USAGE;
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) return OK;
+      // `wallet webhooks` alone: commander shows that command's help, its message a placeholder.
+      const why = error.code === 'commander.help' ? NO_COMMAND : error.message.replace(/^error: /, '');
+      return usageData(output(), why);
+    }
     throw error;
   }
+  const out = output();
   if (run === undefined) {
-    program.outputHelp();
-    return USAGE;
+    // With --json stdout is for the JSON value: the help goes to stderr.
+    program.outputHelp({ error: out.json });
+    return usageData(out, NO_COMMAND);
   }
-  const out = createOutput(program.opts<{ json?: boolean }>().json === true);
   try {
     return await run(out);
   } catch (error) {
     if (error instanceof UsageError) {
       // It repeats what was typed (a file name that is a key pasted in the wrong place): keys cut.
       out.note(`wallet: ${terminalMessage(withoutKeys(error.message))}`);
-      return USAGE;
+      return usageData(out, error.message);
     }
     if (isWalletError(error)) {
       // A bad key or URL in the environment is a setup problem: 1, with the SDK's own words.
@@ -49,7 +65,9 @@ async function main(argv: readonly string[]): Promise<number> {
       if (out.json) out.data({ error: { name: error.name, code: error.code, message: error.message } });
       return PROBLEM;
     }
-    out.note(`wallet: ${terminalMessage(error instanceof Error ? error.message : String(error))}`);
+    const message = error instanceof Error ? error.message : String(error);
+    out.note(`wallet: ${terminalMessage(message)}`);
+    if (out.json) out.data({ error: { name: error instanceof Error ? error.name : 'Error', message } });
     return PROBLEM;
   }
 }

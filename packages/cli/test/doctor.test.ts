@@ -103,6 +103,18 @@ describe('wallet doctor', () => {
     }
   });
 
+  it('blames the service, not the base URL, for a 5xx or a 429 (an outage is when merchants run it)', async () => {
+    for (const [status, fix] of [
+      [503, /\nfix: The service answered 503: a failure on its side/],
+      [429, /\nfix: The service is limiting this key's requests/],
+    ] as const) {
+      const line = check((await against(statusServer(status))).stdout, 'round trip');
+      expect(line, String(status)).toMatch(new RegExp(`^FAIL\\s+round trip\\s+${status}: `));
+      expect(line, String(status)).toMatch(fix);
+      expect(line, String(status)).not.toContain('WALLET_BASE_URL');
+    }
+  });
+
   it("explains a 403 as the key's IP allow list", async () => {
     const ran = await against(statusServer(403));
     expect(ran.code).toBe(1);

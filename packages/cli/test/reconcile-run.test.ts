@@ -64,6 +64,26 @@ describe('wallet reconcile, interrupted and resumed', () => {
     expect(whole.map((r) => r.reference)).toEqual(Array.from({ length: ROWS }, (_, i) => `r_${i}`));
   });
 
+  it('wallet settlements --json stopped by Ctrl-C says so in one JSON value on stdout (exit 1)', async () => {
+    // A repeated reference: its note comes once the run is about to start; 150 rows at 20 ms, one at
+    // a time, are still being verified 300 ms later.
+    const file = ledger('st-ledger.csv');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}r_1,1000,pending\n`);
+    const statement = join(dir, 'st.csv');
+    writeFileSync(statement, 'date,credit\n2026-11-21,9.80\n');
+    const args = ['--json', 'settlements', file, '--statement', statement, '--concurrency', '1'];
+    const ran = await wallet(args, {
+      env,
+      onSpawn: (child) =>
+        child.stderr?.on('data', (c: string) => {
+          if (c.includes('repeat a reference')) setTimeout(() => child.kill('SIGINT'), 300);
+        }),
+    });
+    expect(ran.code, ran.stderr).toBe(1);
+    expect(ran.stderr).toContain('Interrupted: nothing was reported');
+    expect(JSON.parse(ran.stdout)).toEqual({ interrupted: true });
+  });
+
   it('draws a progress bar with rate, ETA and counts on a terminal (script -qc)', async () => {
     const file = ledger('tty.csv');
     const command = `${process.execPath} ${CLI_BIN} reconcile ${file} --out ${join(dir, 'tty.report.csv')}`;

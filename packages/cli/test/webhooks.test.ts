@@ -175,6 +175,27 @@ describe('wallet webhooks trigger', () => {
     expect(noSecret.code).toBe(2);
     expect(noSecret.stderr).toContain('WALLET_WEBHOOK_SECRET');
   });
+
+  it('refuses a --to with a password (exit 2): nothing sent, the password never printed', async () => {
+    // fetch cannot send a URL with credentials: each delivery failed as if the endpoint had (exit 1),
+    // the password printed on every line and in --json, into CI logs.
+    const hook = await capture();
+    const to = hook.url.replace('http://', 'http://hooks:Hunter2Pass@');
+    const ran = await wallet([
+      '--json',
+      'webhooks',
+      'trigger',
+      'charge.success',
+      '--to',
+      to,
+      '--secret',
+      SECRET,
+    ]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('user name or password');
+    expect(ran.stdout + ran.stderr).not.toContain('Hunter2Pass');
+    expect(hook.got).toEqual([]);
+  });
 });
 
 describe('wallet webhooks verify', () => {

@@ -7,6 +7,25 @@ import { formatNaira, isWalletError, toKobo, type Transaction } from '@wallet/no
 import { createClient, isLiveKey, type ClientFlags } from '../client.js';
 import { OK, PROBLEM, terminalMessage, terminalText, UsageError, type Output } from '../output.js';
 
+/** A secret key (`sk_live_…`, `sk_test_…`), anywhere in a value given on the command line. */
+const SECRET_KEY = /\bsk_(?:live|test)_/;
+
+/**
+ * The reference as given, refused when it holds a secret key (arguments swapped in a script, a key
+ * pasted in the wrong place): sent, it would sit in the request's path or body, in the logs of every
+ * proxy and server on the way, and come back in the error. The message never repeats it. An empty
+ * one (`"$REF"` unset) is a usage error too: the SDK's refusal exits 1, which reads as not SUCCESS.
+ */
+function referenceArg(reference: string): string {
+  if (reference.trim() === '')
+    throw new UsageError('The reference is empty (a variable that is not set?): give the charge reference.');
+  if (SECRET_KEY.test(reference))
+    throw new UsageError(
+      'The reference holds a secret key (sk_…): give the charge reference, never the API key (WALLET_SECRET_KEY). Nothing was sent.',
+    );
+  return reference;
+}
+
 /** Prints the transaction (as JSON with `--json`); exit 0 when it is SUCCESS. */
 function printTransaction(out: Output, tx: Transaction): number {
   out.data(tx);
@@ -20,6 +39,7 @@ function printTransaction(out: Output, tx: Transaction): number {
 
 /** `wallet charges verify REF`: exit 0 when the charge is SUCCESS, 1 otherwise. */
 export async function verifyCommand(reference: string, flags: ClientFlags, out: Output): Promise<number> {
+  referenceArg(reference);
   const wallet = createClient(flags);
   try {
     return printTransaction(out, await wallet.charges.verify(reference));
@@ -34,6 +54,7 @@ export async function waitCommand(
   flags: ClientFlags & { timeout?: number },
   out: Output,
 ): Promise<number> {
+  referenceArg(reference);
   const wallet = createClient(flags);
   const abort = new AbortController();
   const onSigint = (): void => abort.abort();
@@ -94,10 +115,11 @@ export async function refundCommand(
   },
   out: Output,
 ): Promise<number> {
+  referenceArg(reference);
   const amount = flags.amount === undefined ? undefined : amountFlag(flags.amount, flags.amountUnit);
   // A secret key pasted in the wrong flag would be sent as a header and printed back (and in --json)
   // as the key to run again with.
-  if (flags.idempotencyKey !== undefined && /\bsk_(?:live|test)_/.test(flags.idempotencyKey))
+  if (flags.idempotencyKey !== undefined && SECRET_KEY.test(flags.idempotencyKey))
     throw new UsageError(
       '--idempotency-key holds a secret key (sk_…): give the key a refund was sent with (the message of a run whose outcome is unknown names it), never the API key. Nothing was sent.',
     );

@@ -7,6 +7,7 @@ import {
   isApiError,
   isConnectionError,
   isValidationError,
+  RateLimitError,
   ValidationError,
   Wallet,
   type ApiError,
@@ -173,10 +174,21 @@ function apiFailure(error: ApiError, url: URL | undefined): Check {
       "404 from something that is not the Wallet service: no endpoint at this base URL's path",
       `Set WALLET_BASE_URL to the service's address plus any gateway prefix, without /v1 (now ${url?.href ?? 'unset'}); behind a proxy, check it forwards the path unchanged.`,
     );
-  return fail(
-    `${error.status}: ${error.message.split('\n')[0]}`,
-    'Check WALLET_BASE_URL points at the service itself, not a gateway that rewrites paths.',
-  );
+  // An outage or a rate limit says nothing of the setup: advice to change a good base URL would mislead.
+  const said = `${error.status}: ${error.message.split('\n')[0]}`;
+  if (error.status >= 500)
+    return fail(
+      said,
+      `The service answered ${error.status}: a failure on its side (or a gateway's on the way), not in your key or address. Run wallet doctor again in a few minutes.`,
+    );
+  const wait =
+    error instanceof RateLimitError && error.retryAfter !== undefined ? ` ${error.retryAfter} s` : '';
+  if (error.status === 429)
+    return fail(
+      said,
+      `The service is limiting this key's requests (other processes with it are sending many): wait${wait} and run wallet doctor again.`,
+    );
+  return fail(said, 'Check WALLET_BASE_URL points at the service itself, not a gateway that rewrites paths.');
 }
 
 /** The round trip (skipped without `flags`), and the `Date` header of its answer when one came back. */

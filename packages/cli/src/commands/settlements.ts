@@ -224,6 +224,8 @@ export async function settlementsCommand(
       out.note(
         'Interrupted: nothing was reported (a day is judged on all its charges). Run the command again.',
       );
+      // A script reads stdout: it gets why there is no result, as reconcile's --json says it too.
+      if (out.json) out.data({ interrupted: true });
       return PROBLEM;
     }
     throw error;

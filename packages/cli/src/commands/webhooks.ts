@@ -98,6 +98,12 @@ export async function triggerCommand(event: string, flags: TriggerFlags, out: Ou
   // A webhook endpoint is HTTP: file:, data: or javascript: would be read, not delivered to.
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new UsageError(`--to must be an http: or https: URL (got ${url.protocol}).`);
+  // fetch refuses a URL with credentials: every delivery would fail as if the endpoint had, the
+  // password printed on each line. Refused before anything is sent, and never repeated.
+  if (url.username !== '' || url.password !== '')
+    throw new UsageError(
+      '--to holds a user name or password (user:pass@): a delivery cannot carry them in its URL. Give the endpoint without them. Nothing was sent.',
+    );
   const data = await eventData(flags);
   const reference =
     typeof data.reference === 'string' ? data.reference : JSON.stringify(data.reference ?? null);

@@ -53,7 +53,13 @@ export function reportPath(
     throw new UsageError(
       `${file} is not a file but a pipe or a device, and the ledger is read more than once: save the export to a file first.`,
     );
-  const report = out ?? join(dirname(file), `${basename(file).replace(/\.csv$/i, '')}${suffix}`);
+  const beside = `${basename(file).replace(/\.csv$/i, '')}${suffix}`;
+  // `--out "$REPORT"` with the variable unset: a file named '' fails only once the rows are verified.
+  if (out === '')
+    throw new UsageError(
+      `--out is empty (a variable that is not set?): name the report file, or leave --out out for the default (${beside}).`,
+    );
+  const report = out ?? join(dirname(file), beside);
   for (const [input, what] of inputs)
     if (sameFile(input, report))
       throw new UsageError(
