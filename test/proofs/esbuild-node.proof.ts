@@ -131,7 +131,7 @@ describe('the same bundle minified by terser as webpack minifies it', () => {
       });
       const minified = await minify(bundled.outputFiles[0]!.text, { module: true, compress: { passes: 2 } });
       const deployed = mkdtempSync(join(tmpdir(), 'wallet-minified-'));
-      writeFileSync(join(deployed, 'app.mjs'), minified.code!);
+      writeFileSync(join(deployed, 'app.mjs'), String(minified.code));
       const served = await servedSandbox();
       try {
         const report = await runCli(process.execPath, ['app.mjs'], {
