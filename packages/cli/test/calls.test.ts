@@ -150,6 +150,26 @@ describe('wallet charges and refunds', () => {
     expect(rest.stdout).toMatch(/Refunded ₦4,490\.00 of c_retry/);
   });
 
+  it('refunds create against a service that answers a repeated key as the first time: never says it was no replay', async () => {
+    // The service's spec: a repeated X-Idempotency-Key gets the saved answer, with no header saying so.
+    const service = await refundCounter();
+    try {
+      const env = { WALLET_SECRET_KEY: 'sk_test_cli_4eC39HqLyjWDarjtT1zdp7dc', WALLET_BASE_URL: service.url };
+      const keyed = ['--json', 'refunds', 'create', 'ord_1', '--amount', '100', '--idempotency-key', 'row-7'];
+      for (const run of [await wallet(keyed, { env }), await wallet(keyed, { env })]) {
+        expect(run.code).toBe(0);
+        expect(JSON.parse(run.stdout)).toMatchObject({ refundReference: 'rf_1', replayed: null });
+        expect(run.stderr).toContain("this is that run's refund, not a second one");
+      }
+      // A key this run made itself was never used before: that refund is new.
+      const fresh = await wallet(['--json', 'refunds', 'create', 'ord_2', '--amount', '100'], { env });
+      expect(JSON.parse(fresh.stdout)).toMatchObject({ replayed: false });
+      expect(fresh.stderr).not.toContain('not a second one');
+    } finally {
+      await service.close();
+    }
+  });
+
   it('refuses a live-key refund off a terminal without --yes, and sends it with --yes', async () => {
     const service = await refundCounter();
     try {

@@ -174,12 +174,26 @@ export async function refundCommand(
       return PROBLEM;
     }
     const { data: refund, response } = sent;
-    // A replayed key gets the saved answer of the first run: nothing new was refunded now.
-    const replayed = response.headers['idempotent-replayed'] === 'true';
+    // A replayed key gets the saved answer of the first run: nothing new was refunded now. Only the
+    // sandbox says so (Idempotent-Replayed); the service's spec answers a replay as the first time,
+    // so with the merchant's own key and no such header, whether this run refunded is unknown (null).
+    const replayed =
+      response.headers['idempotent-replayed'] === 'true'
+        ? true
+        : flags.idempotencyKey === undefined
+          ? false
+          : null;
     out.data({ ...refund, replayed });
-    out.line(
-      `${replayed ? 'Already refunded (a replay of the first request with this key; nothing new was sent): ' : 'Refunded '}${formatNaira(refund.amount)} of ${terminalText(reference)}: ${terminalText(refund.status)} (${terminalText(refund.refundReference)})`,
-    );
+    const done = `${formatNaira(refund.amount)} of ${terminalText(reference)}: ${terminalText(refund.status)} (${terminalText(refund.refundReference)})`;
+    if (replayed === true)
+      out.line(
+        `Already refunded (a replay of the first request with this key; nothing new was sent): ${done}`,
+      );
+    else out.line(`Refunded ${done}`);
+    if (replayed === null)
+      out.note(
+        `If an earlier run sent --idempotency-key ${terminalText(idempotencyKey)}, this is that run's refund, not a second one: the service answers a repeated key with its first result.`,
+      );
     return OK;
   } finally {
     process.off('SIGINT', onSigint).off('SIGTERM', onSigint);
