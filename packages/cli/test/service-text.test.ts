@@ -40,4 +40,29 @@ describe("the service's message on a terminal", () => {
       }
     },
   );
+
+  it('shows an invisible character in service text (zero-width, word joiner, BOM, tag letters) instead of hiding it', async () => {
+    // `ord_1` and `ord_\u200b1` look the same on a terminal: a finance team would take one for the other.
+    const hidden = 'ord_\u200b1\u200c\u200d\u2060\ufeff\u061c\u00ad\u{e0041}';
+    const server = createServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 'error', message: `No charge ${hidden}` }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const env = {
+        WALLET_SECRET_KEY: TEST_KEY,
+        WALLET_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      };
+      const ran = await wallet(['charges', 'verify', 'ord_1'], { env });
+      expect(ran.code).toBe(1);
+      expect(ran.stderr).toContain(
+        'No charge ord_\\u200b1\\u200c\\u200d\\u2060\\ufeff\\u061c\\xad\\u{e0041}',
+      );
+      expect(ran.stdout + ran.stderr).not.toMatch(/[\u200b-\u200d\u2060\ufeff\u061c\u00ad]|\u{e0041}/u);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
 });

@@ -36,15 +36,15 @@ export function deliveryLine(attempt: SandboxDeliveryAttempt): string {
   return `${head}, next retry in ${ms(Math.max(0, wait))} (${clock(attempt.nextRetryAt)})`;
 }
 
-// Controls, separators and direction marks can redraw or reorder a terminal: a reference could forge a line.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point.
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+// Controls, separators, invisible format characters (Cf): a reference could forge a line or pass for another.
+const CONTROLS = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 
 /** `\u001b[2K\r` becomes the visible text `\x1b[2K\x0d`. @internal */
 export function escapeControls(line: string): string {
   return line.replace(CONTROLS, (c) => {
-    const hex = c.charCodeAt(0).toString(16);
-    return hex.length <= 2 ? `\\x${hex.padStart(2, '0')}` : `\\u${hex.padStart(4, '0')}`;
+    const hex = c.codePointAt(0)!.toString(16);
+    if (hex.length <= 2) return `\\x${hex.padStart(2, '0')}`;
+    return hex.length <= 4 ? `\\u${hex.padStart(4, '0')}` : `\\u{${hex}}`;
   });
 }
 
