@@ -65,7 +65,8 @@ async function main(argv: readonly string[]): Promise<number> {
       if (out.json) out.data({ error: { name: error.name, code: error.code, message: error.message } });
       return PROBLEM;
     }
-    const message = error instanceof Error ? error.message : String(error);
+    // It can repeat what was typed too (a report named with a key pasted in --out): keys cut.
+    const message = withoutKeys(error instanceof Error ? error.message : String(error));
     out.note(`wallet: ${terminalMessage(message)}`);
     if (out.json) out.data({ error: { name: error instanceof Error ? error.name : 'Error', message } });
     return PROBLEM;

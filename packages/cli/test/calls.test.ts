@@ -189,6 +189,29 @@ describe('wallet charges and refunds', () => {
     }
   });
 
+  it('with --json, a live-key refund refused off a terminal says why in one JSON value on stdout (exit 1)', async () => {
+    // `out=$(wallet --json refunds create …)` in CI without --yes: stdout was empty, nothing to parse.
+    const service = await refundCounter();
+    try {
+      const live = {
+        WALLET_SECRET_KEY: 'sk_live_cli_4eC39HqLyjWDarjtT1zdp7dc',
+        WALLET_BASE_URL: service.url,
+      };
+      const refused = await wallet(['--json', 'refunds', 'create', 'ord_1'], { env: live });
+      expect(refused.code).toBe(1);
+      expect(JSON.parse(refused.stdout)).toEqual({
+        error: {
+          name: 'NotConfirmed',
+          code: 'not_confirmed',
+          message: expect.stringContaining('Add --yes to confirm') as string,
+        },
+      });
+      expect(service.count()).toBe(0);
+    } finally {
+      await service.close();
+    }
+  });
+
   it('asks before a live-key refund on a terminal: no sends nothing, yes sends it', async () => {
     const service = await refundCounter();
     try {

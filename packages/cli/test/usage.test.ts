@@ -160,6 +160,21 @@ describe('wallet usage', () => {
     expect((JSON.parse(full.stdout) as { error: { message: string } }).error.message).toContain('ENOSPC');
   });
 
+  it('with --json, a failure that is not a usage error never prints a key typed in its place (--out $KEY/)', async () => {
+    // A report named with a key pasted in --out fails once opened (exit 1, not a usage error): its
+    // message repeats the path, and was printed whole on stderr and in --json's error.
+    const dir = mkdtempSync(join(tmpdir(), 'wallet-json-key-'));
+    writeFileSync(join(dir, 'l.csv'), 'reference,amount,status\nord_1,100,paid\n');
+    const env = { WALLET_SECRET_KEY: TEST_KEY, WALLET_BASE_URL: await closedPort() };
+    const ran = await wallet(['--json', 'reconcile', 'l.csv', '--out', 'sk_live_51HxPastedAsReport/'], {
+      env,
+      cwd: dir,
+    });
+    expect(ran.code, ran.stderr).toBe(1);
+    expect((JSON.parse(ran.stdout) as { error: { message: string } }).error.message).toContain('sk_live_…');
+    expect(ran.stdout + ran.stderr).not.toContain('51HxPastedAsReport');
+  });
+
   it('wallet sandbox serves the development server with its own flags', async () => {
     const text = await new Promise<string>((resolve) => {
       const child = spawn(process.execPath, [CLI_BIN, 'sandbox', '--port', '0', '--fail-rate', '0.1'], {

@@ -196,6 +196,26 @@ describe('wallet webhooks trigger', () => {
     expect(ran.stdout + ran.stderr).not.toContain('Hunter2Pass');
     expect(hook.got).toEqual([]);
   });
+
+  it('never repeats the password of a --to it cannot parse (a typo in the port), exit 2', async () => {
+    // Refused as no URL before the credentials are looked at: the message echoed it whole, password
+    // included, on stderr and in --json's error.
+    const to = 'https://hooks:Hunter2Pass@hooks.example:8o80/wallet';
+    const ran = await wallet([
+      '--json',
+      'webhooks',
+      'trigger',
+      'charge.success',
+      '--to',
+      to,
+      '--secret',
+      SECRET,
+    ]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain('--to must be a URL');
+    expect((JSON.parse(ran.stdout) as { error: { code: string } }).error.code).toBe('usage');
+    expect(ran.stdout + ran.stderr).not.toContain('Hunter2Pass');
+  });
 });
 
 describe('wallet webhooks verify', () => {

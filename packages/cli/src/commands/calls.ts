@@ -126,16 +126,18 @@ export async function refundCommand(
   // Escaped: a person confirms real money from this text, so it shows the reference as it is sent.
   const what = `${amount === undefined ? 'the whole remaining amount' : formatNaira(amount)} of ${terminalText(reference)}`;
   if (isLiveKey(flags) && !flags.yes) {
-    if (process.stdin.isTTY !== true || process.stderr.isTTY !== true) {
-      out.note(
+    // With --json a script reads stdout: it gets why nothing was refunded, as for every failure.
+    const refused = (message: string): number => {
+      out.note(message);
+      out.data({ error: { name: 'NotConfirmed', code: 'not_confirmed', message } });
+      return PROBLEM;
+    };
+    if (process.stdin.isTTY !== true || process.stderr.isTTY !== true)
+      return refused(
         `Refusing to refund ${what} with a live key without confirmation: not on a terminal. Add --yes to confirm.`,
       );
-      return PROBLEM;
-    }
-    if (!(await confirmed(`Refund ${what} with a LIVE key (real money)? Type yes to confirm: `))) {
-      out.note('Not confirmed: nothing was sent.');
-      return PROBLEM;
-    }
+    if (!(await confirmed(`Refund ${what} with a LIVE key (real money)? Type yes to confirm: `)))
+      return refused('Not confirmed: nothing was sent.');
   }
   // Chosen here, not by the SDK, so a run cut off (Ctrl-C, SIGTERM) can name it: its outcome is unknown.
   const idempotencyKey = flags.idempotencyKey ?? randomUUID();

@@ -93,7 +93,12 @@ async function eventData(flags: TriggerFlags): Promise<Record<string, unknown>> 
 export async function triggerCommand(event: string, flags: TriggerFlags, out: Output): Promise<number> {
   if (event !== 'charge.success')
     throw new UsageError(`Unknown event '${event}': the service sends charge.success.`);
-  if (!URL.canParse(flags.to)) throw new UsageError(`--to must be a URL (got '${flags.to}').`);
+  // Echoed with anything up to its last @ hidden: a URL with credentials and a typo (a port of
+  // letters) is still refused here, and its password must not reach the log either.
+  if (!URL.canParse(flags.to))
+    throw new UsageError(
+      `--to must be a URL (got '${flags.to.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)?.*@/is, '$1***@')}').`,
+    );
   const url = new URL(flags.to);
   // A webhook endpoint is HTTP: file:, data: or javascript: would be read, not delivered to.
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
