@@ -42,7 +42,7 @@ for _, prior in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
   end
   if fields[1] == 'sent' and not flying then flying = entry end
 end
-if ARGV[5] ~= '' and redis.call('EXISTS', KEYS[3]) == 1 then return {'token_used'} end
+if ARGV[5] ~= '' and (redis.call('EXISTS', KEYS[3]) == 1 or redis.call('EXISTS', ARGV[6] .. 'entry:' .. ARGV[2]) == 1) then return {'token_used'} end
 if flying then return {'in_flight', redis.call('HGETALL', flying)} end
 if ARGV[11] ~= '' then
   local counted = 0
