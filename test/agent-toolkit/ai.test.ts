@@ -206,6 +206,29 @@ describe('walletAiTools with the AI SDK', () => {
     expect(await ledger.total('refunds')).toBe(0); // today's: nothing counted again
   });
 
+  it('takes an empty toolCallId (Gemini through the OpenAI-compatible provider) for no id: a second, separately approved refund goes out', async () => {
+    r = rig();
+    await r.paid('ai_5', 100_000);
+    const tools = walletAiTools({
+      wallet: r.wallet,
+      ledger: memorySpendLedger({ now: () => r.clock.now }),
+      allow: ['refund_charge'],
+      confirm: false,
+      now: () => r.clock.now,
+    });
+    const refund = tools['refund_charge']!;
+    // Two items of one order returned on two days, each refund approved by the person in the chat.
+    for (const day of [0, 1]) {
+      r.clock.now += day * 86_400_000;
+      const done = (await refund.execute!(
+        { reference: 'ai_5', amount: 30_000 },
+        { toolCallId: '', messages: [] },
+      )) as { isError: boolean; text: string };
+      expect(done.isError, done.text).toBe(false);
+    }
+    expect(r.sandbox.refunds.map((x) => x.amount)).toEqual([30_000, 30_000]);
+  });
+
   it("makes money tools wait for a person: a model obeying text planted in a customer's name moves nothing", async () => {
     r = rig();
     const planted =
