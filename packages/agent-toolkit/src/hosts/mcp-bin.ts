@@ -33,7 +33,15 @@ async function connectRedis(url: string): Promise<{ client: RedisClientLike; clo
   } catch {
     fail("WALLET_MCP_REDIS_URL is set but the 'redis' package is not installed: npm install redis");
   }
-  const client = redis.createClient({ url });
+  let client: ReturnType<typeof redis.createClient>;
+  try {
+    client = redis.createClient({ url });
+  } catch {
+    // Its reasons ('Invalid pathname', a bad %-escape) are configuration; the value may hold a password.
+    fail(
+      'WALLET_MCP_REDIS_URL is not a URL the redis client can read, such as redis://127.0.0.1:6379/0 (a database by number, any password %-encoded; its value is not shown: it may hold a password).',
+    );
+  }
   // Unheard, 'error' would end the process; until the client reconnects the ledger refuses money calls.
   let said = '';
   client.on('error', (error) => {
