@@ -19,7 +19,7 @@ function fail(message: string, code = 2): never {
 
 async function connectRedis(url: string): Promise<{ client: RedisClientLike; close: () => Promise<void> }> {
   let redis: {
-    createClient(options: { url: string }): {
+    createClient(options: { url: string; disableOfflineQueue: boolean }): {
       connect(): Promise<unknown>;
       on(event: 'error', listener: (error: Error) => void): unknown;
       quit(): Promise<unknown>;
@@ -35,7 +35,9 @@ async function connectRedis(url: string): Promise<{ client: RedisClientLike; clo
   }
   let client: ReturnType<typeof redis.createClient>;
   try {
-    client = redis.createClient({ url });
+    // No offline queue: a step the ledger refused (Redis away, its timeout) must not land later,
+    // journaling and counting a call never sent, told 'in flight' when the model tries again.
+    client = redis.createClient({ url, disableOfflineQueue: true });
   } catch {
     // Its reasons ('Invalid pathname', a bad %-escape) are configuration; the value may hold a password.
     fail(
