@@ -180,6 +180,55 @@ describe('walletAiTools with the AI SDK', () => {
     expect(r.sandbox.refunds.map((x) => x.amount)).toEqual([30_000]);
   });
 
+  it("moves money once per approval a day later too: the same approved call run again after the call id's mark expired", async () => {
+    r = rig();
+    await r.paid('ai_4', 100_000);
+    const ledger = memorySpendLedger({ now: () => r.clock.now });
+    const tools = walletAiTools({
+      wallet: r.wallet,
+      ledger,
+      allow: ['refund_charge'],
+      confirm: false,
+      now: () => r.clock.now,
+    });
+    const refund = tools['refund_charge']!;
+    const run = async () =>
+      (await refund.execute!({ reference: 'ai_4', amount: 30_000 }, { toolCallId: 'r1', messages: [] })) as {
+        isError: boolean;
+        text: string;
+      };
+    expect((await run()).isError).toBe(false);
+    // The app sends the conversation again the next day (a chat reopened, a retry button).
+    r.clock.now += 25 * 3_600_000;
+    const again = await run();
+    expect(again.text).toContain('Refused: nothing was sent');
+    expect(r.sandbox.refunds.map((x) => x.amount)).toEqual([30_000]);
+    expect(await ledger.total('refunds')).toBe(0); // today's: nothing counted again
+  });
+
+  it('takes an empty toolCallId (Gemini through the OpenAI-compatible provider) for no id: a second, separately approved refund goes out', async () => {
+    r = rig();
+    await r.paid('ai_5', 100_000);
+    const tools = walletAiTools({
+      wallet: r.wallet,
+      ledger: memorySpendLedger({ now: () => r.clock.now }),
+      allow: ['refund_charge'],
+      confirm: false,
+      now: () => r.clock.now,
+    });
+    const refund = tools['refund_charge']!;
+    // Two items of one order returned on two days, each refund approved by the person in the chat.
+    for (const day of [0, 1]) {
+      r.clock.now += day * 86_400_000;
+      const done = (await refund.execute!(
+        { reference: 'ai_5', amount: 30_000 },
+        { toolCallId: '', messages: [] },
+      )) as { isError: boolean; text: string };
+      expect(done.isError, done.text).toBe(false);
+    }
+    expect(r.sandbox.refunds.map((x) => x.amount)).toEqual([30_000, 30_000]);
+  });
+
   it("makes money tools wait for a person: a model obeying text planted in a customer's name moves nothing", async () => {
     r = rig();
     const planted =

@@ -167,4 +167,31 @@ describe('wallet-mcp when Redis stalls or goes away', () => {
       await late?.stop();
     }
   }, 120_000);
+
+  it('journals nothing for a dispatch refused while Redis was away: once it is up, the same call is sent, not told in flight', async () => {
+    const port = await freePort();
+    const mcp = await startMcp({
+      WALLET_SECRET_KEY: TEST_KEY,
+      WALLET_BASE_URL: sandbox.url,
+      WALLET_MCP_ALLOW: 'dispatch_charge',
+      WALLET_MCP_CONFIRM: 'none',
+      WALLET_MCP_REDIS_URL: `redis://127.0.0.1:${port}/5`,
+    });
+    const args = { handle: '@tunde', amount: 20_000, reference: 'down_2', authChannel: 'wallet_push' };
+    let late: RedisServer | undefined;
+    try {
+      const down = await mcp.call('dispatch_charge', args);
+      expect(down.isError).toBe(true);
+      expect(down.text).toContain('No money was moved');
+      late = await startRedis(port);
+      // The client reconnects within its backoff; a step queued while Redis was away would land now.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      const back = await mcp.call('dispatch_charge', args);
+      expect(back.text).not.toContain('has no answer yet');
+      expect(back.isError, back.text).toBe(false);
+    } finally {
+      await mcp.close();
+      await late?.stop();
+    }
+  }, 120_000);
 });

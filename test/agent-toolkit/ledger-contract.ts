@@ -146,6 +146,24 @@ export function ledgerContract(pair: Pair): void {
     });
   });
 
+  it('refuses a token whose operation is journaled, even once its spent mark expired (a host call id lives longer than its mark)', async () => {
+    const clock = { now: Date.parse('2026-11-24T12:00:00Z') };
+    const [a, b] = pair(clock);
+    const token = { id: `wai_old_${n}`, ttlMs: 60_000 };
+    const first = request(5_000, { call: 'once', key: token.id, token, reference: 'old_1' });
+    expect(await a.begin(first)).toMatchObject({ state: 'begun' });
+    await a.finish(token.id, 'done');
+    clock.now += 120_000;
+    // Journaled again under the same key, it would be sent again: a replay the toolkit would count
+    // and tell as a new refund, or a second refund where the service forgot the key.
+    expect(await b.begin({ ...first })).toEqual({ state: 'token_used' });
+    for (const ledger of [a, b]) {
+      const journal = await ledger.journal('old_1');
+      expect(journal.map((entry) => [entry.key, entry.state])).toEqual([[token.id, 'done']]);
+    }
+    expect(await a.total('refunds')).toBe(5_000);
+  });
+
   it('gives a failed amount back once, on the day it was counted, in the time zone', async () => {
     const clock = { now: Date.parse('2026-11-24T22:30:00Z') }; // 23:30 in Lagos
     const [a, b] = pair(clock);

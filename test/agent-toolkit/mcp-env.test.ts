@@ -52,7 +52,12 @@ describe('readMcpEnv', () => {
       expect(said).toContain('WALLET_MCP_REDIS_URL is not a redis:// or rediss:// URL');
       expect(said).not.toContain('s3cret');
     }
-    for (const url of ['redis://127.0.0.1:6379/3', 'rediss://agent:s3cret@redis.internal:6380']) {
+    // unix: is the redis client's own URL of a socket (redis 5 and later), accepted before the check came.
+    for (const url of [
+      'redis://127.0.0.1:6379/3',
+      'rediss://agent:s3cret@redis.internal:6380',
+      'unix:///run/redis/redis.sock?db=2',
+    ]) {
       expect(readMcpEnv({ WALLET_MCP_REDIS_URL: url }), url).toMatchObject({ ok: true, redisUrl: url });
     }
   });

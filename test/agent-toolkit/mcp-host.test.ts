@@ -94,6 +94,17 @@ describe('wallet-mcp configuration', () => {
     expect(empty.stderr).toContain('WALLET_MCP_CONFIRM is set but empty');
   });
 
+  it('refuses a WALLET_MCP_REDIS_URL the redis client cannot read (a database by name), exit 2, naming the variable and never its value', async () => {
+    const { WALLET_MCP_LEDGER: _memory, ...noLedger } = base;
+    const refused = await mcpRefusal({
+      ...noLedger,
+      WALLET_MCP_REDIS_URL: 'redis://:s3cret@127.0.0.1:6379/ledger',
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('WALLET_MCP_REDIS_URL');
+    expect(refused.stderr).not.toContain('s3cret');
+  });
+
   it('refuses a live key without all four limits, and an unknown ledger', async () => {
     const live = await mcpRefusal({
       ...base,

@@ -36,6 +36,17 @@ describe('redisSpendLedger', () => {
     return [redisSpendLedger(node, options), redisSpendLedger(io, options)];
   });
 
+  it('reads its journal through a node-redis client as through ioredis (HGETALL answers an object there)', async () => {
+    const options = { prefix: `test${prefixes++}:`, now: () => Date.parse('2026-11-24T12:00:00Z') };
+    const [viaNode, viaIo] = [redisSpendLedger(node, options), redisSpendLedger(io, options)];
+    await viaNode.begin(request(7_000, { key: 'j1', reference: 'jr_1' }));
+    await viaNode.finish('j1', 'unknown');
+    const expected = [expect.objectContaining({ key: 'j1', state: 'unknown', amount: 7_000 })];
+    // wallet-mcp's client: get_charge listed no refund, and a refund in doubt was not found to repeat.
+    expect(await viaNode.journal('jr_1')).toEqual(expected);
+    expect(await viaIo.journal('jr_1')).toEqual(expected);
+  });
+
   it('stores its time zone and refuses a process configured with another (time_zone_mismatch)', async () => {
     const prefix = `test${prefixes++}:`;
     await redisSpendLedger(node, { prefix }).total('refunds');

@@ -19,7 +19,7 @@ function fail(message: string, code = 2): never {
 
 async function connectRedis(url: string): Promise<{ client: RedisClientLike; close: () => Promise<void> }> {
   let redis: {
-    createClient(options: { url: string }): {
+    createClient(options: { url: string; disableOfflineQueue: boolean }): {
       connect(): Promise<unknown>;
       on(event: 'error', listener: (error: Error) => void): unknown;
       quit(): Promise<unknown>;
@@ -33,7 +33,17 @@ async function connectRedis(url: string): Promise<{ client: RedisClientLike; clo
   } catch {
     fail("WALLET_MCP_REDIS_URL is set but the 'redis' package is not installed: npm install redis");
   }
-  const client = redis.createClient({ url });
+  let client: ReturnType<typeof redis.createClient>;
+  try {
+    // No offline queue: a step the ledger refused (Redis away, its timeout) must not land later,
+    // journaling and counting a call never sent, told 'in flight' when the model tries again.
+    client = redis.createClient({ url, disableOfflineQueue: true });
+  } catch {
+    // Its reasons ('Invalid pathname', a bad %-escape) are configuration; the value may hold a password.
+    fail(
+      'WALLET_MCP_REDIS_URL is not a URL the redis client can read, such as redis://127.0.0.1:6379/0 (a database by number, any password %-encoded; its value is not shown: it may hold a password).',
+    );
+  }
   // Unheard, 'error' would end the process; until the client reconnects the ledger refuses money calls.
   let said = '';
   client.on('error', (error) => {

@@ -137,7 +137,8 @@ export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
     );
   // Checked here, not by the redis client at start: its "Invalid URL" named no variable and exited 1.
   const redisUrl = text('WALLET_MCP_REDIS_URL');
-  if (redisUrl !== undefined && !/^rediss?:$/.test(protocolOf(redisUrl)))
+  // unix: is the client's URL of a socket (unix:///run/redis.sock): a client too old for it is refused at start.
+  if (redisUrl !== undefined && !/^(rediss?|unix):$/.test(protocolOf(redisUrl)))
     problems.push(
       'WALLET_MCP_REDIS_URL is not a redis:// or rediss:// URL, such as redis://127.0.0.1:6379/0 (its value is not shown: it may hold a password).',
     );

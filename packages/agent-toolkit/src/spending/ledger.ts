@@ -196,7 +196,10 @@ export function storedLedger(store: LedgerStore, { timeZone, now, dayOf }: Ledge
           spend(); // used again later, a token that confirmed a repeat moves nothing
           return { state: 'repeat', entry: { ...prior } };
         }
-        if (token !== undefined && store.spent(token.id, at)) return { state: 'token_used' };
+        // Its own operation journaled is spent too: a host's call id outlives its spent mark, and the
+        // same key journaled again would be sent again (a replay told as new, or a second refund).
+        if (token !== undefined && (store.spent(token.id, at) || store.entry(token.id) !== undefined))
+          return { state: 'token_used' };
         // Not cut off (repeats found those): its answer may still come, so a second key could act twice.
         const flying = candidates.find((entry) => entry.state === 'sent' && entry.call === asked.call);
         if (flying !== undefined) return { state: 'in_flight', entry: { ...flying } };

@@ -42,7 +42,7 @@ for _, prior in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
   end
   if fields[1] == 'sent' and not flying then flying = entry end
 end
-if ARGV[5] ~= '' and redis.call('EXISTS', KEYS[3]) == 1 then return {'token_used'} end
+if ARGV[5] ~= '' and (redis.call('EXISTS', KEYS[3]) == 1 or redis.call('EXISTS', ARGV[6] .. 'entry:' .. ARGV[2]) == 1) then return {'token_used'} end
 if flying then return {'in_flight', redis.call('HGETALL', flying)} end
 if ARGV[11] ~= '' then
   local counted = 0
@@ -84,10 +84,17 @@ return 1`;
 const DAY_TTL_SECONDS = String(3 * 86_400);
 const JOURNAL_TTL_SECONDS = String(400 * 86_400);
 
-function entryOf(flat: unknown): JournalEntry {
+// A hash as the client gives it: a flat list (ioredis, and any reply of a script), or an object
+// (node-redis's HGETALL), or a Map (node-redis on RESP3).
+function entryOf(reply: unknown): JournalEntry {
   const fields: Record<string, string> = {};
-  const list = flat as string[];
-  for (let i = 0; i + 1 < list.length; i += 2) fields[String(list[i])] = String(list[i + 1]);
+  if (Array.isArray(reply)) {
+    for (let i = 0; i + 1 < reply.length; i += 2) fields[String(reply[i])] = String(reply[i + 1]);
+  } else if (reply instanceof Map) {
+    for (const [name, value] of reply) fields[String(name)] = String(value);
+  } else if (typeof reply === 'object' && reply !== null) {
+    for (const [name, value] of Object.entries(reply)) fields[name] = String(value);
+  }
   return {
     ...(fields as unknown as JournalEntry),
     amount: Number(fields['amount']),

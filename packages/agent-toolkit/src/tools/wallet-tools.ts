@@ -54,7 +54,10 @@ function makeTool(ctx: ToolContext, name: ToolName): WalletTool {
           });
         }
         const { confirmationToken, ...args } = parsed.value as Record<string, unknown>;
-        const callId = typeof host?.toolCallId === 'string' ? host.toolCallId : undefined;
+        // An empty id (Gemini's OpenAI-compatible API gives every call one) names no call: spent, it
+        // would refuse every later call with the same arguments as this one run again.
+        const id = host?.toolCallId;
+        const callId = typeof id === 'string' && id !== '' ? id : undefined;
         return await run(ctx, args, confirmationToken as string | undefined, callId);
       } catch (error) {
         // A money call answers its own errors once sent: these come before, or from a read.
