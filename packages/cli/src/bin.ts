@@ -68,7 +68,11 @@ async function main(argv: readonly string[]): Promise<number> {
     // It can repeat what was typed too (a report named with a key pasted in --out): keys cut.
     const message = withoutKeys(error instanceof Error ? error.message : String(error));
     out.note(`wallet: ${terminalMessage(message)}`);
-    if (out.json) out.data({ error: { name: error instanceof Error ? error.name : 'Error', message } });
+    // The same shape as the SDK's: a system error's code (ENOSPC), its own or its cause's, else `error`.
+    const codeOf = (e: unknown): unknown => (e as { code?: unknown } | null)?.code;
+    const code = codeOf(error) ?? codeOf((error as { cause?: unknown } | null)?.cause);
+    const name = error instanceof Error ? error.name : 'Error';
+    if (out.json) out.data({ error: { name, code: typeof code === 'string' ? code : 'error', message } });
     return PROBLEM;
   }
 }

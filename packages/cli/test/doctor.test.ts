@@ -115,6 +115,24 @@ describe('wallet doctor', () => {
     }
   });
 
+  it('says how long a 429 asks to wait in whole seconds, a Retry-After date included', async () => {
+    const server = createServer((_req, res) => {
+      // An HTTP date 30 s ahead: the seconds left are a fraction by the time it is read.
+      const at = new Date(Date.now() + 30_000).toUTCString();
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': at });
+      res.end('{"status":"error","message":"Too many requests"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const line = check((await doctor({ WALLET_BASE_URL: url })).stdout, 'round trip');
+      expect(line).toMatch(/ \d+ s\b/);
+      expect(line).not.toMatch(/\d\.\d+ s\b/);
+    } finally {
+      server.close();
+    }
+  });
+
   it("explains a 403 as the key's IP allow list", async () => {
     const ran = await against(statusServer(403));
     expect(ran.code).toBe(1);

@@ -158,6 +158,8 @@ describe('wallet usage', () => {
     });
     expect(full.code, full.stderr).toBe(1);
     expect((JSON.parse(full.stdout) as { error: { message: string } }).error.message).toContain('ENOSPC');
+    // The shape every JSON error has, `code` included: the system's (ENOSPC) for a failed write.
+    expect(JSON.parse(full.stdout)).toMatchObject({ error: { name: 'Error', code: 'ENOSPC' } });
   });
 
   it('with --json, a failure that is not a usage error never prints a key typed in its place (--out $KEY/)', async () => {

@@ -182,7 +182,9 @@ function apiFailure(error: ApiError, url: URL | undefined): Check {
       `The service answered ${error.status}: a failure on its side (or a gateway's on the way), not in your key or address. Run wallet doctor again in a few minutes.`,
     );
   const wait =
-    error instanceof RateLimitError && error.retryAfter !== undefined ? ` ${error.retryAfter} s` : '';
+    error instanceof RateLimitError && error.retryAfter !== undefined
+      ? ` ${Math.ceil(error.retryAfter)} s`
+      : '';
   if (error.status === 429)
     return fail(
       said,

@@ -79,7 +79,7 @@ export function sameOrigin(report: string, now: Origin, note: (text: string) => 
 const DESCRIPTORS = /^\/(?:dev|proc)(?:\/|$)/;
 
 const cannot = (file: string, error: unknown): Error =>
-  new Error(`cannot write ${file}: ${(error as Error).message}`);
+  new Error(`cannot write ${file}: ${(error as Error).message}`, { cause: error });
 
 /**
  * Records the origin of the report about to be written; none beside a device or descriptor

@@ -85,7 +85,7 @@ export class FileWriter {
     this.#stream = createWriteStream(file, { flags: append ? 'a' : 'w' });
     // A stream error (a full disk, no permission) ends the run with its reason, never as a crash.
     this.#stream.on('error', (error) => {
-      this.#failed ??= new Error(`cannot write ${file}: ${error.message}`);
+      this.#failed ??= new Error(`cannot write ${file}: ${error.message}`, { cause: error });
     });
     if (header !== '') this.#stream.write(header);
   }
