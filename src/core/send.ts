@@ -18,10 +18,8 @@ type RealSetImmediate = Platform['realSetImmediate'];
 type RawHeaders = Record<string, string | string[] | undefined>;
 // Repeated headers joined, as fetch's Headers joins them.
 function flatten(headers: RawHeaders, into: Record<string, string>): void {
-  for (const name of Object.keys(headers)) {
-    const value = headers[name];
+  for (const [name, value] of Object.entries(headers))
     if (value !== undefined) into[name] = typeof value === 'string' ? value : value.join(', ');
-  }
 }
 
 // undici's retry interceptor (RetryAgent) and responseError hand a 3xx-5xx on as an error carrying it:
@@ -63,15 +61,16 @@ class UndiciExchange implements DispatchHandler, Stoppable {
   }
 
   stop(reason: unknown): void {
-    if (this.#complete) this.#decoder?.destroy();
-    else if (this.#controller) this.#controller.abort(reason as Error);
-    else {
+    if (!this.#complete && this.#controller === undefined) {
       // Still queued for a connection: nothing was written. undici drops it when it reaches a socket.
       this.#reason = reason;
       return this.#end({ ...this.#deadline.failure(reason), reached: false } as AttemptResult);
     }
-    // Settled here, not on undici's word: an abort while a RetryAgent waits between tries ends nothing.
+    // Settled here, before the abort: it ends nothing while a RetryAgent waits between tries, and undici
+    // hands its reason back as the error, which may be anything (another call's ResponseError): no answer.
     this.#end(this.#deadline.failure(reason));
+    if (this.#complete) this.#decoder?.destroy();
+    else this.#controller?.abort(reason as Error);
   }
 
   // `released`: undici frees the socket a turn after the answer ends; settling after it, on the real
