@@ -268,6 +268,21 @@ function suite(name: string, load: () => Undici | undefined) {
       expect(seen.length - from).toBe(1);
     });
 
+    it('RetryAgent retrying POSTs: a refund answered 429 or 400 after a try answered 503 is still of unknown outcome', async () => {
+      // The 503 may have refunded: the last try's answer says only that this one did nothing.
+      for (const [answers, Class] of [
+        ['503,429', RateLimitError],
+        ['503,400', BadRequestError],
+      ] as const) {
+        const agent = new (u().RetryAgent)(new (u().Agent)(), { methods: ['POST'], maxRetries: 1 });
+        const { error, sent } = await refusedRefund(agent, answers, 0);
+        await agent.close();
+        expect(sent, answers).toBe(2);
+        expect(error, answers).toBeInstanceOf(Class);
+        expect(error, answers).toMatchObject({ outcomeUnknown: true });
+      }
+    });
+
     it("a refund in flight aborted by the merchant's signal with another call's ResponseError as its reason", async () => {
       for (const agent of [new (u().Agent)(), new (u().RetryAgent)(new (u().Agent)())]) {
         const { error, sent } = await abortedInFlight(agent, u().errors.ResponseError);

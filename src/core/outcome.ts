@@ -32,8 +32,9 @@ import type { Schemas } from './check.js';
 /** May the service have acted without a definitive answer: no answer, a 5xx, or a 2xx too large to read. */
 export function mayHaveActed(result: AttemptResult): boolean {
   if (result.kind === 'failure') return result.reached && result.reason !== 'refused';
-  // 303 See Other to a POST: the service did act, and says where the result is.
-  if (result.status >= 500 || result.status === 303) return true;
+  // 303 See Other to a POST: the service did act, and says where the result is. An earlier try
+  // (a merchant's RetryAgent), cut off or answered 5xx, may have acted whatever the last one says.
+  if (result.status >= 500 || result.status === 303 || result.resent === true) return true;
   return result.kind === 'too_large' && result.status >= 200 && result.status <= 299;
 }
 

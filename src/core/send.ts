@@ -53,6 +53,7 @@ class UndiciExchange implements DispatchHandler, Stoppable {
   #decoder: BodyDecoder | undefined;
   #raw = 0;
   #unsupported: string | undefined;
+  #resent = false; // a RetryAgent sent this attempt again: an earlier try may have acted
 
   constructor(request: AttemptRequest, settle: Settle, turn: RealSetImmediate) {
     this.#settle = settle;
@@ -79,6 +80,7 @@ class UndiciExchange implements DispatchHandler, Stoppable {
     if (this.#settled) return;
     this.#settled = true;
     this.#deadline.done();
+    if (this.#resent && result.kind !== 'failure') result = { ...result, resent: true };
     const turn = this.#turn;
     if (released && turn) void Promise.resolve().then(() => turn(() => this.#settle(result)));
     else this.#settle(result);
@@ -96,8 +98,9 @@ class UndiciExchange implements DispatchHandler, Stoppable {
 
   onRequestStart(controller: DispatchController): void {
     // Started after the attempt ended (it waited for a socket, or a RetryAgent tries again): not sent.
-    if (this.#settled) controller.abort((this.#reason ?? new Error('The attempt has ended')) as Error);
-    else this.#controller = controller;
+    if (this.#settled) return controller.abort((this.#reason ?? new Error('The attempt has ended')) as Error);
+    this.#resent = this.#controller !== undefined; // a RetryAgent's next try of it
+    this.#controller = controller;
   }
 
   onResponseStart(_: DispatchController, status: number, headers: RawHeaders): void {
@@ -210,10 +213,8 @@ class Race {
 
 // node-fetch (v2 and v3, often passed to reach a proxy through its `agent`) hands a Node stream, not
 // a web one: both are async iterables of bytes.
-function chunksOf(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): {
-  next: ChunkSource;
-  cancel: () => void;
-} {
+type Chunks = { next: ChunkSource; cancel: () => void };
+function chunksOf(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): Chunks {
   if (typeof (body as Partial<ReadableStream>).getReader === 'function') {
     const reader = (body as ReadableStream<Uint8Array>).getReader();
     return { next: () => reader.read(), cancel: () => void reader.cancel().catch(() => undefined) };
