@@ -16,6 +16,7 @@ import { ValidationError, type CallInfo, type ValidationIssue } from '../errors/
 import type { Scrubber } from './scrub.js';
 import type { AttemptResult, Operation, WithResponse } from './types.js';
 import {
+  advice,
   endpointNotFoundMessage,
   excerptOf,
   failureMessage,
@@ -104,10 +105,13 @@ export function callResult<T>(result: AttemptResult, ctx: ResultContext): WithRe
         throw new ConnectionError(init);
       case 'refused':
         if (result.code === 'UND_ERR_CLOSED') throw new ClientClosedError(init);
+        // The last attempt only: an earlier one may have reached the service (a 503, then a refusal).
         throw new ValidationError(
           `request to ${call.endpoint}`,
           [{ path: '', message: refusedMessage(result.code) }],
-          'Nothing was sent.',
+          ctx.reached
+            ? `The last attempt was not sent, but an earlier one was.${advice(wordsOf(ctx), false)}`
+            : 'Nothing was sent.',
           { ...call, cause: result.cause },
         );
     }
