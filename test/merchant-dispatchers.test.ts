@@ -17,6 +17,7 @@ import {
   ConnectionError,
   ConnectionTimeoutError,
   RateLimitError,
+  RequestAbortedError,
   Wallet,
   type Dispatcher,
 } from '@wallet/node';
@@ -56,7 +57,9 @@ const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   req.on('end', () => {
     const key = req.headers['x-idempotency-key'];
     const via = req.headers['x-via'];
-    const answer = req.headers['x-answer']; // an error status this call is to be answered with
+    // The error status this call is to be answered with; a list answers each try of one key in turn
+    // ('503,429'); 'stall' reads the request and never answers.
+    const answer = req.headers['x-answer'];
     seen.push({
       method: req.method ?? '',
       path: req.url ?? '',
@@ -64,8 +67,12 @@ const server = createServer((req: IncomingMessage, res: ServerResponse) => {
       via: typeof via === 'string' ? via : undefined,
     });
     if (typeof answer === 'string') {
-      res.writeHead(Number(answer), { 'content-type': 'application/json', 'retry-after': '1' });
-      return res.end(JSON.stringify({ status: 'error', message: `refused with ${answer}` }));
+      const list = answer.split(',');
+      const tries = seen.filter((s) => key !== undefined && s.key === key).length || 1;
+      const status = list[Math.min(tries, list.length) - 1]!;
+      if (status === 'stall') return;
+      res.writeHead(Number(status), { 'content-type': 'application/json', 'retry-after': '1' });
+      return res.end(JSON.stringify({ status: 'error', message: `refused with ${status}` }));
     }
     const data = req.method === 'POST' ? { ...refunded, reference: 'order_1042' } : paid;
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -102,7 +109,7 @@ async function exchange(dispatcher: object, baseUrl = origin) {
 }
 
 /** A refund the service refuses with `status`, through `dispatcher`: its error, and how often it was sent. */
-async function refusedRefund(dispatcher: object, status: number, maxRetries = 2) {
+async function refusedRefund(dispatcher: object, status: number | string, maxRetries = 2) {
   const from = seen.length;
   const wallet = new Wallet({
     apiKey: TEST_KEY,
@@ -112,6 +119,30 @@ async function refusedRefund(dispatcher: object, status: number, maxRetries = 2)
     defaultHeaders: { 'x-answer': String(status) },
   });
   const error = await wallet.refunds.create(refund).catch((e: unknown) => e);
+  await wallet.close();
+  return { error, sent: seen.length - from };
+}
+
+/**
+ * A refund the service received and never answers, aborted by the merchant's signal with another
+ * call's 429 as the reason (a batch aborted on its first failure): not this refund's answer.
+ */
+async function abortedInFlight(
+  dispatcher: object | undefined,
+  ResponseError: Undici['errors']['ResponseError'],
+) {
+  const from = seen.length;
+  const wallet = new Wallet({
+    apiKey: TEST_KEY,
+    baseUrl: origin,
+    ...(dispatcher === undefined ? {} : { dispatcher: dispatcher as Dispatcher }),
+    maxRetries: 0,
+    defaultHeaders: { 'x-answer': 'stall' },
+  });
+  const batch = new AbortController();
+  const other = new ResponseError('Response Error', 429, { headers: { 'retry-after': '1' }, body: {} });
+  setTimeout(() => batch.abort(other), 200);
+  const error = await wallet.refunds.create(refund, { signal: batch.signal }).catch((e: unknown) => e);
   await wallet.close();
   return { error, sent: seen.length - from };
 }
@@ -237,6 +268,31 @@ function suite(name: string, load: () => Undici | undefined) {
       expect(seen.length - from).toBe(1);
     });
 
+    it('RetryAgent retrying POSTs: a refund answered 429 or 400 after a try answered 503 is still of unknown outcome', async () => {
+      // The 503 may have refunded: the last try's answer says only that this one did nothing.
+      for (const [answers, Class] of [
+        ['503,429', RateLimitError],
+        ['503,400', BadRequestError],
+      ] as const) {
+        const agent = new (u().RetryAgent)(new (u().Agent)(), { methods: ['POST'], maxRetries: 1 });
+        const { error, sent } = await refusedRefund(agent, answers, 0);
+        await agent.close();
+        expect(sent, answers).toBe(2);
+        expect(error, answers).toBeInstanceOf(Class);
+        expect(error, answers).toMatchObject({ outcomeUnknown: true });
+      }
+    });
+
+    it("a refund in flight aborted by the merchant's signal with another call's ResponseError as its reason", async () => {
+      for (const agent of [new (u().Agent)(), new (u().RetryAgent)(new (u().Agent)())]) {
+        const { error, sent } = await abortedInFlight(agent, u().errors.ResponseError);
+        await agent.destroy();
+        expect(sent).toBe(1);
+        expect(error).toBeInstanceOf(RequestAbortedError);
+        expect(error).toMatchObject({ outcomeUnknown: true });
+      }
+    });
+
     it("a connection refused through the merchant's Agent: a ConnectionError, nothing sent", async () => {
       const agent = new (u().Agent)();
       const dead = new Wallet({
@@ -255,6 +311,13 @@ function suite(name: string, load: () => Undici | undefined) {
 
 suite('undici 7', () => undici7);
 suite('undici 8', () => undici8);
+
+it("the SDK's own Agent: a refund in flight aborted with another call's ResponseError as the reason", async () => {
+  const { error, sent } = await abortedInFlight(undefined, undici7.errors.ResponseError);
+  expect(sent).toBe(1);
+  expect(error).toBeInstanceOf(RequestAbortedError);
+  expect(error).toMatchObject({ outcomeUnknown: true });
+});
 
 // On a Node undici 8 does not run on, the fact itself is what this Node proves.
 if (!undici8Runs) {

@@ -136,3 +136,37 @@ it('a call whose earlier attempt was answered and whose last could not connect n
   expect(refused.message).toContain('answered an earlier attempt without acting on it');
   expect(refused.message).toContain("retrying with idempotencyKey 'rf-12' is safe");
 });
+
+it('a retry refused before sending (a circuit breaker) after an earlier attempt was sent never says that nothing was', async () => {
+  // The first refund is answered 503 (it may have acted); the merchant's breaker refuses the retry.
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' });
+      res.end('{"status":"error","message":"busy"}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  let calls = 0;
+  const agent = new Agent();
+  const wallet = new Wallet({
+    apiKey: TEST_KEY,
+    baseUrl: `http://127.0.0.1:${port}`,
+    dispatcher: agent.compose((dispatch) => (opts, handler) => {
+      if (++calls > 1) throw new Error('circuit open');
+      return dispatch(opts, handler);
+    }),
+    maxRetries: 1,
+    logLevel: 'off',
+  });
+  const error = (await wallet.refunds
+    .create({ reference: 'order_1042', amount: 100_000 }, { idempotencyKey: 'rf-13' })
+    .catch((e: unknown) => e)) as WalletError;
+  await agent.close();
+  await new Promise((resolve) => server.close(resolve));
+  expect(error).toMatchObject({ attempts: 2, outcomeUnknown: true });
+  expect(error.message).not.toContain('Nothing was sent');
+  expect(error.message).toContain('The outcome is unknown');
+  expect(error.message).toContain("idempotencyKey 'rf-13'");
+});

@@ -16,6 +16,7 @@ import { ValidationError, type CallInfo, type ValidationIssue } from '../errors/
 import type { Scrubber } from './scrub.js';
 import type { AttemptResult, Operation, WithResponse } from './types.js';
 import {
+  advice,
   endpointNotFoundMessage,
   excerptOf,
   failureMessage,
@@ -32,8 +33,9 @@ import type { Schemas } from './check.js';
 /** May the service have acted without a definitive answer: no answer, a 5xx, or a 2xx too large to read. */
 export function mayHaveActed(result: AttemptResult): boolean {
   if (result.kind === 'failure') return result.reached && result.reason !== 'refused';
-  // 303 See Other to a POST: the service did act, and says where the result is.
-  if (result.status >= 500 || result.status === 303) return true;
+  // 303 See Other to a POST: the service did act, and says where the result is. An earlier try
+  // (a merchant's RetryAgent), cut off or answered 5xx, may have acted whatever the last one says.
+  if (result.status >= 500 || result.status === 303 || result.resent === true) return true;
   return result.kind === 'too_large' && result.status >= 200 && result.status <= 299;
 }
 
@@ -103,10 +105,13 @@ export function callResult<T>(result: AttemptResult, ctx: ResultContext): WithRe
         throw new ConnectionError(init);
       case 'refused':
         if (result.code === 'UND_ERR_CLOSED') throw new ClientClosedError(init);
+        // The last attempt only: an earlier one may have reached the service (a 503, then a refusal).
         throw new ValidationError(
           `request to ${call.endpoint}`,
           [{ path: '', message: refusedMessage(result.code) }],
-          'Nothing was sent.',
+          ctx.reached
+            ? `The last attempt was not sent, but an earlier one was.${advice(wordsOf(ctx), false)}`
+            : 'Nothing was sent.',
           { ...call, cause: result.cause },
         );
     }

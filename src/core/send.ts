@@ -18,10 +18,8 @@ type RealSetImmediate = Platform['realSetImmediate'];
 type RawHeaders = Record<string, string | string[] | undefined>;
 // Repeated headers joined, as fetch's Headers joins them.
 function flatten(headers: RawHeaders, into: Record<string, string>): void {
-  for (const name of Object.keys(headers)) {
-    const value = headers[name];
+  for (const [name, value] of Object.entries(headers))
     if (value !== undefined) into[name] = typeof value === 'string' ? value : value.join(', ');
-  }
 }
 
 // undici's retry interceptor (RetryAgent) and responseError hand a 3xx-5xx on as an error carrying it:
@@ -55,6 +53,7 @@ class UndiciExchange implements DispatchHandler, Stoppable {
   #decoder: BodyDecoder | undefined;
   #raw = 0;
   #unsupported: string | undefined;
+  #resent = false; // a RetryAgent sent this attempt again: an earlier try may have acted
 
   constructor(request: AttemptRequest, settle: Settle, turn: RealSetImmediate) {
     this.#settle = settle;
@@ -63,15 +62,16 @@ class UndiciExchange implements DispatchHandler, Stoppable {
   }
 
   stop(reason: unknown): void {
-    if (this.#complete) this.#decoder?.destroy();
-    else if (this.#controller) this.#controller.abort(reason as Error);
-    else {
+    if (!this.#complete && this.#controller === undefined) {
       // Still queued for a connection: nothing was written. undici drops it when it reaches a socket.
       this.#reason = reason;
       return this.#end({ ...this.#deadline.failure(reason), reached: false } as AttemptResult);
     }
-    // Settled here, not on undici's word: an abort while a RetryAgent waits between tries ends nothing.
+    // Settled here, before the abort: it ends nothing while a RetryAgent waits between tries, and undici
+    // hands its reason back as the error, which may be anything (another call's ResponseError): no answer.
     this.#end(this.#deadline.failure(reason));
+    if (this.#complete) this.#decoder?.destroy();
+    else this.#controller?.abort(reason as Error);
   }
 
   // `released`: undici frees the socket a turn after the answer ends; settling after it, on the real
@@ -80,6 +80,7 @@ class UndiciExchange implements DispatchHandler, Stoppable {
     if (this.#settled) return;
     this.#settled = true;
     this.#deadline.done();
+    if (this.#resent && result.kind !== 'failure') result = { ...result, resent: true };
     const turn = this.#turn;
     if (released && turn) void Promise.resolve().then(() => turn(() => this.#settle(result)));
     else this.#settle(result);
@@ -97,8 +98,9 @@ class UndiciExchange implements DispatchHandler, Stoppable {
 
   onRequestStart(controller: DispatchController): void {
     // Started after the attempt ended (it waited for a socket, or a RetryAgent tries again): not sent.
-    if (this.#settled) controller.abort((this.#reason ?? new Error('The attempt has ended')) as Error);
-    else this.#controller = controller;
+    if (this.#settled) return controller.abort((this.#reason ?? new Error('The attempt has ended')) as Error);
+    this.#resent = this.#controller !== undefined; // a RetryAgent's next try of it
+    this.#controller = controller;
   }
 
   onResponseStart(_: DispatchController, status: number, headers: RawHeaders): void {
@@ -211,10 +213,8 @@ class Race {
 
 // node-fetch (v2 and v3, often passed to reach a proxy through its `agent`) hands a Node stream, not
 // a web one: both are async iterables of bytes.
-function chunksOf(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): {
-  next: ChunkSource;
-  cancel: () => void;
-} {
+type Chunks = { next: ChunkSource; cancel: () => void };
+function chunksOf(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): Chunks {
   if (typeof (body as Partial<ReadableStream>).getReader === 'function') {
     const reader = (body as ReadableStream<Uint8Array>).getReader();
     return { next: () => reader.read(), cancel: () => void reader.cancel().catch(() => undefined) };

@@ -50,8 +50,10 @@ export type AttemptResult =
       text: string;
       /** Set when the body could not be decoded (its Content-Encoding): what went wrong. */
       undecoded?: string | undefined;
+      /** Set when a try before this answer's went out (a merchant's RetryAgent): that one may have acted. */
+      resent?: true;
     }
-  | { kind: 'too_large'; status: number; headers: Record<string, string>; limit: number }
+  | { kind: 'too_large'; status: number; headers: Record<string, string>; limit: number; resent?: true }
   | {
       kind: 'failure';
       /** `refused`: the HTTP layer refused to send it (nothing left the process). */
