@@ -102,6 +102,29 @@ describe('summarizeSettlements', () => {
     });
   });
 
+  it('reads every form of the time zone option as before: odd case, undefined, empty, not a string', () => {
+    const charge = settled('late', 100_000, '2026-03-02T23:30:00.000Z');
+    // Intl reads a zone's name in any case; undefined is the option left out (Lagos).
+    expect(summarizeSettlements([charge], { timeZone: 'africa/lagos' })[0]?.date).toBe('2026-03-03');
+    expect(summarizeSettlements([charge], { timeZone: 'utc' })[0]?.date).toBe('2026-03-02');
+    expect(summarizeSettlements([charge], { timeZone: undefined } as never)[0]?.date).toBe('2026-03-03');
+    const zone = "must be an IANA time zone such as 'Africa/Lagos' (got '')";
+    expect(thrown(() => summarizeSettlements([charge], { timeZone: '' }))).toMatchObject({
+      issues: [{ path: 'options.timeZone', message: zone }],
+    });
+    // One issue for a zone that is no string: its type, not a second complaint from Intl.
+    for (const timeZone of [null, 1, { name: 'UTC' }]) {
+      expect(thrown(() => summarizeSettlements([charge], { timeZone } as never))).toMatchObject({
+        issues: [{ path: 'options.timeZone', message: 'must be a string' }],
+      });
+    }
+    // An unknown zone beside an unknown option: the option named, the zone not tried.
+    const both = thrown(() => summarizeSettlements([charge], { timeZone: 'Nope/Zone', tz: 1 } as never));
+    expect((both as { issues: { path: string }[] }).issues.map((issue) => issue.path)).toEqual([
+      'options.tz',
+    ]);
+  });
+
   it('names every settled charge it cannot sum: not whole Kobo, or no time', () => {
     const error = thrown(() =>
       summarizeSettlements([

@@ -295,3 +295,57 @@ describe('payload: parsed only after the signature matched', () => {
     await expectRefused({} as RawWebhookBody, undefined, SECRET, 'raw_body_required');
   });
 });
+
+describe('every form of the signature header, one verdict and one message', () => {
+  // A lone value, a list, a folded line, a non-string: read as one list since 303863d. Each form's
+  // reason and message are what the merchant's logs show; both verifiers must say the same.
+  const upper = SIGNATURE.toUpperCase();
+  const missing = 'The x-wallet-signature header is missing or empty.';
+  const notHex = 'The x-wallet-signature header is not 128 hex digits (HMAC-SHA512).';
+  const times = (n: number): string => `The x-wallet-signature header came ${n} times with different values.`;
+  const hint = " In Node, read it as req.headers['x-wallet-signature']: header names are lowercase there.";
+  const refused: [string, unknown, WebhookVerificationReason, string][] = [
+    ['undefined', undefined, 'missing_signature', missing + hint],
+    ['null', null, 'missing_signature', missing],
+    ['an empty list', [], 'missing_signature', missing],
+    ['a list of undefined', [undefined], 'missing_signature', missing],
+    ['a list of blanks', [' ', '\t'], 'missing_signature', missing],
+    ['a lone comma', ' , ', 'missing_signature', missing],
+    ['a value and an empty repeat', `${SIGNATURE},`, 'malformed_signature', times(2)],
+    [
+      'two lines, one folded with another value',
+      [`${SIGNATURE}, ${'0'.repeat(128)}`, SIGNATURE],
+      'malformed_signature',
+      times(3),
+    ],
+    ['the same digits in two cases', [SIGNATURE, upper], 'malformed_signature', times(2)],
+    ['a Buffer of the digits', Buffer.from(SIGNATURE), 'malformed_signature', notHex],
+    ['a list of a Buffer', [Buffer.from(SIGNATURE)], 'malformed_signature', notHex],
+    ['a number', 1, 'malformed_signature', notHex],
+    ['a value with U+00A0', `${SIGNATURE}\u00a0`, 'malformed_signature', notHex],
+  ];
+  test.each(refused)('%s is refused', async (_, signature, reason, message) => {
+    const header = signature as WebhookSignatureHeader;
+    for (const verify of [verifyWebhook, verifyWebhookAsync]) {
+      const error = await Promise.resolve()
+        .then(() => verify(BODY, header, SECRET))
+        .then(
+          () => undefined,
+          (thrown: unknown) => thrown,
+        );
+      expect(error).toBeInstanceOf(WebhookVerificationError);
+      expect(error).toMatchObject({ reason, message });
+    }
+  });
+
+  const accepted: [string, unknown][] = [
+    ['a lone value padded with HTTP whitespace', ` \t${SIGNATURE} `],
+    ['upper-case digits', upper],
+    ['a folded line of the same value', `${SIGNATURE}, ${SIGNATURE}`],
+    ['a list of the same value, padded', [SIGNATURE, ` ${SIGNATURE}\t`]],
+    ['a list holding a folded line of the same value', [`${SIGNATURE},${SIGNATURE}`, SIGNATURE]],
+  ];
+  test.each(accepted)('%s is accepted', async (_, signature) => {
+    await expectAccepted(BODY, signature as WebhookSignatureHeader, SECRET);
+  });
+});
