@@ -118,7 +118,7 @@ export class Charges {
   };
 
   /** @param redact - the client's scrubber, for messages this resource writes itself. @internal */
-  constructor(request: RequestFn, redact: (text: string) => string) {
+  constructor(request: RequestFn, redact: (text: string) => string = (text) => text) {
     this.#request = request;
     this.#redact = redact;
   }
