@@ -229,6 +229,46 @@ describe('walletAiTools with the AI SDK', () => {
     expect(r.sandbox.refunds.map((x) => x.amount)).toEqual([30_000, 30_000]);
   });
 
+  it('moves money once per approval a day later too when the approved call repeated one in doubt (its own key never journaled)', async () => {
+    r = rig();
+    await r.paid('ai_7', 100_000);
+    const ledger = memorySpendLedger({ now: () => r.clock.now });
+    const tools = walletAiTools({
+      wallet: r.wallet,
+      ledger,
+      allow: ['refund_charge'],
+      confirm: false,
+      now: () => r.clock.now,
+    });
+    // The first refund is made, its answer lost: its outcome is unknown.
+    const create = r.wallet.refunds.create.bind(r.wallet.refunds);
+    let lose = true;
+    r.wallet.refunds.create = async (...args: Parameters<typeof create>) => {
+      const made = await create(...args);
+      if (lose) {
+        lose = false;
+        throw new Error('socket hang up');
+      }
+      return made;
+    };
+    const refund = tools['refund_charge']!;
+    const run = async (id: string) =>
+      (await refund.execute!({ reference: 'ai_7', amount: 30_000 }, { toolCallId: id, messages: [] })) as {
+        isError: boolean;
+        text: string;
+      };
+    expect((await run('r1')).text).toContain('OUTCOME UNKNOWN');
+    // The model calls it again, as told: a new call id repeats the first under its key.
+    expect((await run('r2')).isError).toBe(false);
+    expect(r.sandbox.refunds.map((x) => x.amount)).toEqual([30_000]);
+    // The app sends the conversation again the next day: both approved calls run again.
+    r.clock.now += 25 * 3_600_000;
+    expect((await run('r1')).text).toContain('Refused: nothing was sent');
+    expect((await run('r2')).text).toContain('Refused: nothing was sent');
+    expect(r.sandbox.refunds.map((x) => x.amount)).toEqual([30_000]);
+    expect(await ledger.total('refunds')).toBe(0); // today's: nothing counted again
+  });
+
   it("makes money tools wait for a person: a model obeying text planted in a customer's name moves nothing", async () => {
     r = rig();
     const planted =

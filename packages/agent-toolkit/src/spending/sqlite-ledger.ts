@@ -48,7 +48,8 @@ CREATE TABLE IF NOT EXISTS journal (key TEXT PRIMARY KEY, tool TEXT NOT NULL, re
   call TEXT NOT NULL, at INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS journal_reference ON journal (reference);
 CREATE INDEX IF NOT EXISTS journal_call ON journal (call, state);
-CREATE TABLE IF NOT EXISTS tokens (token TEXT PRIMARY KEY, expires INTEGER NOT NULL);`;
+CREATE TABLE IF NOT EXISTS tokens (token TEXT PRIMARY KEY, expires INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS tokens_expires ON tokens (expires);`;
 
 /**
  * The file a ledger path names, as SQLite reads it (a `file:` URI's path without its authority,

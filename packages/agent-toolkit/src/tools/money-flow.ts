@@ -91,8 +91,10 @@ async function preview(ctx: ToolContext, call: MoneyCall): Promise<ToolResult> {
   });
 }
 
-// How long a host's call id stays spent: longer than any chat a person would send again.
-const CALL_ID_TTL_MS = 86_400_000;
+// How long a host's call id stays spent: as long as the journal (Redis keeps it 400 days). Its own
+// entry is not always there to refuse it: a call that repeated another in doubt journals nothing
+// under its key, and run again after its mark it would be sent as a new operation.
+const CALL_ID_TTL_MS = 400 * 86_400_000;
 
 // A host's call id with its arguments, spent like a token: the same approved call run again acts once.
 function onceOf(call: MoneyCall): { id: string; ttlMs: number } | undefined {
