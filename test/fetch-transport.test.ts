@@ -11,7 +11,7 @@ import {
 } from '@wallet/node';
 import { fakeClock, track } from './helpers/fake-clock.js';
 import { json, loopback } from './helpers/loopback.js';
-import { BASE_URL, dispatched, paid, TEST_KEY } from './helpers/mock-service.js';
+import { BASE_URL, dispatched, paid, refunded, TEST_KEY } from './helpers/mock-service.js';
 
 const dispatch = { reference: 'order_1042', bankId: 'bnk_01', authChannel: 'wallet_push' } as const;
 const success = (data: unknown) => ({ status: 'success', message: 'OK', data });
@@ -242,5 +242,34 @@ describe('the fetch option keeps every rule', () => {
       .charges.verify('order_1042', { signal, timeout: 10_000 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestAbortedError);
+  });
+});
+
+describe("a merchant's fetch wrapper that drops init.redirect", () => {
+  it("a refund it re-POSTed to a 307 Location is never read as the refund's answer: unknown outcome, and why", async () => {
+    const elsewhere = await loopback((_req, res) => json(res, 200, success(refunded)));
+    const service = await loopback((_req, res) => {
+      res.writeHead(307, { location: `${elsewhere.url}/v1/refunds` });
+      res.end();
+    });
+    const wallet = new Wallet({
+      apiKey: TEST_KEY,
+      baseUrl: service.url,
+      // A wrapper passing on only the method, headers and body: fetch's default redirect is 'follow'.
+      fetch: (url, init) => fetch(url, { method: init?.method, headers: init?.headers, body: init?.body }),
+      maxRetries: 2,
+      logLevel: 'off',
+    });
+    const error = (await wallet.refunds
+      .create({ reference: 'order_1042', amount: 100_000 }, { idempotencyKey: 'rf-307' })
+      .catch((e: unknown) => e)) as Record<string, unknown>;
+    await Promise.all([service.close(), elsewhere.close()]);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ attempts: 1, outcomeUnknown: true, idempotencyKey: 'rf-307' });
+    expect(String(error.message)).toContain('followed a redirect');
+    expect(String(error.message)).toContain('init');
+    expect(String(error.message)).toContain("idempotencyKey 'rf-307'");
+    // Not retried: each retry would send the refund to the other address again.
+    expect(elsewhere.received).toHaveLength(1);
   });
 });

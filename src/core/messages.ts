@@ -102,6 +102,11 @@ export function failureMessage(
     // The last attempt never left, but an earlier one did: "could not reach" alone would be a lie.
     head = `The last attempt could not reach ${words.host}${code}, but an earlier one may have, ${after}`;
   else if (!result.reached) head = `Could not reach ${words.host}${code} ${after}${mockHint()}`;
+  else if (result.code === 'WALLET_REDIRECT_FOLLOWED')
+    // A fetch wrapper that drops `init.redirect`: the request went on to the redirect's Location.
+    head =
+      `The fetch function followed a redirect from ${words.host}${code} ${after} The request went on to ` +
+      "another address, whose answer was not read: pass `init` through to fetch whole (its redirect: 'manual').";
   else head = `The connection to ${words.host} failed${code} ${after}${continueHint(result.cause)}`;
   return head + advice(words, result.reached);
 }

@@ -95,7 +95,8 @@ export function delayBeforeRetry(
 ): { wait: number } | { stop: string | undefined } {
   const retryable =
     result.kind === 'failure'
-      ? result.reason === 'timeout' || result.reason === 'network'
+      ? (result.reason === 'timeout' || result.reason === 'network') &&
+        result.code !== 'WALLET_REDIRECT_FOLLOWED'
       : result.kind === 'response' && isRetryableStatus(result.status);
   if (!retryable) return { stop: undefined };
   const left = Math.max(0, Math.round(limits.left));
@@ -165,6 +166,13 @@ export function refusal(cause: unknown, code: string | undefined = errorCode(cau
 /** A failure after the request may have been written: its outcome is unknown. */
 export function cutOff(cause: unknown): AttemptResult {
   return { kind: 'failure', reason: 'network', reached: true, code: errorCode(cause), cause };
+}
+
+/** A response a fetch function got by following a redirect (a wrapper dropped `init.redirect`) is not the answer. */
+export function unredirected(response: Response): Response {
+  if (response.redirected !== true) return response;
+  const error = new Error('The fetch function followed a redirect: the request went on to another address');
+  throw Object.assign(error, { code: 'WALLET_REDIRECT_FOLLOWED' });
 }
 
 /** What a deadline ends: the attempt under way. */

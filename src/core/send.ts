@@ -1,5 +1,5 @@
 import type { DispatchController, DispatchHandler, Dispatcher, Platform } from '../platform/types.js';
-import { cutOff, refusal, startDeadline, type Deadline, type Stoppable } from './retry.js';
+import { cutOff, refusal, startDeadline, unredirected, type Deadline, type Stoppable } from './retry.js';
 import {
   BodyDecoder,
   BoundedBody,
@@ -266,8 +266,8 @@ export function fetchSender(getFetch: () => FetchFunction | undefined): Sender {
         signal: controller.signal,
         redirect: 'manual',
       });
-      const response = await race.wait(sent).catch((error: unknown) => {
-        // An answer that comes after the deadline is let go unread.
+      const response = await race.wait(Promise.resolve(sent).then(unredirected)).catch((error: unknown) => {
+        // An answer that comes after the deadline, or by a redirect followed, is let go unread.
         void Promise.resolve(sent)
           .then((late) => late.body && chunksOf(late.body).cancel())
           .catch(() => undefined);
