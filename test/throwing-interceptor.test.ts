@@ -91,3 +91,45 @@ describe('an interceptor whose own bug throws while the answer comes in', () => 
     expect(String(error.message)).not.toContain('Nothing was sent');
   });
 });
+
+describe('a dispatcher that starts a POST and then throws an error carrying another answer', () => {
+  it('never reads the thrown error as this POST’s answer: its outcome stays unknown', async () => {
+    // Another call's undici ResponseError (a 429: "nothing done"), thrown after the request started;
+    // a controller whose abort hands the reason back, as undici's does.
+    const foreign = Object.assign(new Error('Response Error'), {
+      code: 'UND_ERR_RESPONSE',
+      statusCode: 429,
+      headers: { 'retry-after': '1', 'content-type': 'application/json' },
+      body: { status: 'error', message: 'slow down' },
+    });
+    const dispatcher = {
+      dispatch(_opts: unknown, handler: undici.Dispatcher.DispatchHandler): boolean {
+        const controller = {
+          aborted: false,
+          paused: false,
+          reason: null as Error | null,
+          abort(reason: Error) {
+            controller.aborted = true;
+            handler.onResponseError?.(controller, reason);
+          },
+          pause() {},
+          resume() {},
+        };
+        handler.onRequestStart?.(controller, {});
+        throw foreign;
+      },
+    };
+    const wallet = new Wallet({
+      apiKey: TEST_KEY,
+      baseUrl: service.url,
+      dispatcher: dispatcher as unknown as undici.Dispatcher,
+      maxRetries: 0,
+    });
+    const error = (await wallet.charges.dispatch(DISPATCH).catch((e: unknown) => e)) as Record<
+      string,
+      unknown
+    >;
+    expect(error.outcomeUnknown).toBe(true);
+    expect(String(error.message)).not.toContain('slow down');
+  });
+});

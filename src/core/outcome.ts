@@ -110,7 +110,7 @@ export function callResult<T>(result: AttemptResult, ctx: ResultContext): WithRe
           `request to ${call.endpoint}`,
           [{ path: '', message: refusedMessage(result.code) }],
           ctx.reached
-            ? `The last attempt was not sent, but an earlier one was.${advice(wordsOf(ctx), false)}`
+            ? `The last attempt was not sent, but an earlier one may have reached the service.${advice(wordsOf(ctx), false)}`
             : 'Nothing was sent.',
           { ...call, cause: result.cause },
         );

@@ -163,8 +163,8 @@ class UndiciExchange implements DispatchHandler, Stoppable {
       this.#reason = cause ?? new Error('dispatch() threw');
       return this.#end(refusal(cause));
     }
+    this.#end(cutOff(cause)); // settled first, as stop(): what undici reports of the abort is not read
     this.#controller.abort(cause as Error);
-    this.#end(cutOff(cause));
   }
 }
 
