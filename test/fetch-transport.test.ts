@@ -256,7 +256,8 @@ describe("a merchant's fetch wrapper that drops init.redirect", () => {
       apiKey: TEST_KEY,
       baseUrl: service.url,
       // A wrapper passing on only the method, headers and body: fetch's default redirect is 'follow'.
-      fetch: (url, init) => fetch(url, { method: init?.method, headers: init?.headers, body: init?.body }),
+      fetch: (url, init) =>
+        fetch(url, { method: init?.method ?? 'GET', headers: init?.headers ?? {}, body: init?.body ?? null }),
       maxRetries: 2,
       logLevel: 'off',
     });

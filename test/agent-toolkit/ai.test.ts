@@ -243,7 +243,7 @@ describe('walletAiTools with the AI SDK', () => {
     // The first refund is made, its answer lost: its outcome is unknown.
     const create = r.wallet.refunds.create.bind(r.wallet.refunds);
     let lose = true;
-    r.wallet.refunds.create = async (...args: Parameters<typeof create>) => {
+    (r.wallet.refunds as { create: unknown }).create = async (...args: Parameters<typeof create>) => {
       const made = await create(...args);
       if (lose) {
         lose = false;
