@@ -41,9 +41,9 @@ describe("the service's message on a terminal", () => {
     },
   );
 
-  it('shows an invisible character in service text (zero-width, word joiner, BOM, tag letters) instead of hiding it', async () => {
+  it('shows an invisible character in service text (zero-width, word joiner, BOM, tag letters, variation selectors, Hangul filler) instead of hiding it', async () => {
     // `ord_1` and `ord_\u200b1` look the same on a terminal: a finance team would take one for the other.
-    const hidden = 'ord_\u200b1\u200c\u200d\u2060\ufeff\u061c\u00ad\u{e0041}';
+    const hidden = 'ord_\u200b1\u200c\u200d\u2060\ufeff\u061c\u00ad\u{e0041}\ufe0f\u3164\u034f';
     const server = createServer((_req, res) => {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ status: 'error', message: `No charge ${hidden}` }));
@@ -57,9 +57,11 @@ describe("the service's message on a terminal", () => {
       const ran = await wallet(['charges', 'verify', 'ord_1'], { env });
       expect(ran.code).toBe(1);
       expect(ran.stderr).toContain(
-        'No charge ord_\\u200b1\\u200c\\u200d\\u2060\\ufeff\\u061c\\xad\\u{e0041}',
+        'No charge ord_\\u200b1\\u200c\\u200d\\u2060\\ufeff\\u061c\\xad\\u{e0041}\\ufe0f\\u3164\\u034f',
       );
-      expect(ran.stdout + ran.stderr).not.toMatch(/[\u200b-\u200d\u2060\ufeff\u061c\u00ad]|\u{e0041}/u);
+      expect(ran.stdout + ran.stderr).not.toMatch(
+        /[\u200b-\u200d\u2060\ufeff\u061c\u00ad\ufe0f\u3164\u034f]|\u{e0041}/u,
+      );
     } finally {
       server.closeAllConnections();
       server.close();

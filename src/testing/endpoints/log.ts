@@ -36,8 +36,8 @@ export function deliveryLine(attempt: SandboxDeliveryAttempt): string {
   return `${head}, next retry in ${ms(Math.max(0, wait))} (${clock(attempt.nextRetryAt)})`;
 }
 
-// Controls, separators, invisible format characters (Cf): a reference could forge a line or pass for another.
-const CONTROLS = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+// Controls, separators, characters that draw nothing: a reference could forge a line or pass for another.
+const CONTROLS = /[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2028\u2029]/gu;
 
 /** `\u001b[2K\r` becomes the visible text `\x1b[2K\x0d`. @internal */
 export function escapeControls(line: string): string {
