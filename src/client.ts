@@ -269,8 +269,8 @@ export function resolveConfig(given: ClientOptions, version: string): Config {
   const proxy = settleProxy(options.proxy, vars, url, own);
   if (proxy.problem) issues.push(proxy.problem);
   // Bun, Deno and Fetch runtimes send through their own fetch, which cannot take this URL: never past it.
-  if (proxy.route?.source === 'the proxy option' && !platform.createAgent)
-    issues.push({ path: 'proxy', message: PROXY_UNUSABLE });
+  const optionRoute = options.proxy !== undefined && options.proxy !== 'env' && proxy.route !== undefined;
+  if (optionRoute && !platform.createAgent) issues.push({ path: 'proxy', message: PROXY_UNUSABLE });
   // A key of the wrong shape is never used, but it is scrubbed all the same; so are proxy credentials.
   const scrub = createScrubber(typeof apiKey === 'string' ? apiKey : '', proxy.secrets);
   const levelFromEnv = options.logLevel === undefined;

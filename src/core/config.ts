@@ -56,7 +56,9 @@ export interface ClientOptions {
   /**
    * A Fetch-compatible function to send through instead of undici, under every rule of the client.
    * With env `WALLET_TRANSPORT=fetch` and neither option, the client sends through `globalThis.fetch`
-   * as it is at call time, so MSW's `setupServer` sees its requests.
+   * as it is at call time, so MSW's `setupServer` sees its requests. A wrapper passes `init` on whole
+   * (its `redirect: 'manual'`) and returns fetch's own `Response`: a redirect it followed is then
+   * refused as of unknown outcome, but one hidden in a rebuilt `Response` cannot be seen.
    * @default none on Node (undici is used); the runtime's `fetch` where undici cannot load
    */
   fetch?: FetchFunction | undefined;
