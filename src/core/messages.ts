@@ -16,8 +16,8 @@ export interface CallWords {
   idempotencyKey: string | undefined;
   attempts: number;
   outcomeUnknown: boolean;
-  /** True when some attempt may have reached the service (answered, or cut off after sending). */
-  reached: boolean;
+  /** True when any attempt of the call may have reached the service (answered, or cut off after sending). */
+  anyReached: boolean;
 }
 
 const tries = (n: number): string => `${n} attempt${n === 1 ? '' : 's'}`;
@@ -27,10 +27,10 @@ function subjectOf(words: CallWords): string {
 }
 
 /** The closing advice: confirm or retry with the key when unknown; say nothing happened when nothing was sent. */
-export function advice(words: CallWords, reached: boolean): string {
+export function advice(words: CallWords, lastReached: boolean): string {
   const key = words.idempotencyKey;
   if (key === undefined)
-    return reached || words.reached ? '' : ' Nothing reached the service; it is safe to try again.';
+    return lastReached || words.anyReached ? '' : ' Nothing reached the service; it is safe to try again.';
   if (words.outcomeUnknown) {
     const retry = `retry with idempotencyKey '${key}' (the service never applies one key twice)`;
     return (
@@ -40,9 +40,9 @@ export function advice(words: CallWords, reached: boolean): string {
         : ` ${retry[0]!.toUpperCase()}${retry.slice(1)}.`)
     );
   }
-  if (reached) return '';
+  if (lastReached) return '';
   // The last attempt never left, but an earlier one was answered: a 408 or 429, which did nothing.
-  return words.reached
+  return words.anyReached
     ? ` The service answered an earlier attempt without acting on it; retrying with idempotencyKey '${key}' is safe.`
     : ` Nothing reached the service, so nothing was done; retrying with idempotencyKey '${key}' is safe.`;
 }
@@ -98,7 +98,7 @@ export function failureMessage(
       `${words.attempts > 1 || words.outcomeUnknown ? `The last attempt of ${subjectOf(words)}` : subjectOf(words)} was not ` +
       'sent: the dispatcher it was given is closed (UND_ERR_CLOSED). Give new Wallet() a dispatcher ' +
       'that is open (a closed one refuses every request).';
-  else if (!result.reached && (words.outcomeUnknown || words.reached))
+  else if (!result.reached && (words.outcomeUnknown || words.anyReached))
     // The last attempt never left, but an earlier one did: "could not reach" alone would be a lie.
     head = `The last attempt could not reach ${words.host}${code}, but an earlier one may have, ${after}`;
   else if (!result.reached) head = `Could not reach ${words.host}${code} ${after}${mockHint()}`;

@@ -53,8 +53,8 @@ export interface ResultContext {
   /** The call's totalTimeout, and whether it ended the last attempt (messages say which deadline). */
   totalTimeout: number;
   expired: boolean;
-  /** Whether some attempt so far may have reached the service (messages never say nothing did). */
-  reached: boolean;
+  /** Whether any attempt of the call so far may have reached the service (messages never say nothing did). */
+  anyReached: boolean;
   /** Why the call ended before its retries ran out, for the message of an answer's error. */
   note: string | undefined;
   /** zod's schemas, which judge the answer's data. */
@@ -69,7 +69,7 @@ function wordsOf(ctx: ResultContext): CallWords {
   return {
     ...ctx.call,
     host: ctx.host,
-    reached: ctx.reached,
+    anyReached: ctx.anyReached,
     summary: say(operation.summary),
     confirm: say(operation.confirm),
   };
@@ -109,7 +109,7 @@ export function callResult<T>(result: AttemptResult, ctx: ResultContext): WithRe
         throw new ValidationError(
           `request to ${call.endpoint}`,
           [{ path: '', message: refusedMessage(result.code) }],
-          ctx.reached
+          ctx.anyReached
             ? `The last attempt was not sent, but an earlier one may have reached the service.${advice(wordsOf(ctx), false)}`
             : 'Nothing was sent.',
           { ...call, cause: result.cause },

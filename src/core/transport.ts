@@ -179,7 +179,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         timeout: request.timeout,
         totalTimeout,
         expired: false,
-        reached: false,
+        anyReached: false,
         note: undefined,
         schemas,
       };
@@ -201,7 +201,7 @@ export function createTransport(config: Config, openSender: () => Promise<Sender
         );
         ctx.expired = cut && result.kind === 'failure' && result.reason === 'timeout';
         if (post && mayHaveActed(result)) ctx.call.outcomeUnknown = true;
-        if (result.kind !== 'failure' || result.reached) ctx.reached = true;
+        if (result.kind !== 'failure' || result.reached) ctx.anyReached = true;
         if (logger.enabled('debug')) {
           const ms = Math.round(performance.now() - started);
           logger.log(
