@@ -49,7 +49,7 @@ describe('readMcpEnv', () => {
       const env = readMcpEnv({ WALLET_MCP_REDIS_URL: url });
       expect(env.ok, url).toBe(false);
       const said = env.ok ? '' : env.problems.join('\n');
-      expect(said).toContain('WALLET_MCP_REDIS_URL is not a redis:// or rediss:// URL');
+      expect(said).toContain('WALLET_MCP_REDIS_URL is not a redis://, rediss:// or unix: URL');
       expect(said).not.toContain('s3cret');
     }
     // unix: is the redis client's own URL of a socket (redis 5 and later), accepted before the check came.

@@ -135,12 +135,13 @@ export function readMcpEnv(env: Record<string, string | undefined>): McpEnv {
     problems.push(
       `WALLET_MCP_LEDGER=sqlite:${path} is a relative path: a host starts wallet-mcp from a folder of its own choosing, and from another one it would open another file and count the day from zero. Give an absolute one, such as WALLET_MCP_LEDGER=sqlite:${resolve(file)}, or sqlite for the default file.`,
     );
-  // Checked here, not by the redis client at start: its "Invalid URL" named no variable and exited 1.
+  // The scheme here, with the other variables (the client's "Invalid URL" named none); what the client
+  // cannot read beyond it is caught at start (mcp-bin).
   const redisUrl = text('WALLET_MCP_REDIS_URL');
   // unix: is the client's URL of a socket (unix:///run/redis.sock): a client too old for it is refused at start.
   if (redisUrl !== undefined && !/^(rediss?|unix):$/.test(protocolOf(redisUrl)))
     problems.push(
-      'WALLET_MCP_REDIS_URL is not a redis:// or rediss:// URL, such as redis://127.0.0.1:6379/0 (its value is not shown: it may hold a password).',
+      'WALLET_MCP_REDIS_URL is not a redis://, rediss:// or unix: URL, such as redis://127.0.0.1:6379/0 (its value is not shown: it may hold a password).',
     );
   if (redisUrl && text('WALLET_MCP_LEDGER'))
     problems.push('WALLET_MCP_LEDGER and WALLET_MCP_REDIS_URL are both set: choose one ledger.');

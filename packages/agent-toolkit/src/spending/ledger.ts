@@ -10,6 +10,8 @@ export type EntryState = 'sent' | 'unknown' | 'done' | 'failed';
 
 /** How long an operation may stay `sent` before it counts as cut off (longer than any call with retries). @internal */
 export const CUT_OFF_MS: number = 5 * 60_000;
+/** How long the journal keeps an entry (Redis expires it then), and a host's call id stays spent. @internal */
+export const JOURNAL_MS: number = 400 * 86_400_000;
 
 /** Whether a call repeats `entry` (same token, or same call in doubt or cut off), so it reuses its key. @internal */
 export function repeats(entry: JournalEntry, call: string, token: string | undefined, now: number): boolean {
@@ -198,7 +200,7 @@ export function storedLedger(store: LedgerStore, { timeZone, now, dayOf }: Ledge
         }
         // Its own operation journaled is spent too: a host's call id outlives its spent mark, and the
         // same key journaled again would be sent again (a replay told as new, or a second refund).
-        if (token !== undefined && (store.spent(token.id, at) || store.entry(token.id) !== undefined))
+        if (token !== undefined && (store.spent(token.id, at) || store.entry(asked.key) !== undefined))
           return { state: 'token_used' };
         // Not cut off (repeats found those): its answer may still come, so a second key could act twice.
         const flying = candidates.find((entry) => entry.state === 'sent' && entry.call === asked.call);

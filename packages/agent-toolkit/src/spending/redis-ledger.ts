@@ -4,6 +4,7 @@ import type { RedisClientLike } from '@wallet/node';
 import { MAX_TIMER_MS, ofType, redisCommand, wholeNumber, withTimeout } from '@wallet/node/workspace';
 import {
   CUT_OFF_MS,
+  JOURNAL_MS,
   ledgerDays,
   timeZoneMismatch,
   type BeginAnswer,
@@ -82,7 +83,7 @@ return 1`;
 
 // Totals outlive their day so a late give-back finds them; the journal stays for refunds of old charges.
 const DAY_TTL_SECONDS = String(3 * 86_400);
-const JOURNAL_TTL_SECONDS = String(400 * 86_400);
+const JOURNAL_TTL_SECONDS = String(JOURNAL_MS / 1000);
 
 // A hash as the client gives it: a flat list (ioredis, and any reply of a script), or an object
 // (node-redis's HGETALL), or a Map (node-redis on RESP3).

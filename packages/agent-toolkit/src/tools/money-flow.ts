@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { IdempotencyError, ResponseValidationError, isWalletError } from '@wallet/node';
 import type { ToolContext } from './options.js';
 import { canonical, tokenProblemText, type TokenProblem } from '../spending/confirm.js';
-import { CUT_OFF_MS, repeats, type JournalEntry, type SpendKind } from '../spending/ledger.js';
+import { CUT_OFF_MS, JOURNAL_MS, repeats, type JournalEntry, type SpendKind } from '../spending/ledger.js';
 import { dailyLimit, limitRefused, overLimit, refusalBy } from '../spending/limits.js';
 import { ok, refused, type ToolResult } from '../answers/report.js';
 import type { MoneyToolName } from './shapes.js';
@@ -91,16 +91,13 @@ async function preview(ctx: ToolContext, call: MoneyCall): Promise<ToolResult> {
   });
 }
 
-// How long a host's call id stays spent: as long as the journal (Redis keeps it 400 days). Its own
-// entry is not always there to refuse it: a call that repeated another in doubt journals nothing
-// under its key, and run again after its mark it would be sent as a new operation.
-const CALL_ID_TTL_MS = 400 * 86_400_000;
-
 // A host's call id with its arguments, spent like a token: the same approved call run again acts once.
 function onceOf(call: MoneyCall): { id: string; ttlMs: number } | undefined {
   if (call.token !== undefined || call.callId === undefined) return undefined;
   const hash = createHash('sha256').update(`${call.callId}\n${callOf(call.tool, call.args)}`);
-  return { id: `wai_${hash.digest('base64url').slice(0, 32)}`, ttlMs: CALL_ID_TTL_MS };
+  // Spent as long as the journal lasts: a call that repeated another in doubt journals nothing under
+  // its own key, and run again after a shorter mark it would be sent as a new operation.
+  return { id: `wai_${hash.digest('base64url').slice(0, 32)}`, ttlMs: JOURNAL_MS };
 }
 
 /** Runs a money call through every check, then sends it. Never throws. @internal */
@@ -123,8 +120,12 @@ export async function runMoneyCall(ctx: ToolContext, call: MoneyCall): Promise<T
     call: callOf(call.tool, call.args),
     limit: dailyLimit(ctx.limits, call.kind),
     ...(call.paid === undefined ? {} : { paid: call.paid }),
-    ...(token === undefined ? {} : { token: { id: token, ttlMs: ctx.confirmer.ttlMs } }),
-    ...(once === undefined ? {} : { token: once }),
+    // A confirmation token, else the host's call id (onceOf gives none beside a token).
+    ...(token !== undefined
+      ? { token: { id: token, ttlMs: ctx.confirmer.ttlMs } }
+      : once
+        ? { token: once }
+        : {}),
   });
   if (begun.state === 'token_used' && once !== undefined) return ranOnce(call.tool);
   if (begun.state === 'token_used')
