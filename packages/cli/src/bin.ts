@@ -5,8 +5,17 @@ import { readFileSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { isWalletError } from '@wallet/node';
 
-import { createOutput, OK, PROBLEM, terminalMessage, USAGE, UsageError, type Output } from './output.js';
-import { buildProgram, withoutKeys, type Run } from './program.js';
+import {
+  createOutput,
+  OK,
+  PROBLEM,
+  terminalMessage,
+  USAGE,
+  UsageError,
+  withoutKeys,
+  type Output,
+} from './output.js';
+import { buildProgram, type Run } from './program.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;

@@ -2,6 +2,9 @@
 import pc from 'picocolors';
 import { escapeControls } from '@wallet/node/workspace';
 
+/** The text with every secret key cut to its prefix (`sk_live_…`): what was typed may hold one. */
+export const withoutKeys = (text: string): string => text.replace(/\b(sk_(?:live|test)_)[^\s'"]*/g, '$1…');
+
 /** Exit codes: all is well; a problem found (a mismatch, a failed check, a refused request); the command line was wrong. */
 export const OK = 0;
 export const PROBLEM = 1;

@@ -11,7 +11,7 @@ import { doctorCommand } from './commands/doctor.js';
 import { reconcileCommand } from './commands/reconcile.js';
 import { settlementsCommand } from './commands/settlements.js';
 import { triggerCommand } from './commands/webhooks.js';
-import type { Output } from './output.js';
+import { withoutKeys, type Output } from './output.js';
 import { ENCODINGS } from './reconcile/csv.js';
 import { webhookVerifyCommand } from './webhooks/diagnose.js';
 
@@ -55,9 +55,6 @@ function ledgerOptions(command: Command): Command {
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
-
-/** The text with every secret key cut to its prefix (`sk_live_…`). */
-export const withoutKeys = (text: string): string => text.replace(/\b(sk_(?:live|test)_)[^\s'"]*/g, '$1…');
 
 /** The path of `@wallet/node`'s `wallet-sandbox` bin, as installed beside this package. */
 export function sandboxBin(): string {

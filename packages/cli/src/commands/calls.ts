@@ -5,10 +5,15 @@ import { createInterface } from 'node:readline/promises';
 import { formatNaira, isWalletError, toKobo, type Transaction } from '@wallet/node';
 
 import { createClient, isLiveKey, type ClientFlags } from '../client.js';
-import { OK, PROBLEM, terminalMessage, terminalText, UsageError, type Output } from '../output.js';
-
-/** A secret key (`sk_live_…`, `sk_test_…`), anywhere in a value given on the command line. */
-const SECRET_KEY = /\bsk_(?:live|test)_/;
+import {
+  OK,
+  PROBLEM,
+  terminalMessage,
+  terminalText,
+  UsageError,
+  withoutKeys,
+  type Output,
+} from '../output.js';
 
 /**
  * The reference as given, refused when it holds a secret key (arguments swapped in a script, a key
@@ -19,7 +24,7 @@ const SECRET_KEY = /\bsk_(?:live|test)_/;
 function referenceArg(reference: string): string {
   if (reference.trim() === '')
     throw new UsageError('The reference is empty (a variable that is not set?): give the charge reference.');
-  if (SECRET_KEY.test(reference))
+  if (withoutKeys(reference) !== reference)
     throw new UsageError(
       'The reference holds a secret key (sk_…): give the charge reference, never the API key (WALLET_SECRET_KEY). Nothing was sent.',
     );
@@ -119,7 +124,7 @@ export async function refundCommand(
   const amount = flags.amount === undefined ? undefined : amountFlag(flags.amount, flags.amountUnit);
   // A secret key pasted in the wrong flag would be sent as a header and printed back (and in --json)
   // as the key to run again with.
-  if (flags.idempotencyKey !== undefined && SECRET_KEY.test(flags.idempotencyKey))
+  if (flags.idempotencyKey !== undefined && withoutKeys(flags.idempotencyKey) !== flags.idempotencyKey)
     throw new UsageError(
       '--idempotency-key holds a secret key (sk_…): give the key a refund was sent with (the message of a run whose outcome is unknown names it), never the API key. Nothing was sent.',
     );
