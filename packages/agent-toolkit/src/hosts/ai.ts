@@ -16,7 +16,8 @@ export type WalletAiTools = Record<string, Tool<Record<string, unknown>, ToolRes
 export interface WalletAiToolsOptions extends WalletToolsOptions {
   /**
    * Whether money tools wait for the user's approval in the chat UI (AI SDK tool approval) before
-   * they run, so planted text cannot move money.
+   * they run, so planted text cannot move money. One approval acts once: the call's `toolCallId` is
+   * spent in the ledger, and the same call run again is refused (`refusedBy: 'call_used'`).
    * @default true
    */
   needsApproval?: boolean;
