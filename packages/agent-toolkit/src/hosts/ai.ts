@@ -17,7 +17,8 @@ export interface WalletAiToolsOptions extends WalletToolsOptions {
   /**
    * Whether money tools wait for the user's approval in the chat UI (AI SDK tool approval) before
    * they run, so planted text cannot move money. One approval acts once: the call's `toolCallId` is
-   * spent in the ledger, and the same call run again is refused (`refusedBy: 'call_used'`).
+   * spent in the ledger, and the same call run again is refused (`refusedBy: 'call_used'`), or
+   * repeated under its key while its outcome is unknown.
    * @default true
    */
   needsApproval?: boolean;
